@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Targets that do I/O through SwiftNIO keep Swift 5 mode: NIO's callback APIs and channel handlers
+/// predate strict concurrency checking. The pure targets (model, store, output) use Swift 6 mode.
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "odds",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "odds", targets: ["odds"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/websocket-kit", from: "2.16.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        .executableTarget(name: "odds", dependencies: ["OddsCLI"]),
+        .target(name: "OddsCLI", dependencies: [
+            "OddsModel", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsSimulator",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ], swiftSettings: swift5),
+        .target(name: "OddsModel"),
+        .target(name: "OddsJSON"),
+        .target(name: "OddsStore", dependencies: ["OddsModel"]),
+        .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
+        .target(name: "OddsTransport", dependencies: [
+            "OddsModel",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "WebSocketKit", package: "websocket-kit"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: swift5),
+        .target(name: "OddsPulseScore", dependencies: ["OddsModel", "OddsJSON", "OddsTransport"], swiftSettings: swift5),
+        .target(name: "OddsTickOdds", dependencies: ["OddsModel", "OddsJSON", "OddsTransport"], swiftSettings: swift5),
+        .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds"],
+                swiftSettings: swift5),
+        .target(name: "OddsSimulator", dependencies: [
+            "OddsModel", "OddsJSON",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ], swiftSettings: swift5),
+        .testTarget(name: "OddsTests", dependencies: [
+            "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
+            "OddsPulseScore", "OddsTickOdds", "OddsSimulator", "OddsCLI",
+        ], resources: [.copy("Fixtures")], swiftSettings: swift5),
+    ]
+)

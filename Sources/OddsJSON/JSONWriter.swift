@@ -1,0 +1,72 @@
+/// Builds compact JSON text. Keys keep the order they are written in, so output is stable.
+public struct JSONWriter {
+    public private(set) var text = ""
+
+    public init() {}
+
+    /// A JSON string literal for `s`.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        out.reserveCapacity(s.utf8.count + 2)
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// A value to write as JSON, with object keys in a fixed order.
+public indirect enum JSONOutput: Sendable {
+    case null
+    case bool(Bool)
+    /// Written verbatim: must already be valid JSON number text.
+    case number(String)
+    case string(String)
+    case array([JSONOutput])
+    case object([(String, JSONOutput)])
+
+    public static func int(_ v: Int) -> JSONOutput { .number(String(v)) }
+    public static func optionalString(_ v: String?) -> JSONOutput { v.map { .string($0) } ?? .null }
+
+    /// Compact JSON text.
+    public var rendered: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    public func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n
+        case .string(let s): out += JSONWriter.quote(s)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (i, (k, v)) in fields.enumerated() {
+                if i > 0 { out += "," }
+                out += JSONWriter.quote(k)
+                out += ":"
+                v.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+}

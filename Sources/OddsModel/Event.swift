@@ -1,0 +1,200 @@
+import Foundation
+
+/// The data providers `odds` speaks to. Every provider has its place here, supported or not yet.
+public enum ProviderID: String, CaseIterable, Sendable, Codable {
+    case pulsescore
+    case tickodds
+    case boltodds
+    case sportsapi
+    case sportsapiV1 = "sportsapi-v1"
+
+    /// The PROVIDER part of `ODDS_<PROVIDER>_KEY` and friends.
+    public var environmentName: String {
+        switch self {
+        case .pulsescore: return "PULSESCORE"
+        case .tickodds: return "TICKODDS"
+        case .boltodds: return "BOLTODDS"
+        case .sportsapi: return "SPORTSAPI"
+        case .sportsapiV1: return "SPORTSAPI_V1"
+        }
+    }
+
+    /// The table name in the config file (`[pulsescore]`, `[sportsapi_v1]`).
+    public var configName: String { rawValue.replacingOccurrences(of: "-", with: "_") }
+
+    public var displayName: String {
+        switch self {
+        case .pulsescore: return "PulseScore"
+        case .tickodds: return "TickOdds"
+        case .boltodds: return "BoltOdds"
+        case .sportsapi: return "SportsAPIPro v2"
+        case .sportsapiV1: return "SportsAPIPro v1"
+        }
+    }
+}
+
+/// Where a match stands.
+public enum EventStatus: String, Sendable, Codable, CaseIterable {
+    case scheduled, live, halftime, suspended, ended, unknown
+}
+
+/// A score in goals, points or sets.
+public struct Score: Hashable, Sendable {
+    public var home: Int
+    public var away: Int
+    public init(home: Int, away: Int) { self.home = home; self.away = away }
+
+    /// Reads "2-1", "2 - 1" or "2:1".
+    public init?(text: String) {
+        let parts = text.split(whereSeparator: { $0 == "-" || $0 == ":" })
+        guard parts.count == 2,
+              let h = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+              let a = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+        self.init(home: h, away: a)
+    }
+
+    public var text: String { "\(home)-\(away)" }
+}
+
+/// Which side of a fixture something belongs to.
+public enum Side: String, Sendable, Codable { case home, away }
+
+/// One selection of a market: a runner, a team, "Draw", "Over 2.5".
+public struct Selection: Hashable, Sendable {
+    /// Stable within its market.
+    public var id: String
+    public var name: String
+    /// Handicap or total, as the provider wrote it ("2.5", "-1.5").
+    public var line: String?
+    /// The last price; kept while suspended so that the JSON still carries it.
+    public var price: Price?
+    public var suspended: Bool
+
+    public init(id: String, name: String, line: String? = nil, price: Price?, suspended: Bool = false) {
+        self.id = id; self.name = name; self.line = line; self.price = price; self.suspended = suspended
+    }
+
+    /// True when the price can be shown as a live number.
+    public var isAvailable: Bool { !suspended && price != nil }
+}
+
+/// A betting market of one event, from one book.
+public struct Market: Hashable, Sendable {
+    /// Stable within its event.
+    public var id: String
+    public var name: String
+    /// The sportsbook, for providers that carry several.
+    public var book: String?
+    public var selections: [Selection]
+
+    public init(id: String, name: String, book: String? = nil, selections: [Selection]) {
+        self.id = id; self.name = name; self.book = book; self.selections = selections
+    }
+}
+
+/// What kind of thing happened in a match.
+public enum IncidentKind: String, Sendable, Codable, CaseIterable {
+    case goal, card, substitution, `var`, period, other
+
+    /// Classifies a provider's label ("Goal", "Red Card", "VAR Decision", "Half Time").
+    public init(label: String) {
+        let l = label.lowercased()
+        if l.contains("goal") || l.contains("penalty scored") { self = .goal }
+        else if l.contains("card") { self = .card }
+        else if l.contains("sub") { self = .substitution }
+        else if l.contains("var") { self = .var }
+        else if l.contains("half") || l.contains("period") || l.contains("time") || l.contains("kick") { self = .period }
+        else { self = .other }
+    }
+}
+
+/// Something that happened in a match: a goal, a card, a substitution.
+public struct Incident: Hashable, Sendable {
+    public var kind: IncidentKind
+    public var minute: Int?
+    public var team: Side?
+    public var player: String?
+    /// The provider's own words ("Red Card", "Goal").
+    public var detail: String?
+
+    public init(kind: IncidentKind, minute: Int? = nil, team: Side? = nil, player: String? = nil, detail: String? = nil) {
+        self.kind = kind; self.minute = minute; self.team = team; self.player = player; self.detail = detail
+    }
+}
+
+/// One sporting event (fixture, match or race) as every provider is normalized to.
+public struct Event: Hashable, Sendable, Identifiable {
+    public var provider: ProviderID
+    /// The provider's fixture id.
+    public var id: String
+    /// A lower-case slug: "soccer", "ice-hockey".
+    public var sport: String
+    public var league: String?
+    public var home: String
+    /// Nil for races and other events that have no away side.
+    public var away: String?
+    public var status: EventStatus
+    public var startTime: Date?
+    public var score: Score?
+    public var clock: String?
+    public var period: String?
+    public var markets: [Market]
+    public var incidents: [Incident]
+    /// When this event last changed, as seen by the client.
+    public var updatedAt: Date?
+
+    public init(provider: ProviderID, id: String, sport: String, league: String? = nil, home: String, away: String?,
+                status: EventStatus = .unknown, startTime: Date? = nil, score: Score? = nil, clock: String? = nil,
+                period: String? = nil, markets: [Market] = [], incidents: [Incident] = [], updatedAt: Date? = nil) {
+        self.provider = provider; self.id = id; self.sport = sport; self.league = league; self.home = home
+        self.away = away; self.status = status; self.startTime = startTime; self.score = score; self.clock = clock
+        self.period = period; self.markets = markets; self.incidents = incidents; self.updatedAt = updatedAt
+    }
+
+    /// "Liverpool v Man City", or just the home name for a race.
+    public var title: String { away.map { "\(home) v \($0)" } ?? home }
+
+    /// The market that tables show: the match result / winner market, else the first market.
+    public var mainMarket: Market? {
+        markets.first(where: { Event.isMainMarketName($0.name) }) ?? markets.first
+    }
+
+    static func isMainMarketName(_ name: String) -> Bool {
+        let n = name.lowercased()
+        return ["fulltime result", "full time result", "match result", "1x2", "match winner", "to win match",
+                "money line", "moneyline", "game lines", "winner", "win"].contains(n)
+    }
+
+    /// The minute of play, read from a clock such as "67:23" or "45+2'".
+    public var minute: Int? { clock.flatMap(Event.minute(fromClock:)) }
+
+    public static func minute(fromClock clock: String) -> Int? {
+        let digits = clock.prefix(while: { $0.isNumber })
+        return Int(digits)
+    }
+}
+
+/// Turns a provider's sport name into the slug used everywhere ("Ice Hockey" → "ice-hockey").
+public func sportSlug(_ name: String) -> String {
+    name.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "-")
+}
+
+/// A sport that has live events now, with how many.
+public struct SportCount: Hashable, Sendable {
+    public var sport: String
+    public var name: String
+    public var count: Int?
+    public init(sport: String, name: String, count: Int?) { self.sport = sport; self.name = name; self.count = count }
+}
+
+/// A competition with its fixtures, as pre-match listings give it.
+public struct League: Hashable, Sendable {
+    public var name: String
+    public var sport: String
+    public var live: Bool
+    /// Fixtures, usually without markets.
+    public var events: [Event]
+    public init(name: String, sport: String, live: Bool, events: [Event]) {
+        self.name = name; self.sport = sport; self.live = live; self.events = events
+    }
+}

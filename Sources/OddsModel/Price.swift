@@ -1,0 +1,125 @@
+/// How a price is written: the four odds formats the tool reads and shows.
+public enum OddsFormat: String, CaseIterable, Sendable, Codable {
+    case decimal, american, fractional, probability
+}
+
+/// A price as the provider sent it, with its exact value.
+///
+/// `text` is the provider's own text ("2.10", "-110", "11/10") and is what the user sees in the
+/// provider's format. Every other format is computed from `decimalOdds`, an exact rational, and
+/// rounded once, half away from zero: decimal to 2 places, American to a whole number,
+/// probability to 4 places (shown as a percentage with 2). Fractional odds are the exact reduced
+/// fraction of `decimalOdds - 1`.
+public struct Price: Hashable, Sendable {
+    public let text: String
+    public let format: OddsFormat
+    /// Decimal odds, exactly; always greater than 1.
+    public let decimalOdds: Rational
+
+    private static let one = Rational(1, 1)!
+    private static let hundred = Rational(100, 1)!
+
+    /// Decimal odds such as "2.10"; nil unless the value is a plain number greater than 1.
+    public init?(decimal text: String) {
+        let trimmed = text.trimmingSpaces
+        guard let value = Rational(decimalText: trimmed), value > Price.one else { return nil }
+        self.text = trimmed
+        self.format = .decimal
+        self.decimalOdds = value
+    }
+
+    /// American odds such as "-110" or "+150" (a bare "150" is read as positive).
+    public init?(american text: String) {
+        let trimmed = text.trimmingSpaces
+        guard let value = Rational(decimalText: trimmed), value.denominator == 1,
+              value.numerator.magnitude >= 100 || value.numerator == 100 else { return nil }
+        let a = value.numerator
+        let decimal: Rational?
+        if a > 0 {
+            decimal = Rational(a + 100, 100)
+        } else {
+            decimal = Rational(-a + 100, -a)
+        }
+        guard let decimal, decimal > Price.one else { return nil }
+        self.text = trimmed
+        self.format = .american
+        self.decimalOdds = decimal
+    }
+
+    /// Fractional odds such as "11/10" or "evs".
+    public init?(fractional text: String) {
+        let trimmed = text.trimmingSpaces
+        let lower = trimmed.lowercased()
+        let value: Rational?
+        if lower == "evs" || lower == "evens" {
+            value = Rational(1, 1)
+        } else {
+            let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2,
+                  let n = Rational(decimalText: parts[0]), n.denominator == 1, n.numerator > 0,
+                  let d = Rational(decimalText: parts[1]), d.denominator == 1, d.numerator > 0 else { return nil }
+            value = Rational(n.numerator, d.numerator)
+        }
+        guard let value, let decimal = value.adding(Price.one) else { return nil }
+        self.text = trimmed
+        self.format = .fractional
+        self.decimalOdds = decimal
+    }
+
+    /// A price from an exact decimal-odds value, shown as decimal with two places.
+    public init?(decimalOdds: Rational) {
+        guard decimalOdds > Price.one else { return nil }
+        self.decimalOdds = decimalOdds
+        self.format = .decimal
+        self.text = decimalOdds.rounded(places: 2)
+    }
+
+    /// The price in `format`: the provider's text when it is that format, else the exact conversion.
+    public func formatted(_ format: OddsFormat) -> String {
+        switch format {
+        case .decimal: return self.format == .decimal ? text : decimalText
+        case .american: return self.format == .american ? text : americanText
+        case .fractional: return self.format == .fractional ? text : fractionalText
+        case .probability: return probabilityPercent
+        }
+    }
+
+    /// Decimal odds rounded to 2 places.
+    public var decimalText: String { decimalOdds.rounded(places: 2) }
+
+    /// American odds: "+N" at or above evens, "-N" below, N rounded to a whole number.
+    public var americanText: String {
+        let profit = decimalOdds.subtracting(Price.one)!
+        if profit >= Price.one {
+            return "+" + (profit.multiplied(by: Price.hundred) ?? profit).rounded(places: 0)
+        }
+        let value = Price.hundred.multiplied(by: profit.reciprocal!) ?? profit
+        return "-" + value.rounded(places: 0)
+    }
+
+    /// The exact reduced fraction of the profit per unit staked.
+    public var fractionalText: String {
+        let profit = decimalOdds.subtracting(Price.one)!
+        return "\(profit.numerator)/\(profit.denominator)"
+    }
+
+    /// Implied probability as a fraction of 1, 4 places ("0.4762").
+    public var probabilityText: String { decimalOdds.reciprocal!.rounded(places: 4) }
+
+    /// Implied probability as a percentage, 2 places ("47.62%").
+    public var probabilityPercent: String {
+        (decimalOdds.reciprocal!.multiplied(by: Price.hundred) ?? Price.one).rounded(places: 2) + "%"
+    }
+
+    /// Implied probability, exact.
+    public var impliedProbability: Rational { decimalOdds.reciprocal! }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,61 @@
+/// Removes API keys from any text before it is shown or logged.
+///
+/// It masks every known secret wherever it appears, and the value of any query parameter or header
+/// that carries a key (`key=`, `apiKey=`, `x-api-key=`, `X-Secret:`), known or not.
+public struct Redactor: Sendable {
+    public static let mask = "***"
+    private var secrets: [String]
+    static let keyParameters = ["key", "apikey", "api_key", "x-api-key", "token", "secret", "x-secret"]
+
+    public init(secrets: [String] = []) {
+        // Longest first, so a secret that contains another is masked whole.
+        self.secrets = secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+    }
+
+    public mutating func add(_ secret: String) {
+        guard secret.count >= 3, !secrets.contains(secret) else { return }
+        secrets.append(secret)
+        secrets.sort { $0.count > $1.count }
+    }
+
+    public func redact(_ text: String) -> String {
+        var out = text
+        for s in secrets where out.contains(s) {
+            out = out.replacing(s, with: Redactor.mask)
+        }
+        return Redactor.redactParameters(out)
+    }
+
+    /// Masks `name=value` in query strings and `Name: value` in header dumps for key-like names.
+    static func redactParameters(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.count)
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            if c == "=" || c == ":" {
+                // Look back for the parameter name.
+                var start = i
+                while start > text.startIndex {
+                    let p = text[text.index(before: start)]
+                    if p.isLetter || p.isNumber || p == "-" || p == "_" { start = text.index(before: start) } else { break }
+                }
+                let name = text[start..<i].lowercased()
+                if keyParameters.contains(name) {
+                    result.append(c)
+                    var j = text.index(after: i)
+                    if c == ":" { while j < text.endIndex, text[j] == " " { result.append(" "); j = text.index(after: j) } }
+                    var end = j
+                    while end < text.endIndex, !"&# \n\"'\t,;)".contains(text[end]) { end = text.index(after: end) }
+                    if end > j { result += mask }
+                    i = end
+                    continue
+                }
+            }
+            result.append(c)
+            i = text.index(after: i)
+        }
+        return result
+    }
+}
+

@@ -1,0 +1,56 @@
+import OddsModel
+import OddsPulseScore
+import OddsTickOdds
+import OddsTransport
+
+/// Every provider, registered by id in one place: defaults, documented-or-inferred status,
+/// and how to build its client.
+public enum ProviderRegistry {
+    /// Defaults for one provider.
+    public struct Entry: Sendable {
+        public var id: ProviderID
+        public var restURL: String
+        public var webSocketURL: String
+        /// False for providers whose client is not built yet.
+        public var supported: Bool
+        /// Default values of provider-specific options, with whether the provider documents them.
+        public var options: [(key: String, value: String, documented: Bool)]
+    }
+
+    public static let entries: [Entry] = [
+        Entry(id: .pulsescore, restURL: PulseScoreClient.defaultRESTURL, webSocketURL: PulseScoreClient.defaultWebSocketURL,
+              supported: true, options: [
+                  ("live_sports_path", PulseScoreClient.defaultLiveSportsPath, false),
+                  ("live_event_path", PulseScoreClient.defaultLiveEventPath, false),
+              ]),
+        Entry(id: .tickodds, restURL: TickOddsClient.defaultRESTURL, webSocketURL: TickOddsClient.defaultWebSocketURL,
+              supported: true, options: [
+                  ("key_header", TickOddsClient.defaultKeyHeader, false),
+                  ("heartbeat_seconds", "15", true),
+              ]),
+        Entry(id: .boltodds, restURL: "https://spro.agency/api", webSocketURL: "wss://spro.agency/api",
+              supported: false, options: []),
+        Entry(id: .sportsapi, restURL: "https://v2.football.sportsapipro.com",
+              webSocketURL: "wss://v2.football.sportsapipro.com/ws", supported: false, options: []),
+        Entry(id: .sportsapiV1, restURL: "https://v1.football.sportsapipro.com",
+              webSocketURL: "wss://v1.football.sportsapipro.com/ws", supported: false, options: []),
+    ]
+
+    public static func entry(_ id: ProviderID) -> Entry {
+        entries.first { $0.id == id }!
+    }
+
+    /// The providers whose clients exist.
+    public static var supported: [ProviderID] { entries.filter(\.supported).map(\.id) }
+
+    /// Builds the client for `id`; a provider not built yet is a usage error.
+    public static func make(_ id: ProviderID, settings: ProviderSettings, transport: Transport,
+                            retry: BackoffPolicy = .rest) throws -> any OddsProvider {
+        switch id {
+        case .pulsescore: return PulseScoreClient(settings: settings, transport: transport, retry: retry)
+        case .tickodds: return TickOddsClient(settings: settings, transport: transport, retry: retry)
+        case .boltodds, .sportsapi, .sportsapiV1:
+            throw OddsError.usage("\(id.displayName) is not supported yet; use --provider pulsescore or tickodds.")
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import OddsModel
+
+/// Identifies an event across providers.
+public struct EventKey: Hashable, Sendable, Comparable {
+    public var provider: ProviderID
+    public var id: String
+    public init(provider: ProviderID, id: String) { self.provider = provider; self.id = id }
+    public static func < (a: EventKey, b: EventKey) -> Bool {
+        (a.provider.rawValue, a.id) < (b.provider.rawValue, b.id)
+    }
+}
+
+/// Identifies a selection inside an event.
+public struct SelectionKey: Hashable, Sendable {
+    public var marketID: String
+    public var selectionID: String
+    public init(marketID: String, selectionID: String) { self.marketID = marketID; self.selectionID = selectionID }
+}
+
+/// Which way a price went. Up means longer odds (a higher decimal price).
+public enum PriceDirection: String, Sendable { case up, down }
+
+/// The last change of one selection's price.
+public struct PriceMove: Hashable, Sendable {
+    public var previous: Price?
+    public var direction: PriceDirection?
+    public var changedAt: Date
+}
+
+/// One event as the store knows it.
+public struct EventState: Sendable {
+    public var event: Event
+    /// Per selection: its previous price, the direction and time of its last change.
+    public var moves: [SelectionKey: PriceMove] = [:]
+    /// When the store last applied an update to this event.
+    public var lastUpdate: Date
+    /// When the last incident arrived.
+    public var lastIncidentAt: Date?
+}
+
+/// One provider feed's health.
+public struct FeedState: Hashable, Sendable {
+    public var connection: ConnectionState = .connecting
+    public var lastMessageAt: Date?
+    public var messages: Int = 0
+}
+
+/// The current live state of every feed: a pure fold of `FeedMessage`s, with no I/O.
+///
+/// Updates mutate events in place inside the dictionary, so applying one price change does not
+/// copy the event it belongs to.
+public struct LiveStore: Sendable {
+    public private(set) var events: [EventKey: EventState] = [:]
+    public private(set) var feeds: [ProviderID: FeedState] = [:]
+    /// Incidents kept per event; older ones are dropped.
+    public var incidentLimit = 100
+
+    public init() {}
+
+    /// Folds one message into the state.
+    public mutating func apply(_ message: FeedMessage) {
+        let provider = message.provider
+        let now = message.receivedAt
+        feeds[provider, default: FeedState()].messages += 1
+        feeds[provider, default: FeedState()].lastMessageAt = now
+
+        switch message.update {
+        case .snapshot(let list):
+            var seen = Set<EventKey>()
+            for event in list {
+                let key = EventKey(provider: provider, id: event.id)
+                seen.insert(key)
+                upsert(event, key: key, at: now)
+            }
+            for key in events.keys where key.provider == provider && !seen.contains(key) {
+                events[key] = nil
+            }
+        case .upsert(let event):
+            upsert(event, key: EventKey(provider: provider, id: event.id), at: now)
+        case .remove(let id):
+            events[EventKey(provider: provider, id: id)] = nil
+        case .price(let update):
+            applyPrice(update, key: EventKey(provider: provider, id: update.eventID), at: now)
+        case .score(let id, _, let to):
+            let key = EventKey(provider: provider, id: id)
+            guard events[key] != nil else { return }
+            events[key]!.event.score = to
+            touch(key, at: now)
+        case .incident(let id, let incident):
+            let key = EventKey(provider: provider, id: id)
+            guard events[key] != nil else { return }
+            events[key]!.event.incidents.append(incident)
+            if events[key]!.event.incidents.count > incidentLimit {
+                events[key]!.event.incidents.removeFirst(events[key]!.event.incidents.count - incidentLimit)
+            }
+            events[key]!.lastIncidentAt = now
+            touch(key, at: now)
+        case .status(let id, let status, let period):
+            let key = EventKey(provider: provider, id: id)
+            guard events[key] != nil else { return }
+            events[key]!.event.status = status
+            if let period { events[key]!.event.period = period }
+            touch(key, at: now)
+        case .heartbeat:
+            break
+        case .connection(let state):
+            feeds[provider, default: FeedState()].connection = state
+        }
+    }
+
+    /// Applies many messages in order.
+    public mutating func apply(_ messages: [FeedMessage]) {
+        for m in messages { apply(m) }
+    }
+
+    private mutating func touch(_ key: EventKey, at now: Date) {
+        events[key]!.lastUpdate = now
+        events[key]!.event.updatedAt = now
+    }
+
+    private mutating func upsert(_ incoming: Event, key: EventKey, at now: Date) {
+        var event = incoming
+        event.updatedAt = now
+        guard events[key] != nil else {
+            events[key] = EventState(event: event, lastUpdate: now,
+                                     lastIncidentAt: event.incidents.isEmpty ? nil : now)
+            return
+        }
+        // Providers that send incidents one by one send events without them: keep what we have.
+        if event.incidents.isEmpty { event.incidents = events[key]!.event.incidents }
+        else if event.incidents.count > events[key]!.event.incidents.count { events[key]!.lastIncidentAt = now }
+        let old = events[key]!.event
+        for market in event.markets {
+            guard let oldMarket = old.markets.first(where: { $0.id == market.id }) else { continue }
+            for selection in market.selections {
+                guard let before = oldMarket.selections.first(where: { $0.id == selection.id }) else { continue }
+                recordMove(from: before.price, to: selection.price,
+                           key: key, selectionKey: SelectionKey(marketID: market.id, selectionID: selection.id), at: now)
+            }
+        }
+        events[key]!.event = event
+        events[key]!.lastUpdate = now
+    }
+
+    private mutating func applyPrice(_ update: PriceUpdate, key: EventKey, at now: Date) {
+        guard events[key] != nil else { return }
+        let markets = events[key]!.event.markets
+        let selection = update.selection
+        if let mi = markets.firstIndex(where: { $0.id == update.marketID }) {
+            if let si = markets[mi].selections.firstIndex(where: { $0.id == selection.id }) {
+                recordMove(from: markets[mi].selections[si].price, to: selection.price, key: key,
+                           selectionKey: SelectionKey(marketID: update.marketID, selectionID: selection.id), at: now)
+                events[key]!.event.markets[mi].selections[si] = selection
+            } else {
+                events[key]!.event.markets[mi].selections.append(selection)
+            }
+        } else {
+            events[key]!.event.markets.append(Market(id: update.marketID, name: update.marketName, book: update.book,
+                                                     selections: [selection]))
+        }
+        touch(key, at: now)
+    }
+
+    private mutating func recordMove(from before: Price?, to after: Price?, key: EventKey, selectionKey: SelectionKey,
+                                     at now: Date) {
+        guard let after, let before, before.decimalOdds != after.decimalOdds else { return }
+        let direction: PriceDirection = after.decimalOdds > before.decimalOdds ? .up : .down
+        events[key]!.moves[selectionKey] = PriceMove(previous: before, direction: direction, changedAt: now)
+    }
+
+    // MARK: - Queries
+
+    /// Events of one provider (or all), in a stable order: league, then start, then title.
+    public func currentEvents(provider: ProviderID? = nil) -> [Event] {
+        events.values
+            .filter { provider == nil || $0.event.provider == provider }
+            .map(\.event)
+            .sorted { ($0.league ?? "", $0.title, $0.id) < ($1.league ?? "", $1.title, $1.id) }
+    }
+
+    /// True when nothing has updated the event within `bound` seconds, or its feed is not live.
+    public func isStale(_ key: EventKey, now: Date, bound: TimeInterval) -> Bool {
+        guard let state = events[key] else { return true }
+        let feedLast = feeds[key.provider]?.lastMessageAt ?? state.lastUpdate
+        return now.timeIntervalSince(max(feedLast, state.lastUpdate)) > bound
+    }
+}

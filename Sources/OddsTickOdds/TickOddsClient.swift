@@ -1,0 +1,130 @@
+import Foundation
+import OddsJSON
+import OddsModel
+import OddsTransport
+
+/// TickOdds: REST snapshots and the live WebSocket with subscribe/unsubscribe.
+public struct TickOddsClient: OddsProvider {
+    public let id = ProviderID.tickodds
+    /// Documented host; the REST paths below are documented.
+    public static let defaultRESTURL = "https://api.tickodds.com"
+    /// Documented.
+    public static let defaultWebSocketURL = "wss://api.tickodds.com/ws/live"
+    /// The docs do not say how REST requests carry the key; this header is inferred (`key_header` overrides it).
+    public static let defaultKeyHeader = "X-API-Key"
+    /// Documented: the server sends a heartbeat every 15 s.
+    public static let heartbeatInterval: TimeInterval = 15
+
+    let settings: ProviderSettings
+    let rest: RESTClient
+    let transport: Transport
+
+    public init(settings: ProviderSettings, transport: Transport, retry: BackoffPolicy = .rest) {
+        self.settings = settings
+        self.transport = transport
+        self.rest = RESTClient(provider: .tickodds, transport: transport, limiter: nil, retry: retry)
+    }
+
+    private func get(_ path: String, what: String) async throws -> JSONValue {
+        let key = try settings.requireKey(.tickodds)
+        let header = settings.options["key_header"] ?? TickOddsClient.defaultKeyHeader
+        let body = try await rest.get(joinURL(settings.restURL, path), headers: [(header, key)], what: what)
+        do { return try TickOddsWire.parse(body) } catch {
+            throw OddsError.provider(.tickodds, "unreadable answer for \(what) (\(error))")
+        }
+    }
+
+    private func decode<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw OddsError.provider(.tickodds, "unexpected answer for \(what) (\(error))") }
+    }
+
+    /// `GET /api/v1/live/events`, filtered to `sport` on the client (the endpoint takes no filter).
+    public func liveEvents(sport: String?) async throws -> [Event] {
+        let value = try await get("/api/v1/live/events", what: "live events")
+        let events = try decode("live events") { try TickOddsWire.eventList(value) }
+        guard let sport else { return events }
+        return events.filter { $0.sport == sport }
+    }
+
+    /// `GET /api/v1/live/events/{fixtureId}`.
+    public func liveEvent(id: String) async throws -> Event {
+        let value = try await get("/api/v1/live/events/\(queryEscape(id))", what: "live event \(id)")
+        return try decode("live event \(id)") { try TickOddsWire.event(value["event"] ?? value) }
+    }
+
+    /// `GET /api/v1/live/sports`.
+    public func liveSports() async throws -> [SportCount] {
+        let value = try await get("/api/v1/live/sports", what: "live sports")
+        return try decode("live sports") { try TickOddsWire.sports(value) }
+    }
+
+    /// `GET /api/v1/live/status`: the live scraper's health, as flat key/value pairs.
+    public func status() async throws -> [(String, String)] {
+        let value = try await get("/api/v1/live/status", what: "live status")
+        guard let object = value.object else { throw OddsError.provider(.tickodds, "unexpected answer for live status") }
+        return object.keys.sorted().map { key in
+            let v = object[key]!
+            switch v {
+            case .string(let s): return (key, s)
+            case .number(let n): return (key, n)
+            case .bool(let b): return (key, b ? "true" : "false")
+            case .null: return (key, "null")
+            default: return (key, String(describing: v))
+            }
+        }
+    }
+
+    public func stream(sport: String?, stats: FeedStats) -> AsyncThrowingStream<FeedMessage, Error> {
+        FeedRunner.run(TickOddsFeed(settings: settings, sport: sport), transport: transport, stats: stats)
+    }
+
+    /// TickOdds' sport names ("Soccer", "Ice Hockey") from a slug.
+    public static func sportName(_ slug: String) -> String {
+        slug.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+}
+
+/// The live WebSocket: subscribe on connect, then snapshot, match_start, update, match_end, heartbeat.
+public final class TickOddsFeed: FeedAdapter {
+    public let provider = ProviderID.tickodds
+    let settings: ProviderSettings
+    let sport: String?
+    /// Twice the heartbeat interval: a connection silent that long is dead.
+    public let silenceLimit: TimeInterval?
+
+    public init(settings: ProviderSettings, sport: String?) {
+        self.settings = settings
+        self.sport = sport
+        let heartbeat = settings.options["heartbeat_seconds"].flatMap(Double.init) ?? TickOddsClient.heartbeatInterval
+        self.silenceLimit = 2 * heartbeat
+    }
+
+    public func endpoint() throws -> (url: String, headers: [(String, String)]) {
+        let key = try settings.requireKey(.tickodds)
+        return (appendQuery(settings.webSocketURL, [("apiKey", key)]), [])
+    }
+
+    public func didConnect(_ session: WebSocketSession) {
+        session.send(TickOddsFeed.subscribeMessage(sport: sport))
+    }
+
+    static func subscribeMessage(sport: String?) -> String {
+        let name = sport.map(TickOddsClient.sportName) ?? "all"
+        return "{\"subscribe\":[\(JSONWriter.quote(name))]}"
+    }
+
+    public func decode(_ text: String, first: Bool) throws -> [FeedUpdate] {
+        try TickOddsWire.message(text)
+    }
+
+    public func closeAction(code: Int?) -> CloseAction {
+        switch code {
+        case 4001, 1008: return .stop(.authentication(.tickodds, "invalid API key (close \(code!))"))
+        case 4003: return .stop(.accessDenied(.tickodds, "the live feed needs the Live plan (close 4003)"))
+        case 4029: return .stop(.accessDenied(.tickodds, "too many connections for this key (close 4029)"))
+        case nil: return .reconnect(reason: "connection dropped")
+        case let c?: return .reconnect(reason: "connection closed (code \(c))")
+        }
+    }
+}
+

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Exponential backoff: `initial`, doubling, capped at `maximum`; `maxAttempts` nil retries forever.
+public struct BackoffPolicy: Sendable, Hashable {
+    public var initial: TimeInterval
+    public var maximum: TimeInterval
+    public var maxAttempts: Int?
+
+    public init(initial: TimeInterval, maximum: TimeInterval, maxAttempts: Int?) {
+        self.initial = initial; self.maximum = maximum; self.maxAttempts = maxAttempts
+    }
+
+    /// WebSocket reconnects: 1, 2, 4, 8, 16, 30, 30 … seconds, forever.
+    public static let reconnect = BackoffPolicy(initial: 1, maximum: 30, maxAttempts: nil)
+    /// REST 429 and 5xx retries: 0.5, 1, 2, 4 seconds, then give up.
+    public static let rest = BackoffPolicy(initial: 0.5, maximum: 8, maxAttempts: 4)
+
+    /// The wait before retry number `attempt` (1-based).
+    public func delay(attempt: Int) -> TimeInterval {
+        guard attempt > 0 else { return 0 }
+        let exponent = min(attempt - 1, 30)
+        return min(maximum, initial * pow(2, Double(exponent)))
+    }
+
+    public func allows(attempt: Int) -> Bool { maxAttempts.map { attempt <= $0 } ?? true }
+}
+
+/// Spaces request starts so that no more than `perSecond` begin in any second.
+public actor RateLimiter {
+    private let interval: TimeInterval
+    private var nextSlot: Date = .distantPast
+
+    public init(perSecond: Double) { self.interval = 1 / perSecond }
+
+    /// Waits until the next request may start.
+    public func acquire() async {
+        let now = Date()
+        let slot = max(now, nextSlot)
+        nextSlot = slot.addingTimeInterval(interval)
+        let wait = slot.timeIntervalSince(now)
+        if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+    }
+}

@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import OddsModel
+
+/// A response body and status, as received.
+public struct HTTPResult: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+}
+
+/// Why a request failed below the HTTP status level.
+public enum TransportError: Error, Sendable, CustomStringConvertible {
+    case invalidURL(String)
+    case timedOut(String)
+    case connectionFailed(String)
+    case upgradeRejected(status: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let u): return "invalid URL \(u)"
+        case .timedOut(let what): return "timed out: \(what)"
+        case .connectionFailed(let why): return "connection failed: \(why)"
+        case .upgradeRejected(let s): return "WebSocket upgrade rejected with HTTP \(s)"
+        }
+    }
+}
+
+/// The networking stack: one event loop group, one HTTP client, and WebSocket connections.
+/// The only module that imports SwiftNIO on the client side.
+public final class Transport: @unchecked Sendable {
+    public let group: MultiThreadedEventLoopGroup
+    let http: HTTPClient
+    public let logger: Logger
+    public let redactor: Redactor
+    /// Largest WebSocket frame accepted. BoltOdds snapshots run to many MB; NIO's default is 16 KiB.
+    public var maxFrameSize = 128 << 20
+    /// Largest REST body accepted.
+    public var maxBodySize = 256 << 20
+    public var requestTimeout: TimeAmount = .seconds(20)
+
+    public init(logger: Logger, redactor: Redactor) {
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var config = HTTPClient.Configuration()
+        config.timeout = .init(connect: .seconds(10), read: .seconds(30))
+        config.decompression = .enabled(limit: .none)
+        self.http = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: config)
+        self.logger = logger
+        self.redactor = redactor
+    }
+
+    /// Releases the client and its threads. Call once, before exit.
+    public func shutdown() async {
+        try? await http.shutdown()
+        try? await group.shutdownGracefully()
+    }
+
+    /// Performs a GET and returns whatever status came back; throws only for transport failures.
+    public func get(_ url: String, headers: [(String, String)]) async throws -> HTTPResult {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "odds/\(OddsVersion.current)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        logger.debug("GET \(redactor.redact(url))")
+        do {
+            let response = try await http.execute(request, timeout: requestTimeout)
+            let body = try await response.body.collect(upTo: maxBodySize)
+            let bytes = body.getBytes(at: body.readerIndex, length: body.readableBytes) ?? []
+            logger.debug("HTTP \(response.status.code) \(bytes.count) bytes from \(redactor.redact(url))")
+            return HTTPResult(status: Int(response.status.code),
+                              headers: response.headers.map { ($0.name, $0.value) }, body: bytes)
+        } catch let error as HTTPClientError {
+            if error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+                throw TransportError.timedOut(redactor.redact(url))
+            }
+            if error == .invalidURL || error == .emptyHost || error == .unsupportedScheme(url) {
+                throw TransportError.invalidURL(redactor.redact(url))
+            }
+            throw TransportError.connectionFailed(redactor.redact(String(describing: error)))
+        } catch {
+            throw TransportError.connectionFailed(redactor.redact(String(describing: error)))
+        }
+    }
+}
+
+/// The tool's version, shown by `--version` and sent as the User-Agent.
+public enum OddsVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,65 @@
+import OddsModel
+
+/// Where and how to reach one provider: resolved from defaults, config, environment and flags.
+public struct ProviderSettings: Sendable, Hashable {
+    public var key: String?
+    /// REST base URL, e.g. `https://api.pulsescore.net/api/v2/bet365`.
+    public var restURL: String
+    /// WebSocket URL, e.g. `wss://api.pulsescore.net/api/v2/bet365/ws/live`.
+    public var webSocketURL: String
+    /// Provider-specific settings (paths the docs omit, heartbeat interval), by config key.
+    public var options: [String: String]
+
+    public init(key: String?, restURL: String, webSocketURL: String, options: [String: String] = [:]) {
+        self.key = key; self.restURL = restURL; self.webSocketURL = webSocketURL; self.options = options
+    }
+
+    /// The key, or the one-sentence missing-key error.
+    public func requireKey(_ provider: ProviderID) throws -> String {
+        guard let key, !key.isEmpty else { throw OddsError.missingKey(provider) }
+        return key
+    }
+}
+
+/// What every provider with live events offers. Providers add their own operations on their
+/// concrete types; the `odds` top-level commands use only this.
+public protocol OddsProvider: Sendable {
+    var id: ProviderID { get }
+    /// Live events, optionally of one sport (slug).
+    func liveEvents(sport: String?) async throws -> [Event]
+    /// Sports with live events now.
+    func liveSports() async throws -> [SportCount]
+    /// One live event by the provider's id.
+    func liveEvent(id: String) async throws -> Event
+    /// The live push feed of one sport (nil: all the provider allows).
+    func stream(sport: String?, stats: FeedStats) -> AsyncThrowingStream<FeedMessage, Error>
+}
+
+/// Joins a base URL and a path with exactly one slash.
+public func joinURL(_ base: String, _ path: String) -> String {
+    var b = base
+    while b.hasSuffix("/") { b.removeLast() }
+    return path.hasPrefix("/") ? b + path : b + "/" + path
+}
+
+/// Percent-encodes a query value.
+public func queryEscape(_ value: String) -> String {
+    let allowed = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    var out = ""
+    for byte in value.utf8 {
+        if allowed.utf8.contains(byte) { out.append(Character(Unicode.Scalar(byte))) }
+        else { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2) }
+    }
+    return out
+}
+
+/// Appends `name=value` pairs to a URL that may already have a query.
+public func appendQuery(_ url: String, _ items: [(String, String)]) -> String {
+    guard !items.isEmpty else { return url }
+    let q = items.map { "\(queryEscape($0.0))=\(queryEscape($0.1))" }.joined(separator: "&")
+    return url + (url.contains("?") ? "&" : "?") + q
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

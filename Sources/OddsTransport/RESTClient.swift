@@ -1,0 +1,51 @@
+import Foundation
+import OddsModel
+
+/// A provider's REST access: rate limited on the client side, retrying 429 and 5xx with
+/// exponential backoff, mapping statuses to `OddsError`.
+public struct RESTClient: Sendable {
+    public let provider: ProviderID
+    public let transport: Transport
+    public let limiter: RateLimiter?
+    public var retry: BackoffPolicy
+
+    public init(provider: ProviderID, transport: Transport, limiter: RateLimiter?, retry: BackoffPolicy = .rest) {
+        self.provider = provider; self.transport = transport; self.limiter = limiter; self.retry = retry
+    }
+
+    /// GETs `url` and returns the body of a 2xx answer.
+    public func get(_ url: String, headers: [(String, String)], what: String) async throws -> [UInt8] {
+        var attempt = 0
+        while true {
+            if let limiter { await limiter.acquire() }
+            let result: HTTPResult
+            do {
+                result = try await transport.get(url, headers: headers)
+            } catch let error as TransportError {
+                throw OddsError.network("Cannot reach \(provider.displayName) at \(transport.redactor.redact(url)): \(error).")
+            }
+            switch result.status {
+            case 200..<300:
+                return result.body
+            case 401:
+                throw OddsError.authentication(provider, "HTTP 401, invalid or missing API key")
+            case 403:
+                throw OddsError.accessDenied(provider, "HTTP 403 for \(what)")
+            case 404:
+                throw OddsError.notFound("\(provider.displayName) has no \(what) (HTTP 404).")
+            case 429, 500..<600:
+                attempt += 1
+                guard retry.allows(attempt: attempt) else {
+                    if result.status == 429 { throw OddsError.rateLimited(provider) }
+                    throw OddsError.provider(provider, "server error HTTP \(result.status) for \(what)")
+                }
+                var delay = retry.delay(attempt: attempt)
+                if let after = result.header("Retry-After").flatMap(Double.init) { delay = min(max(delay, after), retry.maximum) }
+                transport.logger.info("\(provider.displayName) answered HTTP \(result.status); retry \(attempt) in \(delay)s")
+                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            default:
+                throw OddsError.provider(provider, "unexpected HTTP \(result.status) for \(what)")
+            }
+        }
+    }
+}
