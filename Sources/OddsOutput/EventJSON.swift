@@ -1,0 +1,128 @@
+import Foundation
+import OddsJSON
+import OddsModel
+import OddsStore
+
+/// The JSON schema of events and feed updates. Field names are fixed (see the README).
+public enum EventJSON {
+    public static func date(_ d: Date) -> String {
+        var f = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        f.timeZone = TimeZone(identifier: "UTC")!
+        return f.format(d)
+    }
+
+    /// `{"decimal","american","fractional","probability"}`, all strings; the provider's own text stays as it came.
+    public static func price(_ p: Price?) -> JSONOutput {
+        guard let p else { return .null }
+        return .object([
+            ("decimal", .string(p.formatted(.decimal))),
+            ("american", .string(p.formatted(.american))),
+            ("fractional", .string(p.formatted(.fractional))),
+            ("probability", .string(p.probabilityText)),
+        ])
+    }
+
+    public static func selection(_ s: Selection) -> JSONOutput {
+        .object([
+            ("name", .string(s.name)),
+            ("line", .optionalString(s.line)),
+            ("suspended", .bool(s.suspended)),
+            ("price", price(s.price)),
+        ])
+    }
+
+    public static func market(_ m: Market) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = [("name", .string(m.name))]
+        if let book = m.book { fields.append(("book", .string(book))) }
+        fields.append(("selections", .array(m.selections.map(selection))))
+        return .object(fields)
+    }
+
+    public static func score(_ s: Score?) -> JSONOutput {
+        guard let s else { return .null }
+        return .object([("home", .int(s.home)), ("away", .int(s.away))])
+    }
+
+    public static func incident(_ i: Incident) -> JSONOutput {
+        .object([
+            ("kind", .string(i.kind.rawValue)),
+            ("minute", i.minute.map { .int($0) } ?? .null),
+            ("team", .optionalString(i.team?.rawValue)),
+            ("player", .optionalString(i.player)),
+            ("detail", .optionalString(i.detail)),
+        ])
+    }
+
+    public static func event(_ e: Event, demo: Bool = false) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = [
+            ("provider", .string(e.provider.rawValue)),
+            ("id", .string(e.id)),
+            ("sport", .string(e.sport)),
+            ("league", .optionalString(e.league)),
+            ("home", .string(e.home)),
+            ("away", .optionalString(e.away)),
+            ("status", .string(e.status.rawValue)),
+            ("startTime", e.startTime.map { .string(date($0)) } ?? .null),
+            ("score", score(e.score)),
+            ("clock", .optionalString(e.clock)),
+            ("period", .optionalString(e.period)),
+            ("markets", .array(e.markets.map(market))),
+            ("incidents", .array(e.incidents.map(incident))),
+            ("updatedAt", e.updatedAt.map { .string(date($0)) } ?? .null),
+        ]
+        if demo { fields.append(("demo", .bool(true))) }
+        return .object(fields)
+    }
+
+    /// One feed update as an NDJSON line's object. `move` adds the previous price of a price update.
+    public static func update(_ m: FeedMessage, move: PriceMove? = nil, demo: Bool = false) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = []
+        func head(_ type: String) {
+            fields = [("type", .string(type)), ("provider", .string(m.provider.rawValue)),
+                      ("receivedAt", .string(date(m.receivedAt)))]
+        }
+        switch m.update {
+        case .snapshot(let events):
+            head("snapshot")
+            fields.append(("events", .array(events.map { event($0) })))
+        case .upsert(let e):
+            head("upsert")
+            fields.append(("event", event(e)))
+        case .remove(let id):
+            head("remove")
+            fields.append(("eventId", .string(id)))
+        case .price(let p):
+            head("price")
+            fields += [("eventId", .string(p.eventID)), ("marketId", .string(p.marketID)), ("market", .string(p.marketName))]
+            if let book = p.book { fields.append(("book", .string(book))) }
+            fields.append(("selection", selection(p.selection)))
+            if let move, let previous = move.previous {
+                fields.append(("previous", price(previous)))
+                fields.append(("direction", .optionalString(move.direction?.rawValue)))
+            }
+        case .score(let id, let from, let to):
+            head("score")
+            fields += [("eventId", .string(id)), ("from", score(from)), ("to", score(to))]
+        case .incident(let id, let i):
+            head("incident")
+            fields += [("eventId", .string(id)), ("incident", incident(i))]
+        case .status(let id, let status, let period):
+            head("status")
+            fields += [("eventId", .string(id)), ("status", .string(status.rawValue)), ("period", .optionalString(period))]
+        case .heartbeat:
+            head("heartbeat")
+        case .connection(let state):
+            head("connection")
+            fields.append(("state", .string(state.label)))
+            switch state {
+            case .reconnecting(let seconds, let attempt, let reason):
+                fields += [("retryIn", .number(String(format: "%g", seconds))), ("attempt", .int(attempt)), ("reason", .string(reason))]
+            case .stopped(let reason):
+                fields.append(("reason", .string(reason)))
+            default: break
+            }
+        }
+        if demo { fields.append(("demo", .bool(true))) }
+        return .object(fields)
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import OddsJSON
+import OddsModel
+
+/// The output formats, keyed by the identifier `--format` takes.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// Aligned columns for a terminal.
+    case table
+    /// The table's columns, tab-separated, no colour: the default when stdout is not a terminal.
+    case tsv
+    /// One JSON array.
+    case json
+    /// One JSON object per line.
+    case ndjson
+    /// RFC 4180 CSV.
+    case csv
+}
+
+/// What every reporter needs to know about the output.
+public struct RenderOptions: Sendable {
+    public var oddsFormat: OddsFormat
+    public var color: Bool
+    /// Terminal width, when writing to a terminal.
+    public var width: Int?
+    public var demo: Bool
+    public init(oddsFormat: OddsFormat = .decimal, color: Bool = false, width: Int? = nil, demo: Bool = false) {
+        self.oddsFormat = oddsFormat; self.color = color; self.width = width; self.demo = demo
+    }
+}
+
+/// Renders lists of events in every output format.
+public enum EventReporter {
+    public static func render(_ events: [Event], format: OutputFormat, options: RenderOptions) -> String {
+        switch format {
+        case .table:
+            let banner = options.demo ? style("DEMO DATA — simulated by the built-in simulator, not real odds", options) + "\n" : ""
+            if events.isEmpty { return banner + "No events.\n" }
+            return banner + table(events, options: options).renderAligned(width: options.width, color: options.color)
+        case .tsv:
+            return table(events, options: options).renderTSV()
+        case .csv:
+            return selectionRows(events, options: options).renderCSV()
+        case .json:
+            return JSONOutput.array(events.map { EventJSON.event($0, demo: options.demo) }).rendered + "\n"
+        case .ndjson:
+            return events.map { EventJSON.event($0, demo: options.demo).rendered + "\n" }.joined()
+        }
+    }
+
+    static func style(_ s: String, _ options: RenderOptions) -> String {
+        options.color ? ANSI.code(.warning) + s + ANSI.reset : s
+    }
+
+    /// "67:23", "HT", "Set 2", "FT" …: the clock when running, else the period or status.
+    public static func timeLabel(_ e: Event) -> String {
+        switch e.status {
+        case .halftime: return "HT"
+        case .ended: return "FT"
+        case .suspended: return "SUSP"
+        default: break
+        }
+        if let c = e.clock, !c.isEmpty { return c }
+        if let p = e.period, !p.isEmpty { return p }
+        switch e.status {
+        case .scheduled: return "pre"
+        case .live: return "live"
+        default: return ""
+        }
+    }
+
+    /// The main market's prices as the 1 / X / 2 columns.
+    public static func mainPrices(_ e: Event, format: OddsFormat) -> [String] {
+        guard let market = e.mainMarket else { return ["", "", ""] }
+        let s = market.selections
+        func cell(_ sel: Selection) -> String {
+            if sel.suspended { return "SUSP" }
+            return sel.price?.formatted(format) ?? "-"
+        }
+        switch s.count {
+        case 3: return s.map(cell)
+        case 2: return [cell(s[0]), "", cell(s[1])]
+        case 0: return ["", "", ""]
+        default:
+            // Outrights (races): the favourite.
+            let fav = s.filter(\.isAvailable).min { $0.price!.decimalOdds < $1.price!.decimalOdds }
+            return [fav.map { "\($0.name) \(cell($0))" } ?? "", "", ""]
+        }
+    }
+
+    public static func table(_ events: [Event], options: RenderOptions) -> Tabular {
+        var t = Tabular(columns: [
+            .init("ID"), .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true), .init("SCORE"),
+            .init("TIME"), .init("1", rightAligned: true), .init("X", rightAligned: true), .init("2", rightAligned: true),
+        ])
+        for e in events {
+            let prices = mainPrices(e, format: options.oddsFormat)
+            t.rows.append([e.id, e.league ?? "", e.title, e.score?.text ?? "", timeLabel(e)] + prices)
+            let live: CellStyle = e.status == .live ? .live : .plain
+            t.styles.append([.plain, .plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain })
+        }
+        return t
+    }
+
+    /// One row per selection: the CSV shape for scripts.
+    public static func selectionRows(_ events: [Event], options: RenderOptions) -> Tabular {
+        var t = Tabular(columns: ["provider", "id", "sport", "league", "home", "away", "status", "score_home", "score_away",
+                                  "clock", "period", "market", "book", "selection", "line", "suspended", "price",
+                                  "decimal", "american", "fractional", "probability", "updated_at"].map { .init($0) })
+        for e in events {
+            let base = [e.provider.rawValue, e.id, e.sport, e.league ?? "", e.home, e.away ?? "", e.status.rawValue,
+                        e.score.map { String($0.home) } ?? "", e.score.map { String($0.away) } ?? "", e.clock ?? "", e.period ?? ""]
+            let updated = e.updatedAt.map(EventJSON.date) ?? ""
+            if e.markets.isEmpty {
+                t.rows.append(base + ["", "", "", "", "", "", "", "", "", "", updated])
+            }
+            for m in e.markets {
+                for s in m.selections {
+                    let p = s.price
+                    t.rows.append(base + [m.name, m.book ?? "", s.name, s.line ?? "", s.suspended ? "true" : "false",
+                                          p?.formatted(options.oddsFormat) ?? "", p?.formatted(.decimal) ?? "",
+                                          p?.formatted(.american) ?? "", p?.formatted(.fractional) ?? "",
+                                          p?.probabilityText ?? "", updated])
+                }
+            }
+        }
+        return t
+    }
+
+    /// Every market and selection of one event, for `odds event` on a terminal.
+    public static func detail(_ e: Event, options: RenderOptions) -> String {
+        var out = options.demo ? style("DEMO DATA — simulated by the built-in simulator, not real odds", options) + "\n" : ""
+        out += "\(e.title)  [\(e.provider.displayName) \(e.id)]\n"
+        var facts: [String] = [e.sport]
+        if let l = e.league { facts.append(l) }
+        facts.append(e.status.rawValue)
+        if let s = e.score { facts.append(s.text) }
+        if let c = e.clock { facts.append(c) }
+        if let p = e.period { facts.append(p) }
+        out += facts.joined(separator: " · ") + "\n"
+        var t = Tabular(columns: [.init("MARKET", shrinkable: true), .init("SELECTION", shrinkable: true), .init("LINE"),
+                                  .init("PRICE", rightAligned: true)])
+        for m in e.markets {
+            for s in m.selections {
+                let price = s.suspended ? "SUSP" : (s.price?.formatted(options.oddsFormat) ?? "-")
+                t.rows.append([m.book.map { "\(m.name) (\($0))" } ?? m.name, s.name, s.line ?? "", price])
+                t.styles.append([.plain, .plain, .plain, s.suspended ? .dim : .plain])
+            }
+        }
+        out += "\n" + (t.rows.isEmpty ? "No markets.\n" : t.renderAligned(width: options.width, color: options.color))
+        if !e.incidents.isEmpty {
+            out += "\nINCIDENTS\n"
+            for i in e.incidents.reversed() { out += "  " + incidentLine(i, event: e) + "\n" }
+        }
+        return out
+    }
+
+    /// "67' goal Salah (Liverpool)".
+    public static func incidentLine(_ i: Incident, event: Event) -> String {
+        var parts: [String] = []
+        if let m = i.minute { parts.append("\(m)'") }
+        parts.append(i.detail?.lowercased() ?? i.kind.rawValue)
+        if let p = i.player { parts.append(p) }
+        if let team = i.team { parts.append("(\(team == .home ? event.home : (event.away ?? "away")))") }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// Renders any list of records as table, TSV, CSV, JSON or NDJSON.
+public enum RecordReporter {
+    /// `records` are rows of (column, JSON value); the table shows each value's text.
+    public static func render(columns: [Tabular.Column], records: [[(String, JSONOutput)]], format: OutputFormat,
+                              options: RenderOptions) -> String {
+        switch format {
+        case .json:
+            return JSONOutput.array(records.map { .object($0 + (options.demo ? [("demo", .bool(true))] : [])) }).rendered + "\n"
+        case .ndjson:
+            return records.map { JSONOutput.object($0 + (options.demo ? [("demo", .bool(true))] : [])).rendered + "\n" }.joined()
+        case .table, .tsv, .csv:
+            var t = Tabular(columns: columns)
+            t.rows = records.map { r in r.map { cellText($0.1) } }
+            switch format {
+            case .table:
+                let banner = options.demo ? EventReporter.style("DEMO DATA — simulated by the built-in simulator, not real odds", options) + "\n" : ""
+                return banner + (t.rows.isEmpty ? "Nothing to show.\n" : t.renderAligned(width: options.width, color: options.color))
+            case .tsv: return t.renderTSV()
+            default: return t.renderCSV()
+            }
+        }
+    }
+
+    static func cellText(_ v: JSONOutput) -> String {
+        switch v {
+        case .null: return ""
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n), .string(let n): return n
+        case .array(let a): return String(a.count)
+        case .object: return ""
+        }
+    }
+}

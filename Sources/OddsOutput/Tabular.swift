@@ -1,0 +1,112 @@
+/// How a cell is styled on a colour terminal.
+public enum CellStyle: Sendable, Hashable {
+    case plain, bold, dim, up, down, live, warning
+}
+
+/// A table of text cells: the one shape that the table, TSV and CSV reporters all print.
+public struct Tabular: Sendable {
+    public struct Column: Sendable {
+        public var title: String
+        public var rightAligned: Bool
+        /// Columns that may be shortened to fit the terminal, most shrinkable first.
+        public var shrinkable: Bool
+        public init(_ title: String, rightAligned: Bool = false, shrinkable: Bool = false) {
+            self.title = title; self.rightAligned = rightAligned; self.shrinkable = shrinkable
+        }
+    }
+
+    public var columns: [Column]
+    public var rows: [[String]]
+    /// Optional styles per cell, same shape as `rows`.
+    public var styles: [[CellStyle]]
+
+    public init(columns: [Column], rows: [[String]] = [], styles: [[CellStyle]] = []) {
+        self.columns = columns; self.rows = rows; self.styles = styles
+    }
+
+    /// An aligned table for a terminal: two spaces between columns, fitted to `width` when given.
+    public func renderAligned(width: Int?, color: Bool) -> String {
+        var widths = columns.indices.map { i in
+            max(TextWidth.width(of: columns[i].title), rows.map { TextWidth.width(of: $0[i]) }.max() ?? 0)
+        }
+        if let width {
+            var total = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
+            let shrinkable = columns.indices.filter { columns[$0].shrinkable }
+            while total > width, let widest = shrinkable.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
+                widths[widest] -= 1
+                total -= 1
+            }
+        }
+        var out = ""
+        let header = columns.indices.map { TextWidth.pad(columns[$0].title, to: widths[$0], right: columns[$0].rightAligned) }
+        out += style(trimTrailing(header.joined(separator: "  ")), .bold, color) + "\n"
+        for (r, row) in rows.enumerated() {
+            var cells: [String] = []
+            for i in columns.indices {
+                let text = TextWidth.pad(row[i], to: widths[i], right: columns[i].rightAligned)
+                let s = r < styles.count && i < styles[r].count ? styles[r][i] : .plain
+                cells.append(style(text, s, color))
+            }
+            out += trimTrailing(cells.joined(separator: "  ")) + "\n"
+        }
+        return out
+    }
+
+    /// Tab-separated: a header line, then one line per row; tabs and newlines in cells become spaces.
+    public func renderTSV() -> String {
+        var out = columns.map(\.title).joined(separator: "\t") + "\n"
+        for row in rows {
+            out += row.map { clean($0) }.joined(separator: "\t") + "\n"
+        }
+        return out
+    }
+
+    /// RFC 4180 CSV with a header line.
+    public func renderCSV() -> String {
+        var out = columns.map { Tabular.csvField($0.title) }.joined(separator: ",") + "\r\n"
+        for row in rows { out += row.map(Tabular.csvField).joined(separator: ",") + "\r\n" }
+        return out
+    }
+
+    public static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    func clean(_ s: String) -> String {
+        String(s.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+
+    func trimTrailing(_ s: String) -> String {
+        var s = Substring(s)
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+
+    func style(_ text: String, _ style: CellStyle, _ color: Bool) -> String {
+        guard color, style != .plain else { return text }
+        return ANSI.code(style) + text + ANSI.reset
+    }
+}
+
+/// The few SGR sequences the line-mode output uses.
+public enum ANSI {
+    public static let reset = "\u{1B}[0m"
+    public static func code(_ style: CellStyle) -> String {
+        switch style {
+        case .plain: return ""
+        case .bold: return "\u{1B}[1m"
+        case .dim: return "\u{1B}[2m"
+        case .up: return "\u{1B}[32m"
+        case .down: return "\u{1B}[31m"
+        case .live: return "\u{1B}[33m"
+        case .warning: return "\u{1B}[1;33m"
+        }
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        replacing(target, with: replacement)
+    }
+}

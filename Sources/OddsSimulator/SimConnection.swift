@@ -1,0 +1,207 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+import OddsJSON
+
+/// One simulated WebSocket client connection, PulseScore or TickOdds by its path.
+final class SimConnection: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    unowned let sim: Simulator
+    let provider: SimProvider
+    let key: String
+    let sport: String?
+    var context: ChannelHandlerContext?
+    var isOpen = false
+    var subscriptions: Set<String>?
+    var snapshotSent = false
+    var closeAfterFirst: Int?
+    var awaitingPong = false
+    var timers: [RepeatedTask] = []
+    var snapshotTimer: Scheduled<Void>?
+
+    init(sim: Simulator, head: HTTPRequestHead) {
+        self.sim = sim
+        let (path, query) = splitURI(head.uri)
+        if path == "/ws/live" {
+            provider = .tickodds
+            key = query["apiKey"] ?? ""
+            sport = nil
+        } else {
+            provider = .pulsescore
+            key = query["key"] ?? ""
+            sport = query["sport"]
+        }
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        isOpen = true
+        sim.register(self)
+        start()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { finish() }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    func finish() {
+        guard isOpen else { return }
+        isOpen = false
+        for t in timers { t.cancel() }
+        snapshotTimer?.cancel()
+        sim.unregister(self)
+    }
+
+    func start() {
+        guard let plan = sim.options.keys[key] else { close(code: 4001, reason: "Authentication failed"); return }
+        switch provider {
+        case .pulsescore:
+            if sim.options.expiredKeys.contains(key) { close(code: 4010, reason: "API key expired"); return }
+            if plan == .basic { close(code: 4003, reason: "Plan limit reached"); return }
+            guard let sport, Simulator.pulseScoreSports.contains(sport) else { close(code: 4004, reason: "Invalid sport"); return }
+            if sim.openConnections(provider: .pulsescore, key: key) > plan.connectionLimit {
+                close(code: 4029, reason: "Connection limit reached"); return
+            }
+            closeAfterFirst = sim.takeCloseCode()
+            broadcast()
+        case .tickodds:
+            if plan == .basic { close(code: 4003, reason: "Live plan required"); return }
+            closeAfterFirst = sim.takeCloseCode()
+            // The snapshot follows the first subscribe, or goes out unfiltered after a short wait.
+            snapshotTimer = context?.eventLoop.scheduleTask(in: .milliseconds(300)) { [weak self] in self?.sendSnapshot() }
+            let hb = Int64(sim.options.heartbeatInterval * 1000)
+            if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(hb), delay: .milliseconds(hb), { [weak self] _ in
+                guard let self, !self.sim.silent else { return }
+                self.send(TickOddsFormat.heartbeat(Date()))
+            }) { timers.append(t) }
+        }
+        let ping = Int64(sim.options.pingInterval * 1000)
+        if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(ping), delay: .milliseconds(ping), { [weak self] _ in
+            self?.ping()
+        }) { timers.append(t) }
+    }
+
+    func ping() {
+        guard isOpen, !sim.silent, let context else { return }
+        if awaitingPong { close(code: 1001, reason: "Ping timeout"); return }
+        awaitingPong = true
+        let frame = WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(string: "sim"))
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            var data = frame.unmaskedData
+            let text = data.readString(length: data.readableBytes) ?? ""
+            received(text)
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .pong:
+            awaitingPong = false
+        case .connectionClose:
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode() ?? .normalClosure
+            close(code: Int(UInt16(webSocketErrorCode: code)), reason: "")
+        default:
+            break
+        }
+    }
+
+    func received(_ text: String) {
+        guard provider == .tickodds, let value = try? JSONParser.parse(text) else { return }
+        var subs = subscriptions ?? []
+        for name in value["subscribe"]?.array ?? [] { if let s = name.string { subs.insert(s) } }
+        for name in value["unsubscribe"]?.array ?? [] { if let s = name.string { subs.remove(s) } }
+        subscriptions = subs
+        if !snapshotSent {
+            snapshotTimer?.cancel()
+            sendSnapshot()
+        }
+    }
+
+    func wants(_ m: SimMatch) -> Bool {
+        switch provider {
+        case .pulsescore: return m.sport == sport
+        case .tickodds:
+            guard let subs = subscriptions else { return true }
+            return subs.contains("all") || subs.contains(PulseScoreFormat.sportName(m.sport))
+        }
+    }
+
+    func sendSnapshot() {
+        guard isOpen, !snapshotSent else { return }
+        snapshotSent = true
+        let matches = sim.world.live.filter { $0.phase != .ended && wants($0) }
+        send(TickOddsFormat.snapshot(matches, padding: sim.padding))
+    }
+
+    func broadcast() {
+        let matches = sim.world.live.filter { $0.phase != .ended && wants($0) }
+        send(PulseScoreFormat.broadcast(matches, timestamp: Int64(Date().timeIntervalSince1970 * 1000), padding: sim.padding))
+    }
+
+    func worldChanged(_ changes: [SimChange]) {
+        guard isOpen, !sim.silent else { return }
+        switch provider {
+        case .pulsescore:
+            broadcast()
+        case .tickodds:
+            guard snapshotSent else { return }
+            for change in changes {
+                let m = sim.world.match(change.serial)
+                if let m, !wants(m) { continue }
+                for message in TickOddsFormat.messages(for: change, world: sim.world) { send(message) }
+            }
+        }
+    }
+
+    func send(_ text: String) {
+        guard isOpen, let context else { return }
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        if let code = closeAfterFirst {
+            closeAfterFirst = nil
+            close(code: code, reason: "Simulated close")
+        }
+    }
+
+    static let malformed = ["{\"type\":\"data\",\"events\":", "not json at all", "{\"type\":\"data\",\"events\":\"oops\"}",
+                            "[1,2,3]", "{\"type\":\"update\",\"change\":\"score\"}"]
+
+    func sendMalformed(_ count: Int) {
+        guard isOpen, let context else { return }
+        for i in 0..<count {
+            var text = SimConnection.malformed[i % SimConnection.malformed.count]
+            if provider == .tickodds, i % SimConnection.malformed.count == 2 { text = "{\"type\":\"snapshot\",\"events\":7}" }
+            let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        }
+    }
+
+    /// A clean close with a close frame carrying `code`.
+    func close(code: Int, reason: String = "") {
+        guard isOpen, let context else { return }
+        var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
+        data.writeString(reason)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        finish()
+        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// Closes the TCP connection with no close frame.
+    func drop() {
+        guard let context else { return }
+        finish()
+        context.close(promise: nil)
+    }
+}

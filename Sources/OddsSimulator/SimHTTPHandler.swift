@@ -1,0 +1,214 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OddsJSON
+
+/// Serves the REST endpoints of every simulated provider, and the `/_sim/` controls.
+final class SimHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    unowned let sim: Simulator
+    var head: HTTPRequestHead?
+
+    init(sim: Simulator) { self.sim = sim }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h): head = h
+        case .body: break
+        case .end:
+            guard let head else { return }
+            let (status, body, extra) = sim.route(head)
+            respond(context: context, head: head, status: status, body: body, headers: extra)
+            self.head = nil
+        }
+    }
+
+    func respond(context: ChannelHandlerContext, head: HTTPRequestHead, status: Int, body: String, headers extra: [(String, String)]) {
+        var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
+        buffer.writeString(body)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(buffer.readableBytes))
+        for (n, v) in extra { headers.add(name: n, value: v) }
+        let keepAlive = head.isKeepAlive
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let response = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        context.write(wrapOutboundOut(.head(response)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            if !keepAlive { context.close(promise: nil) }
+        }
+    }
+}
+
+extension Simulator {
+    static let pulseScoreBase = "/api/v2/bet365"
+    static let pulseScoreSports = ["soccer", "tennis", "basketball", "ice-hockey", "volleyball", "handball", "table-tennis",
+                                   "e-sports", "american-football", "baseball", "rugby-league", "rugby-union"]
+    static let pulseScorePrematchSports = ["soccer", "tennis", "basketball", "ice-hockey", "american-football", "horse-racing",
+                                           "volleyball", "handball", "table-tennis", "e-sports", "baseball", "greyhounds"]
+
+    static func error(_ status: Int, _ message: String) -> (Int, String, [(String, String)]) {
+        (status, JSONOutput.object([("error", .string(message)), ("status", .int(status))]).rendered, [])
+    }
+
+    /// Answers one REST request (on the loop).
+    func route(_ head: HTTPRequestHead) -> (Int, String, [(String, String)]) {
+        let (path, query) = splitURI(head.uri)
+        if path.hasPrefix("/_sim/") { return control(path, query) }
+        requestCount += 1
+        guard head.method == .GET else { return Self.error(405, "Method not allowed") }
+        if path.hasPrefix(Self.pulseScoreBase) {
+            let key = head.headers.first(name: "X-Secret")
+            return guarded(key: key) { self.pulseScore(String(path.dropFirst(Self.pulseScoreBase.count)), query) }
+        }
+        if path.hasPrefix("/api/v1/live") || path == "/ws/live" {
+            let key = head.headers.first(name: "X-API-Key") ?? query["apiKey"]
+            if path == "/ws/live" {
+                return key.flatMap({ options.keys[$0] }) == nil
+                    ? Self.error(401, "Invalid or missing API key") : Self.error(400, "Expected a WebSocket upgrade")
+            }
+            return guarded(key: key) { self.tickOdds(String(path.dropFirst("/api/v1/live".count))) }
+        }
+        return Self.error(404, "Not found")
+    }
+
+    /// Key check, forced failures and the provider's 3 req/s limit, then the handler.
+    func guarded(key: String?, _ body: () -> (Int, String, [(String, String)])) -> (Int, String, [(String, String)]) {
+        guard let key, options.keys[key] != nil else { return Self.error(401, "Invalid or missing API key") }
+        if !failREST.isEmpty {
+            let status = failREST[0].status
+            failREST[0].remaining -= 1
+            if failREST[0].remaining <= 0 { failREST.removeFirst() }
+            var answer = Self.error(status, status == 429 ? "Rate limit exceeded" : "Simulated failure")
+            if status == 429 { answer.2 = [("Retry-After", "1")] }
+            return answer
+        }
+        if options.enforceRateLimit {
+            let now = Date()
+            var log = restLog[key, default: []].filter { now.timeIntervalSince($0) < 1 }
+            if log.count >= 3 {
+                rateLimited += 1
+                restLog[key] = log
+                return Self.error(429, "Rate limit exceeded")
+            }
+            log.append(now)
+            restLog[key] = log
+        }
+        return body()
+    }
+
+    func pulseScore(_ rest: String, _ query: [String: String]) -> (Int, String, [(String, String)]) {
+        let parts = rest.split(separator: "/").map(String.init)
+        let live = world.live.filter { $0.phase != .ended }
+        switch parts.first {
+        case "live-events":
+            if parts.count == 1 {
+                let sport = query["sport"] ?? "soccer"
+                return (200, JSONOutput.array(live.filter { $0.sport == sport }.map { PulseScoreFormat.event($0) }).rendered, [])
+            }
+            if parts.count == 2, parts[1] == "sports" {
+                var counts: [(String, Int)] = []
+                for m in live {
+                    if let i = counts.firstIndex(where: { $0.0 == m.sport }) { counts[i].1 += 1 } else { counts.append((m.sport, 1)) }
+                }
+                return (200, JSONOutput.array(counts.map {
+                    .object([("sport", .string(PulseScoreFormat.sportName($0.0))), ("count", .int($0.1))])
+                }).rendered, [])
+            }
+            if parts.count == 2, let serial = PulseScoreFormat.serial(fromFixtureID: parts[1]),
+               let m = live.first(where: { $0.serial == serial }) {
+                return (200, PulseScoreFormat.event(m).rendered, [])
+            }
+            return Self.error(404, "Event not found")
+        default:
+            // Pre-match: soccer at the root, other sports under their prefix.
+            var sport = "soccer"
+            var tail = parts[...]
+            if let first = parts.first, first != "leagues", first != "events" {
+                guard Self.pulseScorePrematchSports.contains(first), first != "soccer" else { return Self.error(404, "Not found") }
+                sport = first
+                tail = parts.dropFirst()
+            }
+            let leagues = world.prematch.filter { $0.sport == sport }
+            switch Array(tail) {
+            case ["leagues"]:
+                return (200, JSONOutput.array(leagues.map { league in
+                    .object([("league", .string(league.name)), ("sport", .string(PulseScoreFormat.sportName(sport))),
+                             ("live", .int(0)),
+                             ("events", .array(league.fixtures.map { f in
+                                 var fields: [(String, JSONOutput)] = [("home", .string(f.home))]
+                                 if let away = f.away { fields.append(("away", .string(away))) }
+                                 fields.append(("fi", .string(PulseScoreFormat.fixtureID(f.serial))))
+                                 return .object(fields)
+                             }))])
+                }).rendered, [])
+            case ["events"]:
+                guard let name = query["league"], !name.isEmpty else { return Self.error(400, "league is required") }
+                guard let league = leagues.first(where: { $0.name == name }) else { return (200, "[]", []) }
+                let tab = query["tab"].flatMap { $0.isEmpty ? nil : $0 }
+                return (200, JSONOutput.array(league.fixtures.map { PulseScoreFormat.event($0, tab: tab) }).rendered, [])
+            case let p where p.count == 2 && p[0] == "events":
+                guard let serial = PulseScoreFormat.serial(fromFixtureID: p[1]),
+                      let f = leagues.lazy.flatMap(\.fixtures).first(where: { $0.serial == serial }) else {
+                    return Self.error(404, "Event not found")
+                }
+                return (200, PulseScoreFormat.event(f).rendered, [])
+            default:
+                return Self.error(404, "Not found")
+            }
+        }
+    }
+
+    func tickOdds(_ rest: String) -> (Int, String, [(String, String)]) {
+        let live = world.live.filter { $0.phase != .ended }
+        let parts = rest.split(separator: "/").map(String.init)
+        switch parts {
+        case ["events"]:
+            return (200, JSONOutput.object([("count", .int(live.count)), ("events", .array(live.map(TickOddsFormat.event)))]).rendered, [])
+        case let p where p.count == 2 && p[0] == "events":
+            guard let serial = TickOddsFormat.serial(fromFixtureID: p[1]), let m = live.first(where: { $0.serial == serial }) else {
+                return Self.error(404, "Event not found")
+            }
+            return (200, TickOddsFormat.event(m).rendered, [])
+        case ["sports"]:
+            var counts: [(String, Int)] = []
+            for m in live {
+                if let i = counts.firstIndex(where: { $0.0 == m.sport }) { counts[i].1 += 1 } else { counts.append((m.sport, 1)) }
+            }
+            return (200, JSONOutput.array(counts.map {
+                .object([("sportName", .string(PulseScoreFormat.sportName($0.0))), ("count", .int($0.1))])
+            }).rendered, [])
+        case ["status"]:
+            return (200, JSONOutput.object([
+                ("status", .string("ok")), ("scraperHealthy", .bool(true)), ("liveEvents", .int(live.count)),
+                ("connectedClients", .int(connections.values.filter { $0.provider == .tickodds }.count)),
+                ("ticks", .int(world.tickCount)),
+            ]).rendered, [])
+        default:
+            return Self.error(404, "Not found")
+        }
+    }
+
+    /// `/_sim/...` controls, for driving a simulator in another process.
+    func control(_ path: String, _ query: [String: String]) -> (Int, String, [(String, String)]) {
+        let count = query["count"].flatMap(Int.init) ?? 1
+        switch path {
+        case "/_sim/tick": for _ in 0..<count { tickOnLoop() }
+        case "/_sim/fail": failREST.append((query["status"].flatMap(Int.init) ?? 429, count))
+        case "/_sim/close-next": closeNextCodes.append(query["code"].flatMap(Int.init) ?? 4011)
+        case "/_sim/close-all":
+            let code = query["code"].flatMap(Int.init) ?? 1000
+            for c in connections.values { c.close(code: code) }
+        case "/_sim/drop": for c in connections.values { c.drop() }
+        case "/_sim/malformed": for c in connections.values { c.sendMalformed(count) }
+        case "/_sim/silent": silent = query["on"] != "0"
+        case "/_sim/status": break
+        default: return Self.error(404, "Unknown control")
+        }
+        return (200, JSONOutput.object([("ok", .bool(true)), ("ticks", .int(world.tickCount)),
+                                        ("connections", .int(connections.count)), ("requests", .int(requestCount))]).rendered, [])
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import OddsJSON
+
+/// A provider plan, as the simulator enforces it.
+public enum SimPlan: String, Sendable, CaseIterable {
+    /// REST only: the PulseScore WebSocket closes with 4003; no TickOdds live feed.
+    case basic
+    /// One concurrent PulseScore WebSocket.
+    case pro
+    /// Three concurrent PulseScore WebSockets.
+    case max
+
+    var connectionLimit: Int {
+        switch self { case .basic: return 0; case .pro: return 1; case .max: return 3 }
+    }
+}
+
+/// Which provider protocol a simulated endpoint speaks.
+public enum SimProvider: String, Sendable, CaseIterable { case pulsescore, tickodds }
+
+/// A protocol-faithful simulator of the providers' REST and WebSocket APIs, on loopback.
+///
+/// All state lives on one event loop; the public methods are safe to call from any thread.
+public final class Simulator: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var seed: UInt64 = 42
+        /// Seconds between world ticks; 0 ticks only when `tick()` is called.
+        public var tickInterval: TimeInterval = 1
+        /// TickOdds heartbeat period (the provider documents 15 s).
+        public var heartbeatInterval: TimeInterval = 15
+        /// Server ping period; a client that has not answered the previous ping is disconnected.
+        public var pingInterval: TimeInterval = 15
+        /// Accepted API keys and their plans.
+        public var keys: [String: SimPlan] = ["demo-key": .max]
+        /// Keys that have expired (PulseScore WebSocket closes 4010).
+        public var expiredKeys: Set<String> = []
+        public var host = "127.0.0.1"
+        /// 0 picks a free port.
+        public var port = 0
+        /// Answer 429 when a key makes more than 3 REST requests in one second, as the provider does.
+        public var enforceRateLimit = true
+        public init() {}
+    }
+
+    public let options: Options
+    let group: MultiThreadedEventLoopGroup
+    var loop: EventLoop { group.next() }
+    var channel: Channel?
+    var tickTask: RepeatedTask?
+
+    // Loop-confined state.
+    var world: SimWorld
+    var connections: [ObjectIdentifier: SimConnection] = [:]
+    var restLog: [String: [Date]] = [:]
+    var failREST: [(status: Int, remaining: Int)] = []
+    var closeNextCodes: [Int] = []
+    var silent = false
+    var padding = 0
+    var requestCount = 0
+    var connectionCount = 0
+    var rateLimited = 0
+
+    public init(options: Options = Options()) {
+        self.options = options
+        self.world = SimWorld(seed: options.seed)
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    }
+
+    /// The bound port, after `start()`.
+    public private(set) var port = 0
+
+    /// Binds 127.0.0.1 (or `options.host`) and starts ticking. Returns the port.
+    @discardableResult
+    public func start() throws -> Int {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [unowned self] channel in
+                let http = SimHTTPHandler(sim: self)
+                let upgrader = NIOWebSocketServerUpgrader(
+                    maxFrameSize: 1 << 20, automaticErrorHandling: true,
+                    shouldUpgrade: { channel, head in
+                        channel.eventLoop.makeSucceededFuture(self.acceptsUpgrade(head) ? HTTPHeaders() : nil)
+                    },
+                    upgradePipelineHandler: { channel, head in
+                        channel.pipeline.addHandler(SimConnection(sim: self, head: head))
+                    })
+                return channel.pipeline.configureHTTPServerPipeline(
+                    withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in
+                        channel.pipeline.removeHandler(http, promise: nil)
+                    })
+                ).flatMap { channel.pipeline.addHandler(http) }
+            }
+        let channel = try bootstrap.bind(host: options.host, port: options.port).wait()
+        self.channel = channel
+        port = channel.localAddress?.port ?? 0
+        if options.tickInterval > 0 {
+            let ms = Int64(options.tickInterval * 1000)
+            tickTask = loop.scheduleRepeatedTask(initialDelay: .milliseconds(ms), delay: .milliseconds(ms)) { [weak self] _ in
+                self?.tickOnLoop()
+            }
+        }
+        return port
+    }
+
+    /// Closes every connection and the listening socket, and stops the threads.
+    public func stop() {
+        try? loop.submit {
+            self.tickTask?.cancel()
+            for c in self.connections.values { c.drop() }
+        }.wait()
+        try? channel?.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// The URL prefix of everything the simulator serves.
+    public var baseURL: String { "http://\(options.host):\(port)" }
+
+    /// The REST base URL of a provider, as `ODDS_<PROVIDER>_URL` takes it.
+    public func restURL(_ provider: SimProvider) -> String {
+        switch provider {
+        case .pulsescore: return baseURL + "/api/v2/bet365"
+        case .tickodds: return baseURL
+        }
+    }
+
+    /// The WebSocket URL of a provider, as `ODDS_<PROVIDER>_WS_URL` takes it.
+    public func webSocketURL(_ provider: SimProvider) -> String {
+        switch provider {
+        case .pulsescore: return "ws://\(options.host):\(port)/api/v2/bet365/ws/live"
+        case .tickodds: return "ws://\(options.host):\(port)/ws/live"
+        }
+    }
+
+    func onLoop<T>(_ body: @escaping () -> T) -> T {
+        if loop.inEventLoop { return body() }
+        return try! loop.submit(body).wait()
+    }
+
+    // MARK: - Controls for tests and the demo
+
+    /// Advances the world `count` ticks now and pushes the changes.
+    public func tick(_ count: Int = 1) { onLoop { for _ in 0..<count { self.tickOnLoop() } } }
+
+    /// The next `count` REST requests answer `status` (429, 403, 500 …).
+    public func failNextRequests(status: Int, count: Int = 1) { onLoop { self.failREST.append((status, count)) } }
+
+    /// The next WebSocket connection is closed with `code` right after its first message.
+    public func closeNextConnection(code: Int) { onLoop { self.closeNextCodes.append(code) } }
+
+    /// Closes every open WebSocket with `code`.
+    public func closeAll(code: Int) { onLoop { for c in self.connections.values { c.close(code: code) } } }
+
+    /// Drops every open WebSocket without a close frame, as a network failure would.
+    public func dropAll() { onLoop { for c in self.connections.values { c.drop() } } }
+
+    /// Sends `count` malformed frames on every open WebSocket.
+    public func injectMalformed(count: Int) { onLoop { for c in self.connections.values { c.sendMalformed(count) } } }
+
+    /// While silent, no data, heartbeat or ping is sent (a dead connection).
+    public func setSilent(_ on: Bool) { onLoop { self.silent = on } }
+
+    /// Pads every snapshot and broadcast with `bytes` of filler, to make frames big.
+    public func setPadding(bytes: Int) { onLoop { self.padding = bytes } }
+
+    /// Counters for tests: REST requests served, WebSocket connections accepted, 429s sent for excess rate.
+    public var counters: (requests: Int, connections: Int, rateLimited: Int) {
+        onLoop { (self.requestCount, self.connectionCount, self.rateLimited) }
+    }
+
+    /// How many WebSockets are open now.
+    public var openConnections: Int { onLoop { self.connections.count } }
+
+    /// A copy of the world now.
+    public var worldNow: SimWorld { onLoop { self.world } }
+
+    // MARK: - Loop-side behaviour
+
+    func tickOnLoop() {
+        let changes = world.tick()
+        for c in connections.values { c.worldChanged(changes) }
+    }
+
+    func acceptsUpgrade(_ head: HTTPRequestHead) -> Bool {
+        let (path, query) = splitURI(head.uri)
+        switch path {
+        case "/api/v2/bet365/ws/live": return true
+        case "/ws/live":
+            // TickOdds checks the key at the upgrade: a bad key gets HTTP 401 from the plain handler.
+            return query["apiKey"].map { options.keys[$0] != nil } ?? false
+        default: return false
+        }
+    }
+
+    func register(_ c: SimConnection) {
+        connections[ObjectIdentifier(c)] = c
+        connectionCount += 1
+    }
+
+    func unregister(_ c: SimConnection) { connections[ObjectIdentifier(c)] = nil }
+
+    func takeCloseCode() -> Int? { closeNextCodes.isEmpty ? nil : closeNextCodes.removeFirst() }
+
+    func openConnections(provider: SimProvider, key: String) -> Int {
+        connections.values.filter { $0.provider == provider && $0.key == key && $0.isOpen }.count
+    }
+}
+
+/// Splits "/path?a=1&b=2" into the path and decoded query items.
+func splitURI(_ uri: String) -> (String, [String: String]) {
+    let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    let path = String(parts[0])
+    var query: [String: String] = [:]
+    if parts.count > 1 {
+        for pair in parts[1].split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(kv[0]).removingPercentEncoding ?? String(kv[0])
+            let value = kv.count > 1 ? (String(kv[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "") : ""
+            query[name] = value
+        }
+    }
+    return (path.removingPercentEncoding ?? path, query)
+}
