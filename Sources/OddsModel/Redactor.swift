@@ -18,12 +18,13 @@ public struct Redactor: Sendable {
         secrets.sort { $0.count > $1.count }
     }
 
-    public func redact(_ text: String) -> String {
+    /// Masks known secrets and, unless `parameters` is false, key-like parameters.
+    public func redact(_ text: String, parameters: Bool = true) -> String {
         var out = text
         for s in secrets where out.contains(s) {
             out = out.replacing(s, with: Redactor.mask)
         }
-        return Redactor.redactParameters(out)
+        return parameters ? Redactor.redactParameters(out) : out
     }
 
     /// Masks `name=value` in query strings and `Name: value` in header dumps for key-like names.

@@ -378,7 +378,21 @@ public struct SimWorld: Sendable {
     /// Hundredths of decimal odds for probability `p` with the book's margin, within 1.01…101.
     static func toPrice(_ p: Double, margin: Double = 1.06) -> Int {
         guard p > 0 else { return 10100 }
-        return min(10100, max(101, Int((100 / (p * margin)).rounded())))
+        let raw = min(10100, max(101, Int((100 / (p * margin)).rounded())))
+        // Snap to a bookmaker's ladder of steps, as real prices are.
+        let step: Int
+        switch raw {
+        case ..<200: step = 1
+        case ..<300: step = 2
+        case ..<400: step = 5
+        case ..<600: step = 10
+        case ..<1000: step = 20
+        case ..<2000: step = 50
+        case ..<3000: step = 100
+        case ..<5000: step = 200
+        default: step = 500
+        }
+        return max(101, (raw + step / 2) / step * step)
     }
 
     static func poisson(_ lambda: Double) -> [Double] {

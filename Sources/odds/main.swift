@@ -1,1 +1,3 @@
-print("hi")
+import OddsCLI
+
+await OddsMain.main()

@@ -1,0 +1,147 @@
+import Foundation
+import OddsModel
+import OddsProviders
+import OddsTransport
+import TOMLKit
+
+/// The config file, `$XDG_CONFIG_HOME/odds/config.toml` (default `~/.config/odds/config.toml`).
+///
+/// ```toml
+/// provider = "tickodds"        # default provider
+/// sport = "soccer"             # default sport
+/// odds_format = "american"     # decimal | american | fractional | probability
+///
+/// [pulsescore]
+/// key = "…"
+/// url = "https://api.pulsescore.net/api/v2/bet365"
+/// ws_url = "wss://api.pulsescore.net/api/v2/bet365/ws/live"
+/// ```
+public struct ConfigFile: Sendable {
+    public var provider: String?
+    public var sport: String?
+    public var oddsFormat: String?
+    public var color: String?
+    /// Per provider: `key`, `url`, `ws_url` and provider options, as strings.
+    public var providers: [ProviderID: [String: String]] = [:]
+
+    public init() {}
+
+    /// The path the config is read from: `ODDS_CONFIG`, else the XDG location.
+    public static func path(environment: [String: String]) -> String {
+        if let explicit = environment["ODDS_CONFIG"], !explicit.isEmpty { return explicit }
+        let base: String
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        }
+        return base + "/odds/config.toml"
+    }
+
+    /// Reads the file; a missing file is an empty config, an unreadable one a config error.
+    public static func load(path: String) throws -> ConfigFile {
+        guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw OddsError.config("Cannot read the config file \(path).")
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws -> ConfigFile {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw OddsError.config("The config file \(path) is not valid TOML (line \(error.source.begin.line), column \(error.source.begin.column)): \(error.description).")
+        } catch {
+            throw OddsError.config("The config file \(path) is not valid TOML.")
+        }
+        var config = ConfigFile()
+        config.provider = table["provider"]?.string
+        config.sport = table["sport"]?.string
+        config.oddsFormat = table["odds_format"]?.string
+        config.color = table["color"]?.string
+        for id in ProviderID.allCases {
+            guard let section = table[id.configName]?.table else { continue }
+            var values: [String: String] = [:]
+            for key in section.keys {
+                let v = section[key]
+                if let s = v?.string { values[key] = s }
+                else if let i = v?.int { values[key] = String(i) }
+                else if let d = v?.double { values[key] = String(d) }
+                else if let b = v?.bool { values[key] = b ? "true" : "false" }
+            }
+            config.providers[id] = values
+        }
+        return config
+    }
+}
+
+/// Where a setting's value came from, for `odds config show`.
+public enum SettingSource: String, Sendable { case flag, environment, config, `default`, demo }
+
+/// Settings after defaults, config, environment and flags (in rising priority).
+public struct ResolvedSettings: Sendable {
+    public var configPath: String
+    public var provider: ProviderID
+    public var providerSource: SettingSource
+    public var sport: String
+    public var oddsFormat: OddsFormat
+    public var providers: [ProviderID: ProviderSettings] = [:]
+    public var sources: [ProviderID: [String: SettingSource]] = [:]
+
+    public static func resolve(environment env: [String: String], config: ConfigFile, configPath: String,
+                               providerFlag: ProviderID?, sportFlag: String?, oddsFormatFlag: OddsFormat?) throws -> ResolvedSettings {
+        func parseProvider(_ s: String, from: String) throws -> ProviderID {
+            guard let p = ProviderID(rawValue: s.lowercased()) else {
+                throw OddsError.config("Unknown provider '\(s)' in \(from); expected one of \(ProviderID.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            return p
+        }
+        func parseFormat(_ s: String, from: String) throws -> OddsFormat {
+            guard let f = OddsFormat(rawValue: s.lowercased()) else {
+                throw OddsError.config("Unknown odds format '\(s)' in \(from); expected decimal, american, fractional or probability.")
+            }
+            return f
+        }
+        var provider = ProviderID.pulsescore
+        var providerSource = SettingSource.default
+        if let p = config.provider { provider = try parseProvider(p, from: configPath); providerSource = .config }
+        if let p = env["ODDS_PROVIDER"], !p.isEmpty { provider = try parseProvider(p, from: "ODDS_PROVIDER"); providerSource = .environment }
+        if let p = providerFlag { provider = p; providerSource = .flag }
+
+        var sport = config.sport ?? "soccer"
+        if let s = env["ODDS_SPORT"], !s.isEmpty { sport = s }
+        if let s = sportFlag { sport = s }
+
+        var format = try config.oddsFormat.map { try parseFormat($0, from: configPath) } ?? .decimal
+        if let f = env["ODDS_ODDS_FORMAT"], !f.isEmpty { format = try parseFormat(f, from: "ODDS_ODDS_FORMAT") }
+        if let f = oddsFormatFlag { format = f }
+
+        var resolved = ResolvedSettings(configPath: configPath, provider: provider, providerSource: providerSource,
+                                        sport: sportSlug(sport), oddsFormat: format)
+        for entry in ProviderRegistry.entries {
+            let id = entry.id
+            let file = config.providers[id] ?? [:]
+            var sources: [String: SettingSource] = [:]
+            func pick(_ configKey: String, _ envSuffix: String, _ fallback: String?) -> String? {
+                if let v = env["ODDS_\(id.environmentName)_\(envSuffix)"], !v.isEmpty { sources[configKey] = .environment; return v }
+                if let v = file[configKey], !v.isEmpty { sources[configKey] = .config; return v }
+                sources[configKey] = .default
+                return fallback
+            }
+            let key = pick("key", "KEY", nil)
+            let rest = pick("url", "URL", entry.restURL)!
+            let ws = pick("ws_url", "WS_URL", entry.webSocketURL)!
+            var options: [String: String] = [:]
+            for option in entry.options { options[option.key] = option.value }
+            for (k, v) in file where !["key", "url", "ws_url"].contains(k) { options[k] = v }
+            resolved.providers[id] = ProviderSettings(key: key, restURL: rest, webSocketURL: ws, options: options)
+            resolved.sources[id] = sources
+        }
+        return resolved
+    }
+
+    /// Every configured key, for redaction.
+    public var secrets: [String] { providers.values.compactMap(\.key) }
+}

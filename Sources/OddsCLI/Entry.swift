@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import OddsModel
+
+/// The process entry: parses, runs, and turns every failure into one sentence and an exit code.
+public enum OddsMain {
+    public static func main() async -> Never {
+        do {
+            var command = try OddsCommand.parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            exit(0)
+        } catch let error as OddsError {
+            FileHandle.standardError.write(Data(("odds: " + Secrets.shared.redact(error.message) + "\n").utf8))
+            exit(error.exitCode)
+        } catch {
+            OddsCommand.exit(withError: error)
+        }
+    }
+}

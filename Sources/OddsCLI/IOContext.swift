@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import OddsModel
+
+/// The process's I/O in one place: environment, TTY and colour facts, terminal width, and the
+/// writers every command prints through. Everything written is redacted first.
+public final class IOContext: @unchecked Sendable {
+    public let environment: [String: String]
+    public let stdoutIsTTY: Bool
+    public let stderrIsTTY: Bool
+    private let lock = NIOLock()
+    private var _redactor = Redactor()
+    /// Set when stdout is gone (a closed pipe): further output is dropped.
+    public private(set) var stdoutClosed = false
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+        self.stdoutIsTTY = isatty(STDOUT_FILENO) == 1
+        self.stderrIsTTY = isatty(STDERR_FILENO) == 1
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    public var redactor: Redactor { lock.withLock { _redactor } }
+
+    /// Registers secrets that must never be printed.
+    public func addSecrets(_ secrets: [String]) {
+        lock.withLock { for s in secrets { _redactor.add(s) } }
+    }
+
+    /// Terminal columns of stdout, or nil when it is not a terminal.
+    public var width: Int? {
+        guard stdoutIsTTY else { return nil }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return environment["COLUMNS"].flatMap(Int.init) ?? 80
+    }
+
+    /// Whether to colour stdout: `always`, `never`, or `auto` (a terminal, NO_COLOR unset, TERM not dumb).
+    public func colorEnabled(_ mode: ColorMode) -> Bool {
+        switch mode {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+            if environment["TERM"] == "dumb" { return false }
+            return stdoutIsTTY
+        }
+    }
+
+    /// Writes to stdout and flushes, so pipes see each line at once.
+    public func out(_ text: String) {
+        guard !stdoutClosed else { return }
+        let safe = redactor.redactSecretsOnly(text)
+        let ok = safe.utf8CString.withUnsafeBufferPointer { buf -> Bool in
+            let n = buf.count - 1
+            return fwrite(buf.baseAddress, 1, n, stdout) == n && fflush(stdout) == 0
+        }
+        if !ok { lock.withLock { stdoutClosed = true } }
+    }
+
+    /// Writes one line to stderr, prefixed "odds: ".
+    public func err(_ line: String) {
+        let safe = redactor.redact(line)
+        FileHandle.standardError.write(Data(("odds: " + safe + "\n").utf8))
+    }
+
+    /// A logger that writes redacted lines to stderr.
+    public func logger(verbose: Bool) -> Logger {
+        var logger = Logger(label: "odds") { _ in StderrLogHandler(io: self) }
+        logger.logLevel = verbose ? .debug : .warning
+        return logger
+    }
+}
+
+/// `auto`, `always` or `never`.
+public enum ColorMode: String, CaseIterable, Sendable { case auto, always, never }
+
+struct StderrLogHandler: LogHandler {
+    let io: IOContext
+    var logLevel: Logger.Level = .warning
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+             file: String, function: String, line: UInt) {
+        io.err("\(level): \(message)")
+    }
+}
+
+extension Redactor {
+    /// Masks known secrets only: stdout carries data, where `key=`-like text may be legitimate.
+    func redactSecretsOnly(_ text: String) -> String {
+        redact(text, parameters: false)
+    }
+}

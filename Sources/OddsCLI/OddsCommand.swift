@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import OddsModel
+import OddsTransport
+
+/// `odds`: live sports odds and scores in the terminal.
+public struct OddsCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "odds",
+        abstract: "Live sports odds, scores and incidents in the terminal, from several providers.",
+        discussion: """
+        Providers: pulsescore (Bet365 odds, REST and WebSocket) and tickodds (scores, incidents and odds). \
+        Keys come from ODDS_<PROVIDER>_KEY or the config file; --demo uses the built-in simulator instead.
+
+        Output: a table on a terminal, tab-separated columns when piped; --json, --ndjson and --csv for scripts.
+
+        Exit codes: 0 ok, 1 unexpected failure, 2 missing key or bad config, 3 authentication failed (401, close 4001/4010), \
+        4 access denied or plan limit (403, close 4003/4005/4029), 5 not found, 6 rate limited (429), 7 network failure, \
+        8 provider sent something unusable, 64 usage error.
+        """,
+        version: OddsVersion.current,
+        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, PulseScoreCommand.self, TickOddsCommand.self,
+                      ConfigCommand.self, Sim.self],
+        defaultSubcommand: nil
+    )
+
+    public init() {}
+}
+
+extension OddsCommand {
+    /// `odds live`: live events of a sport with their main market.
+    struct Live: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show live events with score, clock and main-market prices.",
+            discussion: "Example: odds live --sport soccer --provider tickodds --odds-format american")
+
+        @OptionGroup var providerOption: ProviderOption
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
+                let events = try await rt.provider(rt.settings.provider).liveEvents(sport: rt.settings.sport)
+                rt.printEvents(events)
+            }
+        }
+    }
+
+    /// `odds sports`: sports with live events.
+    struct Sports: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the sports that have live events now.",
+            discussion: "Example: odds sports --provider tickodds --json")
+
+        @OptionGroup var providerOption: ProviderOption
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, provider: providerOption.provider) { rt in
+                let sports = try await rt.provider(rt.settings.provider).liveSports()
+                printSports(sports, rt)
+            }
+        }
+    }
+
+    /// `odds event ID`: one live event in full.
+    struct EventCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "event",
+            abstract: "Show one live event with every market and selection.",
+            discussion: "Example: odds event 98734521 --provider pulsescore")
+
+        @Argument(help: "The provider's event (fixture) id.")
+        var id: String
+
+        @OptionGroup var providerOption: ProviderOption
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, provider: providerOption.provider) { rt in
+                rt.printEvent(try await rt.provider(rt.settings.provider).liveEvent(id: id))
+            }
+        }
+    }
+
+    /// `odds stream`: NDJSON of normalized updates until interrupted.
+    struct Stream: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the live feed as NDJSON, one normalized update per line, until interrupted.",
+            discussion: """
+            Each line has a "type": snapshot, upsert, remove, price, score, incident, status, heartbeat or connection. \
+            Price lines carry the previous price and its direction. Reconnects with backoff; stops with an exit code on \
+            a fatal close (bad key, plan limit). Example: odds stream --provider tickodds --sport soccer --limit 100
+            """)
+
+        @OptionGroup var providerOption: ProviderOption
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var stream: StreamOptions
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
+                try await runStream(rt.provider(rt.settings.provider), sport: rt.settings.sport, options: stream, rt)
+            }
+        }
+    }
+}
+
+/// Options of every `stream` command.
+struct StreamOptions: ParsableArguments {
+    @Option(name: .long, help: "Stop after this many updates (default: run until interrupted).")
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import OddsModel
+import OddsOutput
+
+extension OddsFormat: ExpressibleByArgument {}
+extension ColorMode: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
+extension ProviderID: ExpressibleByArgument {}
+
+/// Options every data command takes: output, odds format, colour, verbosity and demo mode.
+public struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: "Odds format: decimal, american, fractional or probability.")
+    var oddsFormat: OddsFormat?
+
+    @Option(name: .long, help: "Colour: auto (a terminal and NO_COLOR unset), always or never.")
+    var color: ColorMode = .auto
+
+    @Flag(name: .shortAndLong, help: "Log requests and connection events to stderr (keys redacted).")
+    var verbose = false
+
+    @Flag(name: .long, help: "Use the built-in simulator instead of the real provider (demo data, clearly labelled).")
+    var demo = false
+
+    @Option(name: .long, help: "Output format: table, tsv, json, ndjson or csv (default: table on a terminal, else tsv).")
+    var format: OutputFormat?
+
+    @Flag(name: .long, help: "Shorthand for --format json.")
+    var json = false
+
+    @Flag(name: .long, help: "Shorthand for --format ndjson.")
+    var ndjson = false
+
+    @Flag(name: .long, help: "Shorthand for --format csv.")
+    var csv = false
+
+    public init() {}
+
+    public mutating func validate() throws {
+        let chosen = [format != nil, json, ndjson, csv].filter { $0 }.count
+        if chosen > 1 { throw ValidationError("Choose one of --format, --json, --ndjson and --csv.") }
+    }
+
+    /// The output format asked for, or nil for the TTY-dependent default.
+    var requestedFormat: OutputFormat? {
+        if json { return .json }
+        if ndjson { return .ndjson }
+        if csv { return .csv }
+        return format
+    }
+}
+
+/// `--provider` for the provider-neutral commands.
+public struct ProviderOption: ParsableArguments {
+    @Option(name: .long, help: "Provider: pulsescore or tickodds (boltodds, sportsapi, sportsapi-v1 are planned). Default: config, else pulsescore.")
+    var provider: ProviderID?
+
+    public init() {}
+}
+
+/// `--sport` with the config's default.
+public struct SportOption: ParsableArguments {
+    @Option(name: .long, help: "Sport, e.g. soccer, tennis, basketball, ice-hockey. Default: config, else soccer.")
+    var sport: String?
+
+    public init() {}
+}

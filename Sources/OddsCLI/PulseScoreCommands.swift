@@ -1,0 +1,193 @@
+import ArgumentParser
+import OddsJSON
+import OddsModel
+import OddsOutput
+
+/// `odds pulsescore …`: every PulseScore operation.
+struct PulseScoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pulsescore",
+        abstract: "PulseScore (Bet365 odds): live and pre-match events, leagues, sports, and the live WebSocket.",
+        subcommands: [Live.self, Sports.self, Event.self, Leagues.self, Events.self, Stream.self])
+}
+
+extension PulseScoreCommand {
+    struct Live: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Live events of a sport (GET /live-events?sport=).",
+            discussion: "Example: odds pulsescore live --sport tennis")
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, sport: sportOption.sport) { rt in
+                rt.printEvents(try await rt.pulseScore().liveEvents(sport: rt.settings.sport))
+            }
+        }
+    }
+
+    struct Sports: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sports with live events now (GET /live-events/sports; path inferred, see the README).")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in printSports(try await rt.pulseScore().liveSports(), rt) }
+        }
+    }
+
+    struct Event: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "One event: live by id (GET /live-events/{id}), or pre-match by fixture id with --prematch.",
+            discussion: "Examples: odds pulsescore event 98734521; odds pulsescore event 45921003 --prematch --sport tennis")
+        @Argument(help: "Event id (live) or fixture id (pre-match).")
+        var id: String
+        @Flag(name: .long, help: "Fetch the pre-match event ([/{sport}]/events/{fi}).")
+        var prematch = false
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, sport: sportOption.sport) { rt in
+                let client = try rt.pulseScore()
+                let event = prematch ? try await client.event(sport: rt.settings.sport, fixtureID: id)
+                    : try await client.liveEvent(id: id)
+                rt.printEvent(event)
+            }
+        }
+    }
+
+    struct Leagues: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pre-match leagues of a sport with their fixtures ([/{sport}]/leagues; soccer at the root).",
+            discussion: "Example: odds pulsescore leagues --sport horse-racing")
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, sport: sportOption.sport) { rt in
+                let leagues = try await rt.pulseScore().leagues(sport: rt.settings.sport)
+                let records: [[(String, JSONOutput)]] = leagues.map { l in
+                    [("league", .string(l.name)), ("sport", .string(l.sport)), ("live", .bool(l.live)),
+                     ("events", .array(l.events.map { e in
+                         .object([("id", .string(e.id)), ("home", .string(e.home)), ("away", .optionalString(e.away))])
+                     }))]
+                }
+                rt.io.out(RecordReporter.render(columns: [.init("LEAGUE"), .init("SPORT"), .init("LIVE"),
+                                                          .init("FIXTURES", rightAligned: true)],
+                                                records: records, format: rt.outputFormat, options: rt.renderOptions))
+            }
+        }
+    }
+
+    struct Events: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pre-match events of one league ([/{sport}]/events?league=&tab=).",
+            discussion: "Example: odds pulsescore events --league 'Premier League' --tab Popular")
+        @Option(name: .long, help: "League name, as `odds pulsescore leagues` lists it.")
+        var league: String
+        @Option(name: .long, help: "Market tab filter, e.g. Popular.")
+        var tab: String?
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, sport: sportOption.sport) { rt in
+                rt.printEvents(try await rt.pulseScore().events(sport: rt.settings.sport, league: league, tab: tab))
+            }
+        }
+    }
+
+    struct Stream: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The live WebSocket broadcast of a sport as NDJSON updates (needs a PRO or MAX plan).",
+            discussion: "Close codes 4011 and 4012 reconnect with backoff; 4001, 4003, 4004, 4005, 4010 and 4029 stop with an exit code.")
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var stream: StreamOptions
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, sport: sportOption.sport) { rt in
+                try await runStream(rt.pulseScore(), sport: rt.settings.sport, options: stream, rt)
+            }
+        }
+    }
+}
+
+/// `odds tickodds …`: every TickOdds operation.
+struct TickOddsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tickodds",
+        abstract: "TickOdds: live events with scores, clock, incidents and odds; REST and the live WebSocket.",
+        subcommands: [Live.self, Event.self, Sports.self, Status.self, Stream.self])
+}
+
+extension TickOddsCommand {
+    struct Live: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Live events (GET /api/v1/live/events), filtered to --sport when given.")
+        @Option(name: .long, help: "Only this sport (default: every sport).")
+        var sport: String?
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                rt.printEvents(try await rt.tickOdds().liveEvents(sport: sport.map(sportSlug)))
+            }
+        }
+    }
+
+    struct Event: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One live event with full odds (GET /api/v1/live/events/{fixtureId}).")
+        @Argument(help: "The fixture id.")
+        var id: String
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in rt.printEvent(try await rt.tickOdds().liveEvent(id: id)) }
+        }
+    }
+
+    struct Sports: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sports with live events (GET /api/v1/live/sports).")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in printSports(try await rt.tickOdds().liveSports(), rt) }
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Health of the TickOdds live scraper (GET /api/v1/live/status).")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let pairs = try await rt.tickOdds().status()
+                if rt.outputFormat == .json {
+                    rt.io.out(JSONOutput.object(pairs.map { ($0.0, .string($0.1)) }).rendered + "\n")
+                } else {
+                    let records: [[(String, JSONOutput)]] = pairs.map { [("key", .string($0.0)), ("value", .string($0.1))] }
+                    rt.io.out(RecordReporter.render(columns: [.init("KEY"), .init("VALUE")], records: records,
+                                                    format: rt.outputFormat, options: rt.renderOptions))
+                }
+            }
+        }
+    }
+
+    struct Stream: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The live WebSocket as NDJSON updates: snapshot, match_start, update, match_end, heartbeat.",
+            discussion: "A connection with no message for twice the heartbeat interval (15 s) is treated as dead and reconnected.")
+        @Option(name: .long, help: "Subscribe to this sport only (default: all).")
+        var sport: String?
+        @OptionGroup var stream: StreamOptions
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                try await runStream(rt.tickOdds(), sport: sport.map(sportSlug), options: stream, rt)
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Logging
+import OddsModel
+import OddsOutput
+import OddsProviders
+import OddsPulseScore
+import OddsSimulator
+import OddsTickOdds
+import OddsTransport
+
+/// Everything one command run needs: settings, the I/O context, the transport and, in demo mode,
+/// the in-process simulator. Built by `withRuntime`, which always releases it.
+final class Runtime: @unchecked Sendable {
+    let io: IOContext
+    let settings: ResolvedSettings
+    let transport: Transport
+    let common: CommonOptions
+    let simulator: Simulator?
+    let logger: Logger
+
+    init(io: IOContext, settings: ResolvedSettings, transport: Transport, common: CommonOptions, simulator: Simulator?, logger: Logger) {
+        self.io = io; self.settings = settings; self.transport = transport; self.common = common
+        self.simulator = simulator; self.logger = logger
+    }
+
+    var demo: Bool { simulator != nil }
+
+    var outputFormat: OutputFormat { common.requestedFormat ?? (io.stdoutIsTTY ? .table : .tsv) }
+
+    var renderOptions: RenderOptions {
+        let format = outputFormat
+        return RenderOptions(oddsFormat: settings.oddsFormat,
+                             color: format == .table && io.colorEnabled(common.color),
+                             width: format == .table ? io.width : nil, demo: demo)
+    }
+
+    /// The client of `id`; a missing key fails here with its one sentence.
+    func provider(_ id: ProviderID) throws -> any OddsProvider {
+        let s = settings.providers[id]!
+        _ = try s.requireKey(id)
+        return try ProviderRegistry.make(id, settings: s, transport: transport)
+    }
+
+    func pulseScore() throws -> PulseScoreClient {
+        let s = settings.providers[.pulsescore]!
+        _ = try s.requireKey(.pulsescore)
+        return PulseScoreClient(settings: s, transport: transport)
+    }
+
+    func tickOdds() throws -> TickOddsClient {
+        let s = settings.providers[.tickodds]!
+        _ = try s.requireKey(.tickodds)
+        return TickOddsClient(settings: s, transport: transport)
+    }
+
+    func printEvents(_ events: [Event]) {
+        io.out(EventReporter.render(events, format: outputFormat, options: renderOptions))
+    }
+
+    func printEvent(_ event: Event) {
+        if outputFormat == .table {
+            io.out(EventReporter.detail(event, options: renderOptions))
+        } else if outputFormat == .json {
+            io.out(EventJSON.event(event, demo: demo).rendered + "\n")
+        } else {
+            printEvents([event])
+        }
+    }
+
+    func close() async {
+        await transport.shutdown()
+        simulator?.stop()
+    }
+}
+
+/// The seed and tick of the demo simulator: `ODDS_DEMO_SEED` (default 42) and `ODDS_DEMO_TICK`
+/// (seconds, default 1; 0 freezes the world, which the golden tests use).
+struct DemoSettings {
+    var seed: UInt64
+    var tick: Double
+
+    init(environment: [String: String]) {
+        seed = environment["ODDS_DEMO_SEED"].flatMap(UInt64.init) ?? 42
+        tick = environment["ODDS_DEMO_TICK"].flatMap(Double.init) ?? 1
+    }
+
+    func options() -> Simulator.Options {
+        var o = Simulator.Options()
+        o.seed = seed
+        o.tickInterval = max(0, tick)
+        o.enforceRateLimit = false
+        return o
+    }
+}
+
+/// Builds a runtime, runs `body`, and releases the runtime whatever happens.
+func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport: String? = nil,
+                    io: IOContext = IOContext(), _ body: (Runtime) async throws -> T) async throws -> T {
+    let configPath = ConfigFile.path(environment: io.environment)
+    let config = try ConfigFile.load(path: configPath)
+    var settings = try ResolvedSettings.resolve(environment: io.environment, config: config, configPath: configPath,
+                                                providerFlag: provider, sportFlag: sport, oddsFormatFlag: common.oddsFormat)
+    io.addSecrets(settings.secrets)
+    Secrets.shared.add(settings.secrets)
+    let logger = io.logger(verbose: common.verbose)
+    var simulator: Simulator?
+    if common.demo {
+        let demo = DemoSettings(environment: io.environment)
+        let sim = Simulator(options: demo.options())
+        do { try sim.start() } catch {
+            throw OddsError.network("Cannot start the demo simulator on 127.0.0.1: \(error).")
+        }
+        simulator = sim
+        let key = sim.options.keys.first!.key
+        settings.providers[.pulsescore]!.key = key
+        settings.providers[.pulsescore]!.restURL = sim.restURL(.pulsescore)
+        settings.providers[.pulsescore]!.webSocketURL = sim.webSocketURL(.pulsescore)
+        settings.providers[.tickodds]!.key = key
+        settings.providers[.tickodds]!.restURL = sim.restURL(.tickodds)
+        settings.providers[.tickodds]!.webSocketURL = sim.webSocketURL(.tickodds)
+        io.err("DEMO MODE: simulated data from the built-in simulator (seed \(demo.seed), 127.0.0.1:\(sim.port)), not real odds.")
+    }
+    let transport = Transport(logger: logger, redactor: io.redactor)
+    let runtime = Runtime(io: io, settings: settings, transport: transport, common: common, simulator: simulator, logger: logger)
+    do {
+        let result = try await body(runtime)
+        await runtime.close()
+        return result
+    } catch {
+        await runtime.close()
+        throw error
+    }
+}
+
+/// Keys seen in this process, so that the last-resort error printer can redact them too.
+final class Secrets: @unchecked Sendable {
+    static let shared = Secrets()
+    private let lock = NSLock()
+    private var redactor = Redactor()
+
+    func add(_ secrets: [String]) { lock.lock(); for s in secrets { redactor.add(s) }; lock.unlock() }
+    func redact(_ text: String) -> String { lock.lock(); defer { lock.unlock() }; return redactor.redact(text) }
+}
+
+/// Runs `body` until it finishes or SIGINT/SIGTERM/SIGHUP arrives; returns true if a signal stopped it.
+func untilInterrupted(_ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+    let task = Task { try await body() }
+    let interrupted = ManagedFlag()
+    var sources: [DispatchSourceSignal] = []
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler { interrupted.set(); task.cancel() }
+        source.resume()
+        sources.append(source)
+    }
+    defer {
+        for s in sources { s.cancel() }
+        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
+    }
+    do {
+        try await task.value
+    } catch {
+        // After a signal, whatever the cancelled work threw is the interruption itself.
+        if interrupted.value { return true }
+        throw error
+    }
+    return interrupted.value
+}
+
+final class ManagedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _value = false
+    var value: Bool { lock.lock(); defer { lock.unlock() }; return _value }
+    func set() { lock.lock(); _value = true; lock.unlock() }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import OddsJSON
+import OddsModel
+import OddsOutput
+import OddsStore
+import OddsTransport
+
+func printSports(_ sports: [SportCount], _ rt: Runtime) {
+    let records: [[(String, JSONOutput)]] = sports.map {
+        [("sport", .string($0.sport)), ("name", .string($0.name)), ("count", $0.count.map { .int($0) } ?? .null)]
+    }
+    rt.io.out(RecordReporter.render(columns: [.init("SPORT"), .init("NAME"), .init("LIVE", rightAligned: true)],
+                                    records: records, format: rt.outputFormat, options: rt.renderOptions))
+}
+
+/// Streams a provider's feed to stdout as NDJSON, folding it into a `LiveStore` to add each
+/// price's previous value. Ends on `limit`, a signal (exit 0) or a fatal feed error (thrown).
+func runStream(_ provider: any OddsProvider, sport: String?, options: StreamOptions, _ rt: Runtime) async throws {
+    let stats = FeedStats()
+    let feed = provider.stream(sport: sport, stats: stats)
+    let demo = rt.demo
+    let io = rt.io
+    let limit = options.limit
+    let interrupted = try await untilInterrupted {
+        var store = LiveStore()
+        var written = 0
+        for try await message in feed {
+            store.apply(message)
+            var move: PriceMove?
+            if case .price(let p) = message.update {
+                let key = EventKey(provider: message.provider, id: p.eventID)
+                move = store.events[key]?.moves[SelectionKey(marketID: p.marketID, selectionID: p.selection.id)]
+                if move?.changedAt != message.receivedAt { move = nil }
+            }
+            io.out(EventJSON.update(message, move: move, demo: demo).rendered + "\n")
+            written += 1
+            if io.stdoutClosed { return }
+            if let limit, written >= limit { return }
+        }
+    }
+    if rt.common.verbose || stats.malformed > 0 || interrupted {
+        io.err("\(stats.frames) messages received, \(stats.malformed) malformed skipped, \(stats.connects) connection(s).")
+    }
+}

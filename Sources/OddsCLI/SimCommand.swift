@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import OddsSimulator
+
+/// `odds sim`: the protocol simulator as a standalone server.
+struct Sim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the built-in PulseScore and TickOdds simulator on 127.0.0.1 until interrupted.",
+        discussion: """
+        Prints the environment that points odds at it. Controls for tests (GET): /_sim/tick?count=N, \
+        /_sim/fail?status=429&count=N, /_sim/close-next?code=4011, /_sim/close-all?code=N, /_sim/drop, \
+        /_sim/malformed?count=N, /_sim/silent?on=1|0, /_sim/status.
+        """)
+
+    @Option(name: .long, help: "Port to listen on (0 picks a free one).")
+    var port = 0
+    @Option(name: .long, help: "Seed of the simulated world.")
+    var seed: UInt64 = 42
+    @Option(name: .long, help: "Seconds between world ticks (0: only on /_sim/tick).")
+    var tick: Double = 1
+    @Option(name: .long, help: "TickOdds heartbeat interval in seconds.")
+    var heartbeat: Double = 15
+    @Option(name: .long, help: "Seconds between server pings.")
+    var ping: Double = 15
+    @Option(name: .long, help: "API key the simulator accepts (MAX plan).")
+    var key = "demo-key"
+    @Option(name: .long, help: "An extra key on the BASIC plan (REST only; the WebSocket closes 4003).")
+    var basicKey: String?
+    @Flag(name: .long, help: "Do not enforce the 3 requests/second limit.")
+    var noRateLimit = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535.") }
+        guard tick >= 0, heartbeat > 0, ping > 0 else { throw ValidationError("--tick must be ≥ 0; --heartbeat and --ping > 0.") }
+    }
+
+    func run() async throws {
+        var options = Simulator.Options()
+        options.port = port
+        options.seed = seed
+        options.tickInterval = tick
+        options.heartbeatInterval = heartbeat
+        options.pingInterval = ping
+        options.keys = [key: .max]
+        if let basicKey { options.keys[basicKey] = .basic }
+        options.enforceRateLimit = !noRateLimit
+        let sim = Simulator(options: options)
+        try sim.start()
+        let io = IOContext()
+        io.out("""
+        # odds simulator (demo data) listening on 127.0.0.1:\(sim.port)
+        export ODDS_PULSESCORE_URL=\(sim.restURL(.pulsescore))
+        export ODDS_PULSESCORE_WS_URL=\(sim.webSocketURL(.pulsescore))
+        export ODDS_TICKODDS_URL=\(sim.restURL(.tickodds))
+        export ODDS_TICKODDS_WS_URL=\(sim.webSocketURL(.tickodds))
+
+        """)
+        _ = try await untilInterrupted {
+            while !Task.isCancelled { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
+        }
+        sim.stop()
+    }
+}
