@@ -53,11 +53,19 @@ final class Runtime: @unchecked Sendable {
         return TickOddsClient(settings: s, transport: transport)
     }
 
-    func printEvents(_ events: [Event]) {
-        io.out(EventReporter.render(events, format: outputFormat, options: renderOptions))
+    /// One-shot answers are as fresh as the moment they arrived.
+    private func stamped(_ event: Event) -> Event {
+        var e = event
+        if e.updatedAt == nil { e.updatedAt = Date() }
+        return e
     }
 
-    func printEvent(_ event: Event) {
+    func printEvents(_ events: [Event]) {
+        io.out(EventReporter.render(events.map(stamped), format: outputFormat, options: renderOptions))
+    }
+
+    func printEvent(_ unstamped: Event) {
+        let event = stamped(unstamped)
         if outputFormat == .table {
             io.out(EventReporter.detail(event, options: renderOptions))
         } else if outputFormat == .json {
@@ -69,7 +77,7 @@ final class Runtime: @unchecked Sendable {
 
     func close() async {
         await transport.shutdown()
-        simulator?.stop()
+        await simulator?.stop()
     }
 }
 

@@ -58,6 +58,6 @@ struct Sim: AsyncParsableCommand {
         _ = try await untilInterrupted {
             while !Task.isCancelled { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
         }
-        sim.stop()
+        await sim.stop()
     }
 }

@@ -5,7 +5,10 @@
 public struct Redactor: Sendable {
     public static let mask = "***"
     private var secrets: [String]
+    /// Query parameters (`name=value`) that carry keys.
     static let keyParameters = ["key", "apikey", "api_key", "x-api-key", "token", "secret", "x-secret"]
+    /// Headers (`Name: value`) that carry keys.
+    static let keyHeaders = ["x-secret", "x-api-key", "authorization", "apikey", "api-key"]
 
     public init(secrets: [String] = []) {
         // Longest first, so a secret that contains another is masked whole.
@@ -42,7 +45,7 @@ public struct Redactor: Sendable {
                     if p.isLetter || p.isNumber || p == "-" || p == "_" { start = text.index(before: start) } else { break }
                 }
                 let name = text[start..<i].lowercased()
-                if keyParameters.contains(name) {
+                if c == "=" ? keyParameters.contains(name) : keyHeaders.contains(name) {
                     result.append(c)
                     var j = text.index(after: i)
                     if c == ":" { while j < text.endIndex, text[j] == " " { result.append(" "); j = text.index(after: j) } }

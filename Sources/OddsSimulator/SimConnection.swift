@@ -18,9 +18,11 @@ final class SimConnection: ChannelInboundHandler {
     var subscriptions: Set<String>?
     var snapshotSent = false
     var closeAfterFirst: Int?
-    var awaitingPong = false
+    /// Pings sent and not yet answered; two in a row disconnect the client.
+    var unansweredPings = 0
     var timers: [RepeatedTask] = []
     var snapshotTimer: Scheduled<Void>?
+    var closeSent = false
 
     init(sim: Simulator, head: HTTPRequestHead) {
         self.sim = sim
@@ -40,7 +42,8 @@ final class SimConnection: ChannelInboundHandler {
         self.context = context
         isOpen = true
         sim.register(self)
-        start()
+        // The upgrade is still in progress while handlers are added: write on the next loop turn.
+        context.eventLoop.execute { self.start() }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) { finish() }
@@ -89,8 +92,8 @@ final class SimConnection: ChannelInboundHandler {
 
     func ping() {
         guard isOpen, !sim.silent, let context else { return }
-        if awaitingPong { close(code: 1001, reason: "Ping timeout"); return }
-        awaitingPong = true
+        if unansweredPings >= 2 { close(code: 1001, reason: "Ping timeout"); return }
+        unansweredPings += 1
         let frame = WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(string: "sim"))
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }
@@ -106,8 +109,13 @@ final class SimConnection: ChannelInboundHandler {
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
         case .pong:
-            awaitingPong = false
+            unansweredPings = 0
         case .connectionClose:
+            if closeSent {
+                // The client echoed our close: the handshake is done.
+                context.close(promise: nil)
+                return
+            }
             var data = frame.unmaskedData
             let code = data.readWebSocketErrorCode() ?? .normalClosure
             close(code: Int(UInt16(webSocketErrorCode: code)), reason: "")
@@ -187,7 +195,8 @@ final class SimConnection: ChannelInboundHandler {
         }
     }
 
-    /// A clean close with a close frame carrying `code`.
+    /// A clean close with a close frame carrying `code`. As RFC 6455 asks, the TCP connection is
+    /// closed once the client echoes the close (or after 2 s), not at once.
     func close(code: Int, reason: String = "") {
         guard isOpen, let context else { return }
         var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
@@ -195,7 +204,10 @@ final class SimConnection: ChannelInboundHandler {
         data.writeString(reason)
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
         finish()
-        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in context.close(promise: nil) }
+        closeSent = true
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        let channel = context.channel
+        channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
     }
 
     /// Closes the TCP connection with no close frame.

@@ -62,7 +62,7 @@ extension Simulator {
         guard head.method == .GET else { return Self.error(405, "Method not allowed") }
         if path.hasPrefix(Self.pulseScoreBase) {
             let key = head.headers.first(name: "X-Secret")
-            return guarded(key: key) { self.pulseScore(String(path.dropFirst(Self.pulseScoreBase.count)), query) }
+            return guarded(key: key, rateLimited: true) { self.pulseScore(String(path.dropFirst(Self.pulseScoreBase.count)), query) }
         }
         if path.hasPrefix("/api/v1/live") || path == "/ws/live" {
             let key = head.headers.first(name: "X-API-Key") ?? query["apiKey"]
@@ -70,13 +70,14 @@ extension Simulator {
                 return key.flatMap({ options.keys[$0] }) == nil
                     ? Self.error(401, "Invalid or missing API key") : Self.error(400, "Expected a WebSocket upgrade")
             }
-            return guarded(key: key) { self.tickOdds(String(path.dropFirst("/api/v1/live".count))) }
+            // TickOdds documents no REST rate limit.
+            return guarded(key: key, rateLimited: false) { self.tickOdds(String(path.dropFirst("/api/v1/live".count))) }
         }
         return Self.error(404, "Not found")
     }
 
-    /// Key check, forced failures and the provider's 3 req/s limit, then the handler.
-    func guarded(key: String?, _ body: () -> (Int, String, [(String, String)])) -> (Int, String, [(String, String)]) {
+    /// Key check, forced failures and (for PulseScore) the 3 req/s limit, then the handler.
+    func guarded(key: String?, rateLimited limited: Bool, _ body: () -> (Int, String, [(String, String)])) -> (Int, String, [(String, String)]) {
         guard let key, options.keys[key] != nil else { return Self.error(401, "Invalid or missing API key") }
         if !failREST.isEmpty {
             let status = failREST[0].status
@@ -86,7 +87,7 @@ extension Simulator {
             if status == 429 { answer.2 = [("Retry-After", "1")] }
             return answer
         }
-        if options.enforceRateLimit {
+        if limited && options.enforceRateLimit {
             let now = Date()
             var log = restLog[key, default: []].filter { now.timeIntervalSince($0) < 1 }
             if log.count >= 3 {

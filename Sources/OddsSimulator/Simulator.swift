@@ -110,13 +110,13 @@ public final class Simulator: @unchecked Sendable {
     }
 
     /// Closes every connection and the listening socket, and stops the threads.
-    public func stop() {
-        try? loop.submit {
+    public func stop() async {
+        try? await loop.submit {
             self.tickTask?.cancel()
             for c in self.connections.values { c.drop() }
-        }.wait()
-        try? channel?.close().wait()
-        try? group.syncShutdownGracefully()
+        }.get()
+        try? await channel?.close().get()
+        try? await group.shutdownGracefully()
     }
 
     /// The URL prefix of everything the simulator serves.
@@ -138,47 +138,47 @@ public final class Simulator: @unchecked Sendable {
         }
     }
 
-    func onLoop<T>(_ body: @escaping () -> T) -> T {
-        if loop.inEventLoop { return body() }
-        return try! loop.submit(body).wait()
+    /// Runs `body` on the simulator's loop without blocking the caller's thread.
+    func onLoop<T>(_ body: @escaping () -> T) async -> T {
+        try! await loop.submit(body).get()
     }
 
     // MARK: - Controls for tests and the demo
 
     /// Advances the world `count` ticks now and pushes the changes.
-    public func tick(_ count: Int = 1) { onLoop { for _ in 0..<count { self.tickOnLoop() } } }
+    public func tick(_ count: Int = 1) async { await onLoop { for _ in 0..<count { self.tickOnLoop() } } }
 
     /// The next `count` REST requests answer `status` (429, 403, 500 …).
-    public func failNextRequests(status: Int, count: Int = 1) { onLoop { self.failREST.append((status, count)) } }
+    public func failNextRequests(status: Int, count: Int = 1) async { await onLoop { self.failREST.append((status, count)) } }
 
     /// The next WebSocket connection is closed with `code` right after its first message.
-    public func closeNextConnection(code: Int) { onLoop { self.closeNextCodes.append(code) } }
+    public func closeNextConnection(code: Int) async { await onLoop { self.closeNextCodes.append(code) } }
 
     /// Closes every open WebSocket with `code`.
-    public func closeAll(code: Int) { onLoop { for c in self.connections.values { c.close(code: code) } } }
+    public func closeAll(code: Int) async { await onLoop { for c in self.connections.values { c.close(code: code) } } }
 
     /// Drops every open WebSocket without a close frame, as a network failure would.
-    public func dropAll() { onLoop { for c in self.connections.values { c.drop() } } }
+    public func dropAll() async { await onLoop { for c in self.connections.values { c.drop() } } }
 
     /// Sends `count` malformed frames on every open WebSocket.
-    public func injectMalformed(count: Int) { onLoop { for c in self.connections.values { c.sendMalformed(count) } } }
+    public func injectMalformed(count: Int) async { await onLoop { for c in self.connections.values { c.sendMalformed(count) } } }
 
     /// While silent, no data, heartbeat or ping is sent (a dead connection).
-    public func setSilent(_ on: Bool) { onLoop { self.silent = on } }
+    public func setSilent(_ on: Bool) async { await onLoop { self.silent = on } }
 
     /// Pads every snapshot and broadcast with `bytes` of filler, to make frames big.
-    public func setPadding(bytes: Int) { onLoop { self.padding = bytes } }
+    public func setPadding(bytes: Int) async { await onLoop { self.padding = bytes } }
 
     /// Counters for tests: REST requests served, WebSocket connections accepted, 429s sent for excess rate.
     public var counters: (requests: Int, connections: Int, rateLimited: Int) {
-        onLoop { (self.requestCount, self.connectionCount, self.rateLimited) }
+        get async { await onLoop { (self.requestCount, self.connectionCount, self.rateLimited) } }
     }
 
     /// How many WebSockets are open now.
-    public var openConnections: Int { onLoop { self.connections.count } }
+    public var openConnections: Int { get async { await onLoop { self.connections.count } } }
 
     /// A copy of the world now.
-    public var worldNow: SimWorld { onLoop { self.world } }
+    public var worldNow: SimWorld { get async { await onLoop { self.world } } }
 
     // MARK: - Loop-side behaviour
 

@@ -173,9 +173,9 @@ public struct LiveStore: Sendable {
 
     /// Events of one provider (or all), in a stable order: league, then start, then title.
     public func currentEvents(provider: ProviderID? = nil) -> [Event] {
-        events.values
-            .filter { provider == nil || $0.event.provider == provider }
-            .map(\.event)
+        events
+            .filter { provider == nil || $0.key.provider == provider }
+            .map(\.value.event)
             .sorted { ($0.league ?? "", $0.title, $0.id) < ($1.league ?? "", $1.title, $1.id) }
     }
 

@@ -55,6 +55,7 @@ public enum FeedRunner {
                            policy: BackoffPolicy = .reconnect) -> AsyncThrowingStream<FeedMessage, Error> {
         let box = UncheckedBox(adapter)
         return AsyncThrowingStream(bufferingPolicy: .unbounded) { continuation in
+            let id = UUID()
             let task = Task {
                 do {
                     try await loop(box.value, transport: transport, stats: stats, policy: policy) { update in
@@ -64,7 +65,9 @@ public enum FeedRunner {
                 } catch {
                     continuation.finish(throwing: error)
                 }
+                transport.untrack(id)
             }
+            transport.track(id, task)
             continuation.onTermination = { _ in task.cancel() }
         }
     }

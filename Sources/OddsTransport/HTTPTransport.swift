@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -57,8 +58,17 @@ public final class Transport: @unchecked Sendable {
         self.redactor = redactor
     }
 
-    /// Releases the client and its threads. Call once, before exit.
+    private let feeds = NIOLockedValueBox<[UUID: Task<Void, Never>]>([:])
+
+    /// Live feeds started on this transport; `shutdown()` stops and awaits them first.
+    func track(_ id: UUID, _ task: Task<Void, Never>) { feeds.withLockedValue { $0[id] = task } }
+    func untrack(_ id: UUID) { _ = feeds.withLockedValue { $0.removeValue(forKey: id) } }
+
+    /// Stops every feed, then releases the HTTP client and the threads. Call once, before exit.
     public func shutdown() async {
+        let running = feeds.withLockedValue { f -> [Task<Void, Never>] in defer { f = [:] }; return Array(f.values) }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
         try? await http.shutdown()
         try? await group.shutdownGracefully()
     }

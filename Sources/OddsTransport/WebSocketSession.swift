@@ -2,9 +2,10 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import OddsModel
-import WebSocketKit
 
 /// What a WebSocket connection delivers.
 public enum WebSocketEvent: Sendable {
@@ -13,86 +14,244 @@ public enum WebSocketEvent: Sendable {
     case closed(code: Int?)
 }
 
-/// One open WebSocket connection. Answers the server's pings itself (websocket-kit does).
+/// One open WebSocket connection on SwiftNIO's typed upgrade pipeline: custom upgrade headers,
+/// frames up to `Transport.maxFrameSize` (fragments aggregated), pings answered, close codes read.
 public final class WebSocketSession: @unchecked Sendable {
-    private let socket: WebSocket
+    private let channel: Channel
     /// Text frames and the final close, in order.
     public let events: AsyncStream<WebSocketEvent>
 
-    private init(socket: WebSocket, events: AsyncStream<WebSocketEvent>) {
-        self.socket = socket
+    private init(channel: Channel, events: AsyncStream<WebSocketEvent>) {
+        self.channel = channel
         self.events = events
     }
 
-    /// Opens a connection, sending `headers` on the upgrade request.
+    enum Upgrade: Sendable {
+        case upgraded(Channel)
+        case rejected(EventLoopFuture<Int>)
+    }
+
+    /// Opens a connection to a `ws://` or `wss://` URL, sending `headers` on the upgrade request.
     public static func connect(url: String, headers: [(String, String)], transport: Transport,
                                timeout: TimeInterval = 10) async throws -> WebSocketSession {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-              scheme == "ws" || scheme == "wss", parsed.host != nil else {
+        guard let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
+              scheme == "ws" || scheme == "wss", let host = parsed.host, !host.isEmpty else {
             throw TransportError.invalidURL(transport.redactor.redact(url))
         }
-        var config = WebSocketClient.Configuration()
-        config.maxFrameSize = transport.maxFrameSize
-        config.maxAccumulatedFrameSize = transport.maxFrameSize
-        var httpHeaders = HTTPHeaders()
-        for (n, v) in headers { httpHeaders.add(name: n, value: v) }
+        let tls = scheme == "wss"
+        let port = parsed.port ?? (tls ? 443 : 80)
+        var uri = parsed.percentEncodedPath.isEmpty ? "/" : parsed.percentEncodedPath
+        if let q = parsed.percentEncodedQuery { uri += "?" + q }
+        let sslContext: NIOSSLContext? = tls ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+        let maxFrame = transport.maxFrameSize
         transport.logger.debug("WebSocket connect \(transport.redactor.redact(url))")
 
         let (stream, continuation) = AsyncStream<WebSocketEvent>.makeStream(bufferingPolicy: .unbounded)
-        let box = NIOLockedValueBox<WebSocket?>(nil)
-        let future = WebSocket.connect(to: url, headers: httpHeaders, configuration: config, on: transport.group) { ws in
-            box.withLockedValue { $0 = ws }
-            ws.onText { _, text in continuation.yield(.text(text)) }
-            ws.onBinary { _, buffer in
-                continuation.yield(.text(String(buffer: buffer)))
-            }
-            ws.onClose.whenComplete { _ in
-                let code = ws.closeCode.map { Int(UInt16(webSocketErrorCode: $0)) }
-                continuation.yield(.closed(code: code))
-                continuation.finish()
-            }
-        }
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await future.get() }
-                group.addTask {
-                    try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
-                    throw TransportError.timedOut("WebSocket connect to \(transport.redactor.redact(url))")
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)
+        head.headers.add(name: "Host", value: parsed.port.map { "\(host):\($0)" } ?? host)
+        head.headers.add(name: "User-Agent", value: "odds/\(OddsVersion.current)")
+        for (n, v) in headers { head.headers.add(name: n, value: v) }
+        let requestHead = head
+
+        let connect: @Sendable () async throws -> Upgrade = {
+            let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: transport.group)
+                .connectTimeout(.milliseconds(Int64(timeout * 1000)))
+                .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                .connect(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if let sslContext {
+                            let sni = isIPAddress(host) ? nil : host
+                            try channel.pipeline.syncOperations.addHandler(
+                                NIOSSLClientHandler(context: sslContext, serverHostname: sni))
+                        }
+                        let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
+                            maxFrameSize: maxFrame,
+                            upgradePipelineHandler: { channel, _ in
+                                channel.eventLoop.makeCompletedFuture {
+                                    try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
+                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16, maxAccumulatedFrameSize: maxFrame))
+                                    let reader = FrameReader(continuation: continuation)
+                                    try channel.pipeline.syncOperations.addHandler(reader)
+                                    // If the server closed before the reader was in place, it never sees channelInactive.
+                                    channel.closeFuture.whenComplete { _ in reader.finish() }
+                                    return .upgraded(channel)
+                                }
+                            })
+                        let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+                            upgradeRequestHead: requestHead, upgraders: [upgrader],
+                            notUpgradingCompletionHandler: { channel in
+                                channel.eventLoop.makeCompletedFuture {
+                                    let catcher = StatusCatcher(promise: channel.eventLoop.makePromise(of: Int.self))
+                                    do { try channel.pipeline.syncOperations.addHandler(catcher) } catch {
+                                        catcher.promise.fail(error)
+                                        throw error
+                                    }
+                                    return .rejected(catcher.promise.futureResult)
+                                }
+                            })
+                        // Frames that arrive in the same read as the 101 must be kept: the default drops them.
+                        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                        pipeline.leftOverBytesStrategy = .forwardBytes
+                        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+                    }
                 }
-                try await group.next()
-                group.cancelAll()
+            return try await upgrade.get()
+        }
+
+        let result: Upgrade
+        do {
+            // A connect that outlives the timeout is closed when it finally completes.
+            guard let upgrade = try await withTimeout(timeout, connect, late: { late in
+                if case .upgraded(let channel) = late { channel.close(promise: nil) }
+            }) else {
+                throw TransportError.timedOut("WebSocket connect to \(transport.redactor.redact(url))")
             }
-        } catch let error as WebSocketClient.Error {
-            continuation.finish()
-            if case .invalidResponseStatus(let head) = error {
-                throw TransportError.upgradeRejected(status: Int(head.status.code))
-            }
-            throw TransportError.connectionFailed(transport.redactor.redact(String(describing: error)))
+            result = upgrade
         } catch let error as TransportError {
             continuation.finish()
-            if let ws = box.withLockedValue({ $0 }) { ws.close(code: .goingAway, promise: nil) }
             throw error
         } catch {
             continuation.finish()
             throw TransportError.connectionFailed(transport.redactor.redact(String(describing: error)))
         }
-        guard let ws = box.withLockedValue({ $0 }) else {
-            throw TransportError.connectionFailed("WebSocket upgrade did not complete")
+        switch result {
+        case .upgraded(let channel):
+            return WebSocketSession(channel: channel, events: stream)
+        case .rejected(let status):
+            continuation.finish()
+            let code = (try? await status.get()) ?? 0
+            throw TransportError.upgradeRejected(status: code)
         }
-        return WebSocketSession(socket: ws, events: stream)
     }
 
+    /// Sends one text frame (masked, as a client must).
     public func send(_ text: String) {
-        socket.send(text)
+        let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: channel.allocator.buffer(string: text))
+        channel.writeAndFlush(frame, promise: nil)
     }
 
     /// Closes with a normal close frame; the `events` stream then ends.
     public func close() async {
-        try? await socket.close(code: .normalClosure).get()
+        var data = channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: .normalClosure)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)
+        guard channel.isActive else { return }
+        try? await channel.writeAndFlush(frame).get()
+        try? await channel.close().get()
     }
 
-    /// Drops the connection without a close handshake (used after a heartbeat timeout).
+    /// Drops the connection without a close handshake (after a heartbeat timeout).
     public func abort() {
-        socket.close(code: .goingAway, promise: nil)
+        channel.close(promise: nil)
+    }
+}
+
+/// True for IPv4 and IPv6 literals, which must not be sent as TLS SNI.
+func isIPAddress(_ host: String) -> Bool {
+    var v4 = in_addr(), v6 = in6_addr()
+    return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+}
+
+/// Turns frames into `WebSocketEvent`s: answers pings, echoes the server's close, reports its code.
+final class FrameReader: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    let continuation: AsyncStream<WebSocketEvent>.Continuation
+    var closeCode: Int?
+    var closing = false
+    var finished = false
+
+    init(continuation: AsyncStream<WebSocketEvent>.Continuation) { self.continuation = continuation }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text, .binary:
+            continuation.yield(.text(String(buffer: frame.unmaskedData)))
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            var payload = frame.unmaskedData
+            closeCode = payload.readWebSocketErrorCode().map { Int(UInt16(webSocketErrorCode: $0)) }
+            guard !closing else { context.close(promise: nil); return }
+            closing = true
+            var echo = context.channel.allocator.buffer(capacity: 2)
+            echo.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: closeCode ?? 1000))
+            let reply = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo)
+            context.writeAndFlush(wrapOutboundOut(reply)).whenComplete { _ in context.close(promise: nil) }
+        default:
+            break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    /// Ends the event stream once, with the close code if one arrived. Runs on the channel's loop.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        continuation.yield(.closed(code: closeCode))
+        continuation.finish()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// When the server refuses the upgrade: reads the status of its HTTP answer, then closes.
+final class StatusCatcher: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    let promise: EventLoopPromise<Int>
+    var done = false
+
+    init(promise: EventLoopPromise<Int>) { self.promise = promise }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data), !done {
+            done = true
+            promise.succeed(Int(head.status.code))
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !done { done = true; promise.succeed(0) }
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if !done { done = true; promise.succeed(0) }
+    }
+}
+
+/// Runs `operation`, returning nil if it has not finished within `seconds`; it is not awaited past
+/// that, and a result that arrives late is handed to `late`.
+func withTimeout<T: Sendable>(_ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> T,
+                              late: @escaping @Sendable (T) -> Void) async throws -> T? {
+    let gate = NIOLockedValueBox<CheckedContinuation<T?, Error>?>(nil)
+    return try await withCheckedThrowingContinuation { (c: CheckedContinuation<T?, Error>) in
+        gate.withLockedValue { $0 = c }
+        Task {
+            do {
+                let value = try await operation()
+                if let c = gate.withLockedValue({ g -> CheckedContinuation<T?, Error>? in defer { g = nil }; return g }) {
+                    c.resume(returning: value)
+                } else {
+                    late(value)
+                }
+            } catch {
+                gate.withLockedValue { g -> CheckedContinuation<T?, Error>? in defer { g = nil }; return g }?.resume(throwing: error)
+            }
+        }
+        Task {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            gate.withLockedValue { g -> CheckedContinuation<T?, Error>? in defer { g = nil }; return g }?.resume(returning: nil)
+        }
     }
 }

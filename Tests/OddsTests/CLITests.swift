@@ -1,0 +1,232 @@
+import Foundation
+import OddsSimulator
+import Testing
+
+/// Runs the built `odds` binary as a user would.
+struct CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var all: String { stdout + stderr }
+    }
+
+    /// The `odds` executable next to this test bundle.
+    static var binary: URL {
+        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("odds")
+    }
+
+    /// A clean environment: no keys, an empty config directory, frozen demo world.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cli-test-config").path
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": config,
+                   "XDG_CONFIG_HOME": config, "ODDS_DEMO_TICK": "0", "LANG": "C.UTF-8"]
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
+    /// Runs the binary with `args`; kills it after `timeout` seconds. `whileRunning` may act on the live process.
+    @discardableResult
+    static func run(_ args: [String], env: [String: String] = environment(), timeout: Double = 60, executable: URL = binary,
+                    whileRunning: ((Process, () -> String) async throws -> Void)? = nil) async throws -> Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out"), err = dir.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = args
+        process.environment = env
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        if let whileRunning {
+            try await whileRunning(process) { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+        }
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                try await Task.sleep(nanoseconds: 200_000_000)
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                throw TimedOut(what: "odds \(args.joined(separator: " "))")
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return Result(status: process.terminationStatus,
+                      stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    /// Replaces timestamps, which change from run to run.
+    static func mask(_ text: String) -> String {
+        text.replacing(try! Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z"#), with: "<time>")
+    }
+
+    /// Compares with `Fixtures/golden/<name>`; `ODDS_UPDATE_GOLDENS=1` rewrites the file instead.
+    static func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let masked = mask(text)
+        if ProcessInfo.processInfo.environment["ODDS_UPDATE_GOLDENS"] == "1" {
+            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/golden/\(name)")
+            try masked.write(to: path, atomically: true, encoding: .utf8)
+            return
+        }
+        let golden = try Fixture.text("golden/\(name)")
+        #expect(masked == golden, "output differs from Fixtures/golden/\(name); rerun with ODDS_UPDATE_GOLDENS=1 if intended",
+                sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("The odds binary", .timeLimit(.minutes(3)))
+struct CLITests {
+    @Test("Demo JSON: golden, fixed field names, and labelled as demo")
+    func demoJSON() async throws {
+        let r = try await CLI.run(["live", "--sport", "soccer", "--demo", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("DEMO MODE"))
+        try CLI.expectGolden(r.stdout, "live-pulsescore.json")
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(!events.isEmpty)
+        for e in events {
+            #expect(Set(e.keys) == ["provider", "id", "sport", "league", "home", "away", "status", "startTime", "score",
+                                    "clock", "period", "markets", "incidents", "updatedAt", "demo"])
+            #expect(e["demo"] as? Bool == true)
+            let markets = try #require(e["markets"] as? [[String: Any]])
+            let selection = try #require((markets.first?["selections"] as? [[String: Any]])?.first)
+            #expect(Set(selection.keys) == ["name", "line", "suspended", "price"])
+            let price = try #require(selection["price"] as? [String: Any])
+            #expect(Set(price.keys) == ["decimal", "american", "fractional", "probability"])
+        }
+    }
+
+    @Test("Demo table, TSV, CSV and NDJSON from TickOdds: goldens")
+    func demoFormats() async throws {
+        let table = try await CLI.run(["live", "--provider", "tickodds", "--demo", "--format", "table", "--odds-format", "american"])
+        #expect(table.status == 0)
+        try CLI.expectGolden(table.stdout, "live-tickodds-table.txt")
+        #expect(table.stdout.hasPrefix("DEMO DATA"))
+        #expect(!table.stdout.contains("\u{1B}["), "no colour when not a terminal")
+
+        let tsv = try await CLI.run(["live", "--provider", "tickodds", "--demo"])
+        #expect(tsv.status == 0)
+        try CLI.expectGolden(tsv.stdout, "live-tickodds.tsv")
+        #expect(tsv.stdout.split(separator: "\n").allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 8 })
+
+        let csv = try await CLI.run(["live", "--provider", "tickodds", "--demo", "--csv", "--odds-format", "fractional"])
+        try CLI.expectGolden(csv.stdout, "live-tickodds.csv")
+
+        let ndjson = try await CLI.run(["live", "--provider", "tickodds", "--sport", "basketball", "--demo", "--ndjson"])
+        try CLI.expectGolden(ndjson.stdout, "live-tickodds-basketball.ndjson")
+        for line in ndjson.stdout.split(separator: "\n") {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any])
+        }
+    }
+
+    @Test("On a terminal: an aligned, coloured table; NO_COLOR turns colour off")
+    func terminalTable() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let command = "\(CLI.binary.path) live --provider tickodds --demo"
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        let r = try await CLI.run(["-qec", command, "/dev/null"], env: CLI.environment(["COLUMNS": "120", "TERM": "xterm"]),
+                                  executable: script)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("\u{1B}[1mID"))
+        #expect(r.stdout.contains("DEMO DATA"))
+        let plain = try await CLI.run(["-qec", command, "/dev/null"],
+                                      env: CLI.environment(["COLUMNS": "120", "TERM": "xterm", "NO_COLOR": "1"]), executable: script)
+        #expect(!plain.stdout.contains("\u{1B}[1m"))
+        #expect(plain.stdout.contains("LEAGUE"))
+    }
+
+    @Test("One event in full")
+    func event() async throws {
+        let r = try await CLI.run(["event", "191691401", "--provider", "tickodds", "--demo", "--format", "table"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Fulltime Result") && r.stdout.contains("Both Teams to Score"))
+        let missing = try await CLI.run(["event", "1", "--provider", "tickodds", "--demo"])
+        #expect(missing.status == 5)
+        #expect(missing.stderr.contains("no live event 1"))
+    }
+
+    @Test("A missing key: one sentence naming the variable and config key, exit 2")
+    func missingKey() async throws {
+        let r = try await CLI.run(["live", "--sport", "soccer"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "odds: No API key for PulseScore: set ODDS_PULSESCORE_KEY or `key` under [pulsescore] in the config file (or use --demo).\n")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("Usage errors exit 64; an unsupported provider says so")
+    func usage() async throws {
+        #expect(try await CLI.run(["live", "--odds-format", "roman"]).status == 64)
+        #expect(try await CLI.run(["live", "--json", "--csv", "--demo"]).status == 64)
+        let r = try await CLI.run(["live", "--provider", "boltodds"], env: CLI.environment(["ODDS_BOLTODDS_KEY": "k-123456"]))
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("not supported yet"))
+    }
+
+    @Test("A rejected key: exit 3, and the key is in no output, even verbose")
+    func rejectedKeyNeverPrinted() async throws {
+        let sim = Simulator(options: { var o = Simulator.Options(); o.tickInterval = 0; return o }())
+        try sim.start()
+        
+        let secret = "sk-live-TOP-SECRET-4242"
+        let env = CLI.environment([
+            "ODDS_PULSESCORE_KEY": secret, "ODDS_PULSESCORE_URL": sim.restURL(.pulsescore),
+            "ODDS_PULSESCORE_WS_URL": sim.webSocketURL(.pulsescore),
+            "ODDS_TICKODDS_KEY": secret, "ODDS_TICKODDS_URL": sim.restURL(.tickodds), "ODDS_TICKODDS_WS_URL": sim.webSocketURL(.tickodds),
+        ])
+        let runs = [["live", "--verbose"], ["stream", "--verbose", "--limit", "5"], ["stream", "--provider", "tickodds", "--verbose"],
+                    ["tickodds", "status", "--verbose"], ["config", "show"], ["config", "show", "--json"]]
+        for args in runs {
+            let r = try await CLI.run(args, env: env)
+            #expect(!r.all.contains(secret), "\(args)")
+            if args[0] != "config" { #expect(r.status == 3, "\(args): \(r.stderr)") }
+        }
+        // With a good key the same commands work, and the verbose log shows the URL with the key masked.
+        let good = try await CLI.run(["stream", "--verbose", "--limit", "3"], env: env.merging(["ODDS_PULSESCORE_KEY": "demo-key"]) { $1 })
+        await sim.stop()
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stderr.contains("key=***"))
+        #expect(!good.all.contains("demo-key"))
+    }
+
+    @Test("stream writes NDJSON updates and stops at --limit")
+    func stream() async throws {
+        let r = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--limit", "3"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        let types = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
+        #expect(types == ["connection", "connection", "snapshot"])
+    }
+
+    @Test("stream runs until SIGTERM or SIGINT, then exits 0 with a summary", arguments: [SIGTERM, SIGINT])
+    func streamSignal(signal: Int32) async throws {
+        let env = CLI.environment(["ODDS_DEMO_TICK": "0.05"])
+        let r = try await CLI.run(["stream", "--provider", "tickodds", "--demo"], env: env) { process, output in
+            let deadline = Date().addingTimeInterval(30)
+            while output().split(separator: "\n").count < 10 && Date() < deadline {
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            kill(process.processIdentifier, signal)
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count >= 10)
+        #expect(r.stderr.contains("malformed skipped"))
+    }
+
+    @Test("Completions in Completions/ match what the parser generates")
+    func completionsCurrent() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for (shell, file) in [("bash", "odds.bash"), ("zsh", "_odds"), ("fish", "odds.fish")] {
+            let r = try await CLI.run(["--generate-completion-script", shell])
+            let committed = try String(contentsOf: root.appendingPathComponent("Completions/\(file)"), encoding: .utf8)
+            #expect(r.stdout == committed, "Completions/\(file) is out of date: run .ci/regenerate-docs")
+        }
+    }
+}
+

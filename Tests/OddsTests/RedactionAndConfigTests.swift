@@ -1,0 +1,98 @@
+import Foundation
+@testable import OddsCLI
+import OddsModel
+import Testing
+
+@Suite("Redaction")
+struct RedactionTests {
+    @Test("Known secrets and key parameters are masked")
+    func redacts() {
+        let r = Redactor(secrets: ["s3cret-key-XYZ"])
+        #expect(r.redact("GET https://h/ws/live?key=s3cret-key-XYZ&sport=soccer") == "GET https://h/ws/live?key=***&sport=soccer")
+        #expect(r.redact("wss://h/ws/live?apiKey=unknownvalue") == "wss://h/ws/live?apiKey=***")
+        #expect(r.redact("X-Secret: abcdef") == "X-Secret: ***")
+        #expect(r.redact("x-api-key=zzz&y=1") == "x-api-key=***&y=1")
+        #expect(r.redact("the key s3cret-key-XYZ leaked") == "the key *** leaked")
+        #expect(r.redact("https://host:8080/path") == "https://host:8080/path")
+    }
+}
+
+@Suite("Config")
+struct ConfigTests {
+    let toml = """
+    provider = "tickodds"
+    sport = "tennis"
+    odds_format = "american"
+
+    [pulsescore]
+    key = "config-pulse-key"
+    live_sports_path = "/custom/sports"
+
+    [tickodds]
+    key = "config-tick-key"
+    url = "http://127.0.0.1:9/tick"
+    heartbeat_seconds = 5
+    """
+
+    @Test("Environment overrides config; flags override both")
+    func precedence() throws {
+        let config = try ConfigFile.parse(toml, path: "test.toml")
+        let env = ["ODDS_TICKODDS_KEY": "env-tick-key", "ODDS_PULSESCORE_WS_URL": "ws://127.0.0.1:1/ws"]
+        let s = try ResolvedSettings.resolve(environment: env, config: config, configPath: "test.toml",
+                                             providerFlag: nil, sportFlag: nil, oddsFormatFlag: nil)
+        #expect(s.provider == .tickodds && s.providerSource == .config)
+        #expect(s.sport == "tennis")
+        #expect(s.oddsFormat == .american)
+        #expect(s.providers[.tickodds]?.key == "env-tick-key")
+        #expect(s.sources[.tickodds]?["key"] == .environment)
+        #expect(s.providers[.tickodds]?.restURL == "http://127.0.0.1:9/tick")
+        #expect(s.providers[.tickodds]?.options["heartbeat_seconds"] == "5")
+        #expect(s.providers[.pulsescore]?.key == "config-pulse-key")
+        #expect(s.providers[.pulsescore]?.webSocketURL == "ws://127.0.0.1:1/ws")
+        #expect(s.providers[.pulsescore]?.restURL == "https://api.pulsescore.net/api/v2/bet365")
+        #expect(s.providers[.pulsescore]?.options["live_sports_path"] == "/custom/sports")
+        #expect(s.providers[.pulsescore]?.options["live_event_path"] == "/live-events/{id}")
+
+        let flagged = try ResolvedSettings.resolve(environment: ["ODDS_PROVIDER": "pulsescore"], config: config, configPath: "t",
+                                                   providerFlag: .tickodds, sportFlag: "Ice Hockey", oddsFormatFlag: .fractional)
+        #expect(flagged.provider == .tickodds && flagged.providerSource == .flag)
+        #expect(flagged.sport == "ice-hockey")
+        #expect(flagged.oddsFormat == .fractional)
+    }
+
+    @Test("Bad config gets one clear sentence and exit code 2")
+    func badConfig() throws {
+        #expect(throws: OddsError.self) { try ConfigFile.parse("provider = ", path: "x.toml") }
+        do {
+            _ = try ResolvedSettings.resolve(environment: [:], config: ConfigFile.parse(#"provider = "nope""#, path: "x.toml"),
+                                             configPath: "x.toml", providerFlag: nil, sportFlag: nil, oddsFormatFlag: nil)
+            Issue.record("expected an error")
+        } catch let e as OddsError {
+            #expect(e.exitCode == 2)
+            #expect(e.message.contains("nope"))
+        }
+    }
+
+    @Test("Config path follows XDG_CONFIG_HOME, then HOME")
+    func path() {
+        #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/odds/config.toml")
+        #expect(ConfigFile.path(environment: ["HOME": "/home/u"]) == "/home/u/.config/odds/config.toml")
+        #expect(ConfigFile.path(environment: ["ODDS_CONFIG": "/etc/o.toml", "XDG_CONFIG_HOME": "/x"]) == "/etc/o.toml")
+    }
+
+    @Test("Missing key names the variable and the config key")
+    func missingKey() {
+        let e = OddsError.missingKey(.sportsapiV1)
+        #expect(e.message.contains("ODDS_SPORTSAPI_V1_KEY"))
+        #expect(e.message.contains("[sportsapi_v1]"))
+        #expect(e.exitCode == 2)
+    }
+
+    @Test("Exit codes are distinct per failure class")
+    func exitCodes() {
+        let codes: [OddsError] = [.usage(""), .missingKey(.pulsescore), .authentication(.pulsescore, ""),
+                                  .accessDenied(.pulsescore, ""), .notFound(""), .rateLimited(.pulsescore), .network(""),
+                                  .provider(.pulsescore, "")]
+        #expect(Set(codes.map(\.exitCode)).count == codes.count)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Logging
+import OddsModel
+import OddsSimulator
+import OddsTransport
+import Testing
+
+enum Fixture {
+    static func text(_ name: String) throws -> String {
+        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
+            throw FixtureMissing(name: name)
+        }
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    struct FixtureMissing: Error { let name: String }
+}
+
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out waiting for \(what)" }
+}
+
+/// A simulator on 127.0.0.1 with manual ticks, and a transport to reach it; both stopped after `body`.
+func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { _ in },
+                      _ body: (Simulator, Transport) async throws -> T) async throws -> T {
+    var options = Simulator.Options()
+    options.tickInterval = 0
+    options.keys = ["test-key-0123456789": .max, "basic-key-0123456789": .basic, "pro-key-0123456789": .pro]
+    options.expiredKeys = ["expired-key-0123456789"]
+    configure(&options)
+    let sim = Simulator(options: options)
+    try sim.start()
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
+    let transport = Transport(logger: logger, redactor: Redactor(secrets: Array(options.keys.keys)))
+    do {
+        let result = try await body(sim, transport)
+        await transport.shutdown()
+        await sim.stop()
+        return result
+    } catch {
+        await transport.shutdown()
+        await sim.stop()
+        throw error
+    }
+}
+
+let testKey = "test-key-0123456789"
+
+func settings(_ sim: Simulator, _ provider: SimProvider, key: String = testKey,
+              options: [String: String] = [:]) -> ProviderSettings {
+    ProviderSettings(key: key, restURL: sim.restURL(provider), webSocketURL: sim.webSocketURL(provider), options: options)
+}
+
+/// Fast retries for tests: the same exponential shape, in milliseconds.
+let fastRetry = BackoffPolicy(initial: 0.02, maximum: 0.1, maxAttempts: 3)
+let fastReconnect = BackoffPolicy(initial: 0.05, maximum: 0.2, maxAttempts: 20)
+
+/// Reads a feed in the background so a test can wait for conditions on what has arrived.
+final class FeedProbe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _messages: [FeedMessage] = []
+    private var _error: Error?
+    private var _finished = false
+    private var task: Task<Void, Never>?
+
+    init(_ stream: AsyncThrowingStream<FeedMessage, Error>) {
+        task = Task { [weak self] in
+            do {
+                for try await m in stream { self?.append(m) }
+                self?.finish(nil)
+            } catch {
+                self?.finish(error)
+            }
+        }
+    }
+
+    private func append(_ m: FeedMessage) { lock.lock(); _messages.append(m); lock.unlock() }
+    private func finish(_ e: Error?) { lock.lock(); _error = e; _finished = true; lock.unlock() }
+
+    var messages: [FeedMessage] { lock.lock(); defer { lock.unlock() }; return _messages }
+    var updates: [FeedUpdate] { messages.map(\.update) }
+    var error: Error? { lock.lock(); defer { lock.unlock() }; return _error }
+    var finished: Bool { lock.lock(); defer { lock.unlock() }; return _finished }
+
+    /// Waits (polling, bounded by `timeout`) until `condition` holds.
+    func wait(_ what: String, timeout: Double = 30, _ condition: (FeedProbe) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition(self) {
+            if Date() > deadline {
+                let seen = updates.map { u -> String in
+                    switch u {
+                    case .snapshot(let e): return "snapshot(\(e.count))"
+                    case .connection(let c): return "connection(\(c))"
+                    default: return String(describing: u).prefix(40).description
+                    }
+                }
+                throw TimedOut(what: "\(what); received \(seen.suffix(12)), finished: \(finished)")
+            }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+    }
+
+    func count(_ predicate: (FeedUpdate) -> Bool) -> Int { updates.filter(predicate).count }
+
+    func stop() { task?.cancel() }
+}
+
+extension FeedUpdate {
+    var isSnapshot: Bool { if case .snapshot = self { return true } else { return false } }
+    var isLive: Bool { if case .connection(.live) = self { return true } else { return false } }
+    var isReconnecting: Bool { if case .connection(.reconnecting) = self { return true } else { return false } }
+    var isStopped: Bool { if case .connection(.stopped) = self { return true } else { return false } }
+    var snapshotEvents: [Event]? { if case .snapshot(let e) = self { return e } else { return nil } }
+}

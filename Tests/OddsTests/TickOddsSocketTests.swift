@@ -1,0 +1,168 @@
+import Foundation
+import OddsModel
+import OddsSimulator
+import OddsStore
+import OddsTickOdds
+import OddsTransport
+import Testing
+
+/// The real TickOdds client against the simulator over loopback sockets.
+@Suite("TickOdds over loopback", .timeLimit(.minutes(2)))
+struct TickOddsSocketTests {
+    func client(_ sim: Simulator, _ transport: Transport, key: String = testKey) -> TickOddsClient {
+        TickOddsClient(settings: settings(sim, .tickodds, key: key), transport: transport, retry: fastRetry)
+    }
+
+    @Test("REST: live events (with sport filter), event by id, sports, status")
+    func rest() async throws {
+        try await withSimulator { sim, transport in
+            let c = client(sim, transport)
+            let all = try await c.liveEvents(sport: nil)
+            let liveCount = await sim.worldNow.live.count
+            #expect(all.count == liveCount)
+            let soccer = try await c.liveEvents(sport: "soccer")
+            #expect(!soccer.isEmpty && soccer.allSatisfy { $0.sport == "soccer" && $0.score != nil && $0.clock != nil })
+            let one = try #require(soccer.first)
+            let again = try await c.liveEvent(id: one.id)
+            #expect(again.id == one.id && again.markets == one.markets)
+            let sports = try await c.liveSports()
+            #expect(Set(sports.map(\.sport)) == ["soccer", "basketball", "tennis"])
+            let status = try await c.status()
+            #expect(status.contains { $0.0 == "status" && $0.1 == "ok" })
+            await #expect(throws: OddsError.self) { _ = try await c.liveEvent(id: "42") }
+        }
+    }
+
+    @Test("REST: a wrong key is exit 3 and not echoed")
+    func wrongKey() async throws {
+        try await withSimulator { sim, transport in
+            do {
+                _ = try await client(sim, transport, key: "bad-key-987654").liveSports()
+                Issue.record("expected an error")
+            } catch let e as OddsError {
+                #expect(e.exitCode == 3 && !e.message.contains("bad-key-987654"))
+            }
+        }
+    }
+
+    func feed(_ sim: Simulator, _ transport: Transport, key: String = testKey, sport: String? = "soccer",
+              heartbeat: String = "15", stats: FeedStats = FeedStats()) -> FeedProbe {
+        let adapter = TickOddsFeed(settings: settings(sim, .tickodds, key: key, options: ["heartbeat_seconds": heartbeat]), sport: sport)
+        return FeedProbe(FeedRunner.run(adapter, transport: transport, stats: stats, policy: fastReconnect))
+    }
+
+    @Test("Subscribe, snapshot for the sport, then every message type and change kind")
+    func everyMessage() async throws {
+        try await withSimulator { sim, transport in
+            let probe = feed(sim, transport)
+            defer { probe.stop() }
+            try await probe.wait("snapshot") { $0.count(\.isSnapshot) == 1 }
+            let snapshot = try #require(probe.updates.first { $0.isSnapshot }?.snapshotEvents)
+            #expect(!snapshot.isEmpty && snapshot.allSatisfy { $0.sport == "soccer" })
+
+            func seen(_ p: FeedProbe) -> Set<String> {
+                Set(p.updates.compactMap { u -> String? in
+                    switch u {
+                    case .price: return "price"
+                    case .score: return "score"
+                    case .incident: return "incident"
+                    case .status(_, .suspended, _): return "suspended"
+                    case .status(_, .ended, _): return "end"
+                    case .status: return "period"
+                    case .remove: return "remove"
+                    case .upsert: return "upsert"
+                    default: return nil
+                    }
+                })
+            }
+            let wanted: Set<String> = ["price", "score", "incident", "suspended", "period", "end", "remove", "upsert"]
+            var ticks = 0
+            while !wanted.isSubset(of: seen(probe)) && ticks < 1500 {
+                await sim.tick(10)
+                ticks += 10
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+            try await probe.wait("every change kind, seen so far: \(seen(probe))") { wanted.isSubset(of: seen($0)) }
+
+            // Folding the feed gives the same state as the simulator's world.
+            var store = LiveStore()
+            store.apply(probe.messages)
+            try await Task.sleep(nanoseconds: 100_000_000)
+            store = LiveStore()
+            store.apply(probe.messages)
+            let worldSoccer = await sim.worldNow.live.filter { $0.sport == "soccer" && $0.phase != .ended }
+            let scores = Dictionary(uniqueKeysWithValues: store.currentEvents().map { ($0.home, $0.score?.text ?? "") })
+            for m in worldSoccer { #expect(scores[m.home] == "\(m.scoreHome)-\(m.scoreAway)", "\(m.home)") }
+        }
+    }
+
+    @Test("Heartbeats arrive, and the server's pings are answered")
+    func heartbeatAndPing() async throws {
+        try await withSimulator({ $0.heartbeatInterval = 0.1; $0.pingInterval = 0.25 }) { sim, transport in
+            let stats = FeedStats()
+            let probe = feed(sim, transport, stats: stats)
+            defer { probe.stop() }
+            try await probe.wait("heartbeats") { $0.count { $0 == .heartbeat } >= 5 }
+            // Unanswered pings would have closed the connection after the third one (0.75 s).
+            try await Task.sleep(nanoseconds: 1_500_000_000)
+            #expect(stats.connects == 1)
+            #expect(!probe.updates.contains { $0.isReconnecting })
+        }
+    }
+
+    @Test("No message for twice the heartbeat interval: the connection is dead and is replaced")
+    func heartbeatLoss() async throws {
+        try await withSimulator({ $0.heartbeatInterval = 0.2 }) { sim, transport in
+            let stats = FeedStats()
+            let probe = feed(sim, transport, heartbeat: "0.2", stats: stats)
+            defer { probe.stop() }
+            try await probe.wait("snapshot") { $0.count(\.isSnapshot) == 1 }
+            await sim.setSilent(true)
+            try await probe.wait("reconnecting after silence") { $0.updates.contains { $0.isReconnecting } }
+            await sim.setSilent(false)
+            try await probe.wait("resync") { $0.count(\.isSnapshot) >= 2 }
+            let reason = probe.updates.compactMap { u -> String? in
+                if case .connection(.reconnecting(_, _, let r)) = u { return r } else { return nil }
+            }.first
+            #expect(reason?.hasPrefix("no message for") == true)
+            #expect(stats.connects >= 2)
+        }
+    }
+
+    @Test("A wrong key is refused at the upgrade: exit 3, no retry")
+    func wrongKeyStream() async throws {
+        try await withSimulator { sim, transport in
+            let stats = FeedStats()
+            let probe = feed(sim, transport, key: "bad-key-0000000", stats: stats)
+            try await probe.wait("stop") { $0.finished }
+            #expect((probe.error as? OddsError)?.exitCode == 3)
+            #expect(stats.connects == 0)
+        }
+    }
+
+    @Test("A key without the live plan is closed with 4003: exit 4")
+    func basicPlan() async throws {
+        try await withSimulator { sim, transport in
+            let probe = feed(sim, transport, key: "basic-key-0123456789")
+            try await probe.wait("stop") { $0.finished }
+            #expect((probe.error as? OddsError)?.exitCode == 4)
+        }
+    }
+
+    @Test("Malformed messages are skipped and counted; a dropped connection resyncs")
+    func malformedAndDrop() async throws {
+        try await withSimulator { sim, transport in
+            let stats = FeedStats()
+            let probe = feed(sim, transport, sport: nil, stats: stats)
+            defer { probe.stop() }
+            try await probe.wait("snapshot") { $0.count(\.isSnapshot) == 1 }
+            await sim.injectMalformed(count: 5)
+            await sim.tick(5)
+            try await probe.wait("malformed counted") { _ in stats.malformed == 5 }
+            await sim.dropAll()
+            try await probe.wait("resync") { $0.count(\.isSnapshot) == 2 }
+            #expect(stats.connects == 2)
+            #expect(probe.error == nil)
+        }
+    }
+}
