@@ -8,16 +8,7 @@ public struct OddsCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "odds",
         abstract: "Live sports odds, scores and incidents in the terminal, from several providers.",
-        discussion: """
-        Providers: pulsescore (Bet365 odds, REST and WebSocket) and tickodds (scores, incidents and odds). \
-        Keys come from ODDS_<PROVIDER>_KEY or the config file; --demo uses the built-in simulator instead.
-
-        Output: a table on a terminal, tab-separated columns when piped; --json, --ndjson and --csv for scripts.
-
-        Exit codes: 0 ok, 1 unexpected failure, 2 missing key or bad config, 3 authentication failed (401, close 4001/4010), \
-        4 access denied or plan limit (403, close 4003/4005/4029), 5 not found, 6 rate limited (429), 7 network failure, \
-        8 provider sent something unusable, 64 usage error.
-        """,
+        discussion: Docs.root,
         version: OddsVersion.current,
         subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, PulseScoreCommand.self, TickOddsCommand.self,
                       ConfigCommand.self, Sim.self],

@@ -1,0 +1,49 @@
+/// Reference text shown by `odds --help` and in the man page, kept in one place.
+enum Docs {
+    static let root = """
+    Providers: pulsescore (Bet365 odds; REST and WebSocket) and tickodds (scores, clock, incidents and odds; \
+    REST and WebSocket). boltodds, sportsapi and sportsapi-v1 have their places in the config and are not \
+    supported yet. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
+    of the provider; its data is labelled as demo data (stderr, the table banner, and "demo": true in JSON).
+
+    OUTPUT: a table on a terminal; the same columns tab-separated when piped; --json (one array), --ndjson \
+    (one object per line) and --csv (one row per selection) for scripts. --odds-format decimal, american, \
+    fractional or probability applies to every table, TSV and CSV price. Colour: --color auto|always|never; \
+    NO_COLOR turns it off.
+
+    JSON EVENT: provider, id, sport, league, home, away (null for races), status (scheduled, live, halftime, \
+    suspended, ended, unknown), startTime, score {home, away} or null, clock, period, markets [{name, book?, \
+    selections [{name, line, suspended, price {decimal, american, fractional, probability} or null}]}], \
+    incidents [{kind (goal, card, substitution, var, period, other), minute, team, player, detail}], \
+    updatedAt (ISO 8601, UTC); "demo": true in demo mode. Prices are strings: the provider's own text in its \
+    format, exact conversions (rounded half away from zero) in the others.
+
+    STREAM LINES (odds stream): {"type": ..., "provider", "receivedAt", ...} with type snapshot (events), upsert \
+    (event), remove (eventId), price (eventId, marketId, market, selection, previous, direction), score \
+    (eventId, from, to), incident (eventId, incident), status (eventId, status, period), heartbeat, or \
+    connection (state: connecting, live, reconnecting with retryIn/attempt/reason, stale, stopped with reason).
+
+    CONFIGURATION: $XDG_CONFIG_HOME/odds/config.toml (default ~/.config/odds/config.toml; ODDS_CONFIG \
+    overrides the path) with provider, sport, odds_format at the top and a [pulsescore] / [tickodds] / \
+    [boltodds] / [sportsapi] / [sportsapi_v1] table holding key, url, ws_url. The environment overrides the \
+    file: ODDS_<PROVIDER>_KEY, ODDS_<PROVIDER>_URL (REST base), ODDS_<PROVIDER>_WS_URL, with PROVIDER one of \
+    PULSESCORE, TICKODDS, BOLTODDS, SPORTSAPI, SPORTSAPI_V1; also ODDS_PROVIDER, ODDS_SPORT, ODDS_ODDS_FORMAT. \
+    Flags override both. API keys are never printed: they are masked in URLs, errors and verbose logs.
+
+    URLS: documented by the providers: PulseScore REST https://api.pulsescore.net/api/v2/bet365 (live-events, \
+    leagues, events, events/{fi}, per-sport prefixes) and WebSocket wss://api.pulsescore.net/api/v2/bet365/ws/live; \
+    TickOdds WebSocket wss://api.tickodds.com/ws/live and REST /api/v1/live/events, /events/{id}, /sports, \
+    /status. Inferred (not in the docs; configurable): PulseScore live sports /live-events/sports \
+    (live_sports_path) and live event /live-events/{id} (live_event_path); the TickOdds REST host \
+    https://api.tickodds.com and its key header X-API-Key (key_header).
+
+    EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \
+    key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \
+    limit (HTTP 403, close 4003, 4005 or 4029); 5 not found (HTTP 404); 6 rate limited (HTTP 429 after \
+    retries); 7 network failure; 8 the provider sent something unusable (or HTTP 5xx after retries); \
+    64 usage error (including close 4004, a sport the provider does not stream).
+
+    DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \
+    freezes it) sets how fast it moves.
+    """
+}
