@@ -23,11 +23,15 @@ let package = Package(
         .executableTarget(name: "odds", dependencies: ["OddsCLI"]),
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsSimulator",
+            "OddsDashboard", "OddsTerminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: swift5),
         .target(name: "OddsModel"),
+        .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput"]),
+        .systemLibrary(name: "CNcursesw"),
+        .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"], swiftSettings: swift5),
         .target(name: "OddsJSON"),
         .target(name: "OddsStore", dependencies: ["OddsModel"]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
@@ -54,7 +58,7 @@ let package = Package(
         ], swiftSettings: swift5),
         .testTarget(name: "OddsTests", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
-            "OddsPulseScore", "OddsTickOdds", "OddsSimulator", "OddsCLI",
+            "OddsPulseScore", "OddsTickOdds", "OddsSimulator", "OddsCLI", "OddsDashboard",
         ], resources: [.copy("Fixtures")], swiftSettings: swift5),
     ]
 )

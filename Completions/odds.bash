@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|pulsescore|tickodds|config|sim|help)
+    live|sports|event|stream|dash|pulsescore|tickodds|config|sim|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream pulsescore tickodds config sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash pulsescore tickodds config sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -300,6 +300,40 @@ _odds_stream() {
         ;;
     '--format')
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    esac
+}
+
+_odds_dash() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--provider --sport --odds-format --color --format --stale-after)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        return
+        ;;
+    '--sport')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--stale-after')
         return
         ;;
     esac

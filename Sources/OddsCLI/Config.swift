@@ -1,4 +1,5 @@
 import Foundation
+import OddsJSON
 import OddsModel
 import OddsProviders
 import OddsTransport
@@ -21,6 +22,8 @@ public struct ConfigFile: Sendable {
     public var sport: String?
     public var oddsFormat: String?
     public var color: String?
+    /// Teams pinned on top of the dashboard.
+    public var favourites: [String] = []
     /// Per provider: `key`, `url`, `ws_url` and provider options, as strings.
     public var providers: [ProviderID: [String: String]] = [:]
 
@@ -61,6 +64,9 @@ public struct ConfigFile: Sendable {
         config.sport = table["sport"]?.string
         config.oddsFormat = table["odds_format"]?.string
         config.color = table["color"]?.string
+        if let list = table["favourites"]?.array {
+            config.favourites = list.compactMap { $0.string }
+        }
         for id in ProviderID.allCases {
             guard let section = table[id.configName]?.table else { continue }
             var values: [String: String] = [:]
@@ -74,6 +80,29 @@ public struct ConfigFile: Sendable {
             config.providers[id] = values
         }
         return config
+    }
+}
+
+extension ConfigFile {
+    /// Writes `favourites = [...]` into the config file, keeping everything else as it is.
+    public static func saveFavourites(_ teams: [String], path: String) throws {
+        let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        // JSON string escapes are valid TOML basic strings.
+        let line = "favourites = [" + teams.map(JSONWriter.quote).joined(separator: ", ") + "]"
+        var lines = existing.isEmpty ? [] : existing.components(separatedBy: "\n")
+        // Top-level keys live before the first table header.
+        let firstTable = lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? lines.count
+        if let i = lines[..<firstTable].firstIndex(where: {
+            $0.trimmingCharacters(in: .whitespaces).hasPrefix("favourites") &&
+                $0.drop(while: { $0 != "=" }).first == "="
+        }) {
+            lines[i] = line
+        } else {
+            lines.insert(line, at: 0)
+        }
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
     }
 }
 

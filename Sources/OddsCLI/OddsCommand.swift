@@ -10,7 +10,7 @@ public struct OddsCommand: AsyncParsableCommand {
         abstract: "Live sports odds, scores and incidents in the terminal, from several providers.",
         discussion: Docs.root,
         version: OddsVersion.current,
-        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, PulseScoreCommand.self, TickOddsCommand.self,
+        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, PulseScoreCommand.self, TickOddsCommand.self,
                       ConfigCommand.self, Sim.self],
         defaultSubcommand: nil
     )

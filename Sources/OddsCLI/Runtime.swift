@@ -17,9 +17,11 @@ final class Runtime: @unchecked Sendable {
     let common: CommonOptions
     let simulator: Simulator?
     let logger: Logger
+    let config: ConfigFile
 
-    init(io: IOContext, settings: ResolvedSettings, transport: Transport, common: CommonOptions, simulator: Simulator?, logger: Logger) {
-        self.io = io; self.settings = settings; self.transport = transport; self.common = common
+    init(io: IOContext, settings: ResolvedSettings, config: ConfigFile, transport: Transport, common: CommonOptions,
+         simulator: Simulator?, logger: Logger) {
+        self.io = io; self.settings = settings; self.config = config; self.transport = transport; self.common = common
         self.simulator = simulator; self.logger = logger
     }
 
@@ -102,15 +104,17 @@ struct DemoSettings {
 }
 
 /// Builds a runtime, runs `body`, and releases the runtime whatever happens.
+/// `quiet` silences logging (the dashboard owns the terminal).
 func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport: String? = nil,
-                    io: IOContext = IOContext(), _ body: (Runtime) async throws -> T) async throws -> T {
+                    io: IOContext = IOContext(), quiet: Bool = false, _ body: (Runtime) async throws -> T) async throws -> T {
     let configPath = ConfigFile.path(environment: io.environment)
     let config = try ConfigFile.load(path: configPath)
     var settings = try ResolvedSettings.resolve(environment: io.environment, config: config, configPath: configPath,
                                                 providerFlag: provider, sportFlag: sport, oddsFormatFlag: common.oddsFormat)
     io.addSecrets(settings.secrets)
     Secrets.shared.add(settings.secrets)
-    let logger = io.logger(verbose: common.verbose)
+    var logger = io.logger(verbose: common.verbose)
+    if quiet { logger.logLevel = .critical }
     var simulator: Simulator?
     if common.demo {
         let demo = DemoSettings(environment: io.environment)
@@ -129,7 +133,8 @@ func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport:
         io.err("DEMO MODE: simulated data from the built-in simulator (seed \(demo.seed), 127.0.0.1:\(sim.port)), not real odds.")
     }
     let transport = Transport(logger: logger, redactor: io.redactor)
-    let runtime = Runtime(io: io, settings: settings, transport: transport, common: common, simulator: simulator, logger: logger)
+    let runtime = Runtime(io: io, settings: settings, config: config, transport: transport, common: common,
+                          simulator: simulator, logger: logger)
     do {
         let result = try await body(runtime)
         await runtime.close()

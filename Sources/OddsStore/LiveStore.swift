@@ -144,22 +144,29 @@ public struct LiveStore: Sendable {
     }
 
     private mutating func applyPrice(_ update: PriceUpdate, key: EventKey, at now: Date) {
-        guard events[key] != nil else { return }
-        let markets = events[key]!.event.markets
+        guard let found = indices(of: update, in: key) else { return }
+        let (mi, si) = found
         let selection = update.selection
-        if let mi = markets.firstIndex(where: { $0.id == update.marketID }) {
-            if let si = markets[mi].selections.firstIndex(where: { $0.id == selection.id }) {
-                recordMove(from: markets[mi].selections[si].price, to: selection.price, key: key,
-                           selectionKey: SelectionKey(marketID: update.marketID, selectionID: selection.id), at: now)
-                events[key]!.event.markets[mi].selections[si] = selection
-            } else {
-                events[key]!.event.markets[mi].selections.append(selection)
-            }
+        // Indices first, then in-place writes: holding a copy of the markets while writing would copy them.
+        if let mi, let si {
+            let before = events[key]!.event.markets[mi].selections[si].price
+            recordMove(from: before, to: selection.price, key: key,
+                       selectionKey: SelectionKey(marketID: update.marketID, selectionID: selection.id), at: now)
+            events[key]!.event.markets[mi].selections[si] = selection
+        } else if let mi {
+            events[key]!.event.markets[mi].selections.append(selection)
         } else {
             events[key]!.event.markets.append(Market(id: update.marketID, name: update.marketName, book: update.book,
                                                      selections: [selection]))
         }
         touch(key, at: now)
+    }
+
+    /// Where a price update lands: nil if the event is unknown; nil market or selection index if new.
+    private func indices(of update: PriceUpdate, in key: EventKey) -> (Int?, Int?)? {
+        guard let markets = events[key]?.event.markets else { return nil }
+        guard let mi = markets.firstIndex(where: { $0.id == update.marketID }) else { return (nil, nil) }
+        return (mi, markets[mi].selections.firstIndex { $0.id == update.selection.id })
     }
 
     private mutating func recordMove(from before: Price?, to after: Price?, key: EventKey, selectionKey: SelectionKey,

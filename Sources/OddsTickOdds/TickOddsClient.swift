@@ -91,6 +91,8 @@ public final class TickOddsFeed: FeedAdapter {
     let sport: String?
     /// Twice the heartbeat interval: a connection silent that long is dead.
     public let silenceLimit: TimeInterval?
+    /// Events of other sports seen on this feed, whose updates are dropped.
+    var otherSports: Set<String> = []
 
     public init(settings: ProviderSettings, sport: String?) {
         self.settings = settings
@@ -114,7 +116,23 @@ public final class TickOddsFeed: FeedAdapter {
     }
 
     public func decode(_ text: String, first: Bool) throws -> [FeedUpdate] {
-        try TickOddsWire.message(text)
+        let updates = try TickOddsWire.message(text)
+        guard let sport else { return updates }
+        // The snapshot holds every live event, whatever the subscription: keep this feed's sport only.
+        return updates.compactMap { update in
+            switch update {
+            case .snapshot(let events):
+                let mine = events.filter { $0.sport == sport }
+                otherSports = Set(events.filter { $0.sport != sport }.map(\.id))
+                return .snapshot(mine)
+            case .upsert(let e):
+                if e.sport != sport { otherSports.insert(e.id); return nil }
+                return update
+            default:
+                if let id = update.eventID, otherSports.contains(id) { return nil }
+                return update
+            }
+        }
     }
 
     public func closeAction(code: Int?) -> CloseAction {

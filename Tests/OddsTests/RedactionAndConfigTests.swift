@@ -73,6 +73,23 @@ struct ConfigTests {
         }
     }
 
+    @Test("Favourites are saved into the config file without losing the rest")
+    func favourites() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fav-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("odds/config.toml").path
+        try ConfigFile.saveFavourites(["Liverpool"], path: path)
+        #expect(try ConfigFile.load(path: path).favourites == ["Liverpool"])
+        try toml.write(toFile: path, atomically: true, encoding: .utf8)
+        try ConfigFile.saveFavourites(["Beşiktaş", "A \"quoted\" team"], path: path)
+        try ConfigFile.saveFavourites(["Beşiktaş", "A \"quoted\" team", "鹿島アントラーズ"], path: path)
+        let config = try ConfigFile.load(path: path)
+        #expect(config.favourites == ["Beşiktaş", "A \"quoted\" team", "鹿島アントラーズ"])
+        #expect(config.provider == "tickodds")
+        #expect(config.providers[.tickodds]?["heartbeat_seconds"] == "5")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "favourites").count == 2)
+    }
+
     @Test("Config path follows XDG_CONFIG_HOME, then HOME")
     func path() {
         #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/odds/config.toml")

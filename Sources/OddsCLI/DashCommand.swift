@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import OddsDashboard
+import OddsModel
+import OddsTerminal
+import OddsTransport
+
+/// `odds dash`: the live full-screen dashboard.
+struct Dash: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A live full-screen dashboard of matches, scores, prices and incidents, fed by the WebSocket.",
+        discussion: """
+        Keys: arrows or j/k move, PgUp/PgDn page, g/G first/last, Enter details, Esc back, / filter by team or \
+        league (Esc clears), s cycles the sort (kick-off, league, biggest recent price move, latest incident), \
+        f pins a favourite team (saved as `favourites` in the config file), o cycles the odds format, p pauses the \
+        view while data keeps flowing, ? help, q quits. Needs a terminal; for pipes use `odds stream`.
+        Example: odds dash --provider tickodds --sport soccer --demo
+        """)
+
+    @OptionGroup var providerOption: ProviderOption
+    @OptionGroup var sportOption: SportOption
+    @OptionGroup var common: CommonOptions
+
+    @Option(name: .long, help: "Seconds without a message after which rows are shown as stale.")
+    var staleAfter: Double = 30
+
+    func validate() throws {
+        guard staleAfter > 0 else { throw ValidationError("--stale-after must be positive.") }
+    }
+
+    func run() async throws {
+        // Refuse before starting anything: curses must never take over a pipe.
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw OddsError.usage("odds dash needs a terminal on stdin and stdout; for pipes and scripts use `odds stream`.")
+        }
+        let io = IOContext()
+        let term = io.environment["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb" else {
+            throw OddsError.usage("odds dash needs a terminal type: TERM is \(term.isEmpty ? "unset" : "dumb"); try TERM=xterm-256color.")
+        }
+        try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport, io: io, quiet: true) { rt in
+            let provider = try rt.provider(rt.settings.provider)
+            var model = DashboardModel(provider: provider.id, sport: rt.settings.sport, demo: rt.demo,
+                                       oddsFormat: rt.settings.oddsFormat, favourites: rt.config.favourites,
+                                       stalenessBound: staleAfter, now: Date())
+            let stats = FeedStats()
+            let feed = provider.stream(sport: rt.settings.sport, stats: stats)
+            let terminal: CursesTerminal
+            do { terminal = try CursesTerminal.open(environment: io.environment) } catch {
+                throw OddsError.usage(String(describing: error))
+            }
+            let size = terminal.size
+            _ = update(&model, .resize(width: size.width, height: size.height))
+            let configPath = rt.settings.configPath
+            let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed) { favourites in
+                try? ConfigFile.saveFavourites(favourites, path: configPath)
+            }
+            terminal.close()
+            if stats.malformed > 0 { io.err("\(stats.malformed) malformed messages were skipped.") }
+            if let error = outcome.feedError { throw error }
+        }
+    }
+}
+
+/// Runs the dashboard: a UI thread that reads keys, folds feed messages, ticks and redraws at most
+/// 30 times a second, while the feed runs on its own task. Ends on q or a signal.
+enum DashboardRunner {
+    struct Outcome {
+        var model: DashboardModel
+        var feedError: Error?
+    }
+
+    final class Inbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [DashboardMessage] = []
+        private var _error: Error?
+        func push(_ m: DashboardMessage) { lock.lock(); items.append(m); lock.unlock() }
+        func drain() -> [DashboardMessage] { lock.lock(); defer { items = []; lock.unlock() }; return items }
+        func fail(_ e: Error) { lock.lock(); _error = e; lock.unlock() }
+        var error: Error? { lock.lock(); defer { lock.unlock() }; return _error }
+    }
+
+    static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: AsyncThrowingStream<FeedMessage, Error>,
+                    saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
+        let inbox = Inbox()
+        let stop = ManagedFlag()
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stop.set() }
+            source.resume()
+            sources.append(source)
+        }
+        let feedTask = Task {
+            do {
+                for try await message in feed { inbox.push(.feed(message)) }
+                inbox.push(.feedEnded(reason: nil))
+            } catch {
+                inbox.fail(error)
+                inbox.push(.feedEnded(reason: (error as? OddsError)?.message ?? String(describing: error)))
+            }
+        }
+        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, save: saveFavourites)
+        feedTask.cancel()
+        for s in sources { s.cancel() }
+        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
+        return Outcome(model: final, feedError: inbox.error)
+    }
+
+    static let frameInterval = 1.0 / 30
+
+    /// The UI loop. Key reads never block: between polls it sleeps, so it does not hold a thread of
+    /// the cooperative pool, and curses is only ever called from this one task.
+    static func loop(terminal: CursesTerminal, model initial: DashboardModel, inbox: Inbox, stop: ManagedFlag,
+                     save: ([String]) -> Void) async -> DashboardModel {
+        var model = initial
+        var dirty = true
+        var lastDraw = Date.distantPast
+        var lastTick = Date()
+        func apply(_ effects: [DashboardEffect]) -> Bool {
+            for effect in effects {
+                switch effect {
+                case .quit: return true
+                case .saveFavourites(let list): save(list)
+                }
+            }
+            return false
+        }
+        while !stop.value {
+            let input = terminal.readKey(timeoutMilliseconds: 0)
+            if input == nil { try? await Task.sleep(nanoseconds: 10_000_000) }
+            if let input {
+                switch input {
+                case .resize:
+                    terminal.invalidate()
+                    let size = terminal.size
+                    _ = update(&model, .resize(width: size.width, height: size.height))
+                case .key(let key):
+                    if apply(update(&model, .key(key))) { return model }
+                }
+                dirty = true
+            }
+            let messages = inbox.drain()
+            for m in messages { _ = update(&model, m) }
+            if !messages.isEmpty && !model.paused { dirty = true }
+            let now = Date()
+            if now.timeIntervalSince(lastTick) >= 0.25 {
+                _ = update(&model, .tick(now))
+                lastTick = now
+                dirty = true
+            }
+            if dirty && now.timeIntervalSince(lastDraw) >= frameInterval {
+                terminal.draw(DashboardLayout.layout(model))
+                lastDraw = now
+                dirty = false
+            }
+        }
+        return model
+    }
+}
+

@@ -1,0 +1,299 @@
+import Foundation
+import OddsModel
+import OddsOutput
+import OddsStore
+
+/// Turns a model into a screen: pure, so frames can be tested as text.
+public enum DashboardLayout {
+    public static let minimumWidth = 60
+    public static let minimumHeight = 12
+
+    /// Lines of the incident ticker for a screen height.
+    static func tickerLines(height: Int) -> Int { height >= 30 ? 5 : height >= 20 ? 3 : 1 }
+
+    /// Table body rows for a screen height: everything but header, column titles, ticker and footer.
+    static func tableRows(height: Int) -> Int { height - 2 - (tickerLines(height: height) + 1) - 1 }
+
+    public static func layout(_ model: DashboardModel) -> Screen {
+        layout(model, width: model.width, height: model.height)
+    }
+
+    public static func layout(_ model: DashboardModel, width: Int, height: Int) -> Screen {
+        var screen = Screen(width: width, height: height)
+        guard width >= minimumWidth, height >= minimumHeight else {
+            let message = "terminal too small: \(width)×\(height), need \(minimumWidth)×\(minimumHeight)"
+            let lines = [message, "q quits"]
+            for (i, line) in lines.enumerated() where i < height {
+                let w = TextWidth.width(of: line)
+                screen.put(line, x: max(0, (width - w) / 2), y: max(0, height / 2 - 1) + i, attributes: i == 0 ? .bold : [])
+            }
+            return screen
+        }
+        header(model, &screen)
+        switch model.mode {
+        case .table:
+            table(model, &screen)
+            ticker(model, &screen)
+        case .detail(let key):
+            detail(model, key: key, &screen)
+        }
+        footer(model, &screen)
+        if model.showHelp { help(&screen) }
+        return screen
+    }
+
+    // MARK: Header and footer
+
+    static func connectionLabel(_ model: DashboardModel) -> (String, CellAttributes) {
+        if let ended = model.feedEnded, case .stopped = model.connection {
+            return ("stopped: \(ended)", [.red, .bold])
+        }
+        switch model.connection {
+        case .connecting: return ("connecting", .yellow)
+        case .live: return model.feedIsStale ? ("stale", [.yellow, .bold]) : ("● live", .green)
+        case .reconnecting(let seconds, let attempt, _):
+            let left = max(0, Int((seconds - model.now.timeIntervalSince(model.connectionSince)).rounded(.up)))
+            return ("reconnecting in \(left)s (attempt \(attempt))", [.yellow, .bold])
+        case .stale: return ("stale", [.yellow, .bold])
+        case .stopped(let reason): return ("stopped: \(reason)", [.red, .bold])
+        }
+    }
+
+    static func header(_ model: DashboardModel, _ screen: inout Screen) {
+        screen.fill(y: 0, attributes: .reverse)
+        var x = 0
+        if model.demo { x = screen.put(" DEMO DATA ", x: x, y: 0, attributes: [.yellow, .bold, .reverse]) + 1 }
+        x = screen.put(" odds · \(model.provider.displayName) · \(model.sport) · ", x: x, y: 0, attributes: .reverse)
+        let (label, attributes) = connectionLabel(model)
+        x = screen.put(label, x: x, y: 0, attributes: attributes.union(.reverse))
+        var facts = String(format: " · %.1f msg/s · %d events", model.messagesPerSecond, model.shown.events.count)
+        if let last = model.lastMessageAt {
+            facts += " · last " + age(model.now.timeIntervalSince(last))
+        }
+        if model.paused { facts += " · PAUSED" }
+        if !model.filter.isEmpty && !model.editingFilter { facts += " · filter: \(model.filter)" }
+        facts += " · sort: \(model.sort.rawValue)"
+        screen.put(facts, x: x, y: 0, attributes: .reverse)
+    }
+
+    static func age(_ seconds: TimeInterval) -> String {
+        let s = max(0, seconds)
+        if s < 10 { return String(format: "%.1fs ago", s) }
+        if s < 120 { return "\(Int(s))s ago" }
+        return "\(Int(s / 60))m ago"
+    }
+
+    static func footer(_ model: DashboardModel, _ screen: inout Screen) {
+        let y = screen.height - 1
+        screen.fill(y: y, attributes: .reverse)
+        if model.editingFilter {
+            screen.put(" /\(model.filter)▏  Enter keeps · Esc clears", x: 0, y: y, attributes: .reverse)
+            return
+        }
+        let keys: String
+        switch model.mode {
+        case .table: keys = " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · ? help · q quit"
+        case .detail: keys = " ↑↓/jk scroll · Esc back · o odds · p pause · ? help · q quit"
+        }
+        screen.put(keys, x: 0, y: y, attributes: .reverse)
+    }
+
+    // MARK: Table
+
+    struct Columns {
+        var mark = 1, time = 6, league = 12, home = 16, score = 7, away = 16, price = 8, incident = 0
+        var x: [Int] = []
+    }
+
+    static func columns(width: Int) -> Columns {
+        var c = Columns()
+        let fixed = c.mark + c.time + c.score + 3 * c.price + 9  // one space between the ten columns
+        let flexible = width - fixed
+        c.league = max(8, min(18, flexible * 18 / 100))
+        c.home = max(10, min(24, flexible * 25 / 100))
+        c.away = c.home
+        c.incident = flexible - c.league - c.home - c.away
+        if c.incident < 12 {
+            // Too narrow for the incident column: give its room to the names.
+            let spare = max(0, c.incident)
+            c.incident = 0
+            c.home += spare / 2
+            c.away += spare - spare / 2
+        }
+        var x = 0
+        for w in [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price] {
+            c.x.append(x)
+            x += w + 1
+        }
+        c.x.append(x)
+        return c
+    }
+
+    static func table(_ model: DashboardModel, _ screen: inout Screen) {
+        let c = columns(width: screen.width)
+        let titles = ["", "TIME", "LEAGUE", "HOME", "SCORE", "AWAY", "1", "X", "2", "LATEST INCIDENT"]
+        let widths = [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price, c.incident]
+        for (i, title) in titles.enumerated() where widths[i] > 0 {
+            let right = (6...8).contains(i)
+            screen.put(TextWidth.pad(title, to: widths[i], right: right), x: c.x[i], y: 1, attributes: [.bold, .underline])
+        }
+        let store = model.shown
+        let keys = model.rows
+        let bodyRows = tableRows(height: screen.height)
+        if keys.isEmpty {
+            let text = model.filter.isEmpty ? (model.store.feeds[model.provider] == nil ? "Connecting…" : "No live events.")
+                : "No match for “\(model.filter)”."
+            screen.put(text, x: 2, y: 3, attributes: .dim)
+            return
+        }
+        let selected = model.selected ?? keys.first
+        var scroll = min(model.scroll, max(0, keys.count - bodyRows))
+        if let s = selected, let i = keys.firstIndex(of: s) {
+            if i < scroll { scroll = i }
+            if i >= scroll + bodyRows { scroll = i - bodyRows + 1 }
+        }
+        for (row, key) in keys.dropFirst(scroll).prefix(bodyRows).enumerated() {
+            guard let state = store.events[key] else { continue }
+            let y = 2 + row
+            let e = state.event
+            let stale = model.feedIsStale || store.isStale(key, now: model.now, bound: model.stalenessBound)
+            var base: CellAttributes = stale ? .dim : []
+            if key == selected { base.insert(.reverse); screen.fill(y: y, attributes: base) }
+            let favourite = model.favourites.contains(e.home) || (e.away.map(model.favourites.contains) ?? false)
+            screen.put(favourite ? "★" : " ", x: c.x[0], y: y, attributes: base.union(.yellow))
+            let time = stale ? "stale" : EventReporter.timeLabel(e)
+            screen.put(TextWidth.pad(time, to: c.time), x: c.x[1], y: y,
+                       attributes: base.union(e.status == .live && !stale ? .green : []))
+            screen.put(TextWidth.pad(e.league ?? "", to: c.league), x: c.x[2], y: y, attributes: base)
+            screen.put(TextWidth.pad(e.home, to: c.home), x: c.x[3], y: y, attributes: base.union(.bold))
+            screen.put(TextWidth.pad(e.score.map { "\($0.home)-\($0.away)" } ?? "", to: c.score), x: c.x[4], y: y,
+                       attributes: base.union(.bold))
+            screen.put(TextWidth.pad(e.away ?? "", to: c.away), x: c.x[5], y: y, attributes: base.union(.bold))
+            for (i, cell) in priceCells(model, state).enumerated() {
+                screen.put(TextWidth.pad(cell.0, to: c.price, right: true), x: c.x[6 + i], y: y, attributes: base.union(cell.1))
+            }
+            if c.incident > 0, let incident = e.incidents.last {
+                screen.put(TextWidth.pad(EventReporter.incidentLine(incident, event: e), to: c.incident), x: c.x[9], y: y,
+                           attributes: base.union(incident.kind == .goal ? .bold : []))
+            }
+        }
+    }
+
+    /// The main market's 1 / X / 2 cells: price, move marker and colour; SUSP for suspended lines.
+    static func priceCells(_ model: DashboardModel, _ state: EventState) -> [(String, CellAttributes)] {
+        guard let market = state.event.mainMarket else { return [("", []), ("", []), ("", [])] }
+        func cell(_ s: Selection?) -> (String, CellAttributes) {
+            guard let s else { return ("", []) }
+            if s.suspended { return ("SUSP", .dim) }
+            guard let price = s.price else { return ("-", .dim) }
+            let text = price.formatted(model.oddsFormat)
+            guard let move = state.moves[SelectionKey(marketID: market.id, selectionID: s.id)],
+                  let direction = move.direction else { return (text + " ", []) }
+            let age = model.now.timeIntervalSince(move.changedAt)
+            guard age <= model.moveMarkerSeconds else { return (text + " ", []) }
+            var attributes: CellAttributes = direction == .up ? .green : .red
+            if age <= model.flashSeconds { attributes.insert(.bold); attributes.insert(.underline) }
+            return (text + (direction == .up ? "▲" : "▼"), attributes)
+        }
+        let s = market.selections
+        switch s.count {
+        case 3: return s.map { cell($0) }
+        case 2: return [cell(s[0]), ("", []), cell(s[1])]
+        default:
+            let favourite = s.filter(\.isAvailable).min { $0.price!.decimalOdds < $1.price!.decimalOdds }
+            return [cell(favourite), ("", []), ("", [])]
+        }
+    }
+
+    // MARK: Ticker
+
+    static func ticker(_ model: DashboardModel, _ screen: inout Screen) {
+        let lines = tickerLines(height: screen.height)
+        let top = screen.height - 1 - lines - 1
+        screen.put("─ Incidents " + String(repeating: "─", count: max(0, screen.width - 12)), x: 0, y: top, attributes: .dim)
+        let store = model.shown
+        for (i, item) in model.ticker.prefix(lines).enumerated() {
+            let e = store.events[item.key]?.event
+            let match = e?.title ?? "#\(item.key.id)"
+            let line = " \(e.map { EventReporter.incidentLine(item.incident, event: $0) } ?? item.incident.detail ?? item.incident.kind.rawValue)  \(match)"
+            screen.put(line, x: 0, y: top + 1 + i, attributes: item.incident.kind == .goal ? .bold : [])
+        }
+        if model.ticker.isEmpty {
+            screen.put(" No incidents yet.", x: 0, y: top + 1, attributes: .dim)
+        }
+    }
+
+    // MARK: Detail
+
+    static func detail(_ model: DashboardModel, key: EventKey, _ screen: inout Screen) {
+        guard let state = model.shown.events[key] else { return }
+        let e = state.event
+        var lines: [(String, CellAttributes)] = []
+        lines.append((e.title, .bold))
+        var facts = [e.provider.displayName + " " + e.id, e.sport]
+        if let l = e.league { facts.append(l) }
+        facts.append(e.status.rawValue)
+        if let s = e.score { facts.append("score \(s.home)-\(s.away)") }
+        if let c = e.clock { facts.append("clock \(c)") }
+        if let p = e.period { facts.append(p) }
+        facts.append("updated " + age(model.now.timeIntervalSince(state.lastUpdate)))
+        lines.append((facts.joined(separator: " · "), .dim))
+        lines.append(("", []))
+        for market in e.markets {
+            lines.append((market.book.map { "\(market.name) (\($0))" } ?? market.name, [.bold, .underline]))
+            for s in market.selections {
+                var price = s.suspended ? "SUSP" : s.price?.formatted(model.oddsFormat) ?? "-"
+                var attributes: CellAttributes = s.suspended ? .dim : []
+                if let move = state.moves[SelectionKey(marketID: market.id, selectionID: s.id)], let d = move.direction,
+                   model.now.timeIntervalSince(move.changedAt) <= model.moveMarkerSeconds, !s.suspended {
+                    price += d == .up ? " ▲" : " ▼"
+                    attributes = d == .up ? .green : .red
+                    if let before = move.previous { price += " (was \(before.formatted(model.oddsFormat)))" }
+                }
+                let name = s.line.map { s.name.hasSuffix($0) ? s.name : "\(s.name) \($0)" } ?? s.name
+                lines.append(("  " + TextWidth.pad(name, to: 30) + "  " + price, attributes))
+            }
+        }
+        lines.append(("", []))
+        lines.append(("Incidents", [.bold, .underline]))
+        if e.incidents.isEmpty { lines.append(("  none", .dim)) }
+        for i in e.incidents.reversed() {
+            lines.append(("  " + EventReporter.incidentLine(i, event: e), i.kind == .goal ? .bold : []))
+        }
+        let body = screen.height - 2
+        let start = min(model.detailScroll, max(0, lines.count - body))
+        for (row, line) in lines.dropFirst(start).prefix(body).enumerated() {
+            screen.put(line.0, x: 1, y: 1 + row, attributes: line.1, maxWidth: screen.width - 2)
+        }
+    }
+
+    // MARK: Help
+
+    static let helpLines = [
+        "Keys",
+        "",
+        "↑ ↓  j k      move",
+        "PgUp PgDn     page",
+        "g G           first / last",
+        "Enter         details of the match",
+        "Esc           back, clear filter",
+        "/             filter by team or league",
+        "s             sort: kick-off, league, price move, incident",
+        "f             favourite team (pinned, saved in config)",
+        "o             odds format",
+        "p             pause the view (data keeps flowing)",
+        "?             this help",
+        "q             quit",
+    ]
+
+    static func help(_ screen: inout Screen) {
+        let w = min(screen.width - 4, 60), h = min(screen.height - 2, helpLines.count + 2)
+        let x0 = (screen.width - w) / 2, y0 = (screen.height - h) / 2
+        for y in y0..<(y0 + h) {
+            screen.put(String(repeating: " ", count: w), x: x0, y: y, attributes: .reverse)
+        }
+        for (i, line) in helpLines.prefix(h - 2).enumerated() {
+            screen.put(line, x: x0 + 2, y: y0 + 1 + i, attributes: i == 0 ? [.reverse, .bold] : .reverse, maxWidth: w - 4)
+        }
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import OddsModel
+import OddsStore
+
+/// A key, as the dashboard understands it.
+public enum Key: Hashable, Sendable {
+    case up, down, pageUp, pageDown, home, end, enter, escape, backspace
+    case character(Character)
+}
+
+/// Everything that can change the dashboard.
+public enum DashboardMessage: Sendable {
+    case key(Key)
+    case feed(FeedMessage)
+    /// The feed ended; `reason` is nil when it ended without error.
+    case feedEnded(reason: String?)
+    case tick(Date)
+    case resize(width: Int, height: Int)
+}
+
+/// What the run loop must do after an update.
+public enum DashboardEffect: Hashable, Sendable {
+    case saveFavourites([String])
+    case quit
+}
+
+/// Table orders that `s` cycles through.
+public enum DashboardSort: String, CaseIterable, Sendable {
+    case kickoff = "kick-off"
+    case league
+    case priceMove = "price move"
+    case incident = "latest incident"
+
+    var next: DashboardSort {
+        let all = DashboardSort.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// What fills the screen.
+public enum DashboardMode: Hashable, Sendable {
+    case table
+    case detail(EventKey)
+}
+
+/// An incident for the ticker, with its match.
+public struct TickerItem: Hashable, Sendable {
+    public var at: Date
+    public var key: EventKey
+    public var incident: Incident
+}
+
+/// The dashboard's whole state: a pure value, changed only by `update`.
+public struct DashboardModel: Sendable {
+    public var provider: ProviderID
+    public var sport: String
+    public var demo: Bool
+    public var oddsFormat: OddsFormat
+    /// Seconds without a message after which data is stale.
+    public var stalenessBound: TimeInterval
+    /// How long a moved price keeps its marker.
+    public var moveMarkerSeconds: TimeInterval = 5
+    /// How long a moved price flashes.
+    public var flashSeconds: TimeInterval = 1
+
+    public internal(set) var store = LiveStore()
+    /// The store as it was when `p` paused the view.
+    public internal(set) var frozen: LiveStore?
+    public internal(set) var now: Date
+    public internal(set) var width = 80
+    public internal(set) var height = 24
+    public internal(set) var mode = DashboardMode.table
+    public internal(set) var selected: EventKey?
+    public internal(set) var scroll = 0
+    public internal(set) var detailScroll = 0
+    public internal(set) var filter = ""
+    public internal(set) var editingFilter = false
+    public internal(set) var sort = DashboardSort.kickoff
+    public internal(set) var favourites: Set<String>
+    public internal(set) var showHelp = false
+    public internal(set) var ticker: [TickerItem] = []
+    public internal(set) var feedEnded: String?
+    /// Receive times of recent feed messages, for messages per second.
+    var recent: [Date] = []
+    /// When the connection state last changed, to count down reconnects.
+    var connectionSince: Date
+
+    public init(provider: ProviderID, sport: String, demo: Bool, oddsFormat: OddsFormat, favourites: [String] = [],
+                stalenessBound: TimeInterval = 30, now: Date) {
+        self.provider = provider
+        self.sport = sport
+        self.demo = demo
+        self.oddsFormat = oddsFormat
+        self.favourites = Set(favourites)
+        self.stalenessBound = stalenessBound
+        self.now = now
+        self.connectionSince = now
+    }
+
+    public var paused: Bool { frozen != nil }
+
+    /// The store the view shows: the live one, or the frozen one while paused.
+    public var shown: LiveStore { frozen ?? store }
+
+    /// Messages per second over the last five seconds.
+    public var messagesPerSecond: Double {
+        let window = 5.0
+        let count = recent.filter { now.timeIntervalSince($0) <= window }.count
+        return Double(count) / window
+    }
+
+    public var connection: ConnectionState { store.feeds[provider]?.connection ?? .connecting }
+
+    public var lastMessageAt: Date? { store.feeds[provider]?.lastMessageAt }
+
+    /// True when the feed has been silent longer than the staleness bound.
+    public var feedIsStale: Bool {
+        guard let last = lastMessageAt else { return false }
+        return now.timeIntervalSince(last) > stalenessBound
+    }
+
+    /// The rows of the table, in order: favourites first, then by the chosen sort; filtered.
+    public var rows: [EventKey] {
+        let store = shown
+        let needle = filter.lowercased()
+        var keys = store.events.keys.filter { key in
+            guard !needle.isEmpty, let e = store.events[key]?.event else { return true }
+            return e.home.lowercased().contains(needle) || (e.away?.lowercased().contains(needle) ?? false)
+                || (e.league?.lowercased().contains(needle) ?? false)
+        }
+        func isFavourite(_ k: EventKey) -> Bool {
+            guard let e = store.events[k]?.event else { return false }
+            return favourites.contains(e.home) || (e.away.map(favourites.contains) ?? false)
+        }
+        keys.sort { a, b in
+            let fa = isFavourite(a), fb = isFavourite(b)
+            if fa != fb { return fa }
+            return DashboardModel.ordered(a, b, by: sort, store: store, now: now)
+        }
+        return keys
+    }
+
+    static func ordered(_ a: EventKey, _ b: EventKey, by sort: DashboardSort, store: LiveStore, now: Date) -> Bool {
+        let ea = store.events[a]!, eb = store.events[b]!
+        func title(_ s: EventState) -> String { s.event.title }
+        switch sort {
+        case .kickoff:
+            // Earliest kick-off first; without start times, the longest-running match first.
+            if let sa = ea.event.startTime, let sb = eb.event.startTime, sa != sb { return sa < sb }
+            let ma = ea.event.minute ?? -1, mb = eb.event.minute ?? -1
+            if ma != mb { return ma > mb }
+        case .league:
+            let la = ea.event.league ?? "", lb = eb.event.league ?? ""
+            if la != lb { return la < lb }
+        case .priceMove:
+            let ma = biggestMove(ea, now: now), mb = biggestMove(eb, now: now)
+            if ma != mb { return ma > mb }
+        case .incident:
+            let ia = ea.lastIncidentAt ?? .distantPast, ib = eb.lastIncidentAt ?? .distantPast
+            if ia != ib { return ia > ib }
+        }
+        return (title(ea), a) < (title(eb), b)
+    }
+
+    /// The largest change of implied probability among the main market's moves of the last minute.
+    static func biggestMove(_ s: EventState, now: Date) -> Double {
+        guard let market = s.event.mainMarket else { return 0 }
+        var best = 0.0
+        for sel in market.selections {
+            guard let move = s.moves[SelectionKey(marketID: market.id, selectionID: sel.id)],
+                  now.timeIntervalSince(move.changedAt) <= 60, let before = move.previous, let after = sel.price else { continue }
+            let p1 = Double(before.impliedProbability.numerator) / Double(before.impliedProbability.denominator)
+            let p2 = Double(after.impliedProbability.numerator) / Double(after.impliedProbability.denominator)
+            best = max(best, abs(p2 - p1))
+        }
+        return best
+    }
+
+    /// Table rows that fit on screen.
+    public var visibleRowCount: Int { max(1, DashboardLayout.tableRows(height: height)) }
+}
+
+/// The one place the dashboard changes: keys, feed updates, ticks and resizes.
+public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -> [DashboardEffect] {
+    switch message {
+    case .feed(let m):
+        let before = model.store.feeds[m.provider]?.connection
+        model.store.apply(m)
+        model.recent.append(m.receivedAt)
+        if model.recent.count > 4096 || (model.recent.first.map { m.receivedAt.timeIntervalSince($0) > 10 } ?? false) {
+            model.recent.removeAll { m.receivedAt.timeIntervalSince($0) > 5 }
+        }
+        if case .incident(let id, let incident) = m.update {
+            model.ticker.insert(TickerItem(at: m.receivedAt, key: EventKey(provider: m.provider, id: id), incident: incident), at: 0)
+            if model.ticker.count > 100 { model.ticker.removeLast(model.ticker.count - 100) }
+        }
+        if case .connection = m.update, model.store.feeds[m.provider]?.connection != before {
+            model.connectionSince = m.receivedAt
+        }
+        model.now = max(model.now, m.receivedAt)
+        // Sorting every row on every update is the expensive part: only when rows can disappear.
+        switch m.update {
+        case .snapshot, .remove: model.clampSelection()
+        default: break
+        }
+        return []
+    case .feedEnded(let reason):
+        model.feedEnded = reason ?? "feed ended"
+        return []
+    case .tick(let date):
+        model.now = date
+        return []
+    case .resize(let w, let h):
+        model.width = w
+        model.height = h
+        model.clampSelection()
+        return []
+    case .key(let key):
+        return model.handle(key)
+    }
+}
+
+extension DashboardModel {
+    mutating func handle(_ key: Key) -> [DashboardEffect] {
+        if editingFilter {
+            switch key {
+            case .escape: filter = ""; editingFilter = false
+            case .enter: editingFilter = false
+            case .backspace: if !filter.isEmpty { filter.removeLast() }
+            case .character(let c) where !c.isNewline: filter.append(c)
+            default: break
+            }
+            scroll = 0
+            clampSelection()
+            return []
+        }
+        if showHelp {
+            if key == .character("q") { return [.quit] }
+            showHelp = false
+            return []
+        }
+        switch key {
+        case .character("q"): return [.quit]
+        case .character("?"): showHelp = true
+        case .character("/"):
+            if mode == .table { editingFilter = true }
+        case .escape:
+            if case .detail = mode { mode = .table; detailScroll = 0 } else { filter = "" ; clampSelection() }
+        case .enter:
+            if mode == .table, let s = selected { mode = .detail(s); detailScroll = 0 }
+        case .up, .character("k"): move(by: -1)
+        case .down, .character("j"): move(by: 1)
+        case .pageUp: move(by: -visibleRowCount)
+        case .pageDown: move(by: visibleRowCount)
+        case .home, .character("g"): move(to: 0)
+        case .end, .character("G"): move(to: Int.max)
+        case .character("s"): sort = sort.next
+        case .character("o"):
+            let all = OddsFormat.allCases
+            oddsFormat = all[(all.firstIndex(of: oddsFormat)! + 1) % all.count]
+        case .character("p"): frozen = frozen == nil ? store : nil
+        case .character("f"):
+            guard let key = selected ?? rows.first, let e = shown.events[key]?.event else { return [] }
+            let team = e.home
+            if favourites.contains(team) || (e.away.map(favourites.contains) ?? false) {
+                favourites.remove(team)
+                if let a = e.away { favourites.remove(a) }
+            } else {
+                favourites.insert(team)
+            }
+            return [.saveFavourites(favourites.sorted())]
+        default: break
+        }
+        return []
+    }
+
+    mutating func move(by delta: Int) {
+        if case .detail = mode { detailScroll = max(0, detailScroll + delta); return }
+        let keys = rows
+        guard !keys.isEmpty else { selected = nil; return }
+        let index = selected.flatMap { keys.firstIndex(of: $0) } ?? 0
+        move(to: min(max(0, index + delta), keys.count - 1), keys: keys)
+    }
+
+    mutating func move(to index: Int, keys: [EventKey]? = nil) {
+        if case .detail = mode { detailScroll = index == 0 ? 0 : detailScroll; return }
+        let keys = keys ?? rows
+        guard !keys.isEmpty else { selected = nil; return }
+        let i = min(max(0, index), keys.count - 1)
+        selected = keys[i]
+        if i < scroll { scroll = i }
+        if i >= scroll + visibleRowCount { scroll = i - visibleRowCount + 1 }
+    }
+
+    /// Keeps the selection on an existing row and the scroll within bounds.
+    mutating func clampSelection() {
+        let keys = rows
+        guard !keys.isEmpty else { selected = nil; scroll = 0; return }
+        let index = selected.flatMap { keys.firstIndex(of: $0) } ?? 0
+        if selected == nil || keys.firstIndex(of: selected!) == nil { selected = keys[min(index, keys.count - 1)] }
+        let i = keys.firstIndex(of: selected!)!
+        scroll = min(scroll, max(0, keys.count - visibleRowCount))
+        if i < scroll { scroll = i }
+        if i >= scroll + visibleRowCount { scroll = i - visibleRowCount + 1 }
+        if case .detail(let k) = mode, shown.events[k] == nil { mode = .table }
+    }
+}

@@ -1,0 +1,80 @@
+import OddsOutput
+
+/// How a cell is drawn.
+public struct CellAttributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public static let bold = CellAttributes(rawValue: 1 << 0)
+    public static let dim = CellAttributes(rawValue: 1 << 1)
+    public static let reverse = CellAttributes(rawValue: 1 << 2)
+    public static let underline = CellAttributes(rawValue: 1 << 3)
+    public static let green = CellAttributes(rawValue: 1 << 4)
+    public static let red = CellAttributes(rawValue: 1 << 5)
+    public static let yellow = CellAttributes(rawValue: 1 << 6)
+    public static let cyan = CellAttributes(rawValue: 1 << 7)
+    public static let magenta = CellAttributes(rawValue: 1 << 8)
+}
+
+/// One terminal cell: a grapheme and its attributes. A wide grapheme fills its cell and the next,
+/// which holds `continuation`.
+public struct Cell: Hashable, Sendable {
+    public var text: String
+    public var attributes: CellAttributes
+    public static let blank = Cell(text: " ", attributes: [])
+    public static let continuation = Cell(text: "", attributes: [])
+}
+
+/// A grid of cells: what the dashboard shows, independent of any terminal library.
+public struct Screen: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var rows: [[Cell]]
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        rows = Array(repeating: Array(repeating: Cell.blank, count: self.width), count: self.height)
+    }
+
+    /// Writes `text` from column `x` of row `y`, clipped to `maxWidth` cells (and the screen), and
+    /// returns the column after it.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, attributes: CellAttributes = [], maxWidth: Int? = nil) -> Int {
+        guard y >= 0, y < height, x < width else { return x }
+        let limit = min(width, x + (maxWidth ?? width))
+        var column = max(0, x)
+        for character in text {
+            let w = TextWidth.width(of: character)
+            if w == 0 { continue }
+            if column + w > limit { break }
+            rows[y][column] = Cell(text: String(character), attributes: attributes)
+            if w == 2 { rows[y][column + 1] = Cell(text: "", attributes: attributes) }
+            column += w
+        }
+        return column
+    }
+
+    /// Sets attributes on a run of cells without changing their text.
+    public mutating func style(x: Int, y: Int, width w: Int, adding attributes: CellAttributes) {
+        guard y >= 0, y < height else { return }
+        for c in max(0, x)..<min(width, x + w) { rows[y][c].attributes.formUnion(attributes) }
+    }
+
+    /// Fills a row with spaces carrying `attributes`.
+    public mutating func fill(y: Int, attributes: CellAttributes) {
+        guard y >= 0, y < height else { return }
+        rows[y] = Array(repeating: Cell(text: " ", attributes: attributes), count: width)
+    }
+
+    /// The text of every row, trailing spaces trimmed: what golden tests compare.
+    public var text: String {
+        rows.map { row in
+            var line = row.map(\.text).joined()
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }.joined(separator: "\n")
+    }
+
+    /// Row `y` as text.
+    public func line(_ y: Int) -> String { rows[y].map(\.text).joined() }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// Runs `odds dash --demo` in a real terminal (tmux) and looks at the screen as a person would.
+@Suite("The dashboard in tmux", .serialized, .timeLimit(.minutes(3)))
+struct DashboardTmuxTests {
+    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    struct Session {
+        let name = "odds-test-\(UUID().uuidString.prefix(8))"
+        let tmux: String
+
+        /// Runs tmux; only commands that print are read through a pipe (a daemonizing server would hold it open).
+        @discardableResult
+        func run(_ args: [String], output: Bool = false) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: tmux)
+            p.arguments = args
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
+            FileManager.default.createFile(atPath: file.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: file) }
+            p.standardOutput = output ? try FileHandle(forWritingTo: file) : FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            return output ? (try String(contentsOf: file, encoding: .utf8)) : ""
+        }
+
+        func start(_ command: String) async throws {
+            try run(["new-session", "-d", "-s", name, "-x", "120", "-y", "40", "sh"])
+            // Type the command once the shell shows its prompt.
+            try await waitFor("the shell prompt", timeout: 10) { $0.contains("$") || $0.contains("#") }
+            try run(["send-keys", "-t", name, "-l", command])
+            try run(["send-keys", "-t", name, "Enter"])
+        }
+
+        func keys(_ keys: String...) throws { try run(["send-keys", "-t", name] + keys) }
+        func capture() throws -> String { try run(["capture-pane", "-p", "-t", name], output: true) }
+        func display(_ format: String) throws -> String {
+            try run(["display-message", "-p", "-t", name, format], output: true).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func kill() { _ = try? run(["kill-session", "-t", name]) }
+
+        /// Polls the screen until `condition` holds (bounded).
+        @discardableResult
+        func waitFor(_ what: String, timeout: Double = 30, _ condition: (String) -> Bool) async throws -> String {
+            let deadline = Date().addingTimeInterval(timeout)
+            var screen = ""
+            while Date() < deadline {
+                screen = try capture()
+                if condition(screen) { return screen }
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            let state = (try? display("#{pane_current_command} alternate=#{alternate_on} size=#{pane_width}x#{pane_height}")) ?? ""
+            throw TimedOut(what: "\(what); pane: \(state); screen was:\n\(screen)")
+        }
+    }
+
+    static func command(_ extra: String = "") -> String {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-test-\(UUID().uuidString)").path
+        return "env -i PATH=/usr/bin:/bin HOME=\(config) XDG_CONFIG_HOME=\(config) LANG=C.UTF-8 TERM=xterm-256color "
+            + "ODDS_DEMO_TICK=0.3 \(extra)"
+    }
+
+    /// The shell's `EXIT=<status>` line, once the command has ended (the typed command line also holds "EXIT=$?").
+    static func exitLine(_ screen: String) -> String? {
+        screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("EXIT=") && $0.count > 5 && $0.dropFirst(5).allSatisfy(\.isNumber) }
+    }
+
+    /// Everything between the header and the ticker: the part that must change on its own.
+    static func table(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).prefix(30).dropFirst(2).joined(separator: "\n")
+    }
+
+    @Test("Fills with matches, updates without a key, filters, opens details, quits and leaves the terminal sane")
+    func interactive() async throws {
+        guard let tmux = Self.tmux else { Issue.record("tmux is not installed"); return }
+        let session = Session(tmux: tmux)
+        defer { session.kill() }
+        try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo; echo EXIT=$?")
+        let first = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Leag") }
+        #expect(first.contains("LATEST INCIDENT"))
+        #expect(first.contains("鹿島アントラーズ") || first.contains("セレッソ大阪"))
+        // No key pressed: clocks, scores and prices move by themselves.
+        try await session.waitFor("a change without a key press") { Self.table($0) != Self.table(first) }
+
+        try session.keys("/")
+        for c in "Bayern" { try session.keys(String(c)) }
+        try session.keys("Enter")
+        let filtered = try await session.waitFor("the filter") { $0.contains("filter: Bayern") }
+        #expect(filtered.contains("Bayern München"))
+        #expect(!filtered.contains("Premier Leag"))
+        try session.keys("Escape")
+        try await session.waitFor("the filter cleared") { !$0.contains("filter: Bayern") && $0.contains("Premier Leag") }
+
+        try session.keys("Enter")
+        let detail = try await session.waitFor("the detail pane") { $0.contains("Both Teams to Score") && $0.contains("Incidents") }
+        #expect(detail.contains("Fulltime Result"))
+        try session.keys("Escape")
+        try await session.waitFor("back to the table") { $0.contains("LATEST INCIDENT") }
+
+        try session.keys("q")
+        let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
+        #expect(Self.exitLine(after) == "EXIT=0")
+        #expect(try session.display("#{alternate_on}") == "0")
+        #expect(try session.display("#{cursor_flag}") == "1")
+    }
+
+    @Test("SIGTERM restores the terminal and exits 0")
+    func sigterm() async throws {
+        guard let tmux = Self.tmux else { Issue.record("tmux is not installed"); return }
+        let session = Session(tmux: tmux)
+        defer { session.kill() }
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-\(UUID().uuidString).pid").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        try await session.start(Self.command() + "sh -c 'echo $$ > \(pidFile); exec \(CLI.binary.path) dash --demo'; echo EXIT=$?")
+        try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Leag") }
+        let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, SIGTERM) == 0)
+        let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
+        #expect(Self.exitLine(after) == "EXIT=0")
+        #expect(try session.display("#{alternate_on}") == "0")
+        #expect(try session.display("#{cursor_flag}") == "1")
+    }
+
+    @Test("Not a terminal: refuses with a clear message and exit 64")
+    func notATerminal() async throws {
+        let r = try await CLI.run(["dash", "--demo"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("odds stream"))
+        #expect(r.stdout.isEmpty)
+    }
+}
