@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "odds", targets: ["odds"]),
+        .executable(name: "odds-bench", targets: ["OddsBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +29,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: swift5),
+        .executableTarget(name: "OddsBench", dependencies: ["OddsDashboard", "OddsTerminal", "OddsStore", "OddsModel"],
+                          swiftSettings: swift5),
         .target(name: "OddsModel"),
         .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput"]),
         .systemLibrary(name: "CNcursesw"),

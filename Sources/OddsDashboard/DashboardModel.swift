@@ -123,43 +123,43 @@ public struct DashboardModel: Sendable {
     public var rows: [EventKey] {
         let store = shown
         let needle = filter.lowercased()
-        var keys = store.events.keys.filter { key in
-            guard !needle.isEmpty, let e = store.events[key]?.event else { return true }
-            return e.home.lowercased().contains(needle) || (e.away?.lowercased().contains(needle) ?? false)
-                || (e.league?.lowercased().contains(needle) ?? false)
+        // Decorate once, then sort: the comparator must not look events up or build strings.
+        var decorated: [(favourite: Bool, primary: Double, league: String, home: String, key: EventKey)] = []
+        decorated.reserveCapacity(store.events.count)
+        for (key, state) in store.events {
+            let e = state.event
+            if !needle.isEmpty {
+                guard e.home.lowercased().contains(needle) || (e.away?.lowercased().contains(needle) ?? false)
+                        || (e.league?.lowercased().contains(needle) ?? false) else { continue }
+            }
+            let favourite = favourites.contains(e.home) || (e.away.map(favourites.contains) ?? false)
+            decorated.append((favourite, DashboardModel.sortValue(state, by: sort, now: now),
+                              sort == .league ? e.league ?? "" : "", e.home, key))
         }
-        func isFavourite(_ k: EventKey) -> Bool {
-            guard let e = store.events[k]?.event else { return false }
-            return favourites.contains(e.home) || (e.away.map(favourites.contains) ?? false)
+        decorated.sort { a, b in
+            if a.favourite != b.favourite { return a.favourite }
+            if a.primary != b.primary { return a.primary < b.primary }
+            if a.league != b.league { return a.league < b.league }
+            if a.home != b.home { return a.home < b.home }
+            return a.key < b.key
         }
-        keys.sort { a, b in
-            let fa = isFavourite(a), fb = isFavourite(b)
-            if fa != fb { return fa }
-            return DashboardModel.ordered(a, b, by: sort, store: store, now: now)
-        }
-        return keys
+        return decorated.map(\.key)
     }
 
-    static func ordered(_ a: EventKey, _ b: EventKey, by sort: DashboardSort, store: LiveStore, now: Date) -> Bool {
-        let ea = store.events[a]!, eb = store.events[b]!
-        func title(_ s: EventState) -> String { s.event.title }
+    /// The sort's primary value, smaller first (league order compares league names next).
+    static func sortValue(_ s: EventState, by sort: DashboardSort, now: Date) -> Double {
         switch sort {
         case .kickoff:
             // Earliest kick-off first; without start times, the longest-running match first.
-            if let sa = ea.event.startTime, let sb = eb.event.startTime, sa != sb { return sa < sb }
-            let ma = ea.event.minute ?? -1, mb = eb.event.minute ?? -1
-            if ma != mb { return ma > mb }
+            if let start = s.event.startTime { return start.timeIntervalSince1970 - 1e12 }
+            return -Double(s.event.minute ?? -1)
         case .league:
-            let la = ea.event.league ?? "", lb = eb.event.league ?? ""
-            if la != lb { return la < lb }
+            return 0
         case .priceMove:
-            let ma = biggestMove(ea, now: now), mb = biggestMove(eb, now: now)
-            if ma != mb { return ma > mb }
+            return -biggestMove(s, now: now)
         case .incident:
-            let ia = ea.lastIncidentAt ?? .distantPast, ib = eb.lastIncidentAt ?? .distantPast
-            if ia != ib { return ia > ib }
+            return -(s.lastIncidentAt ?? .distantPast).timeIntervalSince1970
         }
-        return (title(ea), a) < (title(eb), b)
     }
 
     /// The largest change of implied probability among the main market's moves of the last minute.

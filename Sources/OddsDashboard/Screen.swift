@@ -43,6 +43,15 @@ public struct Screen: Hashable, Sendable {
         guard y >= 0, y < height, x < width else { return x }
         let limit = min(width, x + (maxWidth ?? width))
         var column = max(0, x)
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            // Printable ASCII: one cell a byte, no grapheme breaking (the common case, every frame).
+            for byte in text.utf8 {
+                if column >= limit { break }
+                rows[y][column] = Cell(text: String(UnicodeScalar(byte)), attributes: attributes)
+                column += 1
+            }
+            return column
+        }
         for character in text {
             let w = TextWidth.width(of: character)
             if w == 0 { continue }

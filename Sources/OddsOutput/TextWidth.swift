@@ -1,12 +1,15 @@
 /// Terminal display width of text: wide (CJK, emoji) characters take two cells, combining marks none.
 public enum TextWidth {
     public static func width(of text: String) -> Int {
+        // Printable ASCII is one cell a byte: the common case, without grapheme breaking.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var total = 0
         for character in text { total += width(of: character) }
         return total
     }
 
     public static func width(of character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
         guard let first = character.unicodeScalars.first else { return 0 }
         let v = first.value
         if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 }

@@ -1,0 +1,136 @@
+// odds-bench: a rerunnable benchmark of the dashboard's cost, not a timed test.
+//
+//   swift run -c release odds-bench [--events 500] [--rate 200] [--seconds 20] [--width 200] [--height 60]
+//
+// Feeds `events` live events and `rate` price updates per second of feed through the live store, the
+// dashboard model and layout, and the real ncursesw driver (writing to a file, as to a terminal of that
+// size), at 30 frames a second of feed time. Reports CPU time per second of feed and the bytes written to
+// the terminal for one single price change on screen.
+import Foundation
+import OddsDashboard
+import OddsModel
+import OddsStore
+import OddsTerminal
+
+func option(_ name: String, _ fallback: Int) -> Int {
+    let args = CommandLine.arguments
+    guard let i = args.firstIndex(of: "--" + name), i + 1 < args.count, let v = Int(args[i + 1]) else { return fallback }
+    return v
+}
+
+let eventCount = option("events", 500)
+let rate = option("rate", 200)
+let seconds = option("seconds", 20)
+let width = option("width", 200)
+let height = option("height", 60)
+
+var random = SystemRandomNumberGenerator()
+let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+let leagues = ["Premier League", "La Liga", "Bundesliga", "Serie A", "Ligue 1", "Eredivisie", "Süper Lig", "J1 League"]
+
+func price(_ hundredths: Int) -> Price { Price(decimal: "\(hundredths / 100).\(String(format: "%02d", hundredths % 100))")! }
+
+let events: [Event] = (0..<eventCount).map { i in
+    Event(provider: .tickodds, id: String(100_000 + i), sport: "soccer", league: leagues[i % leagues.count],
+          home: "Home \(i)", away: "Away \(i)", status: .live, score: Score(home: i % 3, away: i % 2),
+          clock: String(format: "%02d:%02d", i % 90, i % 60), period: "2nd Half",
+          markets: [Market(id: "ft", name: "Fulltime Result", selections: [
+              Selection(id: "home", name: "Home \(i)", price: price(150 + i % 300)),
+              Selection(id: "draw", name: "Draw", price: price(300 + i % 100)),
+              Selection(id: "away", name: "Away \(i)", price: price(250 + i % 400)),
+          ])])
+}
+
+let outPath = FileManager.default.temporaryDirectory.appendingPathComponent("odds-bench-\(getpid()).out").path
+guard let out = fopen(outPath, "w+"), let input = fopen("/dev/null", "r") else { fatalError("cannot open \(outPath)") }
+defer { unlink(outPath) }
+setenv("LINES", String(height), 1)
+setenv("COLUMNS", String(width), 1)
+let terminal = try CursesTerminal.open(term: "xterm-256color", output: out, input: input)
+
+var model = DashboardModel(provider: .tickodds, sport: "soccer", demo: false, oddsFormat: .decimal, now: t0)
+_ = update(&model, .resize(width: width, height: height))
+_ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0, update: .connection(.live))))
+_ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0, update: .snapshot(events))))
+terminal.draw(DashboardLayout.layout(model))
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+func bytesWritten() -> Int { fflush(out); return ftell(out) }
+
+// 1. Steady load: `rate` updates a second, a frame every 1/30 s of feed time, ticks every 0.25 s.
+let frames = seconds * 30
+var now = t0
+var sent = 0
+var framesDrawn = 0
+var layoutCPU = 0.0, drawCPU = 0.0
+let cpuStart = cpuSeconds()
+let bytesStart = bytesWritten()
+for frame in 0..<frames {
+    now = t0.addingTimeInterval(Double(frame + 1) / 30)
+    let due = (frame + 1) * rate / 30
+    while sent < due {
+        let e = events[Int.random(in: 0..<eventCount, using: &random)]
+        let which = Int.random(in: 0..<3, using: &random)
+        var s = e.markets[0].selections[which]
+        s.price = price(120 + Int.random(in: 0..<800, using: &random))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: now, update:
+            .price(PriceUpdate(eventID: e.id, marketID: "ft", marketName: "Fulltime Result", selection: s)))))
+        sent += 1
+    }
+    if frame % 8 == 0 { _ = update(&model, .tick(now)) }
+    let l0 = cpuSeconds()
+    let screen = DashboardLayout.layout(model)
+    let l1 = cpuSeconds()
+    terminal.draw(screen)
+    layoutCPU += l1 - l0
+    drawCPU += cpuSeconds() - l1
+    framesDrawn += 1
+}
+let cpu = cpuSeconds() - cpuStart
+let steadyBytes = bytesWritten() - bytesStart
+
+// 2. One price change on a visible row, on an otherwise quiet screen (markers of earlier moves expired).
+now = now.addingTimeInterval(60)
+_ = update(&model, .tick(now))
+terminal.draw(DashboardLayout.layout(model))
+let visible = model.rows.prefix(10)
+var single: [Int] = []
+for (n, key) in visible.enumerated() {
+    guard let e = model.store.events[key]?.event, var s = e.mainMarket?.selections.first else { continue }
+    s.price = price(1000 + n * 10)
+    now = now.addingTimeInterval(10)  // past the previous marker
+    // A live feed sends heartbeats: without them the whole table would turn stale and repaint.
+    _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: now.addingTimeInterval(-0.5), update: .heartbeat)))
+    _ = update(&model, .tick(now))
+    terminal.draw(DashboardLayout.layout(model))
+    let before = bytesWritten()
+    let oldScreen = DashboardLayout.layout(model)
+    _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: now, update:
+        .price(PriceUpdate(eventID: e.id, marketID: "ft", marketName: "Fulltime Result", selection: s)))))
+    let newScreen = DashboardLayout.layout(model)
+    if ProcessInfo.processInfo.environment["ODDS_BENCH_DEBUG"] != nil {
+        for y in 0..<newScreen.height where oldScreen.rows[y] != newScreen.rows[y] {
+            print("row \(y): \(newScreen.line(y).prefix(120))")
+        }
+    }
+    terminal.draw(newScreen)
+    single.append(bytesWritten() - before)
+}
+terminal.close()
+
+let cpuPerSecond = cpu / Double(seconds)
+print("odds-bench: \(eventCount) events, \(rate) updates/s, \(seconds) s of feed, \(width)×\(height) screen, \(framesDrawn) frames")
+print(String(format: "CPU per second of feed: %.1f ms (%.2f%% of one core)", cpuPerSecond * 1000, cpuPerSecond * 100))
+print(String(format: "  of which layout %.1f ms, drawing %.1f ms, store and model the rest", layoutCPU / Double(seconds) * 1000,
+             drawCPU / Double(seconds) * 1000))
+print(String(format: "terminal output under load: %.1f KB per second of feed", Double(steadyBytes) / Double(seconds) / 1024))
+if !single.isEmpty {
+    let mean = Double(single.reduce(0, +)) / Double(single.count)
+    print(String(format: "bytes per single price change: mean %.0f, max %d (over %d changes)", mean, single.max()!, single.count))
+}
