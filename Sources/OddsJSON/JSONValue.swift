@@ -66,3 +66,21 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     public let reason: String
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
+
+/// A provider message that is not what its protocol says. Live streams skip and count these.
+public struct MalformedMessage: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension JSONParser {
+    /// Parses a provider message; invalid JSON becomes a `MalformedMessage`.
+    public static func message(_ text: String) throws -> JSONValue {
+        do { return try parse(text) } catch { throw MalformedMessage("\(error)") }
+    }
+
+    /// Parses a provider answer body; invalid JSON becomes a `MalformedMessage`.
+    public static func message(bytes: [UInt8]) throws -> JSONValue {
+        do { return try parse(bytes: bytes) } catch { throw MalformedMessage("\(error)") }
+    }
+}

@@ -1,10 +1,6 @@
-/// Builds compact JSON text. Keys keep the order they are written in, so output is stable.
-public struct JSONWriter {
-    public private(set) var text = ""
-
-    public init() {}
-
-    /// A JSON string literal for `s`.
+/// JSON text helpers.
+public enum JSONWriter {
+    /// A JSON string literal for `s` (also a valid TOML basic string).
     public static func quote(_ s: String) -> String {
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)

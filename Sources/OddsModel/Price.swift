@@ -31,8 +31,9 @@ public struct Price: Hashable, Sendable {
     /// American odds such as "-110" or "+150" (a bare "150" is read as positive).
     public init?(american text: String) {
         let trimmed = text.trimmingSpaces
-        guard let value = Rational(decimalText: trimmed), value.denominator == 1,
-              value.numerator.magnitude >= 100 || value.numerator == 100 else { return nil }
+        guard let value = Rational(decimalText: trimmed), value.denominator == 1, value.numerator.magnitude >= 100 else {
+            return nil
+        }
         let a = value.numerator
         let decimal: Rational?
         if a > 0 {

@@ -70,7 +70,7 @@ public struct Tabular: Sendable {
 
     public static func csvField(_ s: String) -> String {
         guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + s.replacing("\"", with: "\"\"") + "\""
     }
 
     func clean(_ s: String) -> String {
@@ -102,11 +102,5 @@ public enum ANSI {
         case .live: return "\u{1B}[33m"
         case .warning: return "\u{1B}[1;33m"
         }
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        replacing(target, with: replacement)
     }
 }

@@ -5,18 +5,11 @@ import OddsModel
 /// PulseScore's wire format (`fi`, `mg`, `ma`, `pa`), kept internal to this module.
 /// This is the decoding seam: everything PulseScore sends becomes model values here.
 enum PulseScoreWire {
-    struct Malformed: Error, CustomStringConvertible {
-        let description: String
-        init(_ d: String) { description = d }
-    }
+    typealias Malformed = MalformedMessage
 
-    static func parse(_ text: String) throws -> JSONValue {
-        do { return try JSONParser.parse(text) } catch { throw Malformed("\(error)") }
-    }
+    static func parse(_ text: String) throws -> JSONValue { try JSONParser.message(text) }
 
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        do { return try JSONParser.parse(bytes: bytes) } catch { throw Malformed("\(error)") }
-    }
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue { try JSONParser.message(bytes: bytes) }
 
     static func events(_ value: JSONValue) throws -> [Event] {
         guard let list = value.array else { throw Malformed("expected an array of events") }

@@ -54,6 +54,15 @@ extension Simulator {
         (status, JSONOutput.object([("error", .string(message)), ("status", .int(status))]).rendered, [])
     }
 
+    /// Live matches per sport, in order of first appearance.
+    static func sportCounts(_ live: [SimMatch]) -> [(String, Int)] {
+        var counts: [(String, Int)] = []
+        for m in live {
+            if let i = counts.firstIndex(where: { $0.0 == m.sport }) { counts[i].1 += 1 } else { counts.append((m.sport, 1)) }
+        }
+        return counts
+    }
+
     /// Answers one REST request (on the loop).
     func route(_ head: HTTPRequestHead) -> (Int, String, [(String, String)]) {
         let (path, query) = splitURI(head.uri)
@@ -111,11 +120,7 @@ extension Simulator {
                 return (200, JSONOutput.array(live.filter { $0.sport == sport }.map { PulseScoreFormat.event($0) }).rendered, [])
             }
             if parts.count == 2, parts[1] == "sports" {
-                var counts: [(String, Int)] = []
-                for m in live {
-                    if let i = counts.firstIndex(where: { $0.0 == m.sport }) { counts[i].1 += 1 } else { counts.append((m.sport, 1)) }
-                }
-                return (200, JSONOutput.array(counts.map {
+                return (200, JSONOutput.array(Self.sportCounts(live).map {
                     .object([("sport", .string(PulseScoreFormat.sportName($0.0))), ("count", .int($0.1))])
                 }).rendered, [])
             }
@@ -175,11 +180,7 @@ extension Simulator {
             }
             return (200, TickOddsFormat.event(m).rendered, [])
         case ["sports"]:
-            var counts: [(String, Int)] = []
-            for m in live {
-                if let i = counts.firstIndex(where: { $0.0 == m.sport }) { counts[i].1 += 1 } else { counts.append((m.sport, 1)) }
-            }
-            return (200, JSONOutput.array(counts.map {
+            return (200, JSONOutput.array(Self.sportCounts(live).map {
                 .object([("sportName", .string(PulseScoreFormat.sportName($0.0))), ("count", .int($0.1))])
             }).rendered, [])
         case ["status"]:

@@ -5,18 +5,11 @@ import OddsModel
 /// TickOdds' wire format (`fixtureId`, `marketGroups`, flat `odds`), kept internal to this module.
 /// This is the decoding seam: everything TickOdds sends becomes model values here.
 enum TickOddsWire {
-    struct Malformed: Error, CustomStringConvertible {
-        let description: String
-        init(_ d: String) { description = d }
-    }
+    typealias Malformed = MalformedMessage
 
-    static func parse(_ text: String) throws -> JSONValue {
-        do { return try JSONParser.parse(text) } catch { throw Malformed("\(error)") }
-    }
+    static func parse(_ text: String) throws -> JSONValue { try JSONParser.message(text) }
 
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        do { return try JSONParser.parse(bytes: bytes) } catch { throw Malformed("\(error)") }
-    }
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue { try JSONParser.message(bytes: bytes) }
 
     static func status(_ text: String?) -> EventStatus {
         switch text {

@@ -29,6 +29,9 @@ struct CLI {
     @discardableResult
     static func run(_ args: [String], env: [String: String] = environment(), timeout: Double = 60, executable: URL = binary,
                     whileRunning: ((Process, () -> String) async throws -> Void)? = nil) async throws -> Result {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw Fixture.FixtureMissing(name: "\(executable.path) (build the package first: swift build)")
+        }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
