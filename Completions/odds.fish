@@ -196,7 +196,7 @@ complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odd
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds dash" json' -l 'json' -d 'Shorthand for --format json.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds dash" ndjson' -l 'ndjson' -d 'Shorthand for --format ndjson.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds dash" csv' -l 'csv' -d 'Shorthand for --format csv.'
-complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds dash" stale-after' -l 'stale-after' -d 'Seconds without a message after which rows are shown as stale.' -rfka ''
+complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds dash" stale-after' -l 'stale-after' -d 'Seconds without a message after which rows are shown as stale (default: the feed\'s own bound, 30 s for TickOdds, 120 s for PulseScore).' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds dash" version' -l 'version' -d 'Show the version.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds dash" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds pulsescore" version' -l 'version' -d 'Show the version.'

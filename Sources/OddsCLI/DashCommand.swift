@@ -21,11 +21,11 @@ struct Dash: AsyncParsableCommand {
     @OptionGroup var sportOption: SportOption
     @OptionGroup var common: CommonOptions
 
-    @Option(name: .long, help: "Seconds without a message after which rows are shown as stale.")
-    var staleAfter: Double = 30
+    @Option(name: .long, help: "Seconds without a message after which rows are shown as stale (default: the feed's own bound, 30 s for TickOdds, 120 s for PulseScore).")
+    var staleAfter: Double?
 
     func validate() throws {
-        guard staleAfter > 0 else { throw ValidationError("--stale-after must be positive.") }
+        if let staleAfter, staleAfter <= 0 { throw ValidationError("--stale-after must be positive.") }
     }
 
     func run() async throws {
@@ -42,7 +42,7 @@ struct Dash: AsyncParsableCommand {
             let provider = try rt.provider(rt.settings.provider)
             var model = DashboardModel(provider: provider.id, sport: rt.settings.sport, demo: rt.demo,
                                        oddsFormat: rt.settings.oddsFormat, favourites: rt.config.favourites,
-                                       stalenessBound: staleAfter, now: Date())
+                                       stalenessBound: staleAfter ?? provider.stalenessBound, now: Date())
             let stats = FeedStats()
             let feed = provider.stream(sport: rt.settings.sport, stats: stats)
             let terminal: CursesTerminal

@@ -90,6 +90,8 @@ public struct PulseScoreClient: OddsProvider {
         return try decode("event \(fixtureID)") { try PulseScoreWire.event(value) }
     }
 
+    public var stalenessBound: TimeInterval { PulseScoreFeed(settings: settings, sport: "soccer").silenceLimit ?? 120 }
+
     public func stream(sport: String?, stats: FeedStats) -> AsyncThrowingStream<FeedMessage, Error> {
         let adapter = PulseScoreFeed(settings: settings, sport: sport ?? "soccer")
         return FeedRunner.run(adapter, transport: transport, stats: stats)

@@ -78,6 +78,9 @@ public struct TickOddsClient: OddsProvider {
         FeedRunner.run(TickOddsFeed(settings: settings, sport: sport), transport: transport, stats: stats)
     }
 
+    /// Twice the heartbeat interval, as for the connection watchdog.
+    public var stalenessBound: TimeInterval { TickOddsFeed(settings: settings, sport: nil).silenceLimit ?? 30 }
+
     /// TickOdds' sport names ("Soccer", "Ice Hockey") from a slug.
     public static func sportName(_ slug: String) -> String {
         slug.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")

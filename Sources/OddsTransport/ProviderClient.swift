@@ -1,3 +1,4 @@
+import Foundation
 import OddsModel
 
 /// Where and how to reach one provider: resolved from defaults, config, environment and flags.
@@ -33,6 +34,8 @@ public protocol OddsProvider: Sendable {
     func liveEvent(id: String) async throws -> Event
     /// The live push feed of one sport (nil: all the provider allows).
     func stream(sport: String?, stats: FeedStats) -> AsyncThrowingStream<FeedMessage, Error>
+    /// Seconds without a message after which this feed's data is stale (its connection is then replaced).
+    var stalenessBound: TimeInterval { get }
 }
 
 /// Joins a base URL and a path with exactly one slash.

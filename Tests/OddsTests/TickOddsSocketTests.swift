@@ -1,5 +1,6 @@
 import Foundation
 import OddsModel
+import OddsPulseScore
 import OddsSimulator
 import OddsStore
 import OddsTickOdds
@@ -30,6 +31,18 @@ struct TickOddsSocketTests {
             let status = try await c.status()
             #expect(status.contains { $0.0 == "status" && $0.1 == "ok" })
             await #expect(throws: OddsError.self) { _ = try await c.liveEvent(id: "42") }
+        }
+    }
+
+    @Test("Each feed's staleness bound follows its own settings")
+    func stalenessBounds() async throws {
+        try await withSimulator { sim, transport in
+            #expect(client(sim, transport).stalenessBound == 30)
+            let fast = TickOddsClient(settings: settings(sim, .tickodds, options: ["heartbeat_seconds": "5"]), transport: transport)
+            #expect(fast.stalenessBound == 10)
+            let pulse = OddsPulseScore.PulseScoreClient(settings: settings(sim, .pulsescore, options: ["silence_seconds": "45"]),
+                                                        transport: transport)
+            #expect(pulse.stalenessBound == 45)
         }
     }
 
