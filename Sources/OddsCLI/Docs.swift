@@ -4,7 +4,8 @@ enum Docs {
     Providers: pulsescore (Bet365 odds; REST and WebSocket) and tickodds (scores, clock, incidents and odds; \
     REST and WebSocket). boltodds, sportsapi and sportsapi-v1 have their places in the config and are not \
     supported yet. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
-    of the provider; its data is labelled as demo data (stderr, the table banner, and "demo": true in JSON).
+    of the provider; its data is labelled as demo data (stderr, the table banner, "demo": true in JSON, and a \
+    last "demo" column in TSV and CSV).
 
     OUTPUT: a table on a terminal; the same columns tab-separated when piped; --json (one array), --ndjson \
     (one object per line) and --csv (one row per selection) for scripts. --odds-format decimal, american, \

@@ -37,9 +37,9 @@ public enum EventReporter {
             if events.isEmpty { return banner + "No events.\n" }
             return banner + table(events, options: options).renderAligned(width: options.width, color: options.color)
         case .tsv:
-            return table(events, options: options).renderTSV()
+            return table(events, options: options).labelledDemo(options.demo).renderTSV()
         case .csv:
-            return selectionRows(events, options: options).renderCSV()
+            return selectionRows(events, options: options).labelledDemo(options.demo).renderCSV()
         case .json:
             return JSONOutput.array(events.map { EventJSON.event($0, demo: options.demo) }).rendered + "\n"
         case .ndjson:
@@ -182,8 +182,8 @@ public enum RecordReporter {
             case .table:
                 let banner = options.demo ? EventReporter.style("DEMO DATA — simulated by the built-in simulator, not real odds", options) + "\n" : ""
                 return banner + (t.rows.isEmpty ? "Nothing to show.\n" : t.renderAligned(width: options.width, color: options.color))
-            case .tsv: return t.renderTSV()
-            default: return t.renderCSV()
+            case .tsv: return t.labelledDemo(options.demo).renderTSV()
+            default: return t.labelledDemo(options.demo).renderCSV()
             }
         }
     }

@@ -24,6 +24,17 @@ public struct Tabular: Sendable {
         self.columns = columns; self.rows = rows; self.styles = styles
     }
 
+    /// The same table with a last `demo` column saying `true` on every row: demo data stays labelled
+    /// even where only the columns survive (TSV and CSV files).
+    public func labelledDemo(_ demo: Bool) -> Tabular {
+        guard demo else { return self }
+        var t = self
+        t.columns.append(Column("demo"))
+        t.rows = rows.map { $0 + ["true"] }
+        t.styles = styles.isEmpty ? [] : styles.map { $0 + [.plain] }
+        return t
+    }
+
     /// An aligned table for a terminal: two spaces between columns, fitted to `width` when given.
     public func renderAligned(width: Int?, color: Bool) -> String {
         var widths = columns.indices.map { i in

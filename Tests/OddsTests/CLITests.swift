@@ -116,10 +116,14 @@ struct CLITests {
         let tsv = try await CLI.run(["live", "--provider", "tickodds", "--demo"])
         #expect(tsv.status == 0)
         try CLI.expectGolden(tsv.stdout, "live-tickodds.tsv")
-        #expect(tsv.stdout.split(separator: "\n").allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 8 })
+        let tsvLines = tsv.stdout.split(separator: "\n")
+        #expect(tsvLines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 9 })
+        #expect(tsvLines.first?.hasSuffix("\tdemo") == true)
+        #expect(tsvLines.dropFirst().allSatisfy { $0.hasSuffix("\ttrue") })
 
         let csv = try await CLI.run(["live", "--provider", "tickodds", "--demo", "--csv", "--odds-format", "fractional"])
         try CLI.expectGolden(csv.stdout, "live-tickodds.csv")
+        #expect(csv.stdout.hasPrefix("provider,id,") && csv.stdout.contains(",demo\r\n"))
 
         let ndjson = try await CLI.run(["live", "--provider", "tickodds", "--sport", "basketball", "--demo", "--ndjson"])
         try CLI.expectGolden(ndjson.stdout, "live-tickodds-basketball.ndjson")
