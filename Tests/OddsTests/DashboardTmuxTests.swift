@@ -101,6 +101,17 @@ struct DashboardTmuxTests {
         try session.keys("Escape")
         try await session.waitFor("back to the table") { $0.contains("LATEST INCIDENT") }
 
+        // Resized at any moment: narrower, too small, and back.
+        try session.run(["resize-window", "-t", session.name, "-x", "80", "-y", "24"])
+        try await session.waitFor("the 80-column layout") { screen in
+            screen.contains("DEMO DATA") && !screen.contains("LATEST INCIDENT")
+                && screen.split(separator: "\n").allSatisfy { $0.count <= 80 }
+        }
+        try session.run(["resize-window", "-t", session.name, "-x", "40", "-y", "10"])
+        try await session.waitFor("the too-small notice") { $0.contains("terminal too small") }
+        try session.run(["resize-window", "-t", session.name, "-x", "120", "-y", "40"])
+        try await session.waitFor("the full layout again") { $0.contains("LATEST INCIDENT") }
+
         try session.keys("q")
         let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
         #expect(Self.exitLine(after) == "EXIT=0")
