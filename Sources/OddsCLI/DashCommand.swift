@@ -84,14 +84,7 @@ enum DashboardRunner {
                     saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox()
         let stop = ManagedFlag()
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { stop.set() }
-            source.resume()
-            sources.append(source)
-        }
+        let signals = TerminationSignals { stop.set() }
         let feedTask = Task {
             do {
                 for try await message in feed { inbox.push(.feed(message)) }
@@ -103,8 +96,7 @@ enum DashboardRunner {
         }
         let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, save: saveFavourites)
         feedTask.cancel()
-        for s in sources { s.cancel() }
-        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
+        signals.cancel()
         return Outcome(model: final, feedError: inbox.error)
     }
 

@@ -37,22 +37,23 @@ final class Runtime: @unchecked Sendable {
     }
 
     /// The client of `id`; a missing key fails here with its one sentence.
-    func provider(_ id: ProviderID) throws -> any OddsProvider {
+    /// The settings of `id`, failing with the missing-key sentence when it has no key.
+    private func keyed(_ id: ProviderID) throws -> ProviderSettings {
         let s = settings.providers[id]!
         _ = try s.requireKey(id)
-        return try ProviderRegistry.make(id, settings: s, transport: transport)
+        return s
+    }
+
+    func provider(_ id: ProviderID) throws -> any OddsProvider {
+        try ProviderRegistry.make(id, settings: keyed(id), transport: transport)
     }
 
     func pulseScore() throws -> PulseScoreClient {
-        let s = settings.providers[.pulsescore]!
-        _ = try s.requireKey(.pulsescore)
-        return PulseScoreClient(settings: s, transport: transport)
+        PulseScoreClient(settings: try keyed(.pulsescore), transport: transport)
     }
 
     func tickOdds() throws -> TickOddsClient {
-        let s = settings.providers[.tickodds]!
-        _ = try s.requireKey(.tickodds)
-        return TickOddsClient(settings: s, transport: transport)
+        TickOddsClient(settings: try keyed(.tickodds), transport: transport)
     }
 
     /// One-shot answers are as fresh as the moment they arrived.
@@ -155,22 +156,34 @@ final class Secrets: @unchecked Sendable {
     func redact(_ text: String) -> String { lock.lock(); defer { lock.unlock() }; return redactor.redact(text) }
 }
 
+/// SIGINT, SIGTERM and SIGHUP turned into a callback while watched; the default actions return on `cancel()`.
+final class TerminationSignals {
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        for sig in Self.signals {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for s in sources { s.cancel() }
+        sources = []
+        for sig in Self.signals { signal(sig, SIG_DFL) }
+    }
+}
+
 /// Runs `body` until it finishes or SIGINT/SIGTERM/SIGHUP arrives; returns true if a signal stopped it.
 func untilInterrupted(_ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
     let task = Task { try await body() }
     let interrupted = ManagedFlag()
-    var sources: [DispatchSourceSignal] = []
-    for sig in [SIGINT, SIGTERM, SIGHUP] {
-        signal(sig, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-        source.setEventHandler { interrupted.set(); task.cancel() }
-        source.resume()
-        sources.append(source)
-    }
-    defer {
-        for s in sources { s.cancel() }
-        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
-    }
+    let signals = TerminationSignals { interrupted.set(); task.cancel() }
+    defer { signals.cancel() }
     do {
         try await task.value
     } catch {

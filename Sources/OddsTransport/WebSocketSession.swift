@@ -235,23 +235,23 @@ final class StatusCatcher: ChannelInboundHandler {
 func withTimeout<T: Sendable>(_ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> T,
                               late: @escaping @Sendable (T) -> Void) async throws -> T? {
     let gate = NIOLockedValueBox<CheckedContinuation<T?, Error>?>(nil)
+    // Whoever takes the continuation first resumes it; the other finds nil.
+    @Sendable func take() -> CheckedContinuation<T?, Error>? {
+        gate.withLockedValue { g in defer { g = nil }; return g }
+    }
     return try await withCheckedThrowingContinuation { (c: CheckedContinuation<T?, Error>) in
         gate.withLockedValue { $0 = c }
         Task {
             do {
                 let value = try await operation()
-                if let c = gate.withLockedValue({ g -> CheckedContinuation<T?, Error>? in defer { g = nil }; return g }) {
-                    c.resume(returning: value)
-                } else {
-                    late(value)
-                }
+                if let c = take() { c.resume(returning: value) } else { late(value) }
             } catch {
-                gate.withLockedValue { g -> CheckedContinuation<T?, Error>? in defer { g = nil }; return g }?.resume(throwing: error)
+                take()?.resume(throwing: error)
             }
         }
         Task {
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-            gate.withLockedValue { g -> CheckedContinuation<T?, Error>? in defer { g = nil }; return g }?.resume(returning: nil)
+            take()?.resume(returning: nil)
         }
     }
 }
