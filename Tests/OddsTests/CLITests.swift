@@ -28,7 +28,7 @@ struct CLI {
     /// Runs the binary with `args`; kills it after `timeout` seconds. `whileRunning` may act on the live process.
     @discardableResult
     static func run(_ args: [String], env: [String: String] = environment(), timeout: Double = 60, executable: URL = binary,
-                    whileRunning: ((Process, () -> String) async throws -> Void)? = nil) async throws -> Result {
+                    whileRunning: ((Subprocess, () -> String) async throws -> Void)? = nil) async throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw Fixture.FixtureMissing(name: "\(executable.path) (build the package first: swift build)")
         }
@@ -36,30 +36,14 @@ struct CLI {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out"), err = dir.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = args
-        process.environment = env
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
+        let started = Date()
+        let process = try Subprocess(executable.path, args, environment: env, stdout: out.path, stderr: err.path)
         if let whileRunning {
             try await whileRunning(process) { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
         }
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                try await Task.sleep(nanoseconds: 200_000_000)
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                throw TimedOut(what: "odds \(args.joined(separator: " "))")
-            }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return Result(status: process.terminationStatus,
+        let remaining = max(1, timeout - Date().timeIntervalSince(started))
+        let status = try await process.exit(timeout: remaining, what: "odds \(args.joined(separator: " "))")
+        return Result(status: status,
                       stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
     }
 
@@ -219,7 +203,7 @@ struct CLITests {
             while output().split(separator: "\n").count < 10 && Date() < deadline {
                 try await Task.sleep(nanoseconds: 50_000_000)
             }
-            kill(process.processIdentifier, signal)
+            process.signal(signal)
         }
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.split(separator: "\n").count >= 10)

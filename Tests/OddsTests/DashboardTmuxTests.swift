@@ -6,41 +6,38 @@ import Testing
 struct DashboardTmuxTests {
     static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    /// One tmux server of its own (`-L`), so a test never touches the user's tmux and `kill` ends everything.
     struct Session {
         let name = "odds-test-\(UUID().uuidString.prefix(8))"
         let tmux: String
 
-        /// Runs tmux; only commands that print are read through a pipe (a daemonizing server would hold it open).
+        /// Runs one tmux command, bounded; its output is read from a file, since a daemonizing server would
+        /// hold a pipe open.
         @discardableResult
-        func run(_ args: [String], output: Bool = false) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: tmux)
-            p.arguments = args
+        func run(_ args: [String], output: Bool = false) async throws -> String {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
-            FileManager.default.createFile(atPath: file.path, contents: nil)
             defer { try? FileManager.default.removeItem(at: file) }
-            p.standardOutput = output ? try FileHandle(forWritingTo: file) : FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            p.standardInput = FileHandle.nullDevice
-            try p.run()
-            p.waitUntilExit()
+            let command = try Subprocess(tmux, ["-L", name] + args, stdout: output ? file.path : nil)
+            try await command.exit(timeout: 20, what: "tmux \(args.first ?? "")")
             return output ? (try String(contentsOf: file, encoding: .utf8)) : ""
         }
 
         func start(_ command: String) async throws {
-            try run(["new-session", "-d", "-s", name, "-x", "120", "-y", "40", "sh"])
+            try await run(["new-session", "-d", "-s", name, "-x", "120", "-y", "40", "sh"])
             // Type the command once the shell shows its prompt.
             try await waitFor("the shell prompt", timeout: 10) { $0.contains("$") || $0.contains("#") }
-            try run(["send-keys", "-t", name, "-l", command])
-            try run(["send-keys", "-t", name, "Enter"])
+            try await run(["send-keys", "-t", name, "-l", command])
+            try await run(["send-keys", "-t", name, "Enter"])
         }
 
-        func keys(_ keys: String...) throws { try run(["send-keys", "-t", name] + keys) }
-        func capture() throws -> String { try run(["capture-pane", "-p", "-t", name], output: true) }
-        func display(_ format: String) throws -> String {
-            try run(["display-message", "-p", "-t", name, format], output: true).trimmingCharacters(in: .whitespacesAndNewlines)
+        func keys(_ keys: String...) async throws { try await run(["send-keys", "-t", name] + keys) }
+        func capture() async throws -> String { try await run(["capture-pane", "-p", "-t", name], output: true) }
+        func display(_ format: String) async throws -> String {
+            try await run(["display-message", "-p", "-t", name, format], output: true)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        func kill() { _ = try? run(["kill-session", "-t", name]) }
+        /// Ends the session's own server and whatever still runs in it.
+        func kill() async { _ = try? await run(["kill-server"]) }
 
         /// Polls the screen until `condition` holds (bounded).
         @discardableResult
@@ -48,13 +45,26 @@ struct DashboardTmuxTests {
             let deadline = Date().addingTimeInterval(timeout)
             var screen = ""
             while Date() < deadline {
-                screen = try capture()
+                screen = try await capture()
                 if condition(screen) { return screen }
                 try await Task.sleep(nanoseconds: 100_000_000)
             }
-            let state = (try? display("#{pane_current_command} alternate=#{alternate_on} size=#{pane_width}x#{pane_height}")) ?? ""
+            let state = (try? await display("#{pane_current_command} alternate=#{alternate_on} size=#{pane_width}x#{pane_height}")) ?? ""
             throw TimedOut(what: "\(what); pane: \(state); screen was:\n\(screen)")
         }
+    }
+
+    /// Runs `body` in a new session and always ends the session's server afterwards.
+    static func withSession(_ body: (Session) async throws -> Void) async throws {
+        guard let tmux else { Issue.record("tmux is not installed"); return }
+        let session = Session(tmux: tmux)
+        do {
+            try await body(session)
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
     }
 
     static func command(_ extra: String = "") -> String {
@@ -75,10 +85,7 @@ struct DashboardTmuxTests {
     }
 
     @Test("Fills with matches, updates without a key, filters, opens details, quits and leaves the terminal sane")
-    func interactive() async throws {
-        guard let tmux = Self.tmux else { Issue.record("tmux is not installed"); return }
-        let session = Session(tmux: tmux)
-        defer { session.kill() }
+    func interactive() async throws { try await Self.withSession { session in
         try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo; echo EXIT=$?")
         let first = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Leag") }
         #expect(first.contains("LATEST INCIDENT"))
@@ -86,44 +93,41 @@ struct DashboardTmuxTests {
         // No key pressed: clocks, scores and prices move by themselves.
         try await session.waitFor("a change without a key press") { Self.table($0) != Self.table(first) }
 
-        try session.keys("/")
-        for c in "Bayern" { try session.keys(String(c)) }
-        try session.keys("Enter")
+        try await session.keys("/")
+        for c in "Bayern" { try await session.keys(String(c)) }
+        try await session.keys("Enter")
         let filtered = try await session.waitFor("the filter") { $0.contains("filter: Bayern") }
         #expect(filtered.contains("Bayern München"))
         #expect(!filtered.contains("Premier Leag"))
-        try session.keys("Escape")
+        try await session.keys("Escape")
         try await session.waitFor("the filter cleared") { !$0.contains("filter: Bayern") && $0.contains("Premier Leag") }
 
-        try session.keys("Enter")
+        try await session.keys("Enter")
         let detail = try await session.waitFor("the detail pane") { $0.contains("Both Teams to Score") && $0.contains("Incidents") }
         #expect(detail.contains("Fulltime Result"))
-        try session.keys("Escape")
+        try await session.keys("Escape")
         try await session.waitFor("back to the table") { $0.contains("LATEST INCIDENT") }
 
         // Resized at any moment: narrower, too small, and back.
-        try session.run(["resize-window", "-t", session.name, "-x", "80", "-y", "24"])
+        try await session.run(["resize-window", "-t", session.name, "-x", "80", "-y", "24"])
         try await session.waitFor("the 80-column layout") { screen in
             screen.contains("DEMO DATA") && !screen.contains("LATEST INCIDENT")
                 && screen.split(separator: "\n").allSatisfy { $0.count <= 80 }
         }
-        try session.run(["resize-window", "-t", session.name, "-x", "40", "-y", "10"])
+        try await session.run(["resize-window", "-t", session.name, "-x", "40", "-y", "10"])
         try await session.waitFor("the too-small notice") { $0.contains("terminal too small") }
-        try session.run(["resize-window", "-t", session.name, "-x", "120", "-y", "40"])
+        try await session.run(["resize-window", "-t", session.name, "-x", "120", "-y", "40"])
         try await session.waitFor("the full layout again") { $0.contains("LATEST INCIDENT") }
 
-        try session.keys("q")
+        try await session.keys("q")
         let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
         #expect(Self.exitLine(after) == "EXIT=0")
-        #expect(try session.display("#{alternate_on}") == "0")
-        #expect(try session.display("#{cursor_flag}") == "1")
-    }
+        #expect(try await session.display("#{alternate_on}") == "0")
+        #expect(try await session.display("#{cursor_flag}") == "1")
+    } }
 
     @Test("SIGTERM restores the terminal and exits 0")
-    func sigterm() async throws {
-        guard let tmux = Self.tmux else { Issue.record("tmux is not installed"); return }
-        let session = Session(tmux: tmux)
-        defer { session.kill() }
+    func sigterm() async throws { try await Self.withSession { session in
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         try await session.start(Self.command() + "sh -c 'echo $$ > \(pidFile); exec \(CLI.binary.path) dash --demo'; echo EXIT=$?")
@@ -132,9 +136,9 @@ struct DashboardTmuxTests {
         #expect(kill(pid, SIGTERM) == 0)
         let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
         #expect(Self.exitLine(after) == "EXIT=0")
-        #expect(try session.display("#{alternate_on}") == "0")
-        #expect(try session.display("#{cursor_flag}") == "1")
-    }
+        #expect(try await session.display("#{alternate_on}") == "0")
+        #expect(try await session.display("#{cursor_flag}") == "1")
+    } }
 
     @Test("Not a terminal: refuses with a clear message and exit 64")
     func notATerminal() async throws {
