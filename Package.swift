@@ -54,6 +54,7 @@ let package = Package(
                 swiftSettings: swift5),
         .target(name: "OddsSimulator", dependencies: [
             "OddsModel", "OddsJSON",
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

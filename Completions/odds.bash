@@ -741,7 +741,7 @@ _odds_sim() {
     repeating_flags=()
     non_repeating_flags=(--no-rate-limit --version -h --help)
     repeating_options=()
-    non_repeating_options=(--port --seed --tick --heartbeat --ping --key --basic-key)
+    non_repeating_options=(--port --seed --tick --heartbeat --ping --key --basic-key --tls-cert --tls-key)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -765,6 +765,12 @@ _odds_sim() {
         return
         ;;
     '--basic-key')
+        return
+        ;;
+    '--tls-cert')
+        return
+        ;;
+    '--tls-key')
         return
         ;;
     esac

@@ -71,7 +71,7 @@ function __odds_parse_tokens -S
                 __odds_parse_subcommand 0 'odds-format=' 'color=' 'v/verbose' 'demo' 'format=' 'json' 'ndjson' 'csv' 'version' 'h/help'
             end
         case 'sim'
-            __odds_parse_subcommand 0 'port=' 'seed=' 'tick=' 'heartbeat=' 'ping=' 'key=' 'basic-key=' 'no-rate-limit' 'version' 'h/help'
+            __odds_parse_subcommand 0 'port=' 'seed=' 'tick=' 'heartbeat=' 'ping=' 'key=' 'basic-key=' 'no-rate-limit' 'tls-cert=' 'tls-key=' 'version' 'h/help'
         case 'help'
             __odds_parse_subcommand -r 1 'version'
         end
@@ -360,6 +360,8 @@ complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odd
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" key' -l 'key' -d 'API key the simulator accepts (MAX plan).' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" basic-key' -l 'basic-key' -d 'An extra key on the BASIC plan (REST only; the WebSocket closes 4003).' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" no-rate-limit' -l 'no-rate-limit' -d 'Do not enforce the 3 requests/second limit.'
+complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" tls-cert' -l 'tls-cert' -d 'Serve HTTPS and WSS with this PEM certificate chain (with --tls-key).' -rfka ''
+complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" tls-key' -l 'tls-key' -d 'The PEM private key of --tls-cert.' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" version' -l 'version' -d 'Show the version.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds help" version' -l 'version' -d 'Show the version.'

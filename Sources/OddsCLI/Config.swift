@@ -22,6 +22,8 @@ public struct ConfigFile: Sendable {
     public var sport: String?
     public var oddsFormat: String?
     public var color: String?
+    /// A PEM file of extra certificate authorities to trust for HTTPS and WSS.
+    public var caFile: String?
     /// Teams pinned on top of the dashboard.
     public var favourites: [String] = []
     /// Per provider: `key`, `url`, `ws_url` and provider options, as strings.
@@ -64,6 +66,7 @@ public struct ConfigFile: Sendable {
         config.sport = table["sport"]?.string
         config.oddsFormat = table["odds_format"]?.string
         config.color = table["color"]?.string
+        config.caFile = table["ca_file"]?.string
         if let list = table["favourites"]?.array {
             config.favourites = list.compactMap { $0.string }
         }
@@ -116,6 +119,9 @@ public struct ResolvedSettings: Sendable {
     public var providerSource: SettingSource
     public var sport: String
     public var oddsFormat: OddsFormat
+    /// Extra certificate authorities for HTTPS and WSS (`ca_file`, `ODDS_CA_FILE`), and where the setting came from.
+    public var caFile: String?
+    public var caFileSource = SettingSource.default
     public var providers: [ProviderID: ProviderSettings] = [:]
     public var sources: [ProviderID: [String: SettingSource]] = [:]
 
@@ -149,6 +155,8 @@ public struct ResolvedSettings: Sendable {
 
         var resolved = ResolvedSettings(configPath: configPath, provider: provider, providerSource: providerSource,
                                         sport: sportSlug(sport), oddsFormat: format)
+        if let f = config.caFile, !f.isEmpty { resolved.caFile = f; resolved.caFileSource = .config }
+        if let f = env["ODDS_CA_FILE"], !f.isEmpty { resolved.caFile = f; resolved.caFileSource = .environment }
         for entry in ProviderRegistry.entries {
             let id = entry.id
             let file = config.providers[id] ?? [:]

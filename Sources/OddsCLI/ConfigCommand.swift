@@ -33,6 +33,8 @@ struct ConfigCommand: AsyncParsableCommand {
                     [("setting", .string("provider")), ("value", .string(s.provider.rawValue)), ("source", .string(s.providerSource.rawValue))],
                     [("setting", .string("sport")), ("value", .string(s.sport)), ("source", .string("-"))],
                     [("setting", .string("odds_format")), ("value", .string(s.oddsFormat.rawValue)), ("source", .string("-"))],
+                    [("setting", .string("ca_file")), ("value", .string(s.caFile ?? "(system CAs only)")),
+                     ("source", .string(s.caFileSource.rawValue))],
                 ]
                 for entry in ProviderRegistry.entries {
                     let p = s.providers[entry.id]!

@@ -25,7 +25,8 @@ enum Docs {
     connection (state: connecting, live, reconnecting with retryIn/attempt/reason, stale, stopped with reason).
 
     CONFIGURATION: $XDG_CONFIG_HOME/odds/config.toml (default ~/.config/odds/config.toml; ODDS_CONFIG \
-    overrides the path) with provider, sport, odds_format at the top and a [pulsescore] / [tickodds] / \
+    overrides the path) with provider, sport, odds_format and ca_file (a PEM file of extra certificate \
+    authorities to trust for HTTPS and WSS; ODDS_CA_FILE) at the top and a [pulsescore] / [tickodds] / \
     [boltodds] / [sportsapi] / [sportsapi_v1] table holding key, url, ws_url. The environment overrides the \
     file: ODDS_<PROVIDER>_KEY, ODDS_<PROVIDER>_URL (REST base), ODDS_<PROVIDER>_WS_URL, with PROVIDER one of \
     PULSESCORE, TICKODDS, BOLTODDS, SPORTSAPI, SPORTSAPI_V1; also ODDS_PROVIDER, ODDS_SPORT, ODDS_ODDS_FORMAT. \

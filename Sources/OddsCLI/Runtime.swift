@@ -36,7 +36,6 @@ final class Runtime: @unchecked Sendable {
                              width: format == .table ? io.width : nil, demo: demo)
     }
 
-    /// The client of `id`; a missing key fails here with its one sentence.
     /// The settings of `id`, failing with the missing-key sentence when it has no key.
     private func keyed(_ id: ProviderID) throws -> ProviderSettings {
         let s = settings.providers[id]!
@@ -44,8 +43,10 @@ final class Runtime: @unchecked Sendable {
         return s
     }
 
+    /// The client of `id`: an unsupported provider, then a missing key, fail here with their one sentence.
     func provider(_ id: ProviderID) throws -> any OddsProvider {
-        try ProviderRegistry.make(id, settings: keyed(id), transport: transport)
+        try ProviderRegistry.requireSupported(id)
+        return try ProviderRegistry.make(id, settings: keyed(id), transport: transport)
     }
 
     func pulseScore() throws -> PulseScoreClient {
@@ -116,6 +117,13 @@ func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport:
     Secrets.shared.add(settings.secrets)
     var logger = io.logger(verbose: common.verbose)
     if quiet { logger.logLevel = .critical }
+    var trustRoots = TrustRoots.system
+    if let caFile = settings.caFile {
+        do { trustRoots = try TrustRoots(pemFile: caFile) } catch let error as TrustRoots.LoadError {
+            let origin = settings.caFileSource == .environment ? "ODDS_CA_FILE" : "ca_file in \(settings.configPath)"
+            throw OddsError.config("The CA file \(caFile) (\(origin)) \(error.reason).")
+        }
+    }
     var simulator: Simulator?
     if common.demo {
         let demo = DemoSettings(environment: io.environment)
@@ -133,7 +141,7 @@ func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport:
         settings.providers[.tickodds]!.webSocketURL = sim.webSocketURL(.tickodds)
         io.err("DEMO MODE: simulated data from the built-in simulator (seed \(demo.seed), 127.0.0.1:\(sim.port)), not real odds.")
     }
-    let transport = Transport(logger: logger, redactor: io.redactor)
+    let transport = Transport(logger: logger, redactor: io.redactor, trustRoots: trustRoots)
     let runtime = Runtime(io: io, settings: settings, config: config, transport: transport, common: common,
                           simulator: simulator, logger: logger)
     do {

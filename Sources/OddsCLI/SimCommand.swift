@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OddsModel
 import OddsSimulator
 
 /// `odds sim`: the protocol simulator as a standalone server.
@@ -28,8 +29,13 @@ struct Sim: AsyncParsableCommand {
     var basicKey: String?
     @Flag(name: .long, help: "Do not enforce the 3 requests/second limit.")
     var noRateLimit = false
+    @Option(name: .long, help: ArgumentHelp("Serve HTTPS and WSS with this PEM certificate chain (with --tls-key).", valueName: "pem-file"))
+    var tlsCert: String?
+    @Option(name: .long, help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "pem-file"))
+    var tlsKey: String?
 
     func validate() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535.") }
         guard tick >= 0, heartbeat > 0, ping > 0 else { throw ValidationError("--tick must be ≥ 0; --heartbeat and --ping > 0.") }
     }
@@ -44,11 +50,15 @@ struct Sim: AsyncParsableCommand {
         options.keys = [key: .max]
         if let basicKey { options.keys[basicKey] = .basic }
         options.enforceRateLimit = !noRateLimit
+        if let tlsCert, let tlsKey { options.tls = .init(certificateChainFile: tlsCert, privateKeyFile: tlsKey) }
         let sim = Simulator(options: options)
-        try sim.start()
+        do { try sim.start() } catch {
+            await sim.stop()
+            throw OddsError.network("Cannot start the simulator on 127.0.0.1\(port == 0 ? "" : ":\(port)"): \(error).")
+        }
         let io = IOContext()
         io.out("""
-        # odds simulator (demo data) listening on 127.0.0.1:\(sim.port)
+        # odds simulator (demo data) listening on \(sim.baseURL)
         export ODDS_PULSESCORE_URL=\(sim.restURL(.pulsescore))
         export ODDS_PULSESCORE_WS_URL=\(sim.webSocketURL(.pulsescore))
         export ODDS_TICKODDS_URL=\(sim.restURL(.tickodds))

@@ -43,6 +43,15 @@ public enum ProviderRegistry {
     /// The providers whose clients exist.
     public static var supported: [ProviderID] { entries.filter(\.supported).map(\.id) }
 
+    /// Fails with a usage error for a provider whose client is not built yet.
+    public static func requireSupported(_ id: ProviderID) throws {
+        guard entry(id).supported else { throw unsupported(id) }
+    }
+
+    private static func unsupported(_ id: ProviderID) -> OddsError {
+        .usage("\(id.displayName) is not supported yet; use --provider \(supported.map(\.rawValue).joined(separator: " or ")).")
+    }
+
     /// Builds the client for `id`; a provider not built yet is a usage error.
     public static func make(_ id: ProviderID, settings: ProviderSettings, transport: Transport,
                             retry: BackoffPolicy = .rest) throws -> any OddsProvider {
@@ -50,7 +59,7 @@ public enum ProviderRegistry {
         case .pulsescore: return PulseScoreClient(settings: settings, transport: transport, retry: retry)
         case .tickodds: return TickOddsClient(settings: settings, transport: transport, retry: retry)
         case .boltodds, .sportsapi, .sportsapiV1:
-            throw OddsError.usage("\(id.displayName) is not supported yet; use --provider pulsescore or tickodds.")
+            throw unsupported(id)
         }
     }
 }

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import OddsJSON
 
@@ -44,7 +45,24 @@ public final class Simulator: @unchecked Sendable {
         public var port = 0
         /// Answer 429 when a key makes more than 3 REST requests in one second, as the provider does.
         public var enforceRateLimit = true
+        /// Serve HTTPS and WSS with this certificate instead of plain HTTP and WS.
+        public var tls: TLS?
         public init() {}
+    }
+
+    /// Why the simulator could not start, as a phrase ("address already in use").
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A server certificate chain and its private key, as PEM files.
+    public struct TLS: Sendable {
+        public var certificateChainFile: String
+        public var privateKeyFile: String
+        public init(certificateChainFile: String, privateKeyFile: String) {
+            self.certificateChainFile = certificateChainFile
+            self.privateKeyFile = privateKeyFile
+        }
     }
 
     public let options: Options
@@ -77,6 +95,16 @@ public final class Simulator: @unchecked Sendable {
     /// Binds 127.0.0.1 (or `options.host`) and starts ticking. Returns the port.
     @discardableResult
     public func start() throws -> Int {
+        let sslContext: NIOSSLContext?
+        do {
+            sslContext = try options.tls.map { tls in
+                try NIOSSLContext(configuration: .makeServerConfiguration(
+                    certificateChain: NIOSSLCertificate.fromPEMFile(tls.certificateChainFile).map { .certificate($0) },
+                    privateKey: .privateKey(NIOSSLPrivateKey(file: tls.privateKeyFile, format: .pem))))
+            }
+        } catch {
+            throw StartError(description: "cannot load the TLS certificate and key (PEM files expected)")
+        }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -91,13 +119,23 @@ public final class Simulator: @unchecked Sendable {
                     upgradePipelineHandler: { channel, head in
                         channel.pipeline.addHandler(SimConnection(sim: self, head: head))
                     })
-                return channel.pipeline.configureHTTPServerPipeline(
-                    withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in
-                        channel.pipeline.removeHandler(http, promise: nil)
-                    })
-                ).flatMap { channel.pipeline.addHandler(http) }
+                let tls: EventLoopFuture<Void> = channel.eventLoop.makeCompletedFuture {
+                    if let sslContext { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
+                }
+                return tls.flatMap {
+                    channel.pipeline.configureHTTPServerPipeline(
+                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in
+                            channel.pipeline.removeHandler(http, promise: nil)
+                        })
+                    )
+                }.flatMap { channel.pipeline.addHandler(http) }
             }
-        let channel = try bootstrap.bind(host: options.host, port: options.port).wait()
+        let channel: Channel
+        do {
+            channel = try bootstrap.bind(host: options.host, port: options.port).wait()
+        } catch let error as IOError {
+            throw StartError(description: String(cString: strerror(error.errnoCode)).lowercased())
+        }
         self.channel = channel
         port = channel.localAddress?.port ?? 0
         if options.tickInterval > 0 {
@@ -120,7 +158,9 @@ public final class Simulator: @unchecked Sendable {
     }
 
     /// The URL prefix of everything the simulator serves.
-    public var baseURL: String { "http://\(options.host):\(port)" }
+    public var baseURL: String { "\(options.tls == nil ? "http" : "https")://\(options.host):\(port)" }
+
+    private var webSocketBase: String { "\(options.tls == nil ? "ws" : "wss")://\(options.host):\(port)" }
 
     /// The REST base URL of a provider, as `ODDS_<PROVIDER>_URL` takes it.
     public func restURL(_ provider: SimProvider) -> String {
@@ -133,8 +173,8 @@ public final class Simulator: @unchecked Sendable {
     /// The WebSocket URL of a provider, as `ODDS_<PROVIDER>_WS_URL` takes it.
     public func webSocketURL(_ provider: SimProvider) -> String {
         switch provider {
-        case .pulsescore: return "ws://\(options.host):\(port)/api/v2/bet365/ws/live"
-        case .tickodds: return "ws://\(options.host):\(port)/ws/live"
+        case .pulsescore: return webSocketBase + "/api/v2/bet365/ws/live"
+        case .tickodds: return webSocketBase + "/ws/live"
         }
     }
 

@@ -5,6 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import OddsModel
 
 /// A response body and status, as received.
@@ -48,14 +49,32 @@ public final class Transport: @unchecked Sendable {
     public var maxBodySize = 256 << 20
     public var requestTimeout: TimeAmount = .seconds(20)
 
-    public init(logger: Logger, redactor: Redactor) {
+    /// TLS for HTTPS and WSS alike: full verification against the system's authorities and `trustRoots`.
+    let tlsConfiguration: TLSConfiguration
+    private let sslContext = NIOLockedValueBox<NIOSSLContext?>(nil)
+
+    public init(logger: Logger, redactor: Redactor, trustRoots: TrustRoots = .system) {
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        var config = HTTPClient.Configuration()
+        tlsConfiguration = trustRoots.clientConfiguration
+        var config = HTTPClient.Configuration(tlsConfiguration: tlsConfiguration)
         config.timeout = .init(connect: .seconds(10), read: .seconds(30))
         config.decompression = .enabled(limit: .none)
+        // A refused connection or a rejected certificate is reported at once instead of after the connect
+        // timeout; REST retries its own statuses and the live feeds reconnect with their own backoff.
+        config.connectionPool.retryConnectionEstablishment = false
         self.http = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: config)
         self.logger = logger
         self.redactor = redactor
+    }
+
+    /// The WebSocket client's TLS context, built once (it loads the trust store).
+    func clientSSLContext() throws -> NIOSSLContext {
+        try sslContext.withLockedValue { cached in
+            if let cached { return cached }
+            let context = try NIOSSLContext(configuration: tlsConfiguration)
+            cached = context
+            return context
+        }
     }
 
     private let feeds = NIOLockedValueBox<[UUID: Task<Void, Never>]>([:])
@@ -95,11 +114,16 @@ public final class Transport: @unchecked Sendable {
             if error == .invalidURL || error == .emptyHost || error == .unsupportedScheme(url) {
                 throw TransportError.invalidURL(redactor.redact(url))
             }
-            throw TransportError.connectionFailed(redactor.redact(String(describing: error)))
+            throw TransportError.connectionFailed(redactor.redact(describeConnectionFailure(error, host: host(of: url))))
         } catch {
-            throw TransportError.connectionFailed(redactor.redact(String(describing: error)))
+            throw TransportError.connectionFailed(redactor.redact(describeConnectionFailure(error, host: host(of: url))))
         }
     }
+}
+
+/// The host of a URL, for error messages.
+func host(of url: String) -> String {
+    URLComponents(string: url)?.host ?? url
 }
 
 /// The tool's version, shown by `--version` and sent as the User-Agent.

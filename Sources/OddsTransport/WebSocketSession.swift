@@ -42,7 +42,11 @@ public final class WebSocketSession: @unchecked Sendable {
         let port = parsed.port ?? (tls ? 443 : 80)
         var uri = parsed.percentEncodedPath.isEmpty ? "/" : parsed.percentEncodedPath
         if let q = parsed.percentEncodedQuery { uri += "?" + q }
-        let sslContext: NIOSSLContext? = tls ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+        let sslContext: NIOSSLContext?
+        do { sslContext = tls ? try transport.clientSSLContext() : nil } catch {
+            throw TransportError.connectionFailed("cannot set up TLS: \(error)")
+        }
+        let tlsErrors = FirstErrorRecorder()
         let maxFrame = transport.maxFrameSize
         transport.logger.debug("WebSocket connect \(transport.redactor.redact(url))")
 
@@ -61,8 +65,8 @@ public final class WebSocketSession: @unchecked Sendable {
                     channel.eventLoop.makeCompletedFuture {
                         if let sslContext {
                             let sni = isIPAddress(host) ? nil : host
-                            try channel.pipeline.syncOperations.addHandler(
-                                NIOSSLClientHandler(context: sslContext, serverHostname: sni))
+                            try channel.pipeline.syncOperations.addHandlers(
+                                NIOSSLClientHandler(context: sslContext, serverHostname: sni), tlsErrors)
                         }
                         let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
                             maxFrameSize: maxFrame,
@@ -112,7 +116,8 @@ public final class WebSocketSession: @unchecked Sendable {
             throw error
         } catch {
             continuation.finish()
-            throw TransportError.connectionFailed(transport.redactor.redact(String(describing: error)))
+            let cause = tlsErrors.error ?? error
+            throw TransportError.connectionFailed(transport.redactor.redact(describeConnectionFailure(cause, host: host)))
         }
         switch result {
         case .upgraded(let channel):

@@ -157,6 +157,10 @@ struct CLITests {
         let r = try await CLI.run(["live", "--provider", "boltodds"], env: CLI.environment(["ODDS_BOLTODDS_KEY": "k-123456"]))
         #expect(r.status == 64)
         #expect(r.stderr.contains("not supported yet"))
+        // Checked before the key: --demo has no BoltOdds key, and the answer is still "not supported".
+        let demo = try await CLI.run(["live", "--provider", "boltodds", "--demo"])
+        #expect(demo.status == 64)
+        #expect(demo.stderr.contains("BoltOdds is not supported yet; use --provider pulsescore or tickodds."))
     }
 
     @Test("A rejected key: exit 3, and the key is in no output, even verbose")
@@ -183,6 +187,65 @@ struct CLITests {
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stderr.contains("key=***"))
         #expect(!good.all.contains("demo-key"))
+    }
+
+    @Test("ODDS_CA_FILE trusts a private CA over HTTPS and WSS; without it exit 7 names the certificate; a bad file is exit 2")
+    func privateCA() async throws {
+        var options = Simulator.Options()
+        options.tickInterval = 0
+        options.tls = try Fixture.simulatorTLS()
+        let sim = Simulator(options: options)
+        try sim.start()
+        let env = CLI.environment(["ODDS_TICKODDS_KEY": "demo-key", "ODDS_TICKODDS_URL": sim.restURL(.tickodds),
+                                   "ODDS_TICKODDS_WS_URL": sim.webSocketURL(.tickodds)])
+        let ca = try Fixture.path("tls/ca.pem")
+        let live = try await CLI.run(["tickodds", "live", "--json"], env: env.merging(["ODDS_CA_FILE": ca]) { $1 })
+        let stream = try await CLI.run(["stream", "--provider", "tickodds", "--limit", "3"], env: env.merging(["ODDS_CA_FILE": ca]) { $1 })
+        let untrusted = try await CLI.run(["tickodds", "live"], env: env)
+        let missing = try await CLI.run(["tickodds", "live"], env: env.merging(["ODDS_CA_FILE": "/nonexistent/ca.pem"]) { $1 })
+        let shown = try await CLI.run(["config", "show"], env: env.merging(["ODDS_CA_FILE": ca]) { $1 })
+        await sim.stop()
+
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(live.stdout.hasPrefix("[{\"provider\":\"tickodds\""))
+        #expect(stream.status == 0, "\(stream.stderr)")
+        #expect(stream.stdout.split(separator: "\n").last?.contains("\"type\":\"snapshot\"") == true)
+        #expect(untrusted.status == 7)
+        #expect(untrusted.stderr.hasPrefix("odds: Cannot reach TickOdds at https://127.0.0.1:"))
+        #expect(untrusted.stderr.contains("the TLS certificate of 127.0.0.1 is not trusted"))
+        #expect(untrusted.stderr.split(separator: "\n").count == 1)
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "odds: The CA file /nonexistent/ca.pem (ODDS_CA_FILE) cannot be read.\n")
+        #expect(shown.stdout.contains("ca_file\t\(ca)\tenvironment"))
+    }
+
+    @Test("odds sim serves until SIGTERM and prints the exports that point odds at it, over HTTP or HTTPS", arguments: [false, true])
+    func simCommand(tls: Bool) async throws {
+        let certificate = try Fixture.simulatorTLS()
+        let args = ["sim", "--tick", "0"] + (tls ? ["--tls-cert", certificate.certificateChainFile, "--tls-key", certificate.privateKeyFile] : [])
+        var client: CLI.Result?
+        var taken: CLI.Result?
+        let sim = try await CLI.run(args) { process, output in
+            let deadline = Date().addingTimeInterval(20)
+            while !output().contains("ODDS_TICKODDS_WS_URL") && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+            var env = CLI.environment(["ODDS_TICKODDS_KEY": "demo-key"])
+            for line in output().split(separator: "\n") where line.hasPrefix("export ") {
+                let pair = line.dropFirst(7).split(separator: "=", maxSplits: 1).map(String.init)
+                env[pair[0]] = pair[1]
+            }
+            if tls { env["ODDS_CA_FILE"] = try Fixture.path("tls/ca.pem") }
+            client = try await CLI.run(["tickodds", "sports", "--json"], env: env)
+            // A second simulator on the same port is refused with one sentence.
+            let port = env["ODDS_TICKODDS_URL"].flatMap { URLComponents(string: $0)?.port }
+            taken = try await CLI.run(["sim", "--port", String(port ?? 0)])
+            process.signal(SIGTERM)
+        }
+        #expect(sim.status == 0, "\(sim.stderr)")
+        #expect(sim.stdout.hasPrefix("# odds simulator (demo data) listening on \(tls ? "https" : "http")://127.0.0.1:"))
+        #expect(client?.status == 0, "\(client?.stderr ?? "")")
+        #expect(client?.stdout.contains("\"sport\":\"soccer\"") == true)
+        #expect(taken?.status == 7)
+        #expect(taken?.stderr.hasSuffix(": address already in use.\n") == true, "\(taken?.stderr ?? "")")
     }
 
     @Test("stream writes NDJSON updates and stops at --limit")

@@ -7,13 +7,23 @@ import Testing
 
 enum Fixture {
     static func text(_ name: String) throws -> String {
-        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
-            throw FixtureMissing(name: name)
-        }
-        return try String(contentsOf: url, encoding: .utf8)
+        try String(contentsOfFile: path(name), encoding: .utf8)
     }
 
     struct FixtureMissing: Error { let name: String }
+
+    /// The path of a fixture file, for code that reads files itself.
+    static func path(_ name: String) throws -> String {
+        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
+            throw FixtureMissing(name: name)
+        }
+        return url.path
+    }
+
+    /// The tests' own CA (`tls/ca.pem`) and a certificate it issued for localhost and 127.0.0.1.
+    static func simulatorTLS() throws -> Simulator.TLS {
+        Simulator.TLS(certificateChainFile: try path("tls/server.pem"), privateKeyFile: try path("tls/server-key.pem"))
+    }
 }
 
 struct TimedOut: Error, CustomStringConvertible {
@@ -22,7 +32,7 @@ struct TimedOut: Error, CustomStringConvertible {
 }
 
 /// A simulator on 127.0.0.1 with manual ticks, and a transport to reach it; both stopped after `body`.
-func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { _ in },
+func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { _ in }, trustRoots: TrustRoots = .system,
                       _ body: (Simulator, Transport) async throws -> T) async throws -> T {
     var options = Simulator.Options()
     options.tickInterval = 0
@@ -33,7 +43,7 @@ func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { _ in },
     try sim.start()
     var logger = Logger(label: "test")
     logger.logLevel = .critical
-    let transport = Transport(logger: logger, redactor: Redactor(secrets: Array(options.keys.keys)))
+    let transport = Transport(logger: logger, redactor: Redactor(secrets: Array(options.keys.keys)), trustRoots: trustRoots)
     do {
         let result = try await body(sim, transport)
         await transport.shutdown()
