@@ -269,7 +269,8 @@ public enum DashboardLayout {
 
     // MARK: Help
 
-    static let helpLines = [
+    /// The lines of the help overlay.
+    public static let helpLines = [
         "Keys",
         "",
         "↑ ↓  j k      move",
@@ -287,7 +288,8 @@ public enum DashboardLayout {
     ]
 
     static func help(_ screen: inout Screen) {
-        let w = min(screen.width - 4, 60), h = min(screen.height - 2, helpLines.count + 2)
+        let widest = helpLines.map { TextWidth.width(of: $0) }.max() ?? 0
+        let w = min(screen.width - 4, widest + 4), h = min(screen.height - 2, helpLines.count + 2)
         let x0 = (screen.width - w) / 2, y0 = (screen.height - h) / 2
         for y in y0..<(y0 + h) {
             screen.put(String(repeating: " ", count: w), x: x0, y: y, attributes: .reverse)
