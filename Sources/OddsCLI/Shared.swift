@@ -23,15 +23,11 @@ func runStream(_ provider: any OddsProvider, sport: String?, options: StreamOpti
     let limit = options.limit
     let interrupted = try await untilInterrupted {
         var store = LiveStore()
+        var moves = PriceLineMoves()
         var written = 0
         for try await message in feed {
             store.apply(message)
-            var move: PriceMove?
-            if case .price(let p) = message.update {
-                let key = EventKey(provider: message.provider, id: p.eventID)
-                move = store.events[key]?.moves[SelectionKey(marketID: p.marketID, selectionID: p.selection.id)]
-                if move?.changedAt != message.receivedAt { move = nil }
-            }
+            let move = moves.move(for: message, in: store)
             io.out(EventJSON.update(message, move: move, demo: demo).rendered + "\n")
             written += 1
             if io.stdoutClosed { return }

@@ -258,6 +258,19 @@ struct CLITests {
         #expect(types == ["connection", "connection", "snapshot"])
     }
 
+    @Test("Every TickOdds price line of the stream carries the previous price and the direction")
+    func streamPriceMoves() async throws {
+        let env = CLI.environment(["ODDS_DEMO_TICK": "0.02"])
+        let r = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--limit", "400"], env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let prices = r.stdout.split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["type"] as? String == "price" }
+        #expect(prices.count > 20)
+        let bare = prices.filter { $0["previous"] == nil || $0["direction"] == nil }
+        #expect(bare.isEmpty, "\(bare.count) of \(prices.count) price lines without a move")
+    }
+
     @Test("stream runs until SIGTERM or SIGINT, then exits 0 with a summary", arguments: [SIGTERM, SIGINT])
     func streamSignal(signal: Int32) async throws {
         let env = CLI.environment(["ODDS_DEMO_TICK": "0.05"])

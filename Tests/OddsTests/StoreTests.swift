@@ -49,6 +49,37 @@ struct StoreTests {
         #expect(store.events[EventKey(provider: .tickodds, id: "1")]?.moves[SelectionKey(marketID: "ft", selectionID: "home")]?.direction == .down)
     }
 
+    @Test("Each price line reports its move once, even when the refreshed event before it already made it")
+    func priceLineMoves() throws {
+        var store = LiveStore()
+        var lines = PriceLineMoves()
+        func feed(_ m: FeedMessage) -> PriceMove? {
+            store.apply(m)
+            return lines.move(for: m, in: store)
+        }
+        func line(_ id: String, _ price: String, suspended: Bool = false) -> FeedUpdate {
+            .price(PriceUpdate(eventID: "1", marketID: "ft", marketName: "Fulltime Result",
+                               selection: Selection(id: id, name: id, price: Price(decimal: price), suspended: suspended)))
+        }
+        #expect(feed(msg(.snapshot([event("1")]))) == nil)
+        // TickOdds: one update per changed selection, each with the event refreshed with all of the tick's prices.
+        let refreshed = event("1", prices: ["2.30", "3.10", "3.25"])
+        let home = feed(msg(line("home", "2.30"), 1))
+        #expect(home?.previous?.text == "2.10" && home?.direction == .up)
+        #expect(feed(msg(.upsert(refreshed), 1)) == nil)
+        let draw = feed(msg(line("draw", "3.10"), 2))
+        #expect(draw?.previous?.text == "3.40" && draw?.direction == .down)
+        #expect(feed(msg(.upsert(refreshed), 2)) == nil)
+        // The same price again (a suspension, a repeat) is not a second move.
+        #expect(feed(msg(line("draw", "3.10", suspended: true), 3)) == nil)
+        #expect(feed(msg(line("away", "3.25"), 3)) == nil)
+        // A later real move is reported, and a removed event forgets what was reported.
+        #expect(feed(msg(line("draw", "3.20"), 4))?.previous?.text == "3.10")
+        #expect(feed(msg(.remove(eventID: "1"), 5)) == nil)
+        #expect(feed(msg(.upsert(event("1")), 6)) == nil)
+        #expect(feed(msg(line("home", "2.50"), 7))?.previous?.text == "2.10")
+    }
+
     @Test("An upsert diffs prices against the stored event")
     func upsertDiff() throws {
         var store = LiveStore()
