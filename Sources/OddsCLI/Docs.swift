@@ -37,12 +37,13 @@ enum Docs {
     TickOdds WebSocket wss://api.tickodds.com/ws/live and REST /api/v1/live/events, /events/{id}, /sports, \
     /status. Inferred (not in the docs; configurable): PulseScore live sports /live-events/sports \
     (live_sports_path) and live event /live-events/{id} (live_event_path); the TickOdds REST host \
-    https://api.tickodds.com and its key header X-API-Key (key_header).
+    https://api.tickodds.com and its key header X-API-Key (key_header); TickOdds' league field and close \
+    codes (4001/1008 key, 4003 plan, 4029 connections).
 
     EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \
     key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \
     limit (HTTP 403, close 4003, 4005 or 4029); 5 not found (HTTP 404); 6 rate limited (HTTP 429 after \
-    retries); 7 network failure; 8 the provider sent something unusable (or HTTP 5xx after retries); \
+    retries, or with a Retry-After over 30 s); 7 network failure; 8 the provider sent something unusable (or HTTP 5xx after retries); \
     64 usage error (including close 4004, a sport the provider does not stream).
 
     DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \

@@ -9,7 +9,7 @@ struct Sim: AsyncParsableCommand {
         abstract: "Run the built-in PulseScore and TickOdds simulator on 127.0.0.1 until interrupted.",
         discussion: """
         Prints the environment that points odds at it. Controls for tests (GET): /_sim/tick?count=N, \
-        /_sim/fail?status=429&count=N, /_sim/close-next?code=4011, /_sim/close-all?code=N, /_sim/drop, \
+        /_sim/fail?status=429&count=N&retry_after=S, /_sim/close-next?code=4011, /_sim/close-all?code=N, /_sim/drop, \
         /_sim/malformed?count=N, /_sim/silent?on=1|0, /_sim/status.
         """)
 

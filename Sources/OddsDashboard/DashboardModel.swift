@@ -124,7 +124,8 @@ public struct DashboardModel: Sendable {
         let store = shown
         let needle = filter.lowercased()
         // Decorate once, then sort: the comparator must not look events up or build strings.
-        var decorated: [(favourite: Bool, primary: Double, league: String, home: String, key: EventKey)] = []
+        // Ties (matches without a minute of play, under the kick-off sort) stay grouped by sport and league.
+        var decorated: [(favourite: Bool, primary: Double, sport: String, league: String, home: String, key: EventKey)] = []
         decorated.reserveCapacity(store.events.count)
         for (key, state) in store.events {
             let e = state.event
@@ -134,11 +135,12 @@ public struct DashboardModel: Sendable {
             }
             let favourite = favourites.contains(e.home) || (e.away.map(favourites.contains) ?? false)
             decorated.append((favourite, DashboardModel.sortValue(state, by: sort, now: now),
-                              sort == .league ? e.league ?? "" : "", e.home, key))
+                              sort == .league ? "" : e.sport, e.league ?? "", e.home, key))
         }
         decorated.sort { a, b in
             if a.favourite != b.favourite { return a.favourite }
             if a.primary != b.primary { return a.primary < b.primary }
+            if a.sport != b.sport { return a.sport < b.sport }
             if a.league != b.league { return a.league < b.league }
             if a.home != b.home { return a.home < b.home }
             return a.key < b.key

@@ -165,8 +165,14 @@ public struct Event: Hashable, Sendable, Identifiable {
                 "money line", "moneyline", "game lines", "winner", "win"].contains(n)
     }
 
-    /// The minute of play, read from a clock such as "67:23" or "45+2'".
-    public var minute: Int? { clock.flatMap(Event.minute(fromClock:)) }
+    /// The minute of play, read from a clock such as "67:23" or "45+2'". Nil for sports whose clock
+    /// counts down the time left in a period, where it is no minute of play.
+    public var minute: Int? {
+        Event.countdownSports.contains(sport) ? nil : clock.flatMap(Event.minute(fromClock:))
+    }
+
+    /// Sports whose clock shows the time left in the period.
+    public static let countdownSports: Set<String> = ["basketball", "american-football", "ice-hockey"]
 
     public static func minute(fromClock clock: String) -> Int? {
         let digits = clock.prefix(while: { $0.isNumber })

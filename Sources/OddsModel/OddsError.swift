@@ -11,8 +11,8 @@ public enum OddsError: Error, Hashable, Sendable {
     /// The plan does not allow this (HTTP 403, close 4003/4005/4029).
     case accessDenied(ProviderID, String)
     case notFound(String)
-    /// HTTP 429 after the client's own backoff gave up.
-    case rateLimited(ProviderID)
+    /// HTTP 429 after the client's own backoff gave up, or with a `Retry-After` (seconds) too long to wait for.
+    case rateLimited(ProviderID, retryAfter: Int? = nil)
     /// The provider could not be reached, or the connection failed.
     case network(String)
     /// The provider answered with something the client cannot use.
@@ -40,7 +40,10 @@ public enum OddsError: Error, Hashable, Sendable {
             return "No API key for \(p.displayName): set ODDS_\(p.environmentName)_KEY or `key` under [\(p.configName)] in the config file (or use --demo)."
         case .authentication(let p, let m): return "\(p.displayName) rejected the API key: \(m)."
         case .accessDenied(let p, let m): return "\(p.displayName) denied access (plan limit): \(m)."
-        case .rateLimited(let p): return "\(p.displayName) rate limit exceeded (HTTP 429) and retries did not help; try again later."
+        case .rateLimited(let p, nil):
+            return "\(p.displayName) rate limit exceeded (HTTP 429) and retries did not help; try again later."
+        case .rateLimited(let p, let seconds?):
+            return "\(p.displayName) rate limit exceeded (HTTP 429); it asks to wait \(seconds) s before the next request."
         case .provider(let p, let m): return "\(p.displayName): \(m)."
         }
     }

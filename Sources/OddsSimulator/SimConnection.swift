@@ -21,7 +21,6 @@ final class SimConnection: ChannelInboundHandler {
     /// Pings sent and not yet answered; two in a row disconnect the client.
     var unansweredPings = 0
     var timers: [RepeatedTask] = []
-    var snapshotTimer: Scheduled<Void>?
     var closeSent = false
 
     init(sim: Simulator, head: HTTPRequestHead) {
@@ -57,7 +56,6 @@ final class SimConnection: ChannelInboundHandler {
         guard isOpen else { return }
         isOpen = false
         for t in timers { t.cancel() }
-        snapshotTimer?.cancel()
         sim.unregister(self)
     }
 
@@ -74,20 +72,25 @@ final class SimConnection: ChannelInboundHandler {
             closeAfterFirst = sim.takeCloseCode()
             broadcast()
         case .tickodds:
+            // The docs give no close codes for TickOdds: these mirror PulseScore's.
             if plan == .basic { close(code: 4003, reason: "Live plan required"); return }
+            if sim.openConnections(provider: .tickodds, key: key) > sim.options.tickOddsConnectionLimit {
+                close(code: 4029, reason: "Connection limit reached"); return
+            }
             closeAfterFirst = sim.takeCloseCode()
-            // The snapshot follows the first subscribe, or goes out unfiltered after a short wait.
-            snapshotTimer = context?.eventLoop.scheduleTask(in: .milliseconds(300)) { [weak self] in self?.sendSnapshot() }
+            // "Sent once on connect — current state of all live events"; a subscribe filters what follows.
+            sendSnapshot()
             let hb = Int64(sim.options.heartbeatInterval * 1000)
             if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(hb), delay: .milliseconds(hb), { [weak self] _ in
                 guard let self, !self.sim.silent else { return }
                 self.send(TickOddsFormat.heartbeat(Date()))
             }) { timers.append(t) }
+            // Only TickOdds documents server pings.
+            let ping = Int64(sim.options.pingInterval * 1000)
+            if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(ping), delay: .milliseconds(ping), { [weak self] _ in
+                self?.ping()
+            }) { timers.append(t) }
         }
-        let ping = Int64(sim.options.pingInterval * 1000)
-        if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(ping), delay: .milliseconds(ping), { [weak self] _ in
-            self?.ping()
-        }) { timers.append(t) }
     }
 
     func ping() {
@@ -130,10 +133,6 @@ final class SimConnection: ChannelInboundHandler {
         for name in value["subscribe"]?.array ?? [] { if let s = name.string { subs.insert(s) } }
         for name in value["unsubscribe"]?.array ?? [] { if let s = name.string { subs.remove(s) } }
         subscriptions = subs
-        if !snapshotSent {
-            snapshotTimer?.cancel()
-            sendSnapshot()
-        }
     }
 
     func wants(_ m: SimMatch) -> Bool {

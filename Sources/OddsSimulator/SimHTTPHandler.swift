@@ -89,11 +89,11 @@ extension Simulator {
     func guarded(key: String?, rateLimited limited: Bool, _ body: () -> (Int, String, [(String, String)])) -> (Int, String, [(String, String)]) {
         guard let key, options.keys[key] != nil else { return Self.error(401, "Invalid or missing API key") }
         if !failREST.isEmpty {
-            let status = failREST[0].status
+            let failure = failREST[0]
             failREST[0].remaining -= 1
             if failREST[0].remaining <= 0 { failREST.removeFirst() }
-            var answer = Self.error(status, status == 429 ? "Rate limit exceeded" : "Simulated failure")
-            if status == 429 { answer.2 = [("Retry-After", "1")] }
+            var answer = Self.error(failure.status, failure.status == 429 ? "Rate limit exceeded" : "Simulated failure")
+            if let after = failure.retryAfter { answer.2 = [("Retry-After", after)] }
             return answer
         }
         if limited && options.enforceRateLimit {
@@ -157,8 +157,10 @@ extension Simulator {
                 let tab = query["tab"].flatMap { $0.isEmpty ? nil : $0 }
                 return (200, JSONOutput.array(league.fixtures.map { PulseScoreFormat.event($0, tab: tab) }).rendered, [])
             case let p where p.count == 2 && p[0] == "events":
+                // Pre-match fixtures, and live ones too: the docs' example fetches a live fixture id here.
                 guard let serial = PulseScoreFormat.serial(fromFixtureID: p[1]),
-                      let f = leagues.lazy.flatMap(\.fixtures).first(where: { $0.serial == serial }) else {
+                      let f = leagues.lazy.flatMap(\.fixtures).first(where: { $0.serial == serial })
+                        ?? live.first(where: { $0.serial == serial && $0.sport == sport }) else {
                     return Self.error(404, "Event not found")
                 }
                 return (200, PulseScoreFormat.event(f).rendered, [])
@@ -199,7 +201,9 @@ extension Simulator {
         let count = query["count"].flatMap(Int.init) ?? 1
         switch path {
         case "/_sim/tick": for _ in 0..<count { tickOnLoop() }
-        case "/_sim/fail": failREST.append((query["status"].flatMap(Int.init) ?? 429, count))
+        case "/_sim/fail":
+            let status = query["status"].flatMap(Int.init) ?? 429
+            failREST.append((status, count, status == 429 ? query["retry_after"] ?? "1" : nil))
         case "/_sim/close-next": closeNextCodes.append(query["code"].flatMap(Int.init) ?? 4011)
         case "/_sim/close-all":
             let code = query["code"].flatMap(Int.init) ?? 1000

@@ -34,7 +34,7 @@ public final class Simulator: @unchecked Sendable {
         public var tickInterval: TimeInterval = 1
         /// TickOdds heartbeat period (the provider documents 15 s).
         public var heartbeatInterval: TimeInterval = 15
-        /// Server ping period; a client that has not answered the previous ping is disconnected.
+        /// TickOdds' server ping period; a client that has not answered two pings is disconnected.
         public var pingInterval: TimeInterval = 15
         /// Accepted API keys and their plans.
         public var keys: [String: SimPlan] = ["demo-key": .max]
@@ -45,6 +45,8 @@ public final class Simulator: @unchecked Sendable {
         public var port = 0
         /// Answer 429 when a key makes more than 3 REST requests in one second, as the provider does.
         public var enforceRateLimit = true
+        /// Concurrent TickOdds WebSockets per key (documented: 50); one more is closed with 4029.
+        public var tickOddsConnectionLimit = 50
         /// Serve HTTPS and WSS with this certificate instead of plain HTTP and WS.
         public var tls: TLS?
         public init() {}
@@ -75,7 +77,7 @@ public final class Simulator: @unchecked Sendable {
     var world: SimWorld
     var connections: [ObjectIdentifier: SimConnection] = [:]
     var restLog: [String: [Date]] = [:]
-    var failREST: [(status: Int, remaining: Int)] = []
+    var failREST: [(status: Int, remaining: Int, retryAfter: String?)] = []
     var closeNextCodes: [Int] = []
     var silent = false
     var padding = 0
@@ -188,8 +190,11 @@ public final class Simulator: @unchecked Sendable {
     /// Advances the world `count` ticks now and pushes the changes.
     public func tick(_ count: Int = 1) async { await onLoop { for _ in 0..<count { self.tickOnLoop() } } }
 
-    /// The next `count` REST requests answer `status` (429, 403, 500 …).
-    public func failNextRequests(status: Int, count: Int = 1) async { await onLoop { self.failREST.append((status, count)) } }
+    /// The next `count` REST requests answer `status` (429, 403, 500 …); a 429 carries `retryAfter` as
+    /// its `Retry-After` header (nil: none).
+    public func failNextRequests(status: Int, count: Int = 1, retryAfter: String? = "1") async {
+        await onLoop { self.failREST.append((status, count, status == 429 ? retryAfter : nil)) }
+    }
 
     /// The next WebSocket connection is closed with `code` right after its first message.
     public func closeNextConnection(code: Int) async { await onLoop { self.closeNextCodes.append(code) } }

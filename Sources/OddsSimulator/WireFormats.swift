@@ -148,14 +148,13 @@ enum TickOddsFormat {
             guard let m = world.match(s), mi < m.markets.count, si < m.markets[mi].selections.count else { return [] }
             let market = m.markets[mi]
             let sel = market.selections[si]
-            var selection: [(String, JSONOutput)] = [
+            let selection: [(String, JSONOutput)] = [
                 ("id", .string("\(fixtureID(s)):\(market.key):full_game:\(sel.side)")),
                 ("name", .string(sel.name)),
                 ("odds", .number(priceText(sel.price))),
                 ("handicap", sel.handicap.map { .number($0) } ?? .null),
                 ("suspended", .bool(m.suspended)),
             ]
-            if sel.handicap == nil { selection.remove(at: 3) }
             return update(s, world: world, change: "odds",
                           extra: [("selection", .object(selection)), ("marketName", .string(market.name))])
         }

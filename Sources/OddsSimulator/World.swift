@@ -166,7 +166,7 @@ public struct SimWorld: Sendable {
                 var race = SimMatch(serial: nextSerial, sport: sport, league: venue, home: "\(time) \(venue)", away: nil,
                                     strengthHome: 1, strengthAway: 1, elapsed: 0, phase: .notStarted, period: "Not Started")
                 race.markets = [SimMarket(key: "win", name: "Win", industryKey: "outright", tab: "Popular", selections: selections),
-                                SimMarket(key: "place", name: "Place", industryKey: "place", tab: "Popular", selections: place)]
+                                SimMarket(key: "each_way", name: "Each Way", industryKey: "each_way", tab: "Popular", selections: place)]
                 return race
             }
             return SimLeague(sport: sport, name: venue, fixtures: races)

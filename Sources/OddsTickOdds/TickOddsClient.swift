@@ -6,7 +6,7 @@ import OddsTransport
 /// TickOdds: REST snapshots and the live WebSocket with subscribe/unsubscribe.
 public struct TickOddsClient: OddsProvider {
     public let id = ProviderID.tickodds
-    /// Documented host; the REST paths below are documented.
+    /// Inferred: the docs give the REST paths but no host.
     public static let defaultRESTURL = "https://api.tickodds.com"
     /// Documented.
     public static let defaultWebSocketURL = "wss://api.tickodds.com/ws/live"

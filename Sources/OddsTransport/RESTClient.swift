@@ -8,6 +8,8 @@ public struct RESTClient: Sendable {
     public let transport: Transport
     public let limiter: RateLimiter?
     public var retry: BackoffPolicy
+    /// The longest `Retry-After` waited for; a longer one fails at once and says how long to wait.
+    public var maxRetryAfter: TimeInterval = 30
 
     public init(provider: ProviderID, transport: Transport, limiter: RateLimiter?, retry: BackoffPolicy = .rest) {
         self.provider = provider; self.transport = transport; self.limiter = limiter; self.retry = retry
@@ -35,12 +37,16 @@ public struct RESTClient: Sendable {
                 throw OddsError.notFound("\(provider.displayName) has no \(what) (HTTP 404).")
             case 429, 500..<600:
                 attempt += 1
+                let after = result.header("Retry-After").flatMap { retryAfterSeconds($0, now: Date()) }
+                if result.status == 429, let after, after > maxRetryAfter {
+                    throw OddsError.rateLimited(provider, retryAfter: Int(after.rounded(.up)))
+                }
                 guard retry.allows(attempt: attempt) else {
                     if result.status == 429 { throw OddsError.rateLimited(provider) }
                     throw OddsError.provider(provider, "server error HTTP \(result.status) for \(what)")
                 }
-                var delay = retry.delay(attempt: attempt)
-                if let after = result.header("Retry-After").flatMap(Double.init) { delay = min(max(delay, after), retry.maximum) }
+                // The server's wait is a floor: retrying earlier would only be refused again.
+                let delay = max(retry.delay(attempt: attempt), after ?? 0)
                 transport.logger.info("\(provider.displayName) answered HTTP \(result.status); retry \(attempt) in \(delay)s")
                 try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             default:
@@ -48,4 +54,16 @@ public struct RESTClient: Sendable {
             }
         }
     }
+}
+
+/// A `Retry-After` value in seconds from now: delta-seconds ("120") or an HTTP-date
+/// ("Wed, 21 Oct 2026 07:28:00 GMT"). Nil when unreadable.
+func retryAfterSeconds(_ value: String, now: Date) -> TimeInterval? {
+    let text = value.trimmingCharacters(in: .whitespaces)
+    if let seconds = Double(text), seconds >= 0 { return seconds }
+    let format = DateFormatter()
+    format.locale = Locale(identifier: "en_US_POSIX")
+    format.timeZone = TimeZone(identifier: "GMT")
+    format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+    return format.date(from: text).map { max(0, $0.timeIntervalSince(now)) }
 }

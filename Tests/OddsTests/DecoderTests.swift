@@ -84,6 +84,12 @@ struct DecoderTests {
         #expect(e.id == "191691460")
         #expect(e.score == Score(home: 2, away: 1))
         #expect(e.clock == "67:23" && e.minute == 67)
+        // A basketball clock counts the time left: an incident then has no minute of play.
+        var quarter = e
+        quarter.sport = "basketball"
+        quarter.clock = "08:12"
+        #expect(quarter.minute == nil)
+        #expect(TickOddsWire.incident(.string("Timeout"), event: quarter).minute == nil)
         #expect(e.period == "2nd Half")
         #expect(e.status == .live)
         let m = try #require(e.mainMarket)

@@ -65,7 +65,11 @@ struct PulseScoreSocketTests {
             #expect(try await c.event(sport: "soccer", fixtureID: fixture.id).home == fixture.home)
             let race = try #require(races.first?.events.first)
             let raceEvent = try await c.event(sport: "horse-racing", fixtureID: race.id)
-            #expect(raceEvent.away == nil && raceEvent.markets.first?.name == "Win")
+            #expect(raceEvent.away == nil && raceEvent.markets.map(\.name) == ["Win", "Each Way"])
+            // As in the docs' cURL example, a live fixture id answers at /events/{fi} too.
+            let live = try #require(try await c.liveEvents(sport: "soccer").first)
+            #expect(try await c.event(sport: "soccer", fixtureID: live.id).home == live.home)
+            await #expect(throws: OddsError.self) { _ = try await c.event(sport: "tennis", fixtureID: live.id) }
         }
     }
 
@@ -86,13 +90,48 @@ struct PulseScoreSocketTests {
     func rateLimit() async throws {
         try await withSimulator { sim, transport in
             let c = client(sim, transport)
-            await sim.failNextRequests(status: 429, count: 2)
+            await sim.failNextRequests(status: 429, count: 2, retryAfter: nil)
             let events = try await c.liveEvents(sport: "soccer")
             #expect(!events.isEmpty)
             let requests = await sim.counters.requests
             #expect(requests == 3)
-            await sim.failNextRequests(status: 429, count: 10)
+            await sim.failNextRequests(status: 429, count: 10, retryAfter: nil)
             await #expect(throws: OddsError.rateLimited(.pulsescore)) { _ = try await c.liveEvents(sport: "soccer") }
+        }
+    }
+
+    @Test("Retry-After is a floor for the next try, in seconds or as an HTTP date; a long one fails at once and says so")
+    func retryAfter() async throws {
+        try await withSimulator { sim, transport in
+            let c = client(sim, transport)
+            // The backoff alone would retry after 0.02 s; the server asks for 1 s.
+            await sim.failNextRequests(status: 429, count: 1, retryAfter: "1")
+            var started = Date()
+            #expect(try await !c.liveSports().isEmpty)
+            #expect(Date().timeIntervalSince(started) >= 1)
+
+            let format = DateFormatter()
+            format.locale = Locale(identifier: "en_US_POSIX")
+            format.timeZone = TimeZone(identifier: "GMT")
+            format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            // An HTTP date has whole seconds: two seconds ahead is at least one second of wait.
+            await sim.failNextRequests(status: 429, count: 1, retryAfter: format.string(from: Date().addingTimeInterval(2)))
+            started = Date()
+            #expect(try await !c.liveSports().isEmpty)
+            #expect(Date().timeIntervalSince(started) >= 1)
+
+            await sim.failNextRequests(status: 429, count: 1, retryAfter: "120")
+            let before = await sim.counters.requests
+            do {
+                _ = try await c.liveSports()
+                Issue.record("expected a rate-limit error")
+            } catch let error as OddsError {
+                #expect(error == .rateLimited(.pulsescore, retryAfter: 120))
+                #expect(error.exitCode == 6)
+                #expect(error.message == "PulseScore rate limit exceeded (HTTP 429); it asks to wait 120 s before the next request.")
+            }
+            let after = await sim.counters.requests
+            #expect(after == before + 1)
         }
     }
 

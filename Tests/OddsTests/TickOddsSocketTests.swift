@@ -162,6 +162,22 @@ struct TickOddsSocketTests {
         }
     }
 
+    @Test("One connection over the key's limit is closed with 4029: exit 4, the first stays live")
+    func connectionLimit() async throws {
+        try await withSimulator({ $0.tickOddsConnectionLimit = 1 }) { sim, transport in
+            let first = feed(sim, transport)
+            defer { first.stop() }
+            try await first.wait("the first connection's snapshot") { $0.count(\.isSnapshot) == 1 }
+            let second = feed(sim, transport)
+            try await second.wait("the second connection refused") { $0.finished }
+            #expect((second.error as? OddsError)?.exitCode == 4)
+            #expect((second.error as? OddsError)?.message.contains("too many connections") == true)
+            await sim.tick(3)
+            let open = await sim.openConnections
+            #expect(!first.finished && open == 1)
+        }
+    }
+
     @Test("Malformed messages are skipped and counted; a dropped connection resyncs")
     func malformedAndDrop() async throws {
         try await withSimulator { sim, transport in
