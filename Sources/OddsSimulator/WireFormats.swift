@@ -28,7 +28,7 @@ enum PulseScoreFormat {
                 ("ma", .array(market.selections.map { s in
                     // Suspended lines carry no price (the docs are silent; see the README).
                     .object([("name", .string(s.name)),
-                             ("pa", .array(m.suspended ? [] : [.object([("decimal", .string(priceText(s.price)))])]))])
+                             ("pa", .array(m.suspended || s.suspended ? [] : [.object([("decimal", .string(priceText(s.price)))])]))])
                 })),
             ])
         })))
@@ -111,7 +111,7 @@ enum TickOddsFormat {
             ("side", .string(s.side)),
             ("team", ["home", "away"].contains(s.side) ? .string(s.side) : .null),
             ("isMain", .bool(true)),
-            ("suspended", .bool(suspended)),
+            ("suspended", .bool(suspended || s.suspended)),
         ]
         if let h = s.handicap { fields.append(("handicap", .number(h))) }
         return .object(fields)
@@ -153,7 +153,7 @@ enum TickOddsFormat {
                 ("name", .string(sel.name)),
                 ("odds", .number(priceText(sel.price))),
                 ("handicap", sel.handicap.map { .number($0) } ?? .null),
-                ("suspended", .bool(m.suspended)),
+                ("suspended", .bool(m.suspended || sel.suspended)),
             ]
             return update(s, world: world, change: "odds",
                           extra: [("selection", .object(selection)), ("marketName", .string(market.name))])

@@ -6,6 +6,8 @@ public struct SimSelection: Sendable, Hashable {
     public var side: String
     public var price: Int
     public var handicap: String?
+    /// A line whose outcome is already settled (over 2.5 after the third goal) is suspended on its own.
+    public var suspended = false
 }
 
 public struct SimMarket: Sendable, Hashable {
@@ -269,7 +271,7 @@ public struct SimWorld: Sendable {
             if !m.suspended {
                 for (mi, market) in m.markets.enumerated() where mi < before.count {
                     for (si, s) in market.selections.enumerated() where si < before[mi].selections.count {
-                        if before[mi].selections[si].price != s.price {
+                        if before[mi].selections[si].price != s.price || before[mi].selections[si].suspended != s.suspended {
                             changes.append(.odds(serial, market: mi, selection: si, old: before[mi].selections[si].price))
                         }
                     }
@@ -411,6 +413,7 @@ public struct SimWorld: Sendable {
             let rf = max(0, Double(90 * 60 - m.elapsed) / 5400)
             let ph = poisson(1.4 * m.strengthHome * rf), pa = poisson(1.1 * m.strengthAway * rf)
             var home = 0.0, draw = 0.0, away = 0.0, over = 0.0, bothScore = 0.0
+            let goalsSettled = m.scoreHome + m.scoreAway > 2, bothScored = m.scoreHome > 0 && m.scoreAway > 0
             for i in 0..<12 { for j in 0..<12 {
                 let p = ph[i] * pa[j]
                 let h = m.scoreHome + i, a = m.scoreAway + j
@@ -424,11 +427,12 @@ public struct SimWorld: Sendable {
                     SimSelection(name: "Draw", side: "draw", price: toPrice(draw)),
                     SimSelection(name: m.away ?? "", side: "away", price: toPrice(away))]),
                 SimMarket(key: "total_goals", name: "Over/Under 2.5 Goals", industryKey: "totals", tab: "Popular", selections: [
-                    SimSelection(name: "Over 2.5", side: "over", price: toPrice(over), handicap: "2.5"),
-                    SimSelection(name: "Under 2.5", side: "under", price: toPrice(1 - over), handicap: "2.5")]),
+                    SimSelection(name: "Over 2.5", side: "over", price: toPrice(over), handicap: "2.5", suspended: goalsSettled),
+                    SimSelection(name: "Under 2.5", side: "under", price: toPrice(1 - over), handicap: "2.5",
+                                 suspended: goalsSettled)]),
                 SimMarket(key: "both_teams_to_score", name: "Both Teams to Score", industryKey: "btts", tab: "Goals", selections: [
-                    SimSelection(name: "Yes", side: "yes", price: toPrice(bothScore)),
-                    SimSelection(name: "No", side: "no", price: toPrice(1 - bothScore))]),
+                    SimSelection(name: "Yes", side: "yes", price: toPrice(bothScore), suspended: bothScored),
+                    SimSelection(name: "No", side: "no", price: toPrice(1 - bothScore), suspended: bothScored)]),
             ]
         case "basketball":
             let rf = max(0.001, Double(48 * 60 - m.elapsed) / 2880)

@@ -24,6 +24,13 @@ struct PulseScoreSocketTests {
             #expect(first.away == match.away && first.league == match.league && first.status == .live)
             let expected = match.markets[0].selections.map { String(format: "%d.%02d", $0.price / 100, $0.price % 100) }
             #expect(first.mainMarket?.selections.map { $0.price?.text ?? "" } == expected)
+            // Every line the world has suspended (settled lines, matches suspended after a goal) arrives suspended.
+            for match in world {
+                let event = try #require(events.first { $0.home == match.home })
+                let suspended = match.markets.flatMap { m in m.selections.map { match.suspended || $0.suspended } }
+                #expect(event.markets.flatMap { $0.selections.map(\.suspended) } == suspended, "\(match.home)")
+            }
+            #expect(world.contains { $0.markets.contains { $0.selections.contains(where: \.suspended) } })
             let tennis = try await client(sim, transport).liveEvents(sport: "tennis")
             #expect(tennis.allSatisfy { $0.sport == "tennis" } && !tennis.isEmpty)
         }

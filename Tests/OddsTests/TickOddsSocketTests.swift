@@ -76,6 +76,8 @@ struct TickOddsSocketTests {
             func seen(_ p: FeedProbe) -> Set<String> {
                 Set(p.updates.compactMap { u -> String? in
                     switch u {
+                    // A settled line (over 2.5 after the third goal) suspended on its own, by an odds change.
+                    case .price(let p) where p.selection.suspended: return "suspended line"
                     case .price: return "price"
                     case .score: return "score"
                     case .incident: return "incident"
@@ -88,7 +90,8 @@ struct TickOddsSocketTests {
                     }
                 })
             }
-            let wanted: Set<String> = ["price", "score", "incident", "suspended", "period", "end", "remove", "upsert"]
+            let wanted: Set<String> = ["price", "suspended line", "score", "incident", "suspended", "period", "end", "remove",
+                                       "upsert"]
             var ticks = 0
             while !wanted.isSubset(of: seen(probe)) && ticks < 1500 {
                 await sim.tick(10)
