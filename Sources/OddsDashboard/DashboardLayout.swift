@@ -61,19 +61,31 @@ public enum DashboardLayout {
 
     static func header(_ model: DashboardModel, _ screen: inout Screen) {
         screen.fill(y: 0, attributes: .reverse)
-        var x = 0
-        if model.demo { x = screen.put(" DEMO DATA ", x: x, y: 0, attributes: [.yellow, .bold, .reverse]) + 1 }
-        x = screen.put(" odds · \(model.provider.displayName) · \(model.sport) · ", x: x, y: 0, attributes: .reverse)
+        let demo = model.demo ? " DEMO DATA " : ""
+        var title = " odds · \(model.provider.displayName) · \(model.sport) · "
         let (label, attributes) = connectionLabel(model)
-        x = screen.put(label, x: x, y: 0, attributes: attributes.union(.reverse))
-        var facts = String(format: " · %.1f msg/s · %d events", model.messagesPerSecond, model.shown.events.count)
-        if let last = model.lastMessageAt {
-            facts += " · last " + age(model.now.timeIntervalSince(last))
+        // Facts after the connection state; `drop` orders what goes first when the line is too narrow
+        // (the title loses "odds ·" at step 2 and the sport at step 6; nil: never).
+        var facts: [(text: String, drop: Int?)] = [(String(format: "%.1f msg/s", model.messagesPerSecond), 1),
+                                                   ("\(model.shown.events.count) events", 5)]
+        if let last = model.lastMessageAt { facts.append(("last " + age(model.now.timeIntervalSince(last)), 4)) }
+        if model.paused { facts.append(("PAUSED", nil)) }
+        if !model.filter.isEmpty && !model.editingFilter { facts.append(("filter: \(model.filter)", nil)) }
+        facts.append(("sort: \(model.sort.rawValue)", 3))
+        func width() -> Int {
+            TextWidth.width(of: demo) + (demo.isEmpty ? 0 : 1) + TextWidth.width(of: title) + TextWidth.width(of: label)
+                + facts.reduce(0) { $0 + 3 + TextWidth.width(of: $1.text) }
         }
-        if model.paused { facts += " · PAUSED" }
-        if !model.filter.isEmpty && !model.editingFilter { facts += " · filter: \(model.filter)" }
-        facts += " · sort: \(model.sort.rawValue)"
-        screen.put(facts, x: x, y: 0, attributes: .reverse)
+        for step in 1...6 where width() > screen.width {
+            if step == 2 { title = " \(model.provider.displayName) · \(model.sport) · " }
+            if step == 6 { title = " \(model.provider.displayName) · " }
+            facts.removeAll { $0.drop == step }
+        }
+        var x = 0
+        if !demo.isEmpty { x = screen.put(demo, x: x, y: 0, attributes: [.yellow, .bold, .reverse]) + 1 }
+        x = screen.put(title, x: x, y: 0, attributes: .reverse)
+        x = screen.put(label, x: x, y: 0, attributes: attributes.union(.reverse))
+        screen.put(facts.map { " · " + $0.text }.joined(), x: x, y: 0, attributes: .reverse)
     }
 
     static func age(_ seconds: TimeInterval) -> String {
@@ -90,11 +102,20 @@ public enum DashboardLayout {
             screen.put(" /\(model.filter)▏  Enter keeps · Esc clears", x: 0, y: y, attributes: .reverse)
             return
         }
-        let keys: String
+        // The longest list of keys that fits; "? help · q quit" always does.
+        let variants: [String]
         switch model.mode {
-        case .table: keys = " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · ? help · q quit"
-        case .detail: keys = " ↑↓/jk scroll · Esc back · o odds · p pause · ? help · q quit"
+        case .table: variants = [
+            " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · ? help · q quit",
+            " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · p pause · ? help · q quit",
+            " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · ? help · q quit",
+            " Enter detail · / filter · s sort · ? help · q quit",
+            " ? help · q quit"]
+        case .detail: variants = [
+            " ↑↓/jk scroll · Esc back · o odds · p pause · ? help · q quit",
+            " Esc back · ? help · q quit"]
         }
+        let keys = variants.first { TextWidth.width(of: $0) <= screen.width } ?? variants[variants.count - 1]
         screen.put(keys, x: 0, y: y, attributes: .reverse)
     }
 

@@ -51,6 +51,23 @@ struct DashboardTests {
         try CLI.expectGolden(screen.text + "\n", "dash-\(width)x\(height).txt")
     }
 
+    @Test("Header and footer give way whole pieces at a time: the state, the filter and the quit key always show",
+          arguments: [60, 66, 72, 80, 96, 120, 200])
+    func headerAndFooterFit(width: Int) throws {
+        var model = try DashboardFixture.model(width: width, height: 24)
+        _ = update(&model, .key(.character("/")))
+        for c in "Liga" { _ = update(&model, .key(.character(c))) }
+        _ = update(&model, .key(.enter))
+        _ = update(&model, .key(.character("p")))
+        let frame = DashboardLayout.layout(model)
+        let header = frame.line(0), footer = frame.line(frame.height - 1).trimmingCharacters(in: .whitespaces)
+        #expect(header.contains("DEMO DATA") && header.contains("TickOdds") && header.contains("● live"), "\(header)")
+        #expect(header.contains("PAUSED") && header.contains("filter: Liga"), "\(header)")
+        #expect(!header.hasSuffix("·") && !header.trimmingCharacters(in: .whitespaces).hasSuffix("·"))
+        #expect(footer.hasSuffix("? help · q quit"), "\(footer)")
+        if width >= 200 { #expect(header.contains("msg/s") && header.contains("sort: kick-off") && footer.contains("PgUp/PgDn")) }
+    }
+
     @Test("A tiny terminal says so instead of drawing the table")
     func tiny() throws {
         let model = try DashboardFixture.model(width: 40, height: 10)
