@@ -86,9 +86,8 @@ struct StderrLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        io.err("\(level): \(message)")
+    func log(event: LogEvent) {
+        io.err("\(event.level): \(event.message)")
     }
 }
 
