@@ -1,4 +1,5 @@
 import Foundation
+import OddsSimulator
 import Testing
 
 /// Runs `odds dash --demo` in a real terminal (tmux) and looks at the screen as a person would.
@@ -126,19 +127,46 @@ struct DashboardTmuxTests {
         #expect(try await session.display("#{cursor_flag}") == "1")
     } }
 
-    @Test("SIGTERM restores the terminal and exits 0")
-    func sigterm() async throws { try await Self.withSession { session in
+    @Test("SIGTERM, SIGINT and SIGHUP restore the terminal and exit 0", arguments: [SIGTERM, SIGINT, SIGHUP])
+    func terminationSignal(_ signal: Int32) async throws { try await Self.withSession { session in
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         try await session.start(Self.command() + "sh -c 'echo $$ > \(pidFile); exec \(CLI.binary.path) dash --demo'; echo EXIT=$?")
         try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Leag") }
         let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(kill(pid, SIGTERM) == 0)
+        #expect(kill(pid, signal) == 0)
         let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
         #expect(Self.exitLine(after) == "EXIT=0")
         #expect(try await session.display("#{alternate_on}") == "0")
         #expect(try await session.display("#{cursor_flag}") == "1")
     } }
+
+    @Test("A feed that stops (a rejected key) shows why; q then exits 3 and the terminal is sane")
+    func feedError() async throws {
+        let sim = Simulator(options: { var o = Simulator.Options(); o.tickInterval = 0; return o }())
+        try sim.start()
+        do {
+            try await Self.withSession { session in
+                let env = "ODDS_TICKODDS_KEY=rejected-key-123 ODDS_TICKODDS_URL=\(sim.restURL(.tickodds)) "
+                    + "ODDS_TICKODDS_WS_URL=\(sim.webSocketURL(.tickodds)) "
+                try await session.start(Self.command(env) + "\(CLI.binary.path) dash --provider tickodds; echo EXIT=$?")
+                let stopped = try await session.waitFor("the stopped state") { $0.contains("stopped:") }
+                #expect(stopped.contains("TickOdds"))
+                #expect(!stopped.contains("rejected-key-123"))
+                try await session.keys("q")
+                let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
+                #expect(Self.exitLine(after) == "EXIT=3")
+                #expect(after.contains("odds: TickOdds rejected the API key"))
+                #expect(!after.contains("rejected-key-123"))
+                #expect(try await session.display("#{alternate_on}") == "0")
+                #expect(try await session.display("#{cursor_flag}") == "1")
+            }
+        } catch {
+            await sim.stop()
+            throw error
+        }
+        await sim.stop()
+    }
 
     @Test("Not a terminal: refuses with a clear message and exit 64")
     func notATerminal() async throws {
