@@ -71,7 +71,7 @@ func describeConnectionFailure(_ error: Error, host: String) -> String {
         default: return String(cString: strerror(io.errnoCode)).lowercased()
         }
     }
-    if error is SocketAddressError || String(describing: error).contains("SocketAddressError") {
+    if error is SocketAddressError {
         return "cannot resolve the host \(host)"
     }
     if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
