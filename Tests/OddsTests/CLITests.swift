@@ -191,20 +191,18 @@ struct CLITests {
 
     @Test("ODDS_CA_FILE trusts a private CA over HTTPS and WSS; without it exit 7 names the certificate; a bad file is exit 2")
     func privateCA() async throws {
-        var options = Simulator.Options()
-        options.tickInterval = 0
-        options.tls = try Fixture.simulatorTLS()
-        let sim = Simulator(options: options)
-        try sim.start()
-        let env = CLI.environment(["ODDS_TICKODDS_KEY": "demo-key", "ODDS_TICKODDS_URL": sim.restURL(.tickodds),
-                                   "ODDS_TICKODDS_WS_URL": sim.webSocketURL(.tickodds)])
+        let tls = try Fixture.simulatorTLS()
         let ca = try Fixture.path("tls/ca.pem")
-        let live = try await CLI.run(["tickodds", "live", "--json"], env: env.merging(["ODDS_CA_FILE": ca]) { $1 })
-        let stream = try await CLI.run(["stream", "--provider", "tickodds", "--limit", "3"], env: env.merging(["ODDS_CA_FILE": ca]) { $1 })
-        let untrusted = try await CLI.run(["tickodds", "live"], env: env)
-        let missing = try await CLI.run(["tickodds", "live"], env: env.merging(["ODDS_CA_FILE": "/nonexistent/ca.pem"]) { $1 })
-        let shown = try await CLI.run(["config", "show"], env: env.merging(["ODDS_CA_FILE": ca]) { $1 })
-        await sim.stop()
+        let (live, stream, untrusted, missing, shown) = try await withSimulator({ $0.tls = tls }) { sim, _ in
+            let env = CLI.environment(["ODDS_TICKODDS_KEY": testKey, "ODDS_TICKODDS_URL": sim.restURL(.tickodds),
+                                       "ODDS_TICKODDS_WS_URL": sim.webSocketURL(.tickodds)])
+            let trusting = env.merging(["ODDS_CA_FILE": ca]) { $1 }
+            return (try await CLI.run(["tickodds", "live", "--json"], env: trusting),
+                    try await CLI.run(["stream", "--provider", "tickodds", "--limit", "3"], env: trusting),
+                    try await CLI.run(["tickodds", "live"], env: env),
+                    try await CLI.run(["tickodds", "live"], env: env.merging(["ODDS_CA_FILE": "/nonexistent/ca.pem"]) { $1 }),
+                    try await CLI.run(["config", "show"], env: trusting))
+        }
 
         #expect(live.status == 0, "\(live.stderr)")
         #expect(live.stdout.hasPrefix("[{\"provider\":\"tickodds\""))

@@ -143,9 +143,7 @@ struct DashboardTmuxTests {
 
     @Test("A feed that stops (a rejected key) shows why; q then exits 3 and the terminal is sane")
     func feedError() async throws {
-        let sim = Simulator(options: { var o = Simulator.Options(); o.tickInterval = 0; return o }())
-        try sim.start()
-        do {
+        try await withSimulator { sim, _ in
             try await Self.withSession { session in
                 let env = "ODDS_TICKODDS_KEY=rejected-key-123 ODDS_TICKODDS_URL=\(sim.restURL(.tickodds)) "
                     + "ODDS_TICKODDS_WS_URL=\(sim.webSocketURL(.tickodds)) "
@@ -161,11 +159,7 @@ struct DashboardTmuxTests {
                 #expect(try await session.display("#{alternate_on}") == "0")
                 #expect(try await session.display("#{cursor_flag}") == "1")
             }
-        } catch {
-            await sim.stop()
-            throw error
         }
-        await sim.stop()
     }
 
     @Test("Not a terminal: refuses with a clear message and exit 64")
