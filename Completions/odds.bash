@@ -741,7 +741,7 @@ _odds_sim() {
     repeating_flags=()
     non_repeating_flags=(--no-rate-limit --version -h --help)
     repeating_options=()
-    non_repeating_options=(--port --seed --tick --heartbeat --ping --key --basic-key --tls-cert --tls-key)
+    non_repeating_options=(--port --seed --tick --scenario --heartbeat --ping --key --basic-key --tls-cert --tls-key)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -753,6 +753,10 @@ _odds_sim() {
         return
         ;;
     '--tick')
+        return
+        ;;
+    '--scenario')
+        __odds_add_completions -W 'normal'$'\n''firehose'
         return
         ;;
     '--heartbeat')

@@ -24,6 +24,8 @@ public struct ConfigFile: Sendable {
     public var color: String?
     /// A PEM file of extra certificate authorities to trust for HTTPS and WSS.
     public var caFile: String?
+    /// `max_frame_mb`: the largest WebSocket message accepted, in MiB (text as written, checked on use).
+    public var maxFrameMB: String?
     /// Teams pinned on top of the dashboard.
     public var favourites: [String] = []
     /// Per provider: `key`, `url`, `ws_url` and provider options, as strings.
@@ -67,6 +69,7 @@ public struct ConfigFile: Sendable {
         config.oddsFormat = table["odds_format"]?.string
         config.color = table["color"]?.string
         config.caFile = table["ca_file"]?.string
+        if let v = table["max_frame_mb"] { config.maxFrameMB = v.int.map(String.init) ?? v.double.map { String($0) } ?? v.string ?? "?" }
         if let list = table["favourites"]?.array {
             config.favourites = list.compactMap { $0.string }
         }
@@ -122,6 +125,8 @@ public struct ResolvedSettings: Sendable {
     /// Extra certificate authorities for HTTPS and WSS (`ca_file`, `ODDS_CA_FILE`), and where the setting came from.
     public var caFile: String?
     public var caFileSource = SettingSource.default
+    /// The largest WebSocket message accepted, in bytes.
+    public var maxFrameBytes = Transport.defaultMaxFrameSize
     public var providers: [ProviderID: ProviderSettings] = [:]
     public var sources: [ProviderID: [String: SettingSource]] = [:]
 
@@ -157,6 +162,13 @@ public struct ResolvedSettings: Sendable {
                                         sport: sportSlug(sport), oddsFormat: format)
         if let f = config.caFile, !f.isEmpty { resolved.caFile = f; resolved.caFileSource = .config }
         if let f = env["ODDS_CA_FILE"], !f.isEmpty { resolved.caFile = f; resolved.caFileSource = .environment }
+        if let text = env["ODDS_MAX_FRAME_MB"] ?? config.maxFrameMB {
+            let origin = env["ODDS_MAX_FRAME_MB"] != nil ? "ODDS_MAX_FRAME_MB" : "max_frame_mb in \(configPath)"
+            guard let mb = Int(text.trimmingCharacters(in: .whitespaces)), (1...1024).contains(mb) else {
+                throw OddsError.config("\(origin) must be a whole number of MiB from 1 to 1024, not \"\(text)\".")
+            }
+            resolved.maxFrameBytes = mb << 20
+        }
         for entry in ProviderRegistry.entries {
             let id = entry.id
             let file = config.providers[id] ?? [:]

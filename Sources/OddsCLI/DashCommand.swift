@@ -70,32 +70,61 @@ enum DashboardRunner {
         var feedError: Error?
     }
 
+    /// Feed messages waiting for the UI loop. Bounded: when the UI falls behind, the feed waits (and,
+    /// through its own bounded queue, stops reading the socket) instead of piling messages up here.
     final class Inbox: @unchecked Sendable {
+        // @unchecked: every field is guarded by `lock`.
+        static let capacity = 4096
         private let lock = NSLock()
         private var items: [DashboardMessage] = []
         private var _error: Error?
-        func push(_ m: DashboardMessage) { lock.lock(); items.append(m); lock.unlock() }
-        func drain() -> [DashboardMessage] { lock.lock(); defer { items = []; lock.unlock() }; return items }
+        private var waiting: CheckedContinuation<Void, Never>?
+        func push(_ m: DashboardMessage) async {
+            while true {
+                let full = lock.withLock { items.count >= Inbox.capacity }
+                if !full || Task.isCancelled { break }
+                await withCheckedContinuation { c in
+                    let wait = lock.withLock { () -> Bool in
+                        if items.count < Inbox.capacity { return false }
+                        waiting = c
+                        return true
+                    }
+                    if !wait { c.resume() }
+                }
+            }
+            lock.withLock { items.append(m) }
+        }
+        func drain() -> [DashboardMessage] {
+            lock.lock()
+            let taken = items
+            items = []
+            let w = waiting
+            waiting = nil
+            lock.unlock()
+            w?.resume()
+            return taken
+        }
         func fail(_ e: Error) { lock.lock(); _error = e; lock.unlock() }
         var error: Error? { lock.lock(); defer { lock.unlock() }; return _error }
     }
 
-    static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: AsyncThrowingStream<FeedMessage, Error>,
+    static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream,
                     saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox()
         let stop = ManagedFlag()
         let signals = TerminationSignals { stop.set() }
         let feedTask = Task {
             do {
-                for try await message in feed { inbox.push(.feed(message)) }
-                inbox.push(.feedEnded(reason: nil))
+                for try await message in feed { await inbox.push(.feed(message)) }
+                await inbox.push(.feedEnded(reason: nil))
             } catch {
                 inbox.fail(error)
-                inbox.push(.feedEnded(reason: (error as? OddsError)?.message ?? String(describing: error)))
+                await inbox.push(.feedEnded(reason: (error as? OddsError)?.message ?? String(describing: error)))
             }
         }
         let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, save: saveFavourites)
         feedTask.cancel()
+        _ = inbox.drain()
         signals.cancel()
         return Outcome(model: final, feedError: inbox.error)
     }

@@ -142,6 +142,7 @@ func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport:
         io.err("DEMO MODE: simulated data from the built-in simulator (seed \(demo.seed), 127.0.0.1:\(sim.port)), not real odds.")
     }
     let transport = Transport(logger: logger, redactor: io.redactor, trustRoots: trustRoots)
+    transport.maxFrameSize = settings.maxFrameBytes
     let runtime = Runtime(io: io, settings: settings, config: config, transport: transport, common: common,
                           simulator: simulator, logger: logger)
     do {

@@ -3,6 +3,8 @@ import Foundation
 import OddsModel
 import OddsSimulator
 
+extension SimScenario: ExpressibleByArgument {}
+
 /// `odds sim`: the protocol simulator as a standalone server.
 struct Sim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,8 +19,10 @@ struct Sim: AsyncParsableCommand {
     var port = 0
     @Option(name: .long, help: "Seed of the simulated world.")
     var seed: UInt64 = 42
-    @Option(name: .long, help: "Seconds between world ticks (0: only on /_sim/tick).")
-    var tick: Double = 1
+    @Option(name: .long, help: "Seconds between world ticks (0: only on /_sim/tick). Default: 1, or the scenario's.")
+    var tick: Double?
+    @Option(name: .long, help: "Load pattern: normal (the demo's pace) or firehose (200 ticks a second, for memory and speed measurements).")
+    var scenario: SimScenario = .normal
     @Option(name: .long, help: "TickOdds heartbeat interval in seconds.")
     var heartbeat: Double = 15
     @Option(name: .long, help: "Seconds between server pings.")
@@ -37,14 +41,14 @@ struct Sim: AsyncParsableCommand {
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535.") }
-        guard tick >= 0, heartbeat > 0, ping > 0 else { throw ValidationError("--tick must be ≥ 0; --heartbeat and --ping > 0.") }
+        guard (tick ?? 0) >= 0, (tick ?? 0).isFinite, heartbeat > 0, ping > 0 else { throw ValidationError("--tick must be ≥ 0; --heartbeat and --ping > 0.") }
     }
 
     func run() async throws {
-        var options = Simulator.Options()
+        var options = Simulator.Options(scenario: scenario)
         options.port = port
         options.seed = seed
-        options.tickInterval = tick
+        if let tick { options.tickInterval = tick }
         options.heartbeatInterval = heartbeat
         options.pingInterval = ping
         options.keys = [key: .max]

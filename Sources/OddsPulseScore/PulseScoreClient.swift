@@ -92,7 +92,7 @@ public struct PulseScoreClient: OddsProvider {
 
     public var stalenessBound: TimeInterval { PulseScoreFeed(settings: settings, sport: "soccer").silenceLimit ?? 120 }
 
-    public func stream(sport: String?, stats: FeedStats) -> AsyncThrowingStream<FeedMessage, Error> {
+    public func stream(sport: String?, stats: FeedStats) -> FeedStream {
         let adapter = PulseScoreFeed(settings: settings, sport: sport ?? "soccer")
         return FeedRunner.run(adapter, transport: transport, stats: stats)
     }
@@ -120,8 +120,8 @@ public final class PulseScoreFeed: FeedAdapter {
 
     public func didConnect(_ session: WebSocketSession) {}
 
-    public func decode(_ text: String, first: Bool) throws -> [FeedUpdate] {
-        guard let events = try PulseScoreWire.broadcast(text) else { return [] }
+    public func decode(_ frame: [UInt8], first: Bool) throws -> [FeedUpdate] {
+        guard let events = try PulseScoreWire.broadcast(frame) else { return [] }
         defer { previous = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
         if first { return [.snapshot(events)] }
         return PulseScoreFeed.difference(from: previous, to: events)

@@ -92,8 +92,10 @@ enum PulseScoreWire {
 
     /// A broadcast from the live WebSocket: `{"type":"data","timestamp":…,"events":[…]}`.
     /// Returns nil for message types that carry no events.
-    static func broadcast(_ text: String) throws -> [Event]? {
-        let value = try parse(text)
+    static func broadcast(_ text: String) throws -> [Event]? { try broadcast(Array(text.utf8)) }
+
+    static func broadcast(_ bytes: [UInt8]) throws -> [Event]? {
+        let value = try parse(bytes)
         guard value.object != nil else { throw Malformed("expected a message object") }
         guard let type = value["type"]?.string else { throw Malformed("message without type") }
         guard type == "data" else { return nil }

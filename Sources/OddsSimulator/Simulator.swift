@@ -21,6 +21,14 @@ public enum SimPlan: String, Sendable, CaseIterable {
     }
 }
 
+/// A named load pattern for the simulator.
+public enum SimScenario: String, Sendable, CaseIterable {
+    /// One tick a second: a living world at a human pace (the demo).
+    case normal
+    /// 200 ticks a second: a flood of TickOdds updates, for memory and speed measurements.
+    case firehose
+}
+
 /// Which provider protocol a simulated endpoint speaks.
 public enum SimProvider: String, Sendable, CaseIterable { case pulsescore, tickodds }
 
@@ -49,7 +57,24 @@ public final class Simulator: @unchecked Sendable {
         public var tickOddsConnectionLimit = 50
         /// Serve HTTPS and WSS with this certificate instead of plain HTTP and WS.
         public var tls: TLS?
+        /// Match seconds that pass in one tick.
+        public var secondsPerTick = 15
+        /// Bytes a client may leave unread before its data frames are skipped (a slow reader is not
+        /// buffered for without bound; TickOdds' refreshed events make up for a skipped update).
+        public var slowClientBuffer = 4 << 20
         public init() {}
+
+        /// Options for a named scenario.
+        public init(scenario: SimScenario) {
+            self.init()
+            switch scenario {
+            case .normal: break
+            case .firehose:
+                // 200 ticks a second, one match second each: a steady flood of price changes.
+                tickInterval = 0.005
+                secondsPerTick = 1
+            }
+        }
     }
 
     /// Why the simulator could not start, as a phrase ("address already in use").
@@ -84,10 +109,12 @@ public final class Simulator: @unchecked Sendable {
     var requestCount = 0
     var connectionCount = 0
     var rateLimited = 0
+    var skippedSlow = 0
 
     public init(options: Options = Options()) {
         self.options = options
         self.world = SimWorld(seed: options.seed)
+        self.world.secondsPerTick = options.secondsPerTick
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
@@ -111,6 +138,8 @@ public final class Simulator: @unchecked Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark,
+                                value: .init(low: options.slowClientBuffer / 2, high: options.slowClientBuffer))
             .childChannelInitializer { [unowned self] channel in
                 let http = SimHTTPHandler(sim: self)
                 let upgrader = NIOWebSocketServerUpgrader(
@@ -218,6 +247,9 @@ public final class Simulator: @unchecked Sendable {
     public var counters: (requests: Int, connections: Int, rateLimited: Int) {
         get async { await onLoop { (self.requestCount, self.connectionCount, self.rateLimited) } }
     }
+
+    /// Data frames not sent because their client was not reading.
+    public var skippedForSlowClients: Int { get async { await onLoop { self.skippedSlow } } }
 
     /// How many WebSockets are open now.
     public var openConnections: Int { get async { await onLoop { self.connections.count } } }

@@ -74,7 +74,7 @@ public struct TickOddsClient: OddsProvider {
         }
     }
 
-    public func stream(sport: String?, stats: FeedStats) -> AsyncThrowingStream<FeedMessage, Error> {
+    public func stream(sport: String?, stats: FeedStats) -> FeedStream {
         FeedRunner.run(TickOddsFeed(settings: settings, sport: sport), transport: transport, stats: stats)
     }
 
@@ -118,8 +118,8 @@ public final class TickOddsFeed: FeedAdapter {
         return "{\"subscribe\":[\(JSONWriter.quote(name))]}"
     }
 
-    public func decode(_ text: String, first: Bool) throws -> [FeedUpdate] {
-        let updates = try TickOddsWire.message(text)
+    public func decode(_ frame: [UInt8], first: Bool) throws -> [FeedUpdate] {
+        let updates = try TickOddsWire.message(frame)
         guard let sport else { return updates }
         // The snapshot holds every live event, whatever the subscription: keep this feed's sport only.
         return updates.compactMap { update in

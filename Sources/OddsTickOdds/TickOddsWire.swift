@@ -112,8 +112,10 @@ enum TickOddsWire {
     }
 
     /// Decodes one WebSocket message into normalized updates.
-    static func message(_ text: String) throws -> [FeedUpdate] {
-        let value = try parse(text)
+    static func message(_ text: String) throws -> [FeedUpdate] { try message(Array(text.utf8)) }
+
+    static func message(_ bytes: [UInt8]) throws -> [FeedUpdate] {
+        let value = try parse(bytes)
         guard value.object != nil, let type = value["type"]?.string else { throw Malformed("message without type") }
         switch type {
         case "snapshot":

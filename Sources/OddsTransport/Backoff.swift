@@ -22,6 +22,14 @@ public struct BackoffPolicy: Sendable, Hashable {
         return min(maximum, initial * pow(2, Double(exponent)))
     }
 
+    /// The wait before retry `attempt` with "equal jitter": half the exponential delay, plus a random
+    /// share (`jitter` in 0..<1) of the other half, so clients that failed together spread out.
+    public func delay(attempt: Int, jitter: Double) -> TimeInterval {
+        let full = delay(attempt: attempt)
+        let j = jitter.isFinite ? min(max(jitter, 0), 1) : 0
+        return full / 2 + full / 2 * j
+    }
+
     public func allows(attempt: Int) -> Bool { maxAttempts.map { attempt <= $0 } ?? true }
 }
 

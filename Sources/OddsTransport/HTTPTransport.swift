@@ -43,8 +43,12 @@ public final class Transport: @unchecked Sendable {
     let http: HTTPClient
     public let logger: Logger
     public let redactor: Redactor
-    /// Largest WebSocket frame accepted. BoltOdds snapshots run to many MB; NIO's default is 16 KiB.
-    public var maxFrameSize = 128 << 20
+    /// Largest WebSocket message accepted (fragments together). BoltOdds' initial state runs to tens of
+    /// MB; NIO's default is 16 KiB. A bigger message stops the feed with one clear error.
+    public var maxFrameSize = Transport.defaultMaxFrameSize
+    public static let defaultMaxFrameSize = 64 << 20
+    /// Receives every WebSocket frame and REST body before it is decoded (`odds record`). Set before use.
+    public var frameTap: FrameTap?
     /// Largest REST body accepted.
     public var maxBodySize = 256 << 20
     public var requestTimeout: TimeAmount = .seconds(20)
@@ -58,7 +62,8 @@ public final class Transport: @unchecked Sendable {
         tlsConfiguration = trustRoots.clientConfiguration
         var config = HTTPClient.Configuration(tlsConfiguration: tlsConfiguration)
         config.timeout = .init(connect: .seconds(10), read: .seconds(30))
-        config.decompression = .enabled(limit: .none)
+        // A compressed body may expand only to the body bound: a small "zip bomb" cannot exhaust memory.
+        config.decompression = .enabled(limit: .size(256 << 20))
         // A refused connection or a rejected certificate is reported at once instead of after the connect
         // timeout; REST retries its own statuses and the live feeds reconnect with their own backoff.
         config.connectionPool.retryConnectionEstablishment = false

@@ -33,7 +33,7 @@ public protocol OddsProvider: Sendable {
     /// One live event by the provider's id.
     func liveEvent(id: String) async throws -> Event
     /// The live push feed of one sport (nil: all the provider allows).
-    func stream(sport: String?, stats: FeedStats) -> AsyncThrowingStream<FeedMessage, Error>
+    func stream(sport: String?, stats: FeedStats) -> FeedStream
     /// Seconds without a message after which this feed's data is stale (its connection is then replaced).
     var stalenessBound: TimeInterval { get }
 }

@@ -28,6 +28,7 @@ public struct RESTClient: Sendable {
             }
             switch result.status {
             case 200..<300:
+                transport.frameTap?.frame(feed: "\(provider.rawValue)/rest", bytes: result.body, at: Date())
                 return result.body
             case 401:
                 throw OddsError.authentication(provider, "HTTP 401, invalid or missing API key")

@@ -9,25 +9,45 @@ import OddsModel
 
 /// What a WebSocket connection delivers.
 public enum WebSocketEvent: Sendable {
-    case text(String)
-    /// The connection ended; `code` is the close code when the server sent one.
-    case closed(code: Int?)
+    /// A text (or binary) message, as the bytes received.
+    case frame([UInt8])
+    /// The connection ended; `code` is the close code when the server sent one, `error` the
+    /// protocol failure that ended it (a frame over the size bound), if any.
+    case closed(code: Int?, error: WebSocketFailure?)
 }
 
-/// One open WebSocket connection on SwiftNIO's typed upgrade pipeline: custom upgrade headers,
-/// frames up to `Transport.maxFrameSize` (fragments aggregated), pings answered, close codes read.
-public final class WebSocketSession: @unchecked Sendable {
-    private let channel: Channel
-    /// Text frames and the final close, in order.
-    public let events: AsyncStream<WebSocketEvent>
+/// A failure of the WebSocket protocol itself, as opposed to a close the server chose.
+public enum WebSocketFailure: Error, Sendable, Equatable {
+    /// A message larger than the configured bound (`bytes`).
+    case frameTooLarge(limit: Int)
+}
 
-    private init(channel: Channel, events: AsyncStream<WebSocketEvent>) {
+/// Frames waiting between the socket and the consumer: NIO stops reading the socket at the high mark
+/// and resumes at the low one, so a slow consumer slows the server through TCP instead of growing memory.
+public typealias WebSocketEvents = NIOAsyncSequenceProducer<
+    WebSocketEvent, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, ReadDemand>
+
+/// One open WebSocket connection on SwiftNIO's typed upgrade pipeline: custom upgrade headers,
+/// frames up to `Transport.maxFrameSize` (fragments aggregated), pings answered, close codes read,
+/// and back-pressure from the consumer to the socket.
+public final class WebSocketSession: @unchecked Sendable {
+    // @unchecked: `channel` is a let of a thread-safe Channel; `events` is a Sendable sequence.
+    private let channel: Channel
+    /// Text frames and the final close, in order; at most `highWatermark` frames are buffered.
+    public let events: WebSocketEvents
+
+    /// Frames buffered before the socket stops being read, and the mark at which reading resumes.
+    static let lowWatermark = 2
+    static let highWatermark = 8
+
+    private init(channel: Channel, events: WebSocketEvents) {
         self.channel = channel
         self.events = events
     }
 
-    enum Upgrade: Sendable {
-        case upgraded(Channel)
+    enum Upgrade: @unchecked Sendable {
+        // @unchecked: WebSocketEvents is Sendable; the case only carries it with a Channel.
+        case upgraded(Channel, WebSocketEvents)
         case rejected(EventLoopFuture<Int>)
     }
 
@@ -50,7 +70,6 @@ public final class WebSocketSession: @unchecked Sendable {
         let maxFrame = transport.maxFrameSize
         transport.logger.debug("WebSocket connect \(transport.redactor.redact(url))")
 
-        let (stream, continuation) = AsyncStream<WebSocketEvent>.makeStream(bufferingPolicy: .unbounded)
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)
         head.headers.add(name: "Host", value: parsed.port.map { "\(host):\($0)" } ?? host)
         head.headers.add(name: "User-Agent", value: "odds/\(OddsVersion.current)")
@@ -74,11 +93,17 @@ public final class WebSocketSession: @unchecked Sendable {
                                 channel.eventLoop.makeCompletedFuture {
                                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
                                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16, maxAccumulatedFrameSize: maxFrame))
-                                    let reader = FrameReader(continuation: continuation)
+                                    let demand = ReadDemand(eventLoop: channel.eventLoop)
+                                    let made = WebSocketEvents.makeSequence(
+                                        backPressureStrategy: .init(lowWatermark: WebSocketSession.lowWatermark,
+                                                                    highWatermark: WebSocketSession.highWatermark),
+                                        finishOnDeinit: true, delegate: demand)
+                                    let reader = FrameReader(source: made.source, maxFrameSize: maxFrame)
+                                    demand.reader = reader
                                     try channel.pipeline.syncOperations.addHandler(reader)
                                     // If the server closed before the reader was in place, it never sees channelInactive.
-                                    channel.closeFuture.whenComplete { _ in reader.finish() }
-                                    return .upgraded(channel)
+                                    channel.closeFuture.whenComplete { _ in channel.eventLoop.execute { reader.finish() } }
+                                    return .upgraded(channel, made.sequence)
                                 }
                             })
                         let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
@@ -106,24 +131,21 @@ public final class WebSocketSession: @unchecked Sendable {
         do {
             // A connect that outlives the timeout is closed when it finally completes.
             guard let upgrade = try await withTimeout(timeout, connect, late: { late in
-                if case .upgraded(let channel) = late { channel.close(promise: nil) }
+                if case .upgraded(let channel, _) = late { channel.close(promise: nil) }
             }) else {
                 throw TransportError.timedOut("WebSocket connect to \(transport.redactor.redact(url))")
             }
             result = upgrade
         } catch let error as TransportError {
-            continuation.finish()
             throw error
         } catch {
-            continuation.finish()
             let cause = tlsErrors.error ?? error
             throw TransportError.connectionFailed(transport.redactor.redact(describeConnectionFailure(cause, host: host)))
         }
         switch result {
-        case .upgraded(let channel):
-            return WebSocketSession(channel: channel, events: stream)
+        case .upgraded(let channel, let events):
+            return WebSocketSession(channel: channel, events: events)
         case .rejected(let status):
-            continuation.finish()
             let code = (try? await status.get()) ?? 0
             throw TransportError.upgradeRejected(status: code)
         }
@@ -157,23 +179,75 @@ func isIPAddress(_ host: String) -> Bool {
     return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
 }
 
-/// Turns frames into `WebSocketEvent`s: answers pings, echoes the server's close, reports its code.
-final class FrameReader: ChannelInboundHandler {
+/// Asks the reader for more frames when the consumer has drained the buffer, and closes the
+/// connection when the consumer is gone. Called from any thread; acts on the channel's loop.
+public final class ReadDemand: NIOAsyncSequenceProducerDelegate, @unchecked Sendable {
+    // @unchecked: `reader` is set once on the event loop before the sequence is handed out, and is
+    // only used inside `eventLoop.execute`, i.e. on that loop.
+    let eventLoop: EventLoop
+    var reader: FrameReader?
+
+    init(eventLoop: EventLoop) { self.eventLoop = eventLoop }
+
+    public func produceMore() {
+        eventLoop.execute { self.reader?.resumeReading() }
+    }
+
+    public func didTerminate() {
+        eventLoop.execute { self.reader?.consumerGone() }
+    }
+}
+
+/// Turns frames into `WebSocketEvent`s: answers pings, echoes the server's close, reports its code,
+/// and stops reading the socket while the consumer's buffer is full. Lives on the channel's loop.
+final class FrameReader: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    let continuation: AsyncStream<WebSocketEvent>.Continuation
+    let source: WebSocketEvents.Source
+    let maxFrameSize: Int
+    var context: ChannelHandlerContext?
     var closeCode: Int?
+    var failure: WebSocketFailure?
     var closing = false
     var finished = false
+    /// False while the consumer's buffer is above its high mark: reads are held back.
+    var producing = true
+    var readPending = false
 
-    init(continuation: AsyncStream<WebSocketEvent>.Continuation) { self.continuation = continuation }
+    init(source: WebSocketEvents.Source, maxFrameSize: Int) {
+        self.source = source
+        self.maxFrameSize = maxFrameSize
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    func read(context: ChannelHandlerContext) {
+        if producing { context.read() } else { readPending = true }
+    }
+
+    func resumeReading() {
+        producing = true
+        if readPending, let context {
+            readPending = false
+            context.read()
+        }
+    }
+
+    func consumerGone() {
+        context?.close(promise: nil)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary:
-            continuation.yield(.text(String(buffer: frame.unmaskedData)))
+            guard !finished else { return }
+            let bytes = frame.unmaskedData.withUnsafeReadableBytes { Array($0) }
+            if case .stopProducing = source.yield(.frame(bytes)) { producing = false }
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
@@ -192,7 +266,9 @@ final class FrameReader: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        finish()
+        // NIO's protocol error handler may close the channel before the error that made it do so
+        // reaches this handler: end the stream on the next turn of the loop, once the cause is known.
+        context.eventLoop.execute { self.finish() }
         context.fireChannelInactive()
     }
 
@@ -200,11 +276,15 @@ final class FrameReader: ChannelInboundHandler {
     func finish() {
         guard !finished else { return }
         finished = true
-        continuation.yield(.closed(code: closeCode))
-        continuation.finish()
+        _ = source.yield(.closed(code: closeCode, error: failure))
+        source.finish()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let e = error as? NIOWebSocketError, e == .invalidFrameLength { failure = .frameTooLarge(limit: maxFrameSize) }
+        if let e = error as? NIOWebSocketFrameAggregator.Error, case .accumulatedFrameSizeIsTooLarge = e {
+            failure = .frameTooLarge(limit: maxFrameSize)
+        }
         context.close(promise: nil)
     }
 }

@@ -295,15 +295,31 @@ struct PulseScoreSocketTests {
         }
     }
 
-    @Test("A frame bigger than 64 MB arrives whole")
+    @Test("A frame of 40 MB (under the 64 MiB bound) arrives whole")
     func bigFrame() async throws {
         try await withSimulator { sim, transport in
-            await sim.setPadding(bytes: 65 << 20)
+            await sim.setPadding(bytes: 40 << 20)
             let stats = FeedStats()
             let probe = feed(sim, transport, stats: stats)
             defer { probe.stop() }
             try await probe.wait("the big snapshot", timeout: 90) { $0.count(\.isSnapshot) == 1 }
             #expect(stats.malformed == 0)
+            #expect(stats.connects == 1)
+        }
+    }
+
+    @Test("A message over the frame bound stops the feed with one clear error (exit 8), not a crash or a reconnect loop")
+    func frameOverBound() async throws {
+        try await withSimulator { sim, transport in
+            transport.maxFrameSize = 1 << 20
+            await sim.setPadding(bytes: 2 << 20)
+            let stats = FeedStats()
+            let probe = feed(sim, transport, stats: stats)
+            defer { probe.stop() }
+            try await probe.wait("the feed to stop", timeout: 30) { $0.finished }
+            let error = try #require(probe.error as? OddsError)
+            #expect(error.exitCode == 8)
+            #expect(error.message.contains("1 MiB limit"))
             #expect(stats.connects == 1)
         }
     }

@@ -75,7 +75,7 @@ final class FeedProbe: @unchecked Sendable {
     private var _finished = false
     private var task: Task<Void, Never>?
 
-    init(_ stream: AsyncThrowingStream<FeedMessage, Error>) {
+    init(_ stream: FeedStream) {
         task = Task { [weak self] in
             do {
                 for try await m in stream { self?.append(m) }

@@ -1,0 +1,165 @@
+import NIOConcurrencyHelpers
+
+/// A single-consumer async queue with a fixed capacity: `send` suspends while the queue is full, so
+/// a slow consumer slows the producer (and, through it, the socket) instead of growing a buffer.
+///
+/// The consumer ends the queue by cancelling its task or dropping its iterator; `onTermination`
+/// then runs once (the feed uses it to cancel the producing task) and every suspended `send` returns.
+public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Sendable {
+    // @unchecked: every mutable field below is read and written only under `lock`.
+    private struct State {
+        var buffer: [Element] = []
+        var head = 0
+        var finished = false
+        var failure: Error?
+        var terminated = false
+        var consumer: CheckedContinuation<Element?, Error>?
+        var producers: [CheckedContinuation<Void, Never>] = []
+        var onTermination: (@Sendable () -> Void)?
+        var count: Int { buffer.count - head }
+    }
+
+    public let capacity: Int
+    private let lock = NIOLockedValueBox(State())
+
+    public init(capacity: Int) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+    }
+
+    /// Runs once, when the consumer stops (cancelled or iterator dropped) or after `finish`.
+    public func setOnTermination(_ body: @escaping @Sendable () -> Void) {
+        let run: Bool = lock.withLockedValue { s in
+            if s.terminated { return true }
+            s.onTermination = body
+            return false
+        }
+        if run { body() }
+    }
+
+    /// Elements waiting for the consumer.
+    public var count: Int { lock.withLockedValue { $0.count } }
+
+    /// Adds `element`, waiting while the queue is full. Returns false if the consumer is gone.
+    @discardableResult
+    public func send(_ element: Element) async -> Bool {
+        while true {
+            let step: QueueStep = lock.withLockedValue { s in
+                if s.terminated || s.finished { return .done(false) }
+                if let c = s.consumer {
+                    s.consumer = nil
+                    c.resume(returning: element)
+                    return .done(true)
+                }
+                if s.count < capacity {
+                    s.buffer.append(element)
+                    return .done(true)
+                }
+                return .wait
+            }
+            switch step {
+            case .done(let ok): return ok
+            case .wait:
+                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                    let resumeNow: Bool = lock.withLockedValue { s in
+                        if s.terminated || s.finished || s.count < capacity { return true }
+                        s.producers.append(c)
+                        return false
+                    }
+                    if resumeNow { c.resume() }
+                }
+            }
+        }
+    }
+
+    /// Ends the sequence after the buffered elements, with `error` if given.
+    public func finish(throwing error: Error? = nil) {
+        let (consumer, producers): (CheckedContinuation<Element?, Error>?, [CheckedContinuation<Void, Never>]) =
+            lock.withLockedValue { s in
+                guard !s.finished else { return (nil, []) }
+                s.finished = true
+                s.failure = error
+                let p = s.producers
+                s.producers = []
+                // A waiting consumer means the buffer is empty: it gets the end now.
+                let c = s.consumer
+                s.consumer = nil
+                return (c, p)
+            }
+        for p in producers { p.resume() }
+        if let consumer {
+            if let error { consumer.resume(throwing: error) } else { consumer.resume(returning: nil) }
+        }
+    }
+
+    /// The consumer is gone: drop what is buffered, wake every producer, run `onTermination`.
+    func terminate() {
+        let (consumer, producers, hook): (CheckedContinuation<Element?, Error>?, [CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) =
+            lock.withLockedValue { s in
+                guard !s.terminated else { return (nil, [], nil) }
+                s.terminated = true
+                s.buffer = []
+                s.head = 0
+                let r = (s.consumer, s.producers, s.onTermination)
+                s.consumer = nil
+                s.producers = []
+                s.onTermination = nil
+                return r
+            }
+        for p in producers { p.resume() }
+        consumer?.resume(returning: nil)
+        hook?()
+    }
+
+    func next() async throws -> Element? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Element?, Error>) in
+                let (outcome, wake): (QueueOutcome<Element>, CheckedContinuation<Void, Never>?) = lock.withLockedValue { s in
+                    if s.terminated { return (.end(nil), nil) }
+                    if s.count > 0 {
+                        let e = s.buffer[s.head]
+                        s.head += 1
+                        if s.head > 64 && s.head * 2 > s.buffer.count {
+                            s.buffer.removeFirst(s.head)
+                            s.head = 0
+                        }
+                        let p = s.producers.isEmpty ? nil : s.producers.removeFirst()
+                        return (.value(e), p)
+                    }
+                    if s.finished {
+                        let f = s.failure
+                        s.failure = nil
+                        return (.end(f), nil)
+                    }
+                    s.consumer = c
+                    return (.wait, nil)
+                }
+                wake?.resume()
+                switch outcome {
+                case .value(let e): c.resume(returning: e)
+                case .end(let error?): c.resume(throwing: error)
+                case .end(nil): c.resume(returning: nil)
+                case .wait: break
+                }
+            }
+        } onCancel: {
+            terminate()
+        }
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        /// Terminates the queue when the last copy of the iterator goes away.
+        final class Token: @unchecked Sendable {
+            let queue: BoundedQueue
+            init(_ queue: BoundedQueue) { self.queue = queue }
+            deinit { queue.terminate() }
+        }
+        let token: Token
+        public mutating func next() async throws -> Element? { try await token.queue.next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(token: .init(self)) }
+}
+
+private enum QueueStep { case done(Bool), wait }
+private enum QueueOutcome<Element> { case value(Element), end(Error?), wait }
