@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "OddsStore", dependencies: ["OddsModel"]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         .target(name: "OddsTransport", dependencies: [
-            "OddsModel",
+            "OddsModel", "OddsJSON",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

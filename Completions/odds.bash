@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|dash|pulsescore|tickodds|config|sim|help)
+    live|sports|event|stream|dash|record|pulsescore|tickodds|config|sim|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream dash pulsescore tickodds config sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash record pulsescore tickodds config sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _odds_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
     repeating_options=()
-    non_repeating_options=(--provider --sport --odds-format --color --format)
+    non_repeating_options=(--provider --sport --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -198,6 +198,12 @@ _odds_live() {
         return
         ;;
     '--sport')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
         return
         ;;
     '--odds-format')
@@ -275,7 +281,7 @@ _odds_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
     repeating_options=()
-    non_repeating_options=(--provider --sport --limit --odds-format --color --format)
+    non_repeating_options=(--provider --sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -288,6 +294,12 @@ _odds_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
         return
         ;;
     '--odds-format')
@@ -309,7 +321,7 @@ _odds_dash() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
     repeating_options=()
-    non_repeating_options=(--provider --sport --odds-format --color --format --stale-after)
+    non_repeating_options=(--provider --sport --replay --speed --odds-format --color --format --stale-after)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -319,6 +331,12 @@ _odds_dash() {
         return
         ;;
     '--sport')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
         return
         ;;
     '--odds-format')
@@ -334,6 +352,31 @@ _odds_dash() {
         return
         ;;
     '--stale-after')
+        return
+        ;;
+    esac
+}
+
+_odds_record() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--provider --sport -o --output --limit)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        return
+        ;;
+    '--sport')
+        return
+        ;;
+    '-o'|'--output')
+        return
+        ;;
+    '--limit')
         return
         ;;
     esac
@@ -504,7 +547,7 @@ _odds_pulsescore_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
     repeating_options=()
-    non_repeating_options=(--sport --limit --odds-format --color --format)
+    non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -513,6 +556,12 @@ _odds_pulsescore_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
         return
         ;;
     '--odds-format')
@@ -656,7 +705,7 @@ _odds_tickodds_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
     repeating_options=()
-    non_repeating_options=(--sport --limit --odds-format --color --format)
+    non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -665,6 +714,12 @@ _odds_tickodds_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
         return
         ;;
     '--odds-format')

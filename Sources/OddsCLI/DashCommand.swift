@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OddsDashboard
 import OddsModel
+import OddsProviders
 import OddsTerminal
 import OddsTransport
 
@@ -19,6 +20,7 @@ struct Dash: AsyncParsableCommand {
 
     @OptionGroup var providerOption: ProviderOption
     @OptionGroup var sportOption: SportOption
+    @OptionGroup var replay: ReplayOptions
     @OptionGroup var common: CommonOptions
 
     @Option(name: .long, help: "Seconds without a message after which rows are shown as stale (default: the feed's own bound, 30 s for TickOdds, 120 s for PulseScore).")
@@ -39,12 +41,23 @@ struct Dash: AsyncParsableCommand {
             throw OddsError.usage("odds dash needs a terminal type: TERM is \(term.isEmpty ? "unset" : "dumb"); try TERM=xterm-256color.")
         }
         try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport, io: io, quiet: true) { rt in
-            let provider = try rt.provider(rt.settings.provider)
+            let stats: FeedStats
+            let feed: FeedStream
+            let provider: any OddsProvider
+            if let path = replay.replay {
+                let (replayed, replayStats) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
+                (feed, stats) = (replayed, replayStats)
+                provider = try ProviderRegistry.make(rt.replayProvider!, settings: rt.settings.providers[rt.replayProvider!]!,
+                                                     transport: rt.transport)
+            } else {
+                provider = try rt.provider(rt.settings.provider)
+                stats = FeedStats()
+                feed = provider.stream(sport: rt.settings.sport, stats: stats)
+            }
             var model = DashboardModel(provider: provider.id, sport: rt.settings.sport, demo: rt.demo,
                                        oddsFormat: rt.settings.oddsFormat, favourites: rt.config.favourites,
                                        stalenessBound: staleAfter ?? provider.stalenessBound, now: Date())
-            let stats = FeedStats()
-            let feed = provider.stream(sport: rt.settings.sport, stats: stats)
+            model.replay = rt.replaying
             let terminal: CursesTerminal
             do { terminal = try CursesTerminal.open(environment: io.environment) } catch {
                 throw OddsError.usage(String(describing: error))
@@ -52,7 +65,8 @@ struct Dash: AsyncParsableCommand {
             let size = terminal.size
             _ = update(&model, .resize(width: size.width, height: size.height))
             let configPath = rt.settings.configPath
-            let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed) { favourites in
+            // A replay is shown as if it arrived now: the dashboard's clock and staleness are the wall clock's.
+            let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed, restamp: rt.replaying) { favourites in
                 try? ConfigFile.saveFavourites(favourites, path: configPath)
             }
             terminal.close()
@@ -108,14 +122,18 @@ enum DashboardRunner {
         var error: Error? { lock.lock(); defer { lock.unlock() }; return _error }
     }
 
-    static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream,
+    static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream, restamp: Bool = false,
                     saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox()
         let stop = ManagedFlag()
         let signals = TerminationSignals { stop.set() }
         let feedTask = Task {
             do {
-                for try await message in feed { await inbox.push(.feed(message)) }
+                for try await message in feed {
+                    var m = message
+                    if restamp { m.receivedAt = Date() }
+                    await inbox.push(.feed(m))
+                }
                 await inbox.push(.feedEnded(reason: nil))
             } catch {
                 inbox.fail(error)

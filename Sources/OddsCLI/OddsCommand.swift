@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OddsModel
+import OddsStore
 import OddsTransport
 
 /// `odds`: live sports odds and scores in the terminal.
@@ -10,8 +11,8 @@ public struct OddsCommand: AsyncParsableCommand {
         abstract: "Live sports odds, scores and incidents in the terminal, from several providers.",
         discussion: Docs.root,
         version: OddsVersion.current,
-        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, PulseScoreCommand.self, TickOddsCommand.self,
-                      ConfigCommand.self, Sim.self],
+        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Record.self, PulseScoreCommand.self,
+                      TickOddsCommand.self, ConfigCommand.self, Sim.self],
         defaultSubcommand: nil
     )
 
@@ -27,10 +28,20 @@ extension OddsCommand {
 
         @OptionGroup var providerOption: ProviderOption
         @OptionGroup var sportOption: SportOption
+        @OptionGroup var replay: ReplayOptions
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
+                if let path = replay.replay {
+                    // The state at the end of the recording, whatever --speed says.
+                    let (feed, stats) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: .max)
+                    var store = LiveStore()
+                    for try await message in feed { store.apply(message) }
+                    rt.reportReplay(stats)
+                    rt.printEvents(store.currentEvents())
+                    return
+                }
                 let events = try await rt.provider(rt.settings.provider).liveEvents(sport: rt.settings.sport)
                 rt.printEvents(events)
             }
@@ -87,11 +98,13 @@ extension OddsCommand {
         @OptionGroup var providerOption: ProviderOption
         @OptionGroup var sportOption: SportOption
         @OptionGroup var stream: StreamOptions
+        @OptionGroup var replay: ReplayOptions
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
-                try await runStream(rt.provider(rt.settings.provider), sport: rt.settings.sport, options: stream, rt)
+                try await runStreamOrReplay(replay, provider: providerOption.provider, sport: rt.settings.sport,
+                                            options: stream, rt) { try rt.provider(rt.settings.provider) }
             }
         }
     }

@@ -104,11 +104,14 @@ extension PulseScoreCommand {
             discussion: "Close codes 4011 and 4012 reconnect with backoff; 4001, 4003, 4004, 4005, 4010 and 4029 stop with an exit code.")
         @OptionGroup var sportOption: SportOption
         @OptionGroup var stream: StreamOptions
+        @OptionGroup var replay: ReplayOptions
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
             try await withRuntime(common, sport: sportOption.sport) { rt in
-                try await runStream(rt.pulseScore(), sport: rt.settings.sport, options: stream, rt)
+                try await runStreamOrReplay(replay, provider: .pulsescore, sport: rt.settings.sport, options: stream, rt) {
+                    try rt.pulseScore()
+                }
             }
         }
     }
@@ -182,11 +185,14 @@ extension TickOddsCommand {
         @Option(name: .long, help: "Subscribe to this sport only (default: all).")
         var sport: String?
         @OptionGroup var stream: StreamOptions
+        @OptionGroup var replay: ReplayOptions
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
             try await withRuntime(common) { rt in
-                try await runStream(rt.tickOdds(), sport: sport.map(sportSlug), options: stream, rt)
+                try await runStreamOrReplay(replay, provider: .tickodds, sport: sport.map(sportSlug), options: stream, rt) {
+                    try rt.tickOdds()
+                }
             }
         }
     }

@@ -25,7 +25,13 @@ final class Runtime: @unchecked Sendable {
         self.simulator = simulator; self.logger = logger
     }
 
-    var demo: Bool { simulator != nil }
+    /// Simulated data: from the demo simulator, or a replayed recording of it.
+    var demo: Bool { simulator != nil || replayedDemo }
+    /// Set while the data comes from a recording (`--replay`): output is labelled as replayed.
+    var replaying = false
+    var replayedDemo = false
+    /// The provider of the recording being replayed.
+    var replayProvider: ProviderID?
 
     var outputFormat: OutputFormat { common.requestedFormat ?? (io.stdoutIsTTY ? .table : .tsv) }
 
@@ -33,7 +39,7 @@ final class Runtime: @unchecked Sendable {
         let format = outputFormat
         return RenderOptions(oddsFormat: settings.oddsFormat,
                              color: format == .table && io.colorEnabled(common.color),
-                             width: format == .table ? io.width : nil, demo: demo)
+                             width: format == .table ? io.width : nil, demo: demo, replay: replaying)
     }
 
     /// The settings of `id`, failing with the missing-key sentence when it has no key.
@@ -73,7 +79,7 @@ final class Runtime: @unchecked Sendable {
         if outputFormat == .table {
             io.out(EventReporter.detail(event, options: renderOptions))
         } else if outputFormat == .json {
-            io.out(EventJSON.event(event, demo: demo).rendered + "\n")
+            io.out(EventJSON.event(event, labels: renderOptions.jsonLabels).rendered + "\n")
         } else {
             printEvents([event])
         }

@@ -13,12 +13,12 @@ func printSports(_ sports: [SportCount], _ rt: Runtime) {
                                     records: records, format: rt.outputFormat, options: rt.renderOptions))
 }
 
-/// Streams a provider's feed to stdout as NDJSON, folding it into a `LiveStore` to add each
-/// price's previous value. Ends on `limit`, a signal (exit 0) or a fatal feed error (thrown).
-func runStream(_ provider: any OddsProvider, sport: String?, options: StreamOptions, _ rt: Runtime) async throws {
-    let stats = FeedStats()
-    let feed = provider.stream(sport: sport, stats: stats)
-    let demo = rt.demo
+/// Streams a provider's feed (or a replay of one) to stdout as NDJSON, folding it into a `LiveStore`
+/// to add each price's previous value. Ends on `limit`, the end of a replay, a signal (exit 0) or a
+/// fatal feed error (thrown). Writing waits for stdout, and the feed waits for the writer: a stalled
+/// reader holds the socket back instead of growing memory.
+func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime) async throws {
+    let labels = rt.renderOptions.jsonLabels
     let io = rt.io
     let limit = options.limit
     let interrupted = try await untilInterrupted {
@@ -28,7 +28,7 @@ func runStream(_ provider: any OddsProvider, sport: String?, options: StreamOpti
         for try await message in feed {
             store.apply(message)
             let move = moves.move(for: message, in: store)
-            io.out(EventJSON.update(message, move: move, demo: demo).rendered + "\n")
+            io.out(EventJSON.update(message, move: move, labels: labels).rendered + "\n")
             written += 1
             if io.stdoutClosed { return }
             if let limit, written >= limit { return }

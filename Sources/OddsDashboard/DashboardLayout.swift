@@ -61,7 +61,7 @@ public enum DashboardLayout {
 
     static func header(_ model: DashboardModel, _ screen: inout Screen) {
         screen.fill(y: 0, attributes: .reverse)
-        let demo = model.demo ? " DEMO DATA " : ""
+        let demo = (model.demo ? " DEMO DATA " : "") + (model.replay ? (model.demo ? "REPLAY " : " REPLAY ") : "")
         var title = " odds · \(model.provider.displayName) · \(model.sport) · "
         let (label, attributes) = connectionLabel(model)
         // Facts after the connection state; `drop` orders what goes first when the line is too narrow

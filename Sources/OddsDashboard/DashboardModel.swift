@@ -55,6 +55,8 @@ public struct DashboardModel: Sendable {
     public var provider: ProviderID
     public var sport: String
     public var demo: Bool
+    /// The feed is a recording being replayed, not live.
+    public var replay = false
     public var oddsFormat: OddsFormat
     /// Seconds without a message after which data is stale.
     public var stalenessBound: TimeInterval

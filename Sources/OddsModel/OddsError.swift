@@ -17,6 +17,8 @@ public enum OddsError: Error, Hashable, Sendable {
     case network(String)
     /// The provider answered with something the client cannot use.
     case provider(ProviderID, String)
+    /// Writing output failed (a full disk, a closed file): exit 1.
+    case output(String)
 
     /// The process exit code; the README and man page list these.
     public var exitCode: Int32 {
@@ -29,13 +31,14 @@ public enum OddsError: Error, Hashable, Sendable {
         case .rateLimited: return 6
         case .network: return 7
         case .provider: return 8
+        case .output: return 1
         }
     }
 
     /// One sentence for the user. Never contains an API key: callers redact what they pass in.
     public var message: String {
         switch self {
-        case .usage(let m), .config(let m), .notFound(let m), .network(let m): return m
+        case .usage(let m), .config(let m), .notFound(let m), .network(let m), .output(let m): return m
         case .missingKey(let p):
             return "No API key for \(p.displayName): set ODDS_\(p.environmentName)_KEY or `key` under [\(p.configName)] in the config file (or use --demo)."
         case .authentication(let p, let m): return "\(p.displayName) rejected the API key: \(m)."

@@ -53,7 +53,7 @@ public enum EventJSON {
         ])
     }
 
-    public static func event(_ e: Event, demo: Bool = false) -> JSONOutput {
+    public static func event(_ e: Event, labels: [(String, JSONOutput)] = []) -> JSONOutput {
         var fields: [(String, JSONOutput)] = [
             ("provider", .string(e.provider.rawValue)),
             ("id", .string(e.id)),
@@ -70,12 +70,12 @@ public enum EventJSON {
             ("incidents", .array(e.incidents.map(incident))),
             ("updatedAt", e.updatedAt.map { .string(date($0)) } ?? .null),
         ]
-        if demo { fields.append(("demo", .bool(true))) }
+        fields += labels
         return .object(fields)
     }
 
     /// One feed update as an NDJSON line's object. `move` adds the previous price of a price update.
-    public static func update(_ m: FeedMessage, move: PriceMove? = nil, demo: Bool = false) -> JSONOutput {
+    public static func update(_ m: FeedMessage, move: PriceMove? = nil, labels: [(String, JSONOutput)] = []) -> JSONOutput {
         var fields: [(String, JSONOutput)] = []
         func head(_ type: String) {
             fields = [("type", .string(type)), ("provider", .string(m.provider.rawValue)),
@@ -122,7 +122,7 @@ public enum EventJSON {
             default: break
             }
         }
-        if demo { fields.append(("demo", .bool(true))) }
+        fields += labels
         return .object(fields)
     }
 }

@@ -22,9 +22,26 @@ public struct RenderOptions: Sendable {
     public var color: Bool
     /// Terminal width, when writing to a terminal.
     public var width: Int?
+    /// Simulated data: labelled in every format.
     public var demo: Bool
-    public init(oddsFormat: OddsFormat = .decimal, color: Bool = false, width: Int? = nil, demo: Bool = false) {
-        self.oddsFormat = oddsFormat; self.color = color; self.width = width; self.demo = demo
+    /// Data replayed from a recording, not live: labelled in every format.
+    public var replay: Bool
+    public init(oddsFormat: OddsFormat = .decimal, color: Bool = false, width: Int? = nil, demo: Bool = false,
+                replay: Bool = false) {
+        self.oddsFormat = oddsFormat; self.color = color; self.width = width; self.demo = demo; self.replay = replay
+    }
+
+    /// The banner lines over a table: what kind of data this is, when it is not live provider data.
+    public var banner: String {
+        var out = ""
+        if demo { out += EventReporter.style("DEMO DATA — simulated by the built-in simulator, not real odds", self) + "\n" }
+        if replay { out += EventReporter.style("REPLAY — recorded data, not live", self) + "\n" }
+        return out
+    }
+
+    /// The label fields of every JSON object: `"demo": true`, `"replay": true`.
+    public var jsonLabels: [(String, JSONOutput)] {
+        (demo ? [("demo", .bool(true))] : []) + (replay ? [("replay", .bool(true))] : [])
     }
 }
 
@@ -33,17 +50,17 @@ public enum EventReporter {
     public static func render(_ events: [Event], format: OutputFormat, options: RenderOptions) -> String {
         switch format {
         case .table:
-            let banner = options.demo ? style("DEMO DATA — simulated by the built-in simulator, not real odds", options) + "\n" : ""
+            let banner = options.banner
             if events.isEmpty { return banner + "No events.\n" }
             return banner + table(events, options: options).renderAligned(width: options.width, color: options.color)
         case .tsv:
-            return table(events, options: options).labelledDemo(options.demo).renderTSV()
+            return table(events, options: options).labelled(options).renderTSV()
         case .csv:
-            return selectionRows(events, options: options).labelledDemo(options.demo).renderCSV()
+            return selectionRows(events, options: options).labelled(options).renderCSV()
         case .json:
-            return JSONOutput.array(events.map { EventJSON.event($0, demo: options.demo) }).rendered + "\n"
+            return JSONOutput.array(events.map { EventJSON.event($0, labels: options.jsonLabels) }).rendered + "\n"
         case .ndjson:
-            return events.map { EventJSON.event($0, demo: options.demo).rendered + "\n" }.joined()
+            return events.map { EventJSON.event($0, labels: options.jsonLabels).rendered + "\n" }.joined()
         }
     }
 
@@ -128,7 +145,7 @@ public enum EventReporter {
 
     /// Every market and selection of one event, for `odds event` on a terminal.
     public static func detail(_ e: Event, options: RenderOptions) -> String {
-        var out = options.demo ? style("DEMO DATA — simulated by the built-in simulator, not real odds", options) + "\n" : ""
+        var out = options.banner
         out += "\(e.title)  [\(e.provider.displayName) \(e.id)]\n"
         var facts: [String] = [e.sport]
         if let l = e.league { facts.append(l) }
@@ -172,18 +189,18 @@ public enum RecordReporter {
                               options: RenderOptions) -> String {
         switch format {
         case .json:
-            return JSONOutput.array(records.map { .object($0 + (options.demo ? [("demo", .bool(true))] : [])) }).rendered + "\n"
+            return JSONOutput.array(records.map { .object($0 + options.jsonLabels) }).rendered + "\n"
         case .ndjson:
-            return records.map { JSONOutput.object($0 + (options.demo ? [("demo", .bool(true))] : [])).rendered + "\n" }.joined()
+            return records.map { JSONOutput.object($0 + options.jsonLabels).rendered + "\n" }.joined()
         case .table, .tsv, .csv:
             var t = Tabular(columns: columns)
             t.rows = records.map { r in r.map { cellText($0.1) } }
             switch format {
             case .table:
-                let banner = options.demo ? EventReporter.style("DEMO DATA — simulated by the built-in simulator, not real odds", options) + "\n" : ""
+                let banner = options.banner
                 return banner + (t.rows.isEmpty ? "Nothing to show.\n" : t.renderAligned(width: options.width, color: options.color))
-            case .tsv: return t.labelledDemo(options.demo).renderTSV()
-            default: return t.labelledDemo(options.demo).renderCSV()
+            case .tsv: return t.labelled(options).renderTSV()
+            default: return t.labelled(options).renderCSV()
             }
         }
     }

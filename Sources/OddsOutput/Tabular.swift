@@ -24,14 +24,15 @@ public struct Tabular: Sendable {
         self.columns = columns; self.rows = rows; self.styles = styles
     }
 
-    /// The same table with a last `demo` column saying `true` on every row: demo data stays labelled
-    /// even where only the columns survive (TSV and CSV files).
-    public func labelledDemo(_ demo: Bool) -> Tabular {
-        guard demo else { return self }
+    /// The same table with a last `demo` (and `replay`) column saying `true` on every row: demo and
+    /// replayed data stay labelled even where only the columns survive (TSV and CSV files).
+    public func labelled(_ options: RenderOptions) -> Tabular {
         var t = self
-        t.columns.append(Column("demo"))
-        t.rows = rows.map { $0 + ["true"] }
-        t.styles = styles.isEmpty ? [] : styles.map { $0 + [.plain] }
+        for (name, on) in [("demo", options.demo), ("replay", options.replay)] where on {
+            t.columns.append(Column(name))
+            t.rows = t.rows.map { $0 + ["true"] }
+            t.styles = t.styles.isEmpty ? [] : t.styles.map { $0 + [.plain] }
+        }
         return t
     }
 

@@ -92,9 +92,12 @@ public struct PulseScoreClient: OddsProvider {
 
     public var stalenessBound: TimeInterval { PulseScoreFeed(settings: settings, sport: "soccer").silenceLimit ?? 120 }
 
+    public func feedAdapter(sport: String?) -> any FeedAdapter {
+        PulseScoreFeed(settings: settings, sport: sport ?? "soccer")
+    }
+
     public func stream(sport: String?, stats: FeedStats) -> FeedStream {
-        let adapter = PulseScoreFeed(settings: settings, sport: sport ?? "soccer")
-        return FeedRunner.run(adapter, transport: transport, stats: stats)
+        FeedRunner.run(PulseScoreFeed(settings: settings, sport: sport ?? "soccer"), transport: transport, stats: stats)
     }
 }
 

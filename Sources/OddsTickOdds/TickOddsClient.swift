@@ -74,6 +74,8 @@ public struct TickOddsClient: OddsProvider {
         }
     }
 
+    public func feedAdapter(sport: String?) -> any FeedAdapter { TickOddsFeed(settings: settings, sport: sport) }
+
     public func stream(sport: String?, stats: FeedStats) -> FeedStream {
         FeedRunner.run(TickOddsFeed(settings: settings, sport: sport), transport: transport, stats: stats)
     }

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import OddsModel
+import OddsProviders
+import OddsStore
+import OddsTransport
+
+/// `--replay FILE [--speed X|max]`: read a recording through the same decoders instead of the network.
+struct ReplayOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Replay a recording made by `odds record` instead of connecting (output is labelled as replayed).",
+                                            valueName: "file"))
+    var replay: String?
+
+    @Option(name: .long, help: ArgumentHelp("Replay speed: a factor of real time (1, 2, 0.5) or max. Default: 1.", valueName: "x|max"))
+    var speed: String?
+
+    var replaySpeed: ReplaySpeed { speed.flatMap(ReplaySpeed.init) ?? .times(1) }
+
+    func validate() throws {
+        if speed != nil && replay == nil { throw ValidationError("--speed goes with --replay.") }
+        if let speed, ReplaySpeed(speed) == nil {
+            throw ValidationError("--speed must be a positive number (a factor of real time) or max, not '\(speed)'.")
+        }
+    }
+}
+
+extension Runtime {
+    /// Opens a recording for replay: its provider is read from the file (a `--provider` that names
+    /// another is a usage error), and the output is labelled as replayed (and as demo data when the
+    /// recording was made with `--demo`).
+    func openReplay(_ path: String, providerFlag: ProviderID?, sport: String? = nil,
+                    speed: ReplaySpeed) throws -> (FeedStream, FeedStats) {
+        let probe = try RecordingReader(path: path)
+        var first: RecordedFrame?
+        while first == nil, let frame = probe.next() {
+            if !frame.feed.hasSuffix("/rest") { first = frame }
+        }
+        guard let first, let id = first.provider else {
+            throw OddsError.usage("\(path) holds no recorded feed frames (make one with `odds record`).")
+        }
+        if let providerFlag, providerFlag != id {
+            throw OddsError.usage("\(path) is a recording of \(id.displayName), not \(providerFlag.displayName).")
+        }
+        try ProviderRegistry.requireSupported(id)
+        // Replays need no key: nothing is sent anywhere.
+        let provider = try ProviderRegistry.make(id, settings: settings.providers[id]!, transport: transport)
+        replaying = true
+        replayedDemo = first.demo
+        replayProvider = id
+        let when = ISO8601DateFormatter().string(from: first.date)
+        io.err("REPLAY: recorded \(id.displayName) data from \(path) (recorded from \(when)\(first.demo ? ", demo data" : "")), not live.")
+        let stats = FeedStats()
+        let feed = FeedReplay.run(provider.feedAdapter(sport: sport ?? settings.sport), reader: try RecordingReader(path: path),
+                                  speed: speed, stats: stats)
+        return (feed, stats)
+    }
+
+    /// The counts of a finished replay, on stderr when something was skipped or --verbose asks.
+    func reportReplay(_ stats: FeedStats) {
+        if common.verbose || stats.malformed > 0 {
+            io.err("Replayed \(stats.frames) frames, \(stats.malformed) malformed skipped.")
+        }
+    }
+}
+
+/// `stream` with or without `--replay`: the live feed of `makeProvider()`, or the recording.
+func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderID?, sport: String?, options: StreamOptions,
+                       _ rt: Runtime, makeProvider: () throws -> any OddsProvider) async throws {
+    if let path = replay.replay {
+        let (feed, stats) = try rt.openReplay(path, providerFlag: providerFlag, sport: sport, speed: replay.replaySpeed)
+        try await runStream(feed, stats: stats, options: options, rt)
+        rt.reportReplay(stats)
+        return
+    }
+    let stats = FeedStats()
+    let feed = try makeProvider().stream(sport: sport, stats: stats)
+    try await runStream(feed, stats: stats, options: options, rt)
+}
+
+/// `odds record`: every frame of the live feed, verbatim, one NDJSON line each.
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record every frame the live feed sends, verbatim, as NDJSON (replay it with --replay).",
+        discussion: """
+        Each line is {"t":<unix ms>,"feed":"<provider>/<connection>","frame":<the frame>} (a frame that is not JSON is \
+        kept as a string under "text"; demo recordings add "demo":true). Lines are written whole and unbuffered, so \
+        an interrupted recording loses at most the line in flight. Runs until interrupted or --limit frames. \
+        Example: odds record --provider tickodds --sport soccer --output soccer.ndjson
+        """)
+
+    @OptionGroup var providerOption: ProviderOption
+    @OptionGroup var sportOption: SportOption
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the recording here (default: stdout).", valueName: "file"))
+    var output: String?
+
+    @Option(name: .long, help: "Stop after this many frames.")
+    var limit: Int?
+
+    @Flag(name: .shortAndLong, help: "Log requests and connection events to stderr (keys redacted).")
+    var verbose = false
+
+    @Flag(name: .long, help: "Record the built-in simulator (the recording is marked as demo data).")
+    var demo = false
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    func run() async throws {
+        let common = try CommonOptions.parse((demo ? ["--demo"] : []) + (verbose ? ["--verbose"] : []))
+        try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
+            let provider = try rt.provider(rt.settings.provider)
+            let recorder = try Recorder(path: output, demo: rt.demo)
+            rt.transport.frameTap = recorder
+            let stats = FeedStats()
+            let feed = provider.stream(sport: rt.settings.sport, stats: stats)
+            let limit = self.limit
+            _ = try await untilInterrupted {
+                for try await _ in feed {
+                    if recorder.failed { throw OddsError.output("Writing the recording failed (disk full or output closed).") }
+                    if let limit, recorder.frames >= limit { return }
+                }
+            }
+            let target = output.map { $0 == "-" ? "stdout" : $0 } ?? "stdout"
+            rt.io.err("Recorded \(recorder.frames) frames (\(recorder.bytes) bytes) to \(target).")
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import NIOConcurrencyHelpers
+import OddsJSON
+import OddsModel
+
+/// Writes every frame the client receives as one NDJSON line:
+/// `{"t":<unix ms>,"feed":"<provider>/<connection>","frame":<the frame, verbatim>}`.
+///
+/// A frame that is JSON is kept verbatim (line breaks between tokens become spaces); one that is not is
+/// kept as a string under `"text"`. Demo recordings carry `"demo":true`. Each line is written whole with
+/// one `write(2)` loop and no buffering, so `kill -9` loses at most the line in flight.
+public final class Recorder: FrameTap, @unchecked Sendable {
+    // @unchecked: the descriptor is written only under `lock`; the counters too.
+    private let lock = NIOLock()
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private let demo: Bool
+    private var _frames = 0
+    private var _bytes = 0
+    private var _failed = false
+
+    /// Records to `path` (created or truncated, mode 0644), or to stdout for nil or "-".
+    public init(path: String?, demo: Bool) throws {
+        self.demo = demo
+        if let path, path != "-" {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw OddsError.usage("Cannot write the recording to \(path): \(String(cString: strerror(errno))).")
+            }
+            self.fd = fd
+            ownsDescriptor = true
+        } else {
+            fd = STDOUT_FILENO
+            ownsDescriptor = false
+        }
+    }
+
+    deinit { if ownsDescriptor { close(fd) } }
+
+    public var frames: Int { lock.withLock { _frames } }
+    public var bytes: Int { lock.withLock { _bytes } }
+    /// True once a write failed (disk full, closed pipe); later frames are not recorded.
+    public var failed: Bool { lock.withLock { _failed } }
+
+    public func frame(feed: String, bytes: [UInt8], at: Date) {
+        let line = Recorder.line(feed: feed, bytes: bytes, at: at, demo: demo)
+        lock.withLock {
+            guard !_failed else { return }
+            let ok = line.withUnsafeBytes { raw -> Bool in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { return false }
+                    offset += n
+                }
+                return true
+            }
+            if ok { _frames += 1; _bytes += line.count } else { _failed = true }
+        }
+    }
+
+    /// One recording line, newline included.
+    public static func line(feed: String, bytes: [UInt8], at: Date, demo: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 64)
+        let ms = Int64((at.timeIntervalSince1970 * 1000).rounded())
+        out += Array("{\"t\":\(ms),\"feed\":".utf8)
+        out += Array(JSONWriter.quote(feed).utf8)
+        if demo { out += Array(",\"demo\":true".utf8) }
+        let isJSON = bytes.withUnsafeBufferPointer { (try? JSONParser.parse(bytes: $0)) != nil }
+        if isJSON {
+            out += Array(",\"frame\":".utf8)
+            // Raw line breaks can only be whitespace between tokens in valid JSON.
+            for b in bytes { out.append(b == 0x0A || b == 0x0D ? 0x20 : b) }
+        } else {
+            out += Array(",\"text\":".utf8)
+            out += Array(JSONWriter.quote(String(decoding: bytes, as: UTF8.self)).utf8)
+        }
+        out += Array("}\n".utf8)
+        return out
+    }
+}
+
+/// One line of a recording.
+public struct RecordedFrame: Sendable {
+    /// When it was received, in Unix milliseconds.
+    public var t: Int64
+    /// `"<provider>/<connection>"`.
+    public var feed: String
+    public var demo: Bool
+    /// The frame's bytes: the JSON verbatim, or the text of a non-JSON frame.
+    public var bytes: [UInt8]
+
+    public var provider: ProviderID? { ProviderID(rawValue: String(feed.prefix(while: { $0 != "/" }))) }
+    public var connection: String { feed.split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? "" }
+    public var date: Date { Date(timeIntervalSince1970: Double(t) / 1000) }
+}
+
+/// Reads a recording line by line, holding one line at a time (a line may be tens of MB).
+public final class RecordingReader {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    public let path: String
+    /// Lines that were not recording lines, skipped.
+    public private(set) var malformed = 0
+    public private(set) var lineNumber = 0
+
+    public init(path: String) throws {
+        self.path = path
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw OddsError.usage("Cannot read the recording \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file").")
+        }
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    /// The next frame, or nil at the end of the file. Lines that are not recording lines are counted and skipped.
+    public func next() -> RecordedFrame? {
+        while let line = nextLine() {
+            lineNumber += 1
+            if line.isEmpty { continue }
+            if let frame = RecordingReader.parse(line) { return frame }
+            malformed += 1
+        }
+        return nil
+    }
+
+    private func nextLine() -> [UInt8]? {
+        while true {
+            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+                let line = Array(buffer[start..<nl])
+                start = nl + 1
+                if start > 1 << 20 && start * 2 > buffer.count {
+                    buffer.removeFirst(start)
+                    start = 0
+                }
+                return line
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                let line = Array(buffer[start...])
+                start = buffer.count
+                return line
+            }
+            let chunk = (try? handle.read(upToCount: 1 << 20)) ?? nil
+            if let chunk, !chunk.isEmpty {
+                if start > 0 { buffer.removeFirst(start); start = 0 }
+                buffer.append(contentsOf: chunk)
+            } else {
+                atEnd = true
+            }
+        }
+    }
+
+    /// Parses one recording line; nil if it is not one.
+    public static func parse(_ line: [UInt8]) -> RecordedFrame? {
+        line.withUnsafeBufferPointer { bytes -> RecordedFrame? in
+            guard let members = try? JSONSpan.members(bytes) else { return nil }
+            var t: Int64?
+            var feed: String?
+            var demo = false
+            var frame: [UInt8]?
+            for (key, range) in members {
+                let value = UnsafeBufferPointer(rebasing: bytes[range])
+                switch key {
+                case "t":
+                    if case .number(let n)? = try? JSONParser.parse(bytes: value) { t = Int64(n) }
+                case "feed":
+                    if case .string(let s)? = try? JSONParser.parse(bytes: value) { feed = s }
+                case "demo":
+                    if case .bool(let b)? = try? JSONParser.parse(bytes: value) { demo = b }
+                case "frame":
+                    frame = Array(value)
+                case "text":
+                    if case .string(let s)? = try? JSONParser.parse(bytes: value) { frame = Array(s.utf8) }
+                default:
+                    break
+                }
+            }
+            guard let t, let feed, feed.contains("/"), let frame else { return nil }
+            return RecordedFrame(t: t, feed: feed, demo: demo, bytes: frame)
+        }
+    }
+}
+
+/// How fast a recording is replayed.
+public enum ReplaySpeed: Sendable, Equatable {
+    /// As fast as the consumer takes it.
+    case max
+    /// `factor` times real time (2 = twice as fast).
+    case times(Double)
+
+    /// "max", or a positive number such as 1, 2, 0.5 or "10x".
+    public init?(_ text: String) {
+        let t = text.lowercased().trimmingCharacters(in: .whitespaces)
+        if t == "max" { self = .max; return }
+        let number = t.hasSuffix("x") ? String(t.dropLast()) : t
+        guard let f = Double(number), f.isFinite, f > 0, f <= 1_000_000 else { return nil }
+        self = .times(f)
+    }
+}
+
+/// Feeds a recording through a provider's own decoder instead of the network: the same path from
+/// frame to normalized update as a live connection.
+public enum FeedReplay {
+    /// Replays the frames of `adapter`'s provider and connection; other lines (REST bodies, other
+    /// feeds) are skipped. Messages carry the recorded receive time.
+    public static func run(_ adapter: some FeedAdapter, reader: RecordingReader, speed: ReplaySpeed,
+                           stats: FeedStats) -> FeedStream {
+        let box = UncheckedBox((adapter, reader))
+        let queue = FeedStream(capacity: FeedRunner.bufferCapacity)
+        let task = Task {
+            let (adapter, reader) = box.value
+            let feed = "\(adapter.provider.rawValue)/\(adapter.connectionName)"
+            var first = true
+            var previousT: Int64?
+            var previousWall = Date()
+            stats.connected()
+            while !Task.isCancelled, let frame = reader.next() {
+                guard frame.feed == feed else { continue }
+                if case .times(let factor) = speed, let previousT {
+                    let due = Double(frame.t - previousT) / 1000 / factor
+                    let wait = due - Date().timeIntervalSince(previousWall)
+                    if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(min(wait, 3600) * 1_000_000_000)) }
+                }
+                previousT = frame.t
+                previousWall = Date()
+                stats.frame(bytes: frame.bytes.count)
+                let updates: [FeedUpdate]
+                do {
+                    updates = try adapter.decode(frame.bytes, first: first)
+                    first = false
+                } catch {
+                    stats.skipped(String(describing: error))
+                    continue
+                }
+                for u in updates {
+                    guard await queue.send(FeedMessage(provider: adapter.provider, receivedAt: frame.date, update: u)) else { return }
+                }
+            }
+            queue.finish()
+        }
+        queue.setOnTermination { task.cancel() }
+        return queue
+    }
+}

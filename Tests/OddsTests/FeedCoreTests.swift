@@ -1,0 +1,259 @@
+import Foundation
+import OddsModel
+import OddsJSON
+import OddsSimulator
+import OddsStore
+@testable import OddsPulseScore
+@testable import OddsTickOdds
+@testable import OddsTransport
+import Testing
+
+/// The bounded queue between a feed and its consumer.
+@Suite("Bounded queue")
+struct BoundedQueueTests {
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var n = 0
+        func add() { lock.withLock { n += 1 } }
+        var value: Int { lock.withLock { n } }
+    }
+
+    @Test("A full queue holds the producer until the consumer takes; order is kept")
+    func holdsProducer() async throws {
+        let queue = BoundedQueue<Int>(capacity: 3)
+        let sent = Counter()
+        let producer = Task {
+            for i in 0..<10 { await queue.send(i); sent.add() }
+            queue.finish()
+        }
+        // The producer can get exactly `capacity` elements in, then waits.
+        let deadline = Date().addingTimeInterval(5)
+        while sent.value < 3 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(sent.value == 3)
+        #expect(queue.count == 3)
+        var got: [Int] = []
+        for try await x in queue { got.append(x) }
+        #expect(got == Array(0..<10))
+        await producer.value
+    }
+
+    @Test("A consumer that stops wakes a waiting producer, whose send returns false, and runs onTermination once")
+    func consumerGone() async throws {
+        let queue = BoundedQueue<Int>(capacity: 1)
+        let terminated = Counter()
+        queue.setOnTermination { terminated.add() }
+        let result = Task { () -> Bool in
+            await queue.send(1)
+            // Whether 2 still fits depends on timing; 3 never does while the consumer holds only one.
+            _ = await queue.send(2)
+            return await queue.send(3)
+        }
+        do {
+            var it = queue.makeAsyncIterator()
+            #expect(try await it.next() == 1)
+        }
+        // The iterator is gone: the queue is terminated.
+        #expect(await result.value == false)
+        #expect(terminated.value == 1)
+    }
+
+    @Test("finish(throwing:) delivers the buffered elements, then the error")
+    func finishThrowing() async throws {
+        struct Boom: Error {}
+        let queue = BoundedQueue<Int>(capacity: 4)
+        await queue.send(1)
+        await queue.send(2)
+        queue.finish(throwing: Boom())
+        var got: [Int] = []
+        await #expect(throws: Boom.self) {
+            for try await x in queue { got.append(x) }
+        }
+        #expect(got == [1, 2])
+    }
+}
+
+@Suite("Reconnect policy")
+struct ReconnectPolicyTests {
+    @Test("Jittered delays lie between half and all of the exponential delay, capped at 30 s")
+    func jitter() {
+        let p = BackoffPolicy.reconnect
+        for attempt in 1...12 {
+            let full = p.delay(attempt: attempt)
+            #expect(p.delay(attempt: attempt, jitter: 0) == full / 2)
+            #expect(p.delay(attempt: attempt, jitter: 0.999) < full + 1e-9)
+            #expect(p.delay(attempt: attempt, jitter: 0.5) > full / 2)
+            #expect(p.delay(attempt: attempt, jitter: .nan) == full / 2)
+            #expect(full <= 30)
+        }
+        #expect(p.delay(attempt: 1) == 1)
+        #expect(p.delay(attempt: 3) == 4)
+        #expect(p.delay(attempt: 100) == 30)
+    }
+
+    @Test("A documented connection rate (12 a minute) makes the 13th connection wait for the window")
+    func connectionRate() {
+        var rate = ConnectionRate(perMinute: 12)
+        let t0 = Date(timeIntervalSince1970: 1_000_000)
+        for i in 0..<12 {
+            #expect(rate.wait(now: t0.addingTimeInterval(Double(i))) == nil)
+            rate.record(t0.addingTimeInterval(Double(i)))
+        }
+        let wait = rate.wait(now: t0.addingTimeInterval(12))
+        #expect(wait != nil && abs(wait! - 48) < 1e-6)
+        #expect(rate.wait(now: t0.addingTimeInterval(60.5)) == nil)
+        var unlimited = ConnectionRate(perMinute: nil)
+        for _ in 0..<100 { unlimited.record(t0) }
+        #expect(unlimited.wait(now: t0) == nil)
+    }
+
+    @Test("A server that sends a snapshot and drops: the backoff attempt keeps growing, it does not reset on the first frame")
+    func noResetOnFirstFrame() async throws {
+        try await withSimulator { sim, transport in
+            for _ in 0..<6 { await sim.closeNextConnection(code: 1011) }
+            let adapter = TickOddsFeed(settings: settings(sim, .tickodds), sport: "soccer")
+            let probe = FeedProbe(FeedRunner.run(adapter, transport: transport, stats: FeedStats(), policy: fastReconnect))
+            defer { probe.stop() }
+            try await probe.wait("five reconnects") { $0.count(\.isReconnecting) >= 5 }
+            let attempts = probe.updates.compactMap { u -> Int? in
+                if case .connection(.reconnecting(_, let attempt, _)) = u { return attempt }
+                return nil
+            }
+            #expect(Array(attempts.prefix(5)) == [1, 2, 3, 4, 5])
+        }
+    }
+}
+
+@Suite("Back-pressure over loopback")
+struct BackPressureTests {
+    @Test("A stalled consumer stops the socket being read: the queue stays bounded, the server is held back, no reconnect")
+    func stalledConsumer() async throws {
+        try await withSimulator({ o in
+            o.tickInterval = 0.005
+            o.secondsPerTick = 1
+            o.slowClientBuffer = 256 << 10
+        }) { sim, transport in
+            // PulseScore broadcasts every live event each tick; padded, that is about 13 MB/s, enough to
+            // fill the kernel's socket buffers within the stall.
+            await sim.setPadding(bytes: 64 << 10)
+            let stats = FeedStats()
+            let adapter = PulseScoreFeed(settings: settings(sim, .pulsescore), sport: "soccer")
+            let feed = FeedRunner.run(adapter, transport: transport, stats: stats, policy: fastReconnect)
+            var iterator = feed.makeAsyncIterator()
+            // Read until live, then stop reading for a while.
+            var seen = 0
+            while seen < 20, try await iterator.next() != nil { seen += 1 }
+            // The queue fills up to its capacity and no further.
+            let fillDeadline = Date().addingTimeInterval(20)
+            while feed.count < feed.capacity, Date() < fillDeadline { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(feed.count == feed.capacity)
+            // From then on the socket is not read: at most the frames NIO had buffered are decoded.
+            let framesAtFull = stats.frames
+            let skippedAtFull = await sim.skippedForSlowClients
+            try await Task.sleep(nanoseconds: 2_000_000_000)
+            #expect(feed.count == feed.capacity)
+            #expect(stats.frames - framesAtFull <= 1, "frames decoded while the queue was full: \(stats.frames - framesAtFull)")
+            // The kernel's buffers fill, then the server's own: it holds back (skips) what the client does not read.
+            let skipDeadline = Date().addingTimeInterval(20)
+            while await sim.skippedForSlowClients == skippedAtFull, Date() < skipDeadline {
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            #expect(await sim.skippedForSlowClients > skippedAtFull, "the server never saw back-pressure")
+            // Reading again resumes the flow on the same connection.
+            let before = stats.frames
+            var more = 0
+            let deadline = Date().addingTimeInterval(10)
+            while stats.frames < before + 200, Date() < deadline, try await iterator.next() != nil { more += 1 }
+            #expect(stats.frames >= before + 200)
+            #expect(stats.connects == 1)
+        }
+    }
+}
+
+@Suite("Record and replay")
+struct RecordReplayTests {
+    @Test("A recording line keeps a JSON frame verbatim on one line; a frame that is not JSON goes under text")
+    func lineFormat() throws {
+        let at = Date(timeIntervalSince1970: 1_795_000_000.123)
+        let json = Array("{\n  \"type\": \"heartbeat\",\r\n  \"odds\": 4.50\n}".utf8)
+        let line = String(decoding: Recorder.line(feed: "tickodds/live", bytes: json, at: at, demo: false), as: UTF8.self)
+        #expect(line == "{\"t\":1795000000123,\"feed\":\"tickodds/live\",\"frame\":{   \"type\": \"heartbeat\",    \"odds\": 4.50 }}\n")
+        let text = String(decoding: Recorder.line(feed: "tickodds/live", bytes: Array("not json\n\"at all\"".utf8), at: at, demo: true),
+                          as: UTF8.self)
+        #expect(text == "{\"t\":1795000000123,\"feed\":\"tickodds/live\",\"demo\":true,\"text\":\"not json\\n\\\"at all\\\"\"}\n")
+        let parsed = try #require(RecordingReader.parse(Array(line.utf8.dropLast())))
+        #expect(parsed.t == 1_795_000_000_123)
+        #expect(parsed.provider == .tickodds)
+        #expect(parsed.connection == "live")
+        #expect(String(decoding: parsed.bytes, as: UTF8.self) == "{   \"type\": \"heartbeat\",    \"odds\": 4.50 }")
+        let parsedText = try #require(RecordingReader.parse(Array(text.utf8.dropLast())))
+        #expect(String(decoding: parsedText.bytes, as: UTF8.self) == "not json\n\"at all\"")
+        #expect(parsedText.demo)
+        #expect(RecordingReader.parse(Array("{\"t\":1,\"feed\":\"x\"}".utf8)) == nil)
+        #expect(RecordingReader.parse(Array("{\"t\":1,\"feed\":\"a/b\",\"frame\":{".utf8)) == nil)
+    }
+
+    @Test("A TickOdds session recorded over loopback replays through the same decoder to the same store")
+    func roundTrip() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var live = LiveStore()
+        try await withSimulator { sim, transport in
+            let recorder = try Recorder(path: path, demo: false)
+            transport.frameTap = recorder
+            let stats = FeedStats()
+            let adapter = TickOddsFeed(settings: settings(sim, .tickodds), sport: nil)
+            let probe = FeedProbe(FeedRunner.run(adapter, transport: transport, stats: stats, policy: fastReconnect))
+            defer { probe.stop() }
+            try await probe.wait("snapshot") { $0.count(\.isSnapshot) == 1 }
+            for _ in 0..<15 { await sim.tick() }
+            await sim.injectMalformed(count: 2)
+            await sim.tick()
+            try await probe.wait("the malformed frames and what follows") { _ in stats.malformed == 2 && recorder.frames == stats.frames }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            #expect(recorder.frames == stats.frames)
+            for m in probe.messages { live.apply(m) }
+        }
+        let reader = try RecordingReader(path: path)
+        let stats = FeedStats()
+        let replay = FeedReplay.run(TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),
+                                    reader: reader, speed: .max, stats: stats)
+        var replayed = LiveStore()
+        for try await m in replay { replayed.apply(m) }
+        #expect(stats.malformed == 2)
+        #expect(reader.malformed == 0)
+        let a = live.currentEvents().map { strip($0) }
+        let b = replayed.currentEvents().map { strip($0) }
+        #expect(!a.isEmpty)
+        #expect(a == b)
+    }
+
+    /// Receive times differ between the live run and the recording's millisecond stamps.
+    func strip(_ e: Event) -> Event { var e = e; e.updatedAt = nil; return e }
+
+    @Test("Replay at a speed factor keeps the recorded spacing, scaled")
+    func speed() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text = ""
+        for i in 0..<3 {
+            text += "{\"t\":\(1_000_000 + i * 400),\"feed\":\"tickodds/live\",\"frame\":{\"type\":\"heartbeat\",\"timestamp\":\"2026-11-22T04:39:37Z\"}}\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let started = Date()
+        let replay = FeedReplay.run(TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),
+                                    reader: try RecordingReader(path: path), speed: .times(2), stats: FeedStats())
+        var n = 0
+        for try await _ in replay { n += 1 }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(n == 3)
+        // 800 ms recorded at twice the speed: about 400 ms.
+        #expect(elapsed >= 0.35 && elapsed < 5, "took \(elapsed) s")
+        #expect(ReplaySpeed("max") == .max)
+        #expect(ReplaySpeed("2x") == .times(2))
+        #expect(ReplaySpeed("0") == nil)
+        #expect(ReplaySpeed("-1") == nil)
+        #expect(ReplaySpeed("inf") == nil)
+        #expect(ReplaySpeed("nan") == nil)
+    }
+}
