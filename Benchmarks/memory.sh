@@ -123,8 +123,8 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
+trap 'echo "memory.sh: interrupted" >&2; cleanup; exit 130' INT
+trap 'echo "memory.sh: terminated" >&2; cleanup; exit 143' TERM
 
 now_us() { local t="${EPOCHREALTIME/[.,]/}"; echo "$(( 10#$t ))"; }
 
@@ -245,10 +245,17 @@ finish_stream() {
     echo "  stream exit status after SIGTERM: $rc; stderr: $(tail -n 3 "$WORK/$name.err" | tr '\n' ' ')"
 }
 
-# Takes one sample: prints and appends "t rss_kb lines" to $WORK/$name.samples. Fails if the
-# stream has died.
+# Takes one sample: prints and appends "t rss_kb lines" to $WORK/$name.samples. Returns 1 if the
+# stream has died, 2 if the simulator has (the measurement is then meaningless).
+SIM_DIED=0
 sample() {
     local name="$1" t="$2" tag="$3" kb lines sim_kb
+    if ! alive "$SIM_PID"; then
+        SIM_DIED=1
+        echo "  t=${t}s the simulator exited unexpectedly; its stderr begins:" >&2
+        head -n 5 "$WORK/sim.err" | sed 's/^/    /' >&2 || true
+        return 2
+    fi
     if ! alive "$STREAM_PID"; then
         echo "  t=${t}s odds stream exited unexpectedly; stderr:" >&2
         tail -n 20 "$WORK/$name.err" >&2 || true
@@ -276,7 +283,9 @@ t0=$(now_us)
 A_OK=1
 for (( t = SAMPLE_EVERY; t <= TOTAL; t += SAMPLE_EVERY )); do
     sleep_until_us $(( t0 + t * 1000000 ))
-    if ! sample steady "$t" ""; then A_OK=0; FAILURES+=("phase A: odds stream exited at t=${t}s"); break; fi
+    rc=0; sample steady "$t" "" || rc=$?
+    if (( rc == 2 )); then A_OK=0; FAILURES+=("phase A: the simulator died at t=${t}s (measurement invalid)"); break; fi
+    if (( rc != 0 )); then A_OK=0; FAILURES+=("phase A: odds stream exited at t=${t}s"); break; fi
 done
 finish_stream steady
 A_LINES="$(read_count "$WORK/steady.count")"
@@ -288,6 +297,14 @@ fi
 
 echo
 echo "phase B (stdout not read for ${STALL} s, then read for ${DRAIN} s)"
+: >"$WORK/stall.samples"
+B_OK=0
+B_LINES=0
+B_LINES_FINAL=0
+if (( SIM_DIED )) || ! alive "$SIM_PID"; then
+    echo "  skipped: the simulator is not running"
+    (( SIM_DIED )) || FAILURES+=("phase B: the simulator died before the stall phase (measurement invalid)")
+else
 start_stream stall "$STALL"
 t0=$(now_us)
 : >"$WORK/stall.samples"
@@ -297,13 +314,16 @@ for (( t = SAMPLE_EVERY; t <= B_END; t += SAMPLE_EVERY )); do
     sleep_until_us $(( t0 + t * 1000000 ))
     tag="stalled"
     (( t > STALL )) && tag="draining"
-    if ! sample stall "$t" "$tag"; then B_OK=0; FAILURES+=("phase B: odds stream exited at t=${t}s"); break; fi
+    rc=0; sample stall "$t" "$tag" || rc=$?
+    if (( rc == 2 )); then B_OK=0; FAILURES+=("phase B: the simulator died at t=${t}s (measurement invalid)"); break; fi
+    if (( rc != 0 )); then B_OK=0; FAILURES+=("phase B: odds stream exited at t=${t}s"); break; fi
 done
 # The last sample may fall short of STALL + DRAIN when DRAIN is not a multiple of SAMPLE_EVERY.
 sleep_until_us $(( t0 + B_END * 1000000 ))
 B_LINES="$(read_count "$WORK/stall.count")"
 finish_stream stall
 B_LINES_FINAL="$(read_count "$WORK/stall.count")"
+fi
 
 # ---------------------------------------------------------------- summary
 
@@ -318,7 +338,8 @@ read -r a_n _ a_max < <(stats "$WORK/steady.samples" 0 1000000000)
 read -r s_n _ s_max < <(stats "$WORK/stall.samples" 0 $(( STALL + 1 )))
 read -r d_n _ d_max < <(stats "$WORK/stall.samples" $(( STALL + 1 )) 1000000000)
 b_max=$(( s_max > d_max ? s_max : d_max ))
-a_rate="$(awk -v l="${A_LINES:-0}" -v s="$TOTAL" 'BEGIN { printf "%.0f", l / s }')"
+a_last_t="$(awk '{ t = $1 } END { print t + 0 }' "$WORK/steady.samples")"
+a_rate="$(awk -v l="${A_LINES:-0}" -v s="$a_last_t" 'BEGIN { printf "%.0f", (s > 0 ? l / s : 0) }')"
 
 if (( a_n > 0 )); then
     echo "  phase A peak RSS:            $(kb_to_mb "$a_max") MB over $a_n samples; ${A_LINES:-0} lines read (~${a_rate}/s)"

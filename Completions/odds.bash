@@ -187,7 +187,7 @@ _odds() {
 _odds_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--provider --sport --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -218,13 +218,16 @@ _odds_live() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_sports() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--provider --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -246,13 +249,16 @@ _odds_sports() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_event() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--provider --odds-format --color --format)
     __odds_offer_flags_options 1
 
@@ -274,13 +280,16 @@ _odds_event() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--provider --sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -314,13 +323,16 @@ _odds_stream() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_dash() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--provider --sport --replay --speed --odds-format --color --format --stale-after)
     __odds_offer_flags_options 0
 
@@ -349,6 +361,9 @@ _odds_dash() {
         ;;
     '--format')
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
         return
         ;;
     '--stale-after')
@@ -408,7 +423,7 @@ _odds_pulsescore() {
 _odds_pulsescore_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -429,13 +444,16 @@ _odds_pulsescore_live() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_pulsescore_sports() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -453,13 +471,16 @@ _odds_pulsescore_sports() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_pulsescore_event() {
     repeating_flags=()
     non_repeating_flags=(--prematch --verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 1
 
@@ -480,13 +501,16 @@ _odds_pulsescore_event() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_pulsescore_leagues() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -507,13 +531,16 @@ _odds_pulsescore_leagues() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_pulsescore_events() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--league --tab --sport --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -540,13 +567,16 @@ _odds_pulsescore_events() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_pulsescore_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -574,6 +604,9 @@ _odds_pulsescore_stream() {
         ;;
     '--format')
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
         return
         ;;
     esac
@@ -605,7 +638,7 @@ _odds_tickodds() {
 _odds_tickodds_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -626,13 +659,16 @@ _odds_tickodds_live() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_tickodds_event() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 1
 
@@ -650,13 +686,16 @@ _odds_tickodds_event() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_tickodds_sports() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -672,6 +711,9 @@ _odds_tickodds_sports() {
         ;;
     '--format')
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
         return
         ;;
     esac
@@ -680,7 +722,7 @@ _odds_tickodds_sports() {
 _odds_tickodds_status() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -698,13 +740,16 @@ _odds_tickodds_status() {
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;
+    '--book')
+        return
+        ;;
     esac
 }
 
 _odds_tickodds_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -732,6 +777,9 @@ _odds_tickodds_stream() {
         ;;
     '--format')
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
         return
         ;;
     esac
@@ -771,7 +819,7 @@ _odds_config_path() {
 _odds_config_show() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
@@ -787,6 +835,9 @@ _odds_config_show() {
         ;;
     '--format')
         __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
         return
         ;;
     esac

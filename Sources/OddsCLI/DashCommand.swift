@@ -66,7 +66,8 @@ struct Dash: AsyncParsableCommand {
             _ = update(&model, .resize(width: size.width, height: size.height))
             let configPath = rt.settings.configPath
             // A replay is shown as if it arrived now: the dashboard's clock and staleness are the wall clock's.
-            let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed, restamp: rt.replaying) { favourites in
+            let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed, restamp: rt.replaying,
+                                                    books: common.bookFilter) { favourites in
                 try? ConfigFile.saveFavourites(favourites, path: configPath)
             }
             terminal.close()
@@ -123,14 +124,14 @@ enum DashboardRunner {
     }
 
     static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream, restamp: Bool = false,
-                    saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
+                    books: BookFilter = BookFilter([]), saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox()
         let stop = ManagedFlag()
         let signals = TerminationSignals { stop.set() }
         let feedTask = Task {
             do {
                 for try await message in feed {
-                    var m = message
+                    guard var m = books.apply(message) else { continue }
                     if restamp { m.receivedAt = Date() }
                     await inbox.push(.feed(m))
                 }

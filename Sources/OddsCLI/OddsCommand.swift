@@ -37,7 +37,8 @@ extension OddsCommand {
                     // The state at the end of the recording, whatever --speed says.
                     let (feed, stats) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: .max)
                     var store = LiveStore()
-                    for try await message in feed { store.apply(message) }
+                    let books = rt.common.bookFilter
+                    for try await message in feed { if let m = books.apply(message) { store.apply(m) } }
                     rt.reportReplay(stats)
                     rt.printEvents(store.currentEvents())
                     return

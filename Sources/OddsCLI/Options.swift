@@ -33,6 +33,11 @@ public struct CommonOptions: ParsableArguments {
     @Flag(name: .long, help: "Shorthand for --format csv.")
     var csv = false
 
+    @Option(name: .long, help: ArgumentHelp("Only this sportsbook's prices (repeatable; any case). Single-book feeds: bet365 for PulseScore, tickodds for TickOdds.", valueName: "book"))
+    var book: [String] = []
+
+    var bookFilter: BookFilter { BookFilter(book) }
+
     public init() {}
 
     public mutating func validate() throws {

@@ -42,6 +42,7 @@ extension Runtime {
             throw OddsError.usage("\(path) is a recording of \(id.displayName), not \(providerFlag.displayName).")
         }
         try ProviderRegistry.requireSupported(id)
+        try checkBooks(id)
         // Replays need no key: nothing is sent anywhere.
         let provider = try ProviderRegistry.make(id, settings: settings.providers[id]!, transport: transport)
         replaying = true

@@ -49,18 +49,31 @@ final class Runtime: @unchecked Sendable {
         return s
     }
 
-    /// The client of `id`: an unsupported provider, then a missing key, fail here with their one sentence.
+    /// The client of `id`: an unsupported provider, a `--book` it cannot have, then a missing key,
+    /// fail here with their one sentence.
     func provider(_ id: ProviderID) throws -> any OddsProvider {
         try ProviderRegistry.requireSupported(id)
+        try checkBooks(id)
         return try ProviderRegistry.make(id, settings: keyed(id), transport: transport)
     }
 
+    /// A single-book feed has one book: asking it for another would silently show nothing.
+    func checkBooks(_ id: ProviderID) throws {
+        guard let only = id.singleBook else { return }
+        let others = common.book.filter { $0.lowercased() != only }
+        if !others.isEmpty {
+            throw OddsError.usage("\(id.displayName) carries one book, \(only); it has no '\(others[0])'.")
+        }
+    }
+
     func pulseScore() throws -> PulseScoreClient {
-        PulseScoreClient(settings: try keyed(.pulsescore), transport: transport)
+        try checkBooks(.pulsescore)
+        return PulseScoreClient(settings: try keyed(.pulsescore), transport: transport)
     }
 
     func tickOdds() throws -> TickOddsClient {
-        TickOddsClient(settings: try keyed(.tickodds), transport: transport)
+        try checkBooks(.tickodds)
+        return TickOddsClient(settings: try keyed(.tickodds), transport: transport)
     }
 
     /// One-shot answers are as fresh as the moment they arrived.
@@ -71,11 +84,12 @@ final class Runtime: @unchecked Sendable {
     }
 
     func printEvents(_ events: [Event]) {
-        io.out(EventReporter.render(events.map(stamped), format: outputFormat, options: renderOptions))
+        let books = common.bookFilter
+        io.out(EventReporter.render(events.map { stamped(books.apply($0)) }, format: outputFormat, options: renderOptions))
     }
 
     func printEvent(_ unstamped: Event) {
-        let event = stamped(unstamped)
+        let event = stamped(common.bookFilter.apply(unstamped))
         if outputFormat == .table {
             io.out(EventReporter.detail(event, options: renderOptions))
         } else if outputFormat == .json {

@@ -19,13 +19,15 @@ func printSports(_ sports: [SportCount], _ rt: Runtime) {
 /// reader holds the socket back instead of growing memory.
 func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime) async throws {
     let labels = rt.renderOptions.jsonLabels
+    let books = rt.common.bookFilter
     let io = rt.io
     let limit = options.limit
     let interrupted = try await untilInterrupted {
         var store = LiveStore()
         var moves = PriceLineMoves()
         var written = 0
-        for try await message in feed {
+        for try await received in feed {
+            guard let message = books.apply(received) else { continue }
             store.apply(message)
             let move = moves.move(for: message, in: store)
             io.out(EventJSON.update(message, move: move, labels: labels).rendered + "\n")

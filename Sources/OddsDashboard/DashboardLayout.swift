@@ -208,7 +208,7 @@ public enum DashboardLayout {
             if s.suspended { return ("SUSP", .dim) }
             guard let price = s.price else { return ("-", .dim) }
             let text = price.formatted(model.oddsFormat)
-            guard let move = state.moves[SelectionKey(marketID: market.id, selectionID: s.id)],
+            guard let move = state.moves[SelectionKey(market: market, selection: s)],
                   let direction = move.direction else { return (text + " ", []) }
             let age = model.now.timeIntervalSince(move.changedAt)
             guard age <= model.moveMarkerSeconds else { return (text + " ", []) }
@@ -260,12 +260,14 @@ public enum DashboardLayout {
         facts.append("updated " + age(model.now.timeIntervalSince(state.lastUpdate)))
         lines.append((facts.joined(separator: " · "), .dim))
         lines.append(("", []))
+        let showBook = e.books.count > 1
         for market in e.markets {
-            lines.append((market.book.map { "\(market.name) (\($0))" } ?? market.name, [.bold, .underline]))
+            let title = showBook ? market.book.map { "\(market.name) (\($0))" } ?? market.name : market.name
+            lines.append((title, [.bold, .underline]))
             for s in market.selections {
                 var price = s.suspended ? "SUSP" : s.price?.formatted(model.oddsFormat) ?? "-"
                 var attributes: CellAttributes = s.suspended ? .dim : []
-                if let move = state.moves[SelectionKey(marketID: market.id, selectionID: s.id)], let d = move.direction,
+                if let move = state.moves[SelectionKey(market: market, selection: s)], let d = move.direction,
                    model.now.timeIntervalSince(move.changedAt) <= model.moveMarkerSeconds, !s.suspended {
                     price += d == .up ? " ▲" : " ▼"
                     attributes = d == .up ? .green : .red

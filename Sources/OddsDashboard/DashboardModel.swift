@@ -171,7 +171,7 @@ public struct DashboardModel: Sendable {
         guard let market = s.event.mainMarket else { return 0 }
         var best = 0.0
         for sel in market.selections {
-            guard let move = s.moves[SelectionKey(marketID: market.id, selectionID: sel.id)],
+            guard let move = s.moves[SelectionKey(market: market, selection: sel)],
                   now.timeIntervalSince(move.changedAt) <= 60, let before = move.previous, let after = sel.price else { continue }
             let p1 = Double(before.impliedProbability.numerator) / Double(before.impliedProbability.denominator)
             let p2 = Double(after.impliedProbability.numerator) / Double(after.impliedProbability.denominator)

@@ -22,6 +22,16 @@ public enum ProviderID: String, CaseIterable, Sendable, Codable {
     /// The table name in the config file (`[pulsescore]`, `[sportsapi_v1]`).
     public var configName: String { rawValue.replacingOccurrences(of: "-", with: "_") }
 
+    /// The book of a single-book feed: every price it sends is this book's. Nil for feeds that
+    /// carry several sportsbooks, whose prices name their own.
+    public var singleBook: String? {
+        switch self {
+        case .pulsescore: return "bet365"
+        case .tickodds: return "tickodds"
+        case .boltodds, .sportsapi, .sportsapiV1: return nil
+        }
+    }
+
     public var displayName: String {
         switch self {
         case .pulsescore: return "PulseScore"
@@ -76,6 +86,23 @@ public struct Selection: Hashable, Sendable {
 
     /// True when the price can be shown as a live number.
     public var isAvailable: Bool { !suspended && price != nil }
+
+    /// Identity within its market: alternate lines of one side (Over 2.5, Over 3.5) are different selections.
+    public var ref: SelectionRef { SelectionRef(id: id, line: line) }
+}
+
+/// A selection's identity inside its market: its id and its line.
+public struct SelectionRef: Hashable, Sendable {
+    public var id: String
+    public var line: String?
+    public init(id: String, line: String?) { self.id = id; self.line = line }
+}
+
+/// The best available price of a selection across books, and the book that offers it.
+public struct BestPrice: Hashable, Sendable {
+    public var price: Price
+    public var book: String?
+    public init(price: Price, book: String?) { self.price = price; self.book = book }
 }
 
 /// A betting market of one event, from one book.
@@ -157,6 +184,26 @@ public struct Event: Hashable, Sendable, Identifiable {
     /// The market that tables show: the match result / winner market, else the first market.
     public var mainMarket: Market? {
         markets.first(where: { Event.isMainMarketName($0.name) }) ?? markets.first
+    }
+
+    /// The books this event has prices from, in order of first appearance.
+    public var books: [String] {
+        var seen = Set<String>()
+        return markets.compactMap(\.book).filter { seen.insert($0).inserted }
+    }
+
+    /// For each selection of market `marketID`, the longest available price across books and the
+    /// book that has it; suspended and missing prices are left out. Ties go to the book listed first.
+    public func bestPrices(marketID: String) -> [SelectionRef: BestPrice] {
+        var best: [SelectionRef: BestPrice] = [:]
+        for market in markets where market.id == marketID {
+            for s in market.selections where s.isAvailable {
+                let price = s.price!
+                if let current = best[s.ref], current.price.decimalOdds >= price.decimalOdds { continue }
+                best[s.ref] = BestPrice(price: price, book: market.book)
+            }
+        }
+        return best
     }
 
     static func isMainMarketName(_ name: String) -> Bool {

@@ -35,6 +35,14 @@ public struct PriceUpdate: Hashable, Sendable {
     }
 }
 
+/// What a `clear` update removes, within the feed's provider.
+public enum ClearScope: Hashable, Sendable {
+    /// Every price of this book, in every event.
+    case book(String)
+    /// Every event of this sport (slug).
+    case sport(String)
+}
+
 /// One normalized change from a provider's feed. Providers turn their wire messages into these.
 public enum FeedUpdate: Hashable, Sendable {
     /// The whole current set of live events of this feed; replaces what was known.
@@ -47,6 +55,8 @@ public enum FeedUpdate: Hashable, Sendable {
     case score(eventID: String, from: Score?, to: Score)
     case incident(eventID: String, Incident)
     case status(eventID: String, status: EventStatus, period: String?)
+    /// Drop everything of a book or a sport (BoltOdds' `book_clear` and `sport_clear`).
+    case clear(ClearScope)
     case heartbeat
     case connection(ConnectionState)
 
@@ -56,7 +66,7 @@ public enum FeedUpdate: Hashable, Sendable {
         case .upsert(let e): return e.id
         case .remove(let id), .score(let id, _, _), .incident(let id, _), .status(let id, _, _): return id
         case .price(let p): return p.eventID
-        case .snapshot, .heartbeat, .connection: return nil
+        case .snapshot, .heartbeat, .connection, .clear: return nil
         }
     }
 }

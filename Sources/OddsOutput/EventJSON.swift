@@ -11,31 +11,34 @@ public enum EventJSON {
         return f.format(d)
     }
 
-    /// `{"decimal","american","fractional","probability"}`, all strings; the provider's own text stays as it came.
-    public static func price(_ p: Price?) -> JSONOutput {
+    /// `{"decimal","american","fractional","probability","book"}`, all strings; the provider's own text
+    /// stays as it came, and every price names the book that offers it.
+    public static func price(_ p: Price?, book: String?) -> JSONOutput {
         guard let p else { return .null }
         return .object([
             ("decimal", .string(p.formatted(.decimal))),
             ("american", .string(p.formatted(.american))),
             ("fractional", .string(p.formatted(.fractional))),
             ("probability", .string(p.probabilityText)),
+            ("book", .optionalString(book)),
         ])
     }
 
-    public static func selection(_ s: Selection) -> JSONOutput {
+    public static func selection(_ s: Selection, book: String?) -> JSONOutput {
         .object([
             ("name", .string(s.name)),
             ("line", .optionalString(s.line)),
             ("suspended", .bool(s.suspended)),
-            ("price", price(s.price)),
+            ("price", price(s.price, book: book)),
         ])
     }
 
     public static func market(_ m: Market) -> JSONOutput {
-        var fields: [(String, JSONOutput)] = [("name", .string(m.name))]
-        if let book = m.book { fields.append(("book", .string(book))) }
-        fields.append(("selections", .array(m.selections.map(selection))))
-        return .object(fields)
+        .object([
+            ("name", .string(m.name)),
+            ("book", .optionalString(m.book)),
+            ("selections", .array(m.selections.map { selection($0, book: m.book) })),
+        ])
     }
 
     public static func score(_ s: Score?) -> JSONOutput {
@@ -94,10 +97,10 @@ public enum EventJSON {
         case .price(let p):
             head("price")
             fields += [("eventId", .string(p.eventID)), ("marketId", .string(p.marketID)), ("market", .string(p.marketName))]
-            if let book = p.book { fields.append(("book", .string(book))) }
-            fields.append(("selection", selection(p.selection)))
+            fields.append(("book", .optionalString(p.book)))
+            fields.append(("selection", selection(p.selection, book: p.book)))
             if let move, let previous = move.previous {
-                fields.append(("previous", price(previous)))
+                fields.append(("previous", price(previous, book: p.book)))
                 fields.append(("direction", .optionalString(move.direction?.rawValue)))
             }
         case .score(let id, let from, let to):
@@ -109,6 +112,12 @@ public enum EventJSON {
         case .status(let id, let status, let period):
             head("status")
             fields += [("eventId", .string(id)), ("status", .string(status.rawValue)), ("period", .optionalString(period))]
+        case .clear(let scope):
+            head("clear")
+            switch scope {
+            case .book(let b): fields.append(("book", .string(b)))
+            case .sport(let sp): fields.append(("sport", .string(sp)))
+            }
         case .heartbeat:
             head("heartbeat")
         case .connection(let state):

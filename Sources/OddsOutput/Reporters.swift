@@ -156,10 +156,13 @@ public enum EventReporter {
         out += facts.joined(separator: " · ") + "\n"
         var t = Tabular(columns: [.init("MARKET", shrinkable: true), .init("SELECTION", shrinkable: true), .init("LINE"),
                                   .init("PRICE", rightAligned: true)])
+        // A single-book feed's book is the provider itself: name it only when several books are shown.
+        let showBook = e.books.count > 1
         for m in e.markets {
             for s in m.selections {
                 let price = s.suspended ? "SUSP" : (s.price?.formatted(options.oddsFormat) ?? "-")
-                t.rows.append([m.book.map { "\(m.name) (\($0))" } ?? m.name, s.name, s.line ?? "", price])
+                let name = showBook ? m.book.map { "\(m.name) (\($0))" } ?? m.name : m.name
+                t.rows.append([name, s.name, s.line ?? "", price])
                 t.styles.append([.plain, .plain, .plain, s.suspended ? .dim : .plain])
             }
         }

@@ -146,7 +146,8 @@ public final class PulseScoreFeed: FeedAdapter {
                     guard a.id == b.id, a.selections.count == b.selections.count else { priceOnly = false; break }
                     for (s, t) in zip(a.selections, b.selections) where s != t {
                         guard s.id == t.id else { priceOnly = false; break }
-                        prices.append(.price(PriceUpdate(eventID: event.id, marketID: b.id, marketName: b.name, selection: t)))
+                        prices.append(.price(PriceUpdate(eventID: event.id, marketID: b.id, marketName: b.name, book: b.book,
+                                                     selection: t)))
                     }
                 }
             }

@@ -30,7 +30,8 @@ enum PulseScoreWire {
             let n = seen[name, default: 0]
             seen[name] = n + 1
             let id = n == 0 ? name : "\(name)#\(n + 1)"
-            markets.append(Market(id: id, name: name, selections: try selections(group, marketName: name)))
+            markets.append(Market(id: id, name: name, book: ProviderID.pulsescore.singleBook,
+                                  selections: try selections(group, marketName: name)))
         }
         return Event(provider: .pulsescore, id: fi, sport: sportSlug(sportName), league: value["league"]?.string,
                      home: home, away: away, status: live ? .live : .scheduled, markets: markets)

@@ -173,7 +173,7 @@ final class SimConnection: ChannelInboundHandler {
 
     func send(_ text: String) {
         guard isOpen, let context else { return }
-        guard context.channel.isWritable else { sim.skippedSlow += 1; return }
+        if sim.options.slowClientBuffer != nil, !context.channel.isWritable { sim.skippedSlow += 1; return }
         let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
         if let code = closeAfterFirst {

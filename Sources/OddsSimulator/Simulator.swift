@@ -59,9 +59,10 @@ public final class Simulator: @unchecked Sendable {
         public var tls: TLS?
         /// Match seconds that pass in one tick.
         public var secondsPerTick = 15
-        /// Bytes a client may leave unread before its data frames are skipped (a slow reader is not
-        /// buffered for without bound; TickOdds' refreshed events make up for a skipped update).
-        public var slowClientBuffer = 4 << 20
+        /// Bytes a client may leave unread before its data frames are skipped, so that a slow reader is
+        /// not buffered for without bound (TickOdds' refreshed events make up for a skipped update).
+        /// Nil: every frame is kept for the client, however slow (the tests count on every message).
+        public var slowClientBuffer: Int?
         public init() {}
 
         /// Options for a named scenario.
@@ -73,6 +74,7 @@ public final class Simulator: @unchecked Sendable {
                 // 200 ticks a second, one match second each: a steady flood of price changes.
                 tickInterval = 0.005
                 secondsPerTick = 1
+                slowClientBuffer = 4 << 20
             }
         }
     }
@@ -139,7 +141,7 @@ public final class Simulator: @unchecked Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.writeBufferWaterMark,
-                                value: .init(low: options.slowClientBuffer / 2, high: options.slowClientBuffer))
+                                value: options.slowClientBuffer.map { .init(low: $0 / 2, high: $0) } ?? .init(low: 32 << 10, high: 64 << 10))
             .childChannelInitializer { [unowned self] channel in
                 let http = SimHTTPHandler(sim: self)
                 let upgrader = NIOWebSocketServerUpgrader(

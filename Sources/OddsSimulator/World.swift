@@ -379,8 +379,10 @@ public struct SimWorld: Sendable {
 
     /// Hundredths of decimal odds for probability `p` with the book's margin, within 1.01…101.
     static func toPrice(_ p: Double, margin: Double = 1.06) -> Int {
+        // Clamp in Double first: a vanishing probability makes the quotient too big (or infinite) for Int.
         guard p > 0 else { return 10100 }
-        let raw = min(10100, max(101, Int((100 / (p * margin)).rounded())))
+        let x = 100 / (p * margin)
+        let raw = x.isFinite && x < 10100 ? max(101, Int(x.rounded())) : 10100
         // Snap to a bookmaker's ladder of steps, as real prices are.
         let step: Int
         switch raw {

@@ -11,11 +11,16 @@ public struct EventKey: Hashable, Sendable, Comparable {
     }
 }
 
-/// Identifies a selection inside an event.
+/// Identifies one book's price of a selection inside an event: market, book, selection and line, so
+/// that two books' prices and alternate lines never overwrite each other.
 public struct SelectionKey: Hashable, Sendable {
     public var marketID: String
+    public var book: String?
     public var selectionID: String
-    public init(marketID: String, selectionID: String) { self.marketID = marketID; self.selectionID = selectionID }
+    public var line: String?
+    public init(marketID: String, book: String? = nil, selectionID: String, line: String? = nil) {
+        self.marketID = marketID; self.book = book; self.selectionID = selectionID; self.line = line
+    }
 }
 
 /// Which way a price went. Up means longer odds (a higher decimal price).
@@ -102,6 +107,15 @@ public struct LiveStore: Sendable {
             events[key]!.event.status = status
             if let period { events[key]!.event.period = period }
             touch(key, at: now)
+        case .clear(.book(let book)):
+            for key in events.keys where key.provider == provider {
+                events[key]!.event.markets.removeAll { $0.book == book }
+                events[key]!.moves = events[key]!.moves.filter { $0.key.book != book }
+            }
+        case .clear(.sport(let sport)):
+            for key in events.keys where key.provider == provider && events[key]!.event.sport == sport {
+                events[key] = nil
+            }
         case .heartbeat:
             break
         case .connection(let state):
@@ -132,11 +146,11 @@ public struct LiveStore: Sendable {
         else if event.incidents.count > events[key]!.event.incidents.count { events[key]!.lastIncidentAt = now }
         let old = events[key]!.event
         for market in event.markets {
-            guard let oldMarket = old.markets.first(where: { $0.id == market.id }) else { continue }
+            guard let oldMarket = old.markets.first(where: { $0.id == market.id && $0.book == market.book }) else { continue }
             for selection in market.selections {
-                guard let before = oldMarket.selections.first(where: { $0.id == selection.id }) else { continue }
-                recordMove(from: before.price, to: selection.price,
-                           key: key, selectionKey: SelectionKey(marketID: market.id, selectionID: selection.id), at: now)
+                guard let before = oldMarket.selections.first(where: { $0.ref == selection.ref }) else { continue }
+                recordMove(from: before.price, to: selection.price, key: key,
+                           selectionKey: SelectionKey(market: market, selection: selection), at: now)
             }
         }
         events[key]!.event = event
@@ -150,8 +164,7 @@ public struct LiveStore: Sendable {
         // Indices first, then in-place writes: holding a copy of the markets while writing would copy them.
         if let mi, let si {
             let before = events[key]!.event.markets[mi].selections[si].price
-            recordMove(from: before, to: selection.price, key: key,
-                       selectionKey: SelectionKey(marketID: update.marketID, selectionID: selection.id), at: now)
+            recordMove(from: before, to: selection.price, key: key, selectionKey: SelectionKey(update), at: now)
             events[key]!.event.markets[mi].selections[si] = selection
         } else if let mi {
             events[key]!.event.markets[mi].selections.append(selection)
@@ -165,8 +178,9 @@ public struct LiveStore: Sendable {
     /// Where a price update lands: nil if the event is unknown; nil market or selection index if new.
     private func indices(of update: PriceUpdate, in key: EventKey) -> (Int?, Int?)? {
         guard let markets = events[key]?.event.markets else { return nil }
-        guard let mi = markets.firstIndex(where: { $0.id == update.marketID }) else { return (nil, nil) }
-        return (mi, markets[mi].selections.firstIndex { $0.id == update.selection.id })
+        guard let mi = markets.firstIndex(where: { $0.id == update.marketID && $0.book == update.book }) else { return (nil, nil) }
+        let ref = update.selection.ref
+        return (mi, markets[mi].selections.firstIndex { $0.ref == ref })
     }
 
     private mutating func recordMove(from before: Price?, to after: Price?, key: EventKey, selectionKey: SelectionKey,
@@ -186,10 +200,25 @@ public struct LiveStore: Sendable {
             .sorted { ($0.league ?? "", $0.title, $0.id) < ($1.league ?? "", $1.title, $1.id) }
     }
 
+    /// The best available price of one selection across books (suspended lines excluded), with its book.
+    public func bestPrice(_ key: EventKey, marketID: String, selection: SelectionRef) -> BestPrice? {
+        events[key]?.event.bestPrices(marketID: marketID)[selection]
+    }
+
     /// True when nothing has updated the event within `bound` seconds, or its feed is not live.
     public func isStale(_ key: EventKey, now: Date, bound: TimeInterval) -> Bool {
         guard let state = events[key] else { return true }
         let feedLast = feeds[key.provider]?.lastMessageAt ?? state.lastUpdate
         return now.timeIntervalSince(max(feedLast, state.lastUpdate)) > bound
+    }
+}
+
+extension SelectionKey {
+    public init(market: Market, selection: Selection) {
+        self.init(marketID: market.id, book: market.book, selectionID: selection.id, line: selection.line)
+    }
+
+    public init(_ update: PriceUpdate) {
+        self.init(marketID: update.marketID, book: update.book, selectionID: update.selection.id, line: update.selection.line)
     }
 }

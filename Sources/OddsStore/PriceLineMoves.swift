@@ -18,7 +18,7 @@ public struct PriceLineMoves: Sendable {
         switch message.update {
         case .price(let line):
             let event = EventKey(provider: message.provider, id: line.eventID)
-            let selection = SelectionKey(marketID: line.marketID, selectionID: line.selection.id)
+            let selection = SelectionKey(line)
             guard let move = store.events[event]?.moves[selection], reported[event]?[selection] != move.changedAt else {
                 return nil
             }

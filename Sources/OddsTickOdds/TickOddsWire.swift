@@ -6,6 +6,8 @@ import OddsModel
 /// This is the decoding seam: everything TickOdds sends becomes model values here.
 enum TickOddsWire {
     typealias Malformed = MalformedMessage
+    /// TickOdds is its own (single) book.
+    static let book = ProviderID.tickodds.singleBook
 
     static func parse(_ text: String) throws -> JSONValue { try JSONParser.message(text) }
 
@@ -69,7 +71,7 @@ enum TickOddsWire {
         for item in group["selections"]?.array ?? [] {
             selections.append(try selection(item, fallbackID: nil))
         }
-        return Market(id: id, name: name, selections: selections)
+        return Market(id: id, name: name, book: book, selections: selections)
     }
 
     static func selection(_ item: JSONValue, fallbackID: String?) throws -> Selection {
@@ -94,7 +96,7 @@ enum TickOddsWire {
             let price = item["price"]?.text.flatMap { Price(decimal: $0) }
             let selection = Selection(id: side, name: item["name"]?.string ?? side, line: item["handicap"]?.text,
                                       price: price, suspended: price == nil)
-            if byID[id] == nil { order.append(id); byID[id] = Market(id: id, name: item["marketName"]?.string ?? key, selections: []) }
+            if byID[id] == nil { order.append(id); byID[id] = Market(id: id, name: item["marketName"]?.string ?? key, book: book, selections: []) }
             byID[id]!.selections.append(selection)
         }
         return order.map { byID[$0]! }
@@ -164,7 +166,8 @@ enum TickOddsWire {
                 let marketID = parts.count >= 4 ? "\(parts[1]):\(parts[2])" : (value["marketKey"]?.string ?? "")
                 let selection = try selection(s, fallbackID: parts.count >= 4 ? parts[3] : nil)
                 let name = value["marketName"]?.string ?? refreshed.markets.first { $0.id == marketID }?.name ?? marketID
-                updates.append(.price(PriceUpdate(eventID: id, marketID: marketID, marketName: name, selection: selection)))
+                updates.append(.price(PriceUpdate(eventID: id, marketID: marketID, marketName: name, book: book,
+                                                  selection: selection)))
             }
         default:
             break

@@ -85,7 +85,7 @@ struct CLITests {
             let selection = try #require((markets.first?["selections"] as? [[String: Any]])?.first)
             #expect(Set(selection.keys) == ["name", "line", "suspended", "price"])
             let price = try #require(selection["price"] as? [String: Any])
-            #expect(Set(price.keys) == ["decimal", "american", "fractional", "probability"])
+            #expect(Set(price.keys) == ["decimal", "american", "fractional", "probability", "book"])
         }
     }
 

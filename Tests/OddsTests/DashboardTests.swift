@@ -27,7 +27,7 @@ enum DashboardFixture {
         var moved = first.mainMarket!.selections[0]
         moved.price = Price(decimal: "1.95")
         _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(0.5), update:
-            .price(PriceUpdate(eventID: first.id, marketID: first.mainMarket!.id, marketName: "Fulltime Result", selection: moved)))))
+            .price(PriceUpdate(eventID: first.id, marketID: first.mainMarket!.id, marketName: "Fulltime Result", book: first.mainMarket!.book, selection: moved)))))
         _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(0.6), update:
             .score(eventID: second.id, from: second.score, to: Score(home: 1, away: 0)))))
         _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(0.6), update:
@@ -35,7 +35,7 @@ enum DashboardFixture {
         var suspended = second.mainMarket!.selections[1]
         suspended.suspended = true
         _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(0.7), update:
-            .price(PriceUpdate(eventID: second.id, marketID: second.mainMarket!.id, marketName: "Fulltime Result", selection: suspended)))))
+            .price(PriceUpdate(eventID: second.id, marketID: second.mainMarket!.id, marketName: "Fulltime Result", book: second.mainMarket!.book, selection: suspended)))))
         _ = update(&model, .tick(t0.addingTimeInterval(1)))
         return model
     }

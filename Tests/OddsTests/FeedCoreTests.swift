@@ -1,7 +1,7 @@
 import Foundation
 import OddsModel
 import OddsJSON
-import OddsSimulator
+@testable import OddsSimulator
 import OddsStore
 @testable import OddsPulseScore
 @testable import OddsTickOdds
@@ -255,5 +255,17 @@ struct RecordReplayTests {
         #expect(ReplaySpeed("-1") == nil)
         #expect(ReplaySpeed("inf") == nil)
         #expect(ReplaySpeed("nan") == nil)
+    }
+}
+
+@Suite("Simulator prices")
+struct SimulatorPriceTests {
+    @Test("A vanishing probability gives the longest price on the ladder instead of trapping on an Int overflow")
+    func tinyProbability() {
+        #expect(SimWorld.toPrice(1e-300) == 10000)
+        #expect(SimWorld.toPrice(.leastNonzeroMagnitude) == 10000)
+        #expect(SimWorld.toPrice(0) == 10100)
+        #expect(SimWorld.toPrice(.nan) == 10100)
+        #expect(SimWorld.toPrice(0.5) == 189)
     }
 }
