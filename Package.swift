@@ -29,9 +29,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: swift5),
-        .executableTarget(name: "OddsBench", dependencies: ["OddsDashboard", "OddsTerminal", "OddsStore", "OddsModel"],
+        .executableTarget(name: "OddsBench", dependencies: ["OddsDashboard", "OddsTerminal", "OddsStore", "OddsModel",
+                                                          "OddsProviders", "OddsTransport", "OddsFuzz",
+                                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: swift5),
         .target(name: "OddsModel"),
+        .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsPulseScore", "OddsTickOdds"],
+                swiftSettings: swift5),
         .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput"]),
         .systemLibrary(name: "CNcursesw"),
         .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"], swiftSettings: swift5),
@@ -62,7 +66,7 @@ let package = Package(
         ], swiftSettings: swift5),
         .testTarget(name: "OddsTests", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
-            "OddsPulseScore", "OddsTickOdds", "OddsSimulator", "OddsCLI", "OddsDashboard",
+            "OddsPulseScore", "OddsTickOdds", "OddsSimulator", "OddsCLI", "OddsDashboard", "OddsFuzz",
         ], resources: [.copy("Fixtures")], swiftSettings: swift5),
     ]
 )

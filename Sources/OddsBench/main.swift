@@ -6,11 +6,21 @@
 // dashboard model and layout, and the real ncursesw driver (writing to a file, as to a terminal of that
 // size), at 30 frames a second of feed time. Reports CPU time per second of feed and the bytes written to
 // the terminal for one single price change on screen.
+//
+//   swift run -c release odds-bench ingest FILE [--repeat N] [--json]   (decode + apply throughput; Ingest.swift)
+//   swift run -c release odds-bench fuzz FILE... [--count 1000000]     (the long fuzz run; FuzzBench.swift)
 import Foundation
 import OddsDashboard
 import OddsModel
 import OddsStore
 import OddsTerminal
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "ingest" {
+    exit(IngestBench.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fuzz" {
+    exit(FuzzBench.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 func option(_ name: String, _ fallback: Int) -> Int {
     let args = CommandLine.arguments

@@ -1,0 +1,139 @@
+// `odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH]`: decode + apply throughput of a recording.
+//
+// Reads every live-feed frame of an `odds record` file into memory, then times, best of N runs on one
+// core: the provider's own decoder alone, and decoder + store fold (what `odds live --replay` does).
+// Runs Benchmarks/json_baseline.py on the same file in the same run for Python's json.loads (and orjson
+// when installed) and prints the ratios.
+import Foundation
+import Logging
+import OddsModel
+import OddsProviders
+import OddsStore
+import OddsTransport
+
+enum IngestBench {
+    struct Figure { var seconds: Double; var mbPerSecond: Double; var messagesPerSecond: Double }
+
+    static func run(_ args: [String]) -> Int32 {
+        guard let path = args.first(where: { !$0.hasPrefix("--") && !isOptionValue($0, in: args) }) else {
+            FileHandle.standardError.write(Data("usage: odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH]\n".utf8))
+            return 64
+        }
+        let repeats = max(1, value("--repeat", in: args).flatMap(Int.init) ?? 5)
+        let json = args.contains("--json")
+        let baseline = value("--baseline", in: args) ?? "Benchmarks/json_baseline.py"
+
+        guard let reader = try? RecordingReader(path: path) else {
+            FileHandle.standardError.write(Data("odds-bench: cannot read \(path)\n".utf8))
+            return 66
+        }
+        var frames: [[UInt8]] = []
+        var provider: ProviderID?
+        var feed = ""
+        while let f = reader.next() {
+            if provider == nil, !f.feed.hasSuffix("/rest") { provider = f.provider; feed = f.feed }
+            if f.feed == feed { frames.append(f.bytes) }
+        }
+        guard let provider, !frames.isEmpty else {
+            FileHandle.standardError.write(Data("odds-bench: \(path) holds no feed frames\n".utf8))
+            return 65
+        }
+        let bytes = frames.reduce(0) { $0 + $1.count }
+        var logger = Logger(label: "bench")
+        logger.logLevel = .critical
+        let transport = Transport(logger: logger, redactor: Redactor())
+        defer { let t = transport; Task { await t.shutdown() } }
+        let settings = ProviderSettings(key: nil, restURL: "", webSocketURL: "")
+        guard let client = try? ProviderRegistry.make(provider, settings: settings, transport: transport) else { return 70 }
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+
+        var malformed = 0
+        var updates = 0
+        func timed(_ apply: Bool) -> Double {
+            var best = Double.infinity
+            for _ in 0..<repeats {
+                let adapter = client.feedAdapter(sport: nil)
+                var store = LiveStore()
+                var bad = 0, count = 0
+                let start = DispatchTime.now().uptimeNanoseconds
+                for (i, frame) in frames.enumerated() {
+                    guard let decoded = try? adapter.decode(frame, first: i == 0) else { bad += 1; continue }
+                    count += decoded.count
+                    if apply { for u in decoded { store.apply(FeedMessage(provider: provider, receivedAt: at, update: u)) } }
+                }
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                best = min(best, seconds)
+                malformed = bad
+                updates = count
+                withExtendedLifetime(store) {}
+            }
+            return best
+        }
+        func figure(_ s: Double) -> Figure {
+            Figure(seconds: s, mbPerSecond: Double(bytes) / 1e6 / s, messagesPerSecond: Double(frames.count) / s)
+        }
+        let decodeOnly = figure(timed(false))
+        let decodeApply = figure(timed(true))
+        let python = runBaseline(baseline, path: path, repeats: repeats)
+
+        if json {
+            var parts = ["\"file\":\(quote(path))", "\"provider\":\(quote(provider.rawValue))", "\"frames\":\(frames.count)",
+                         "\"bytes\":\(bytes)", "\"updates\":\(updates)", "\"malformed\":\(malformed)",
+                         "\"decode\":\(render(decodeOnly))", "\"decode_apply\":\(render(decodeApply))"]
+            for (name, f) in python { parts.append("\(quote(name)):\(render(f))") }
+            print("{" + parts.joined(separator: ",") + "}")
+        } else {
+            print("ingest \(path): \(provider.displayName), \(frames.count) frames, \(String(format: "%.1f", Double(bytes) / 1e6)) MB, \(updates) updates, \(malformed) malformed; best of \(repeats)")
+            func line(_ name: String, _ f: Figure) {
+                print(String(format: "  %-22@ %9.1f MB/s %11.0f msg/s %8.3f s", name as NSString, f.mbPerSecond, f.messagesPerSecond, f.seconds))
+            }
+            line("odds decode", decodeOnly)
+            line("odds decode + apply", decodeApply)
+            for (name, f) in python {
+                line(name, f)
+                print(String(format: "    decode + apply is %.2f× %@", decodeApply.mbPerSecond / f.mbPerSecond, name as NSString))
+            }
+            if python.isEmpty { print("  (no Python baseline: \(baseline) did not run)") }
+        }
+        return 0
+    }
+
+    static func isOptionValue(_ arg: String, in args: [String]) -> Bool {
+        guard let i = args.firstIndex(of: arg), i > 0 else { return false }
+        return ["--repeat", "--baseline"].contains(args[i - 1])
+    }
+
+    static func value(_ name: String, in args: [String]) -> String? {
+        guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+        return args[i + 1]
+    }
+
+    static func quote(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    static func render(_ f: Figure) -> String {
+        String(format: "{\"seconds\":%.6f,\"mb_per_s\":%.2f,\"msgs_per_s\":%.1f}", f.seconds, f.mbPerSecond, f.messagesPerSecond)
+    }
+
+    /// Python's figures on the same file, from json_baseline.py --json.
+    static func runBaseline(_ script: String, path: String, repeats: Int) -> [(String, Figure)] {
+        guard FileManager.default.fileExists(atPath: script) else { return [] }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, path, "--repeat", String(repeats), "--json"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return [] }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let parsers = object["parsers"] as? [String: [String: Double]] else { return [] }
+        return parsers.keys.sorted().compactMap { name in
+            guard let p = parsers[name], let s = p["seconds"], let mb = p["mb_per_s"], let m = p["msgs_per_s"] else { return nil }
+            return (name, Figure(seconds: s, mbPerSecond: mb, messagesPerSecond: m))
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import OddsFuzz
+import OddsJSON
+@testable import OddsSimulator
+import Testing
+
+/// A short fuzz run of every decoder in the default tests; `odds-bench fuzz` runs a million inputs
+/// per decoder (ODDS_FUZZ_COUNT sets this run's size).
+@Suite("Fuzzing the decoders")
+struct FuzzTests {
+    /// Frames from the providers' documented examples and from the simulator's world.
+    static func corpus() throws -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        for name in ["pulsescore-ws-data.json", "tickodds-heartbeat.json"] {
+            frames.append(Array(try Fixture.text("docs/\(name)").utf8))
+        }
+        let event = try Fixture.text("docs/tickodds-event.json")
+        frames.append(Array("{\"type\":\"match_start\",\"event\":\(event)}".utf8))
+        frames.append(Array("{\"type\":\"update\",\"change\":\"odds\",\"event\":\(event)}".utf8))
+        var world = SimWorld(seed: 7)
+        frames.append(Array(TickOddsFormat.snapshot(world.live, padding: 0).utf8))
+        frames.append(Array(PulseScoreFormat.broadcast(world.live.filter { $0.sport == "soccer" }, timestamp: 1, padding: 0).utf8))
+        for _ in 0..<40 {
+            for change in world.tick() {
+                for m in TickOddsFormat.messages(for: change, world: world) { frames.append(Array(m.utf8)) }
+            }
+        }
+        return frames
+    }
+
+    @Test("Hostile variants of real frames never crash or hang a decoder, and each still decodes valid frames afterwards")
+    func fuzz() throws {
+        let count = ProcessInfo.processInfo.environment["ODDS_FUZZ_COUNT"].flatMap(Int.init) ?? 2_000
+        let corpus = try FuzzTests.corpus()
+        #expect(corpus.count > 50)
+        let reports = Fuzzer.runAll(corpus: corpus, count: count, seed: 20261123)
+        for r in reports {
+            #expect(r.inputs == count)
+            #expect(r.stillWorks, "\(r)")
+            // Bad input is rejected, not silently accepted wholesale; and some mutants are still valid.
+            #expect(r.rejected > count / 10, "\(r)")
+            // No input may take long: a hang or a quadratic blow-up would show here (debug build, loaded machine).
+            #expect(r.slowest < 2, "\(r)")
+        }
+    }
+}
