@@ -85,7 +85,8 @@ enum IngestBench {
         } else {
             print("ingest \(path): \(provider.displayName), \(frames.count) frames, \(String(format: "%.1f", Double(bytes) / 1e6)) MB, \(updates) updates, \(malformed) malformed; best of \(repeats)")
             func line(_ name: String, _ f: Figure) {
-                print(String(format: "  %-22@ %9.1f MB/s %11.0f msg/s %8.3f s", name as NSString, f.mbPerSecond, f.messagesPerSecond, f.seconds))
+                let padded = name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                print(padded + String(format: " %9.1f MB/s %11.0f msg/s %8.3f s", f.mbPerSecond, f.messagesPerSecond, f.seconds))
             }
             line("odds decode", decodeOnly)
             line("odds decode + apply", decodeApply)

@@ -59,9 +59,9 @@ public enum JSONParser {
 
         mutating func parseObject(depth: Int) throws -> JSONValue {
             index += 1
-            var object: [String: JSONValue] = [:]
+            var object: [(key: String, value: JSONValue)] = []
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONMembers(object)) }
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected key") }
@@ -70,11 +70,11 @@ public enum JSONParser {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
                 index += 1
                 skipWhitespace()
-                object[key] = try parseValue(depth: depth + 1)
+                object.append((key, try parseValue(depth: depth + 1)))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONMembers(object)) }
                 throw error("expected ',' or '}'")
             }
         }

@@ -7,12 +7,17 @@ public enum JSONValue: Hashable, Sendable {
     case number(String)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    /// Members in document order. Objects from providers are small: a linear search beats hashing
+    /// every key of every object (the profile of the firehose showed hashing and dictionary growth).
+    case object(JSONMembers)
 
+    /// The member `key`; with duplicate keys, the last one (as a dictionary would keep).
     public subscript(key: String) -> JSONValue? {
-        if case .object(let o) = self { return o[key] }
-        return nil
+        guard case .object(let o) = self else { return nil }
+        return o[key]
     }
+
+    public var isObject: Bool { if case .object = self { return true } else { return false } }
 
     public var string: String? {
         if case .string(let s) = self { return s }
@@ -33,9 +38,10 @@ public enum JSONValue: Hashable, Sendable {
         return nil
     }
 
+    /// The members as a dictionary (built on each call: for the rare callers that enumerate keys).
     public var object: [String: JSONValue]? {
-        if case .object(let o) = self { return o }
-        return nil
+        guard case .object(let o) = self else { return nil }
+        return Dictionary(o.members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
     public var int: Int? {
@@ -82,5 +88,27 @@ extension JSONParser {
     /// Parses a provider answer body; invalid JSON becomes a `MalformedMessage`.
     public static func message(bytes: [UInt8]) throws -> JSONValue {
         do { return try parse(bytes: bytes) } catch { throw MalformedMessage("\(error)") }
+    }
+}
+
+/// An object's members in document order.
+public struct JSONMembers: Hashable, Sendable {
+    public var members: [(key: String, value: JSONValue)]
+
+    public init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
+
+    public subscript(key: String) -> JSONValue? {
+        // Last wins, as in a dictionary built in document order.
+        for i in members.indices.reversed() where members[i].key == key { return members[i].value }
+        return nil
+    }
+
+    public static func == (a: JSONMembers, b: JSONMembers) -> Bool {
+        a.members.count == b.members.count && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(members.count)
+        for m in members { hasher.combine(m.key); hasher.combine(m.value) }
     }
 }

@@ -17,7 +17,7 @@ enum PulseScoreWire {
     }
 
     static func event(_ value: JSONValue) throws -> Event {
-        guard value.object != nil else { throw Malformed("expected an event object") }
+        guard value.isObject else { throw Malformed("expected an event object") }
         guard let fi = value["fi"]?.text, !fi.isEmpty else { throw Malformed("event without fi") }
         guard let home = value["home"]?.string else { throw Malformed("event \(fi) without home") }
         let away = value["away"]?.string.flatMap { $0.isEmpty ? nil : $0 }
@@ -97,7 +97,7 @@ enum PulseScoreWire {
 
     static func broadcast(_ bytes: [UInt8]) throws -> [Event]? {
         let value = try parse(bytes)
-        guard value.object != nil else { throw Malformed("expected a message object") }
+        guard value.isObject else { throw Malformed("expected a message object") }
         guard let type = value["type"]?.string else { throw Malformed("message without type") }
         guard type == "data" else { return nil }
         guard let events = value["events"] else { throw Malformed("data message without events") }

@@ -136,25 +136,32 @@ public struct LiveStore: Sendable {
     private mutating func upsert(_ incoming: Event, key: EventKey, at now: Date) {
         var event = incoming
         event.updatedAt = now
-        guard events[key] != nil else {
+        // One hash of the key: later writes go through the index (Dictionary.Values is mutable in place).
+        guard let index = events.index(forKey: key) else {
             events[key] = EventState(event: event, lastUpdate: now,
                                      lastIncidentAt: event.incidents.isEmpty ? nil : now)
             return
         }
         // Providers that send incidents one by one send events without them: keep what we have.
-        if event.incidents.isEmpty { event.incidents = events[key]!.event.incidents }
-        else if event.incidents.count > events[key]!.event.incidents.count { events[key]!.lastIncidentAt = now }
-        let old = events[key]!.event
+        if event.incidents.isEmpty { event.incidents = events.values[index].event.incidents }
+        else if event.incidents.count > events.values[index].event.incidents.count { events.values[index].lastIncidentAt = now }
+        let old = events.values[index].event
         for market in event.markets {
             guard let oldMarket = old.markets.first(where: { $0.id == market.id && $0.book == market.book }) else { continue }
             for selection in market.selections {
-                guard let before = oldMarket.selections.first(where: { $0.ref == selection.ref }) else { continue }
-                recordMove(from: before.price, to: selection.price, key: key,
-                           selectionKey: SelectionKey(market: market, selection: selection), at: now)
+                guard let before = oldMarket.selections.first(where: { $0.ref == selection.ref }),
+                      let move = LiveStore.move(from: before.price, to: selection.price, at: now) else { continue }
+                events.values[index].moves[SelectionKey(market: market, selection: selection)] = move
             }
         }
-        events[key]!.event = event
-        events[key]!.lastUpdate = now
+        events.values[index].event = event
+        events.values[index].lastUpdate = now
+    }
+
+    /// The move from `before` to `after`, if the price changed.
+    static func move(from before: Price?, to after: Price?, at now: Date) -> PriceMove? {
+        guard let after, let before, before.decimalOdds != after.decimalOdds else { return nil }
+        return PriceMove(previous: before, direction: after.decimalOdds > before.decimalOdds ? .up : .down, changedAt: now)
     }
 
     private mutating func applyPrice(_ update: PriceUpdate, key: EventKey, at now: Date) {
@@ -185,9 +192,8 @@ public struct LiveStore: Sendable {
 
     private mutating func recordMove(from before: Price?, to after: Price?, key: EventKey, selectionKey: SelectionKey,
                                      at now: Date) {
-        guard let after, let before, before.decimalOdds != after.decimalOdds else { return }
-        let direction: PriceDirection = after.decimalOdds > before.decimalOdds ? .up : .down
-        events[key]!.moves[selectionKey] = PriceMove(previous: before, direction: direction, changedAt: now)
+        guard let move = LiveStore.move(from: before, to: after, at: now) else { return }
+        events[key]!.moves[selectionKey] = move
     }
 
     // MARK: - Queries

@@ -32,7 +32,7 @@ enum TickOddsWire {
     }
 
     static func event(_ value: JSONValue) throws -> Event {
-        guard value.object != nil else { throw Malformed("expected an event object") }
+        guard value.isObject else { throw Malformed("expected an event object") }
         guard let id = value["fixtureId"]?.text, !id.isEmpty else { throw Malformed("event without fixtureId") }
         guard let home = value["home"]?.string else { throw Malformed("event \(id) without home") }
         let away = value["away"]?.string.flatMap { $0.isEmpty ? nil : $0 }
@@ -56,7 +56,7 @@ enum TickOddsWire {
     }
 
     static func parseDate(_ s: String) -> Date? {
-        ISO8601DateFormatter().date(from: s)
+        ISODate.parse(s)
     }
 
     static func marketID(key: String, period: String?) -> String {
@@ -118,7 +118,7 @@ enum TickOddsWire {
 
     static func message(_ bytes: [UInt8]) throws -> [FeedUpdate] {
         let value = try parse(bytes)
-        guard value.object != nil, let type = value["type"]?.string else { throw Malformed("message without type") }
+        guard value.isObject, let type = value["type"]?.string else { throw Malformed("message without type") }
         switch type {
         case "snapshot":
             guard let list = value["events"]?.array else { throw Malformed("snapshot without events") }
@@ -159,7 +159,7 @@ enum TickOddsWire {
         case "suspended":
             updates.append(.status(eventID: id, status: refreshed.status, period: refreshed.period))
         case "odds":
-            if let s = value["selection"], s.object != nil {
+            if let s = value["selection"], s.isObject {
                 let sid = s["id"]?.text
                 // Selection ids look like "fixture:marketKey:period:side".
                 let parts = sid?.split(separator: ":").map(String.init) ?? []

@@ -47,7 +47,7 @@ public struct RESTClient: Sendable {
                     throw OddsError.provider(provider, "server error HTTP \(result.status) for \(what)")
                 }
                 // The server's wait is a floor: retrying earlier would only be refused again.
-                let delay = max(retry.delay(attempt: attempt), after ?? 0)
+                let delay = max(retry.delay(attempt: attempt), min(after ?? 0, maxRetryAfter))
                 transport.logger.info("\(provider.displayName) answered HTTP \(result.status); retry \(attempt) in \(delay)s")
                 try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             default:
@@ -61,7 +61,8 @@ public struct RESTClient: Sendable {
 /// ("Wed, 21 Oct 2026 07:28:00 GMT"). Nil when unreadable.
 func retryAfterSeconds(_ value: String, now: Date) -> TimeInterval? {
     let text = value.trimmingCharacters(in: .whitespaces)
-    if let seconds = Double(text), seconds >= 0 { return seconds }
+    // A number must be a sane count of seconds: `inf`, `1e400` (also inf), NaN and negatives are unreadable.
+    if let seconds = Double(text) { return seconds.isFinite && seconds >= 0 && seconds < 1e9 ? seconds : nil }
     let format = DateFormatter()
     format.locale = Locale(identifier: "en_US_POSIX")
     format.timeZone = TimeZone(identifier: "GMT")

@@ -269,3 +269,39 @@ struct SimulatorPriceTests {
         #expect(SimWorld.toPrice(0.5) == 189)
     }
 }
+
+@Suite("ISO 8601 by hand")
+struct ISODateTests {
+    @Test("Agrees with Foundation's formatter on valid timestamps and refuses malformed ones")
+    func agrees() {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for text in ["2026-11-22T04:39:37Z", "1970-01-01T00:00:00Z", "2000-02-29T23:59:59Z", "2026-11-22T04:39:37+02:00",
+                     "2026-11-22T04:39:37-05:30", "1999-12-31T23:59:59Z", "2100-03-01T00:00:00Z"] {
+            #expect(ISODate.parse(text) == plain.date(from: text), "\(text)")
+        }
+        let ms = ISODate.parse("2026-11-22T04:39:37.042Z")!
+        #expect(abs(ms.timeIntervalSince(fractional.date(from: "2026-11-22T04:39:37.042Z")!)) < 1e-6)
+        for bad in ["", "2026-11-22", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z",
+                    "2026-11-22T24:00:00Z", "2026-11-22T04:39:37", "2026-11-22T04:39:37Zjunk", "2026-11-22T04:39:37.Z",
+                    "2026-11-22T04:39:37+0200", "２０２６-11-22T04:39:37Z", "2026-11-22T04:39:37.0000000001Z"] {
+            #expect(ISODate.parse(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+@Suite("Retry-After from outside")
+struct RetryAfterTests {
+    @Test("inf, 1e400, NaN, negative and absurd values are unreadable, not a crash; seconds and HTTP dates still work")
+    func hostile() {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        for bad in ["inf", "-inf", "1e400", "nan", "-1", "1e300", "99999999999", "soon", ""] {
+            #expect(retryAfterSeconds(bad, now: now) == nil, "\(bad)")
+        }
+        #expect(retryAfterSeconds("120", now: now) == 120)
+        #expect(retryAfterSeconds("0.5", now: now) == 0.5)
+        let date = retryAfterSeconds("Thu, 19 Nov 2026 09:46:50 GMT", now: now)
+        #expect(date != nil)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// ISO 8601 timestamps as providers send them (`2026-11-22T04:39:37Z`, `…37.042Z`, `…37+02:00`),
+/// parsed by hand from bytes: no formatter, no ICU call per message.
+public enum ISODate {
+    /// The instant, or nil unless `text` is `YYYY-MM-DDTHH:MM:SS` with optional fraction and a `Z`
+    /// or `±HH:MM` offset, every field in range.
+    public static func parse(_ text: String) -> Date? {
+        var t = text
+        return t.withUTF8 { parse(bytes: $0) }
+    }
+
+    public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard b.count >= 20 else { return nil }
+        func num(_ at: Int, _ n: Int) -> Int? {
+            var v = 0
+            for i in at..<(at + n) {
+                let d = Int(b[i]) - 48
+                guard d >= 0 && d <= 9 else { return nil }
+                v = v * 10 + d
+            }
+            return v
+        }
+        guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
+              let year = num(0, 4), let month = num(5, 2), let day = num(8, 2),
+              let hour = num(11, 2), let minute = num(14, 2), let second = num(17, 2),
+              (1...12).contains(month), hour < 24, minute < 60, second < 61 else { return nil }
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < b.count, b[i] == 0x2E {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                fraction += Double(b[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start, i - start <= 9 else { return nil }
+        }
+        guard i < b.count else { return nil }
+        var offset = 0
+        switch b[i] {
+        case 0x5A, 0x7A: i += 1
+        case 0x2B, 0x2D:
+            guard i + 6 == b.count, b[i + 3] == 0x3A, let h = num(i + 1, 2), let m = num(i + 4, 2), h < 24, m < 60 else { return nil }
+            offset = (h * 3600 + m * 60) * (b[i] == 0x2D ? -1 : 1)
+            i += 6
+        default: return nil
+        }
+        guard i == b.count else { return nil }
+        // Days since 1970-01-01 from the civil date (Howard Hinnant's algorithm).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let daysSinceEpoch = era * 146_097 + doe - 719_468
+        let seconds = daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+}
