@@ -40,6 +40,8 @@ enum PulseScoreWire {
     static func selections(_ group: JSONValue, marketName: String) throws -> [Selection] {
         var result: [Selection] = []
         var seen: [String: Int] = [:]
+        // Once per market, not per selection: the profile showed Foundation's string search here.
+        let hasLines = marketHasLines(marketName)
         for item in group["ma"]?.array ?? [] {
             guard let name = item["name"]?.text else { throw Malformed("selection without name in \(marketName)") }
             let n = seen[name, default: 0]
@@ -52,20 +54,34 @@ enum PulseScoreWire {
             let flagged = (item["suspended"]?.bool ?? false) || (item["su"]?.bool ?? false)
                 || (pa?["suspended"]?.bool ?? false) || (pa?["su"]?.bool ?? false)
             result.append(Selection(id: n == 0 ? name : "\(name)#\(n + 1)", name: name,
-                                    line: line(in: name, market: marketName), price: price,
+                                    line: hasLines ? line(in: name) : nil, price: price,
                                     suspended: flagged || price == nil))
         }
         return result
     }
 
     /// The handicap or total carried in a selection name ("Over 2.5" → "2.5") for line markets.
-    static func line(in name: String, market: String) -> String? {
-        let m = market.lowercased()
-        guard m.contains("over") || m.contains("under") || m.contains("handicap") || m.contains("total")
-                || m.contains("spread") else { return nil }
+    /// Over/under, handicap, total and spread markets carry a line in their selection names (inferred).
+    static func marketHasLines(_ market: String) -> Bool {
+        let m = Array(market.lowercased().utf8)
+        return ["over", "under", "handicap", "total", "spread"].contains { word in
+            let w = Array(word.utf8)
+            guard m.count >= w.count else { return false }
+            return (0...(m.count - w.count)).contains { i in m[i..<(i + w.count)].elementsEqual(w) }
+        }
+    }
+
+    /// The line of a selection name ("Over 2.5" → "2.5", "Arsenal (-1.5)" → "-1.5").
+    static func line(in name: String) -> String? {
         guard let last = name.split(separator: " ").last else { return nil }
-        let token = String(last).trimmingCharacters(in: ["(", ")"])
-        return Rational(decimalText: token) != nil ? token : nil
+        var token = Substring(last)
+        while token.first == "(" || token.first == ")" { token.removeFirst() }
+        while token.last == "(" || token.last == ")" { token.removeLast() }
+        return Rational(decimalText: token) != nil ? String(token) : nil
+    }
+
+    static func line(in name: String, market: String) -> String? {
+        marketHasLines(market) ? line(in: name) : nil
     }
 
     static func sports(_ value: JSONValue) throws -> [SportCount] {
