@@ -185,6 +185,14 @@ public struct ResolvedSettings: Sendable {
             var options: [String: String] = [:]
             for option in entry.options { options[option.key] = option.value }
             for (k, v) in file where !["key", "url", "ws_url"].contains(k) { options[k] = v }
+            // Durations from outside are checked once, here: `inf`, `nan`, `1e300` or `-1` would reach
+            // timers that trap on them.
+            for k in ["heartbeat_seconds", "silence_seconds"] {
+                guard let text = options[k] else { continue }
+                guard let v = Double(text), v.isFinite, v > 0, v <= 86_400 else {
+                    throw OddsError.config("\(k) under [\(id.configName)] in \(configPath) must be a number of seconds from 0 to 86400, not \"\(text)\".")
+                }
+            }
             resolved.providers[id] = ProviderSettings(key: key, restURL: rest, webSocketURL: ws, options: options)
             resolved.sources[id] = sources
         }

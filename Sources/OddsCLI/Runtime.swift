@@ -111,9 +111,17 @@ struct DemoSettings {
     var seed: UInt64
     var tick: Double
 
-    init(environment: [String: String]) {
-        seed = environment["ODDS_DEMO_SEED"].flatMap(UInt64.init) ?? 42
-        tick = environment["ODDS_DEMO_TICK"].flatMap(Double.init) ?? 1
+    init(environment: [String: String]) throws {
+        if let text = environment["ODDS_DEMO_SEED"] {
+            guard let s = UInt64(text) else { throw OddsError.config("ODDS_DEMO_SEED must be a whole number from 0, not \"\(text)\".") }
+            seed = s
+        } else { seed = 42 }
+        if let text = environment["ODDS_DEMO_TICK"] {
+            guard let t = Double(text), t.isFinite, (0...3600).contains(t) else {
+                throw OddsError.config("ODDS_DEMO_TICK must be a number of seconds from 0 to 3600, not \"\(text)\".")
+            }
+            tick = t
+        } else { tick = 1 }
     }
 
     func options() -> Simulator.Options {
@@ -146,7 +154,7 @@ func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport:
     }
     var simulator: Simulator?
     if common.demo {
-        let demo = DemoSettings(environment: io.environment)
+        let demo = try DemoSettings(environment: io.environment)
         let sim = Simulator(options: demo.options())
         do { try sim.start() } catch {
             throw OddsError.network("Cannot start the demo simulator on 127.0.0.1: \(error).")

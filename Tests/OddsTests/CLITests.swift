@@ -284,6 +284,70 @@ struct CLITests {
         #expect(r.stderr.contains("malformed skipped"))
     }
 
+    @Test("record --demo, then live, stream and dash --replay: the same decoders, labelled as replayed and as demo")
+    func recordReplay() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let rec = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "3", "-o", file])
+        #expect(rec.status == 0, "\(rec.stderr)")
+        #expect(rec.stderr.contains("Recorded 3 frames"))
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"t\":") && $0.contains("\"feed\":\"tickodds/live\",\"demo\":true,\"frame\":") })
+
+        let json = try await CLI.run(["live", "--replay", file, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stderr.contains("REPLAY: recorded TickOdds data"))
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(!events.isEmpty)
+        #expect(events.allSatisfy { $0["replay"] as? Bool == true && $0["demo"] as? Bool == true })
+
+        let tsv = try await CLI.run(["live", "--replay", file])
+        #expect(tsv.stdout.split(separator: "\n").first?.hasSuffix("\tdemo\treplay") == true)
+
+        let stream = try await CLI.run(["stream", "--replay", file, "--speed", "max"])
+        #expect(stream.status == 0)
+        #expect(stream.stdout.split(separator: "\n").first?.contains("\"type\":\"snapshot\"") == true)
+        #expect(stream.stdout.contains("\"replay\":true"))
+
+        let wrong = try await CLI.run(["live", "--replay", file, "--provider", "pulsescore"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("is a recording of TickOdds, not PulseScore"))
+        let missing = try await CLI.run(["live", "--replay", file + ".nope"])
+        #expect(missing.status == 64)
+        let badSpeed = try await CLI.run(["stream", "--replay", file, "--speed", "fast"])
+        #expect(badSpeed.status == 64)
+    }
+
+    @Test("--book keeps the named book; a single-book feed refuses another book with exit 64")
+    func bookOption() async throws {
+        let kept = try await CLI.run(["live", "--provider", "tickodds", "--demo", "--book", "TickOdds", "--csv"])
+        #expect(kept.status == 0)
+        let rows = kept.stdout.split(whereSeparator: \.isNewline).dropFirst()
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.contains(",tickodds,") })
+        let refused = try await CLI.run(["live", "--provider", "tickodds", "--demo", "--book", "pinnacle"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("TickOdds carries one book, tickodds; it has no 'pinnacle'."))
+    }
+
+    @Test("Numbers from the environment and the config are checked: inf, nan, 1e300 and -1 get one sentence and exit 2", arguments: ["inf", "nan", "1e300", "-1"])
+    func hostileSettings(_ value: String) async throws {
+        let tick = try await CLI.run(["live", "--demo"], env: CLI.environment(["ODDS_DEMO_TICK": value]))
+        #expect(tick.status == 2)
+        #expect(tick.stderr.contains("ODDS_DEMO_TICK must be a number of seconds"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("config.toml").path
+        try "[tickodds]\nheartbeat_seconds = \"\(value)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let hb = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--limit", "1"],
+                                   env: CLI.environment(["ODDS_CONFIG": config]))
+        #expect(hb.status == 2)
+        #expect(hb.stderr.contains("heartbeat_seconds under [tickodds]"))
+        let frame = try await CLI.run(["live", "--demo"], env: CLI.environment(["ODDS_MAX_FRAME_MB": value]))
+        #expect(frame.status == 2)
+    }
+
     @Test("Completions in Completions/ match what the parser generates")
     func completionsCurrent() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
