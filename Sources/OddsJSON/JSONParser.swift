@@ -119,14 +119,19 @@ public enum JSONParser {
         mutating func parseString() throws -> String {
             index += 1
             let start = index
-            // Fast path: no escapes.
+            // Fast path: no escapes. ASCII needs no validation (the profile showed the generic
+            // `String(validating:)` call on every key and value).
+            var high: UInt8 = 0
             while index < bytes.count {
                 let b = bytes[index]
                 if b == UInt8(ascii: "\"") {
-                    let s = try validated(start..<index)
+                    let range = start..<index
+                    let s = high < 0x80 ? String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                                        : try validated(range)
                     index += 1
                     return s
                 }
+                high |= b
                 if b == UInt8(ascii: "\\") { break }
                 if b < 0x20 { throw error("control character in string") }
                 index += 1
