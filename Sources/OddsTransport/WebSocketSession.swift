@@ -22,10 +22,46 @@ public enum WebSocketFailure: Error, Sendable, Equatable {
     case frameTooLarge(limit: Int)
 }
 
+/// Bytes of frames received and not yet taken by the consumer, shared by the reader (adds) and the
+/// consumer's iterator (subtracts).
+public final class BufferedBytes: Sendable {
+    private let box = NIOLockedValueBox(0)
+    public var value: Int { box.withLockedValue { $0 } }
+    func add(_ n: Int) { box.withLockedValue { $0 += n } }
+}
+
+/// Back-pressure by bytes, not frame count: the socket is read (and pings answered) while less than
+/// `high` bytes wait, and reading resumes below `low` or when the buffer is empty. Small frames then
+/// flow freely, and a few big ones (BoltOdds' initial state) still stop the reading.
+public struct ByteWatermark: NIOAsyncSequenceProducerBackPressureStrategy {
+    let bytes: BufferedBytes
+    let low: Int
+    let high: Int
+    public mutating func didYield(bufferDepth: Int) -> Bool { bytes.value < high }
+    public mutating func didConsume(bufferDepth: Int) -> Bool { bufferDepth == 0 || bytes.value < low }
+}
+
+typealias FrameProducer = NIOAsyncSequenceProducer<WebSocketEvent, ByteWatermark, ReadDemand>
+
 /// Frames waiting between the socket and the consumer: NIO stops reading the socket at the high mark
 /// and resumes at the low one, so a slow consumer slows the server through TCP instead of growing memory.
-public typealias WebSocketEvents = NIOAsyncSequenceProducer<
-    WebSocketEvent, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, ReadDemand>
+public struct WebSocketEvents: AsyncSequence, Sendable {
+    public typealias Element = WebSocketEvent
+    let frames: FrameProducer
+    let bytes: BufferedBytes
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var inner: FrameProducer.AsyncIterator
+        let bytes: BufferedBytes
+        public mutating func next() async -> WebSocketEvent? {
+            let event = await inner.next()
+            if case .frame(let b)? = event { bytes.add(-b.count) }
+            return event
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(inner: frames.makeAsyncIterator(), bytes: bytes) }
+}
 
 /// One open WebSocket connection on SwiftNIO's typed upgrade pipeline: custom upgrade headers,
 /// frames up to `Transport.maxFrameSize` (fragments aggregated), pings answered, close codes read,
@@ -33,12 +69,12 @@ public typealias WebSocketEvents = NIOAsyncSequenceProducer<
 public final class WebSocketSession: @unchecked Sendable {
     // @unchecked: `channel` is a let of a thread-safe Channel; `events` is a Sendable sequence.
     private let channel: Channel
-    /// Text frames and the final close, in order; at most `highWatermark` frames are buffered.
+    /// Text frames and the final close, in order; about `highWatermark` bytes are buffered at most.
     public let events: WebSocketEvents
 
-    /// Frames buffered before the socket stops being read, and the mark at which reading resumes.
-    static let lowWatermark = 2
-    static let highWatermark = 8
+    /// Bytes buffered before the socket stops being read, and the mark at which reading resumes.
+    static let lowWatermark = 1 << 20
+    static let highWatermark = 4 << 20
 
     private init(channel: Channel, events: WebSocketEvents) {
         self.channel = channel
@@ -94,16 +130,17 @@ public final class WebSocketSession: @unchecked Sendable {
                                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
                                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16, maxAccumulatedFrameSize: maxFrame))
                                     let demand = ReadDemand(eventLoop: channel.eventLoop)
-                                    let made = WebSocketEvents.makeSequence(
-                                        backPressureStrategy: .init(lowWatermark: WebSocketSession.lowWatermark,
-                                                                    highWatermark: WebSocketSession.highWatermark),
+                                    let buffered = BufferedBytes()
+                                    let made = FrameProducer.makeSequence(
+                                        backPressureStrategy: ByteWatermark(bytes: buffered, low: WebSocketSession.lowWatermark,
+                                                                            high: WebSocketSession.highWatermark),
                                         finishOnDeinit: true, delegate: demand)
-                                    let reader = FrameReader(source: made.source, maxFrameSize: maxFrame)
+                                    let reader = FrameReader(source: made.source, buffered: buffered, maxFrameSize: maxFrame)
                                     demand.reader = reader
                                     try channel.pipeline.syncOperations.addHandler(reader)
                                     // If the server closed before the reader was in place, it never sees channelInactive.
                                     channel.closeFuture.whenComplete { _ in channel.eventLoop.execute { reader.finish() } }
-                                    return .upgraded(channel, made.sequence)
+                                    return .upgraded(channel, WebSocketEvents(frames: made.sequence, bytes: buffered))
                                 }
                             })
                         let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
@@ -205,7 +242,8 @@ final class FrameReader: ChannelDuplexHandler {
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    let source: WebSocketEvents.Source
+    let source: FrameProducer.Source
+    let buffered: BufferedBytes
     let maxFrameSize: Int
     var context: ChannelHandlerContext?
     var closeCode: Int?
@@ -216,8 +254,9 @@ final class FrameReader: ChannelDuplexHandler {
     var producing = true
     var readPending = false
 
-    init(source: WebSocketEvents.Source, maxFrameSize: Int) {
+    init(source: FrameProducer.Source, buffered: BufferedBytes, maxFrameSize: Int) {
         self.source = source
+        self.buffered = buffered
         self.maxFrameSize = maxFrameSize
     }
 
@@ -247,6 +286,7 @@ final class FrameReader: ChannelDuplexHandler {
         case .text, .binary:
             guard !finished else { return }
             let bytes = frame.unmaskedData.withUnsafeReadableBytes { Array($0) }
+            buffered.add(bytes.count)
             if case .stopProducing = source.yield(.frame(bytes)) { producing = false }
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
