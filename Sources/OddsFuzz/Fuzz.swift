@@ -11,20 +11,6 @@ import OddsTransport
 /// A crash ends the process; a hang shows as an input that took too long. Used by the tests (a
 /// short run) and by `odds-bench fuzz` (a million inputs per decoder).
 public struct Fuzzer {
-    /// SplitMix64: small, fast and reproducible from its seed.
-    public struct Random {
-        var state: UInt64
-        public init(seed: UInt64) { state = seed }
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        public mutating func int(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-    }
-
     /// One decoder under test: it gets bytes and may throw; it must not crash or hang.
     public struct Target {
         public var name: String
@@ -48,13 +34,13 @@ public struct Fuzzer {
         }
     }
 
-    public var random: Random
+    public var random: SeededRandom
     public let corpus: [[UInt8]]
 
     public init(corpus: [[UInt8]], seed: UInt64) {
         precondition(!corpus.isEmpty)
         self.corpus = corpus
-        self.random = Random(seed: seed)
+        self.random = SeededRandom(seed: seed)
     }
 
     /// Runs `count` hostile inputs through `target`.
@@ -203,4 +189,9 @@ extension Fuzzer {
         var fuzzer = Fuzzer(corpus: corpus, seed: seed)
         return targets(validTickOdds: validTick, validPulseScore: validPulse).map { fuzzer.run($0, count: count) }
     }
+}
+
+extension SeededRandom {
+    /// Uniform in 0..<n (0 when n ≤ 1).
+    mutating func int(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OddsModel
 
 /// One selection of a simulated market. Prices are whole hundredths of decimal odds (210 = "2.10").
 public struct SimSelection: Sendable, Hashable {
