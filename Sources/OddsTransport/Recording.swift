@@ -129,14 +129,19 @@ public final class RecordingReader {
         return nil
     }
 
+    /// Where the search for the next newline resumes: a long line is scanned once, not once per chunk.
+    private var scanned = 0
+
     private func nextLine() -> [UInt8]? {
         while true {
-            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+            if let nl = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
                 let line = Array(buffer[start..<nl])
                 start = nl + 1
+                scanned = start
                 if start > 1 << 20 && start * 2 > buffer.count {
                     buffer.removeFirst(start)
                     start = 0
+                    scanned = 0
                 }
                 return line
             }
@@ -146,9 +151,10 @@ public final class RecordingReader {
                 start = buffer.count
                 return line
             }
+            scanned = buffer.count
             let chunk = (try? handle.read(upToCount: 1 << 20)) ?? nil
             if let chunk, !chunk.isEmpty {
-                if start > 0 { buffer.removeFirst(start); start = 0 }
+                if start > 0 { buffer.removeFirst(start); scanned -= start; start = 0 }
                 buffer.append(contentsOf: chunk)
             } else {
                 atEnd = true

@@ -228,6 +228,21 @@ struct RecordReplayTests {
         #expect(a == b)
     }
 
+    @Test("Lines longer than the read chunk (a 3 MB frame) come back whole, and so does the line after")
+    func longLines() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let big = "{\"pad\":\"" + String(repeating: "x", count: 3 << 20) + "\"}"
+        let text = "{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":\(big)}\nnot a recording line\n{\"t\":2,\"feed\":\"tickodds/live\",\"frame\":[1]}"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try RecordingReader(path: path)
+        #expect(reader.next()?.bytes.count == big.utf8.count)
+        let last = try #require(reader.next())
+        #expect(last.t == 2 && last.bytes == Array("[1]".utf8))
+        #expect(reader.next() == nil)
+        #expect(reader.malformed == 1)
+    }
+
     /// Receive times differ between the live run and the recording's millisecond stamps.
     func strip(_ e: Event) -> Event { var e = e; e.updatedAt = nil; return e }
 
