@@ -36,7 +36,8 @@ enum TickOddsWire {
         guard let id = value["fixtureId"]?.text, !id.isEmpty else { throw Malformed("event without fixtureId") }
         guard let home = value["home"]?.string else { throw Malformed("event \(id) without home") }
         let away = value["away"]?.string.flatMap { $0.isEmpty ? nil : $0 }
-        let sportName = value["sportName"]?.string ?? value["sport"]?.string ?? "Soccer"
+        // A missing sport stays unknown: guessing "Soccer" would file a tennis match under football.
+        let sportName = value["sportName"]?.string ?? value["sport"]?.string ?? "unknown"
         let league = value["league"]?.string ?? value["leagueName"]?.string ?? value["competition"]?.string
         var markets: [Market] = []
         if let groups = value["marketGroups"]?.array {

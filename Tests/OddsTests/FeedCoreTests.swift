@@ -320,3 +320,17 @@ struct RetryAfterTests {
         #expect(date != nil)
     }
 }
+
+@Suite("TickOdds sport names")
+struct TickOddsSportTests {
+    @Test("An event without sportName is of an unknown sport, never soccer; names match whatever their case")
+    func unknownSport() throws {
+        let bare = try TickOddsWire.event(JSONParser.parse(#"{"fixtureId":"1","home":"A","away":"B","status":"in_progress"}"#))
+        #expect(bare.sport == "unknown")
+        let upper = try TickOddsWire.event(JSONParser.parse(#"{"fixtureId":"2","home":"A","away":"B","sportName":"ICE HOCKEY"}"#))
+        #expect(upper.sport == "ice-hockey")
+        let feed = TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: "soccer")
+        let updates = try feed.decode(#"{"type":"match_start","event":{"fixtureId":"3","home":"A","away":"B"}}"#, first: false)
+        #expect(updates.isEmpty)
+    }
+}
