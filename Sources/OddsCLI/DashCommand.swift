@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import OddsDashboard
 import OddsModel
-import OddsProviders
 import OddsTerminal
 import OddsTransport
 
@@ -45,10 +44,7 @@ struct Dash: AsyncParsableCommand {
             let feed: FeedStream
             let provider: any OddsProvider
             if let path = replay.replay {
-                let (replayed, replayStats) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
-                (feed, stats) = (replayed, replayStats)
-                provider = try ProviderRegistry.make(rt.replayProvider!, settings: rt.settings.providers[rt.replayProvider!]!,
-                                                     transport: rt.transport)
+                (feed, stats, provider) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
             } else {
                 provider = try rt.provider(rt.settings.provider)
                 stats = FeedStats()
@@ -88,37 +84,13 @@ enum DashboardRunner {
     /// Feed messages waiting for the UI loop. Bounded: when the UI falls behind, the feed waits (and,
     /// through its own bounded queue, stops reading the socket) instead of piling messages up here.
     final class Inbox: @unchecked Sendable {
-        // @unchecked: every field is guarded by `lock`.
+        // @unchecked: `queue` is thread-safe; `_error` is guarded by `lock`.
         static let capacity = 4096
+        private let queue = BoundedQueue<DashboardMessage>(capacity: Inbox.capacity)
         private let lock = NSLock()
-        private var items: [DashboardMessage] = []
         private var _error: Error?
-        private var waiting: CheckedContinuation<Void, Never>?
-        func push(_ m: DashboardMessage) async {
-            while true {
-                let full = lock.withLock { items.count >= Inbox.capacity }
-                if !full || Task.isCancelled { break }
-                await withCheckedContinuation { c in
-                    let wait = lock.withLock { () -> Bool in
-                        if items.count < Inbox.capacity { return false }
-                        waiting = c
-                        return true
-                    }
-                    if !wait { c.resume() }
-                }
-            }
-            lock.withLock { items.append(m) }
-        }
-        func drain() -> [DashboardMessage] {
-            lock.lock()
-            let taken = items
-            items = []
-            let w = waiting
-            waiting = nil
-            lock.unlock()
-            w?.resume()
-            return taken
-        }
+        func push(_ m: DashboardMessage) async { await queue.send(m) }
+        func drain() -> [DashboardMessage] { queue.takeAll() }
         func fail(_ e: Error) { lock.lock(); _error = e; lock.unlock() }
         var error: Error? { lock.lock(); defer { lock.unlock() }; return _error }
     }

@@ -35,7 +35,7 @@ extension OddsCommand {
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
                 if let path = replay.replay {
                     // The state at the end of the recording, whatever --speed says.
-                    let (feed, stats) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: .max)
+                    let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: .max)
                     var store = LiveStore()
                     let books = rt.common.bookFilter
                     for try await message in feed { if let m = books.apply(message) { store.apply(m) } }

@@ -29,7 +29,7 @@ extension Runtime {
     /// another is a usage error), and the output is labelled as replayed (and as demo data when the
     /// recording was made with `--demo`).
     func openReplay(_ path: String, providerFlag: ProviderID?, sport: String? = nil,
-                    speed: ReplaySpeed) throws -> (FeedStream, FeedStats) {
+                    speed: ReplaySpeed) throws -> (feed: FeedStream, stats: FeedStats, provider: any OddsProvider) {
         let probe = try RecordingReader(path: path)
         var first: RecordedFrame?
         while first == nil, let frame = probe.next() {
@@ -47,13 +47,12 @@ extension Runtime {
         let provider = try ProviderRegistry.make(id, settings: settings.providers[id]!, transport: transport)
         replaying = true
         replayedDemo = first.demo
-        replayProvider = id
         let when = ISO8601DateFormatter().string(from: first.date)
         io.err("REPLAY: recorded \(id.displayName) data from \(path) (recorded from \(when)\(first.demo ? ", demo data" : "")), not live.")
         let stats = FeedStats()
         let feed = FeedReplay.run(provider.feedAdapter(sport: sport ?? settings.sport), reader: try RecordingReader(path: path),
                                   speed: speed, stats: stats)
-        return (feed, stats)
+        return (feed, stats, provider)
     }
 
     /// The counts of a finished replay, on stderr when something was skipped or --verbose asks.
@@ -68,7 +67,7 @@ extension Runtime {
 func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderID?, sport: String?, options: StreamOptions,
                        _ rt: Runtime, makeProvider: () throws -> any OddsProvider) async throws {
     if let path = replay.replay {
-        let (feed, stats) = try rt.openReplay(path, providerFlag: providerFlag, sport: sport, speed: replay.replaySpeed)
+        let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerFlag, sport: sport, speed: replay.replaySpeed)
         try await runStream(feed, stats: stats, options: options, rt)
         rt.reportReplay(stats)
         return

@@ -30,8 +30,6 @@ final class Runtime: @unchecked Sendable {
     /// Set while the data comes from a recording (`--replay`): output is labelled as replayed.
     var replaying = false
     var replayedDemo = false
-    /// The provider of the recording being replayed.
-    var replayProvider: ProviderID?
 
     var outputFormat: OutputFormat { common.requestedFormat ?? (io.stdoutIsTTY ? .table : .tsv) }
 

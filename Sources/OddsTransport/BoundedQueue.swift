@@ -72,6 +72,21 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         }
     }
 
+    /// Takes every buffered element at once without waiting, and wakes the waiting producers: for a
+    /// consumer that polls (the dashboard's UI loop) instead of iterating.
+    public func takeAll() -> [Element] {
+        let (taken, producers): ([Element], [CheckedContinuation<Void, Never>]) = lock.withLockedValue { s in
+            let t = Array(s.buffer[s.head...])
+            s.buffer = []
+            s.head = 0
+            let p = s.producers
+            s.producers = []
+            return (t, p)
+        }
+        for p in producers { p.resume() }
+        return taken
+    }
+
     /// Ends the sequence after the buffered elements, with `error` if given.
     public func finish(throwing error: Error? = nil) {
         let (consumer, producers): (CheckedContinuation<Element?, Error>?, [CheckedContinuation<Void, Never>]) =

@@ -58,6 +58,18 @@ struct BoundedQueueTests {
         #expect(terminated.value == 1)
     }
 
+    @Test("takeAll returns what is buffered at once and lets a waiting producer go on")
+    func takeAll() async throws {
+        let queue = BoundedQueue<Int>(capacity: 2)
+        let producer = Task { for i in 0..<3 { await queue.send(i) } }
+        let deadline = Date().addingTimeInterval(5)
+        while queue.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(queue.takeAll() == [0, 1])
+        await producer.value
+        #expect(queue.takeAll() == [2])
+        #expect(queue.takeAll().isEmpty)
+    }
+
     @Test("finish(throwing:) delivers the buffered elements, then the error")
     func finishThrowing() async throws {
         struct Boom: Error {}
