@@ -27,12 +27,14 @@ enum IngestBench {
             FileHandle.standardError.write(Data("odds-bench: cannot read \(path)\n".utf8))
             return 66
         }
+        // Every feed frame of the first provider seen, with its connection's name.
         var frames: [[UInt8]] = []
+        var feeds: [String] = []
         var provider: ProviderID?
-        var feed = ""
         while let f = reader.next() {
-            if provider == nil, !f.feed.hasSuffix("/rest") { provider = f.provider; feed = f.feed }
-            if f.feed == feed { frames.append(f.bytes) }
+            guard !f.feed.hasSuffix("/rest") else { continue }
+            if provider == nil { provider = f.provider }
+            if f.provider == provider { frames.append(f.bytes); feeds.append(f.feed) }
         }
         guard let provider, !frames.isEmpty else {
             FileHandle.standardError.write(Data("odds-bench: \(path) holds no feed frames\n".utf8))
@@ -52,12 +54,16 @@ enum IngestBench {
         func timed(_ apply: Bool) -> Double {
             var best = Double.infinity
             for _ in 0..<repeats {
-                let adapter = client.feedAdapter(sport: nil)
+                var adapters: [String: any FeedAdapter] = [:]
+                for a in client.feedConnections(sport: nil) { adapters[a.feedName] = a }
+                var seen = Set<String>()
                 var store = LiveStore()
                 var bad = 0, count = 0
                 let start = DispatchTime.now().uptimeNanoseconds
                 for (i, frame) in frames.enumerated() {
-                    guard let decoded = try? adapter.decode(frame, first: i == 0) else { bad += 1; continue }
+                    guard let adapter = adapters[feeds[i]] else { bad += 1; continue }
+                    let first = seen.insert(feeds[i]).inserted
+                    guard let decoded = try? adapter.decode(frame, first: first) else { bad += 1; continue }
                     count += decoded.count
                     if apply { for u in decoded { store.apply(FeedMessage(provider: provider, receivedAt: at, update: u)) } }
                 }

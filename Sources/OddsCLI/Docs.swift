@@ -22,7 +22,8 @@ enum Docs {
     STREAM LINES (odds stream): {"type": ..., "provider", "receivedAt", ...} with type snapshot (events), upsert \
     (event), remove (eventId), price (eventId, marketId, market, selection, previous, direction), score \
     (eventId, from, to), incident (eventId, incident), status (eventId, status, period), heartbeat, or \
-    connection (state: connecting, live, reconnecting with retryIn/attempt/reason, stale, stopped with reason).
+    connection (connection: the provider's connection it is about, "live" where there is one; state: \
+    connecting, live, reconnecting with retryIn/attempt/reason, stale, stopped with reason).
 
     CONFIGURATION: $XDG_CONFIG_HOME/odds/config.toml (default ~/.config/odds/config.toml; ODDS_CONFIG \
     overrides the path) with provider, sport, odds_format and ca_file (a PEM file of extra certificate \

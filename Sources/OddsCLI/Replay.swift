@@ -50,7 +50,7 @@ extension Runtime {
         let when = ISO8601DateFormatter().string(from: first.date)
         io.err("REPLAY: recorded \(id.displayName) data from \(path) (recorded from \(when)\(first.demo ? ", demo data" : "")), not live.")
         let stats = FeedStats()
-        let feed = FeedReplay.run(provider.feedAdapter(sport: sport ?? settings.sport), reader: try RecordingReader(path: path),
+        let feed = FeedReplay.run(provider.feedConnections(sport: sport ?? settings.sport), reader: try RecordingReader(path: path),
                                   speed: speed, stats: stats)
         return (feed, stats, provider)
     }

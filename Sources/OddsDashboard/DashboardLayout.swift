@@ -44,15 +44,26 @@ public enum DashboardLayout {
 
     // MARK: Header and footer
 
+    /// The feed's state: one label, or with several connections each one by name ("odds ● live ·
+    /// pbp reconnecting in 3s (attempt 2)"), coloured by the worst.
     static func connectionLabel(_ model: DashboardModel) -> (String, CellAttributes) {
         if let ended = model.feedEnded, case .stopped = model.connection {
             return ("stopped: \(ended)", [.red, .bold])
         }
-        switch model.connection {
+        let connections = model.connections
+        guard connections.count > 1 else {
+            return label(model.connection, since: connections.first?.since ?? model.now, model)
+        }
+        let (_, worst) = label(model.connection, since: model.now, model)
+        return (connections.map { "\($0.name) " + label($0.state, since: $0.since, model).0 }.joined(separator: ", "), worst)
+    }
+
+    static func label(_ state: ConnectionState, since: Date, _ model: DashboardModel) -> (String, CellAttributes) {
+        switch state {
         case .connecting: return ("connecting", .yellow)
         case .live: return model.feedIsStale ? ("stale", [.yellow, .bold]) : ("● live", .green)
         case .reconnecting(let seconds, let attempt, _):
-            let left = max(0, Int((seconds - model.now.timeIntervalSince(model.connectionSince)).rounded(.up)))
+            let left = max(0, Int((seconds - model.now.timeIntervalSince(since)).rounded(.up)))
             return ("reconnecting in \(left)s (attempt \(attempt))", [.yellow, .bold])
         case .stale: return ("stale", [.yellow, .bold])
         case .stopped(let reason): return ("stopped: \(reason)", [.red, .bold])

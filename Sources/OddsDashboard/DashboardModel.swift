@@ -84,8 +84,6 @@ public struct DashboardModel: Sendable {
     public internal(set) var feedEnded: String?
     /// Receive times of recent feed messages, for messages per second.
     var recent: [Date] = []
-    /// When the connection state last changed, to count down reconnects.
-    var connectionSince: Date
 
     public init(provider: ProviderID, sport: String, demo: Bool, oddsFormat: OddsFormat, favourites: [String] = [],
                 stalenessBound: TimeInterval = 30, now: Date) {
@@ -96,7 +94,6 @@ public struct DashboardModel: Sendable {
         self.favourites = Set(favourites)
         self.stalenessBound = stalenessBound
         self.now = now
-        self.connectionSince = now
     }
 
     public var paused: Bool { frozen != nil }
@@ -112,6 +109,12 @@ public struct DashboardModel: Sendable {
     }
 
     public var connection: ConnectionState { store.feeds[provider]?.connection ?? .connecting }
+
+    /// Each connection's state, by name (one entry, `"live"`, for a provider with one connection).
+    public var connections: [(name: String, state: ConnectionState, since: Date)] {
+        guard let feed = store.feeds[provider] else { return [] }
+        return feed.connections.keys.sorted().map { ($0, feed.connections[$0]!, feed.connectionSince[$0] ?? now) }
+    }
 
     public var lastMessageAt: Date? { store.feeds[provider]?.lastMessageAt }
 
@@ -188,7 +191,6 @@ public struct DashboardModel: Sendable {
 public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -> [DashboardEffect] {
     switch message {
     case .feed(let m):
-        let before = model.store.feeds[m.provider]?.connection
         model.store.apply(m)
         model.recent.append(m.receivedAt)
         if model.recent.count > 4096 || (model.recent.first.map { m.receivedAt.timeIntervalSince($0) > 10 } ?? false) {
@@ -197,9 +199,6 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         if case .incident(let id, let incident) = m.update {
             model.ticker.insert(TickerItem(at: m.receivedAt, key: EventKey(provider: m.provider, id: id), incident: incident), at: 0)
             if model.ticker.count > 100 { model.ticker.removeLast(model.ticker.count - 100) }
-        }
-        if case .connection = m.update, model.store.feeds[m.provider]?.connection != before {
-            model.connectionSince = m.receivedAt
         }
         model.now = max(model.now, m.receivedAt)
         // Sorting every row on every update is the expensive part: only when rows can disappear.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The state of one provider's live connection.
+/// The state of one live connection.
 public enum ConnectionState: Hashable, Sendable {
     case connecting
     case live
@@ -10,6 +10,17 @@ public enum ConnectionState: Hashable, Sendable {
     case stale
     /// Will not reconnect.
     case stopped(reason: String)
+
+    /// How bad the state is, to summarise several connections by the worst (live 0 … stopped 4).
+    public var severity: Int {
+        switch self {
+        case .live: return 0
+        case .connecting: return 1
+        case .stale: return 2
+        case .reconnecting: return 3
+        case .stopped: return 4
+        }
+    }
 
     public var label: String {
         switch self {
@@ -71,12 +82,14 @@ public enum FeedUpdate: Hashable, Sendable {
     }
 }
 
-/// A feed update as received: which provider, when.
+/// A feed update as received: which provider and connection, when.
 public struct FeedMessage: Hashable, Sendable {
     public var provider: ProviderID
+    /// The provider's connection it came on (`"live"` for providers with one; BoltOdds: odds, pbp, scores).
+    public var connection: String
     public var receivedAt: Date
     public var update: FeedUpdate
-    public init(provider: ProviderID, receivedAt: Date, update: FeedUpdate) {
-        self.provider = provider; self.receivedAt = receivedAt; self.update = update
+    public init(provider: ProviderID, connection: String = "live", receivedAt: Date, update: FeedUpdate) {
+        self.provider = provider; self.connection = connection; self.receivedAt = receivedAt; self.update = update
     }
 }

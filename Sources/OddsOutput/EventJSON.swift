@@ -122,7 +122,7 @@ public enum EventJSON {
             head("heartbeat")
         case .connection(let state):
             head("connection")
-            fields.append(("state", .string(state.label)))
+            fields += [("connection", .string(m.connection)), ("state", .string(state.label))]
             switch state {
             case .reconnecting(let seconds, let attempt, let reason):
                 fields += [("retryIn", .number(String(format: "%g", seconds))), ("attempt", .int(attempt)), ("reason", .string(reason))]

@@ -92,12 +92,12 @@ public struct PulseScoreClient: OddsProvider {
 
     public var stalenessBound: TimeInterval { PulseScoreFeed(settings: settings, sport: "soccer").silenceLimit ?? 120 }
 
-    public func feedAdapter(sport: String?) -> any FeedAdapter {
-        PulseScoreFeed(settings: settings, sport: sport ?? "soccer")
+    public func feedConnections(sport: String?) -> [any FeedAdapter] {
+        [PulseScoreFeed(settings: settings, sport: sport ?? "soccer")]
     }
 
     public func stream(sport: String?, stats: FeedStats) -> FeedStream {
-        FeedRunner.run(PulseScoreFeed(settings: settings, sport: sport ?? "soccer"), transport: transport, stats: stats)
+        FeedRunner.run(feedConnections(sport: sport), transport: transport, stats: stats)
     }
 }
 
@@ -121,13 +121,15 @@ public final class PulseScoreFeed: FeedAdapter {
         return (appendQuery(settings.webSocketURL, [("key", key), ("sport", sport)]), [])
     }
 
-    public func didConnect(_ session: WebSocketSession) {}
-
-    public func decode(_ frame: [UInt8], first: Bool) throws -> [FeedUpdate] {
-        guard let events = try PulseScoreWire.broadcast(frame) else { return [] }
+    /// The first broadcast of a connection is a snapshot, later ones their differences. A broadcast
+    /// identical to the last (the feed rebroadcasts every tick) is proof of life, as is a message of
+    /// another type.
+    public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
+        guard let events = try PulseScoreWire.broadcast(frame) else { return .keepalive }
         defer { previous = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-        if first { return [.snapshot(events)] }
-        return PulseScoreFeed.difference(from: previous, to: events)
+        if first { return .data([.snapshot(events)]) }
+        let changes = PulseScoreFeed.difference(from: previous, to: events)
+        return changes.isEmpty ? .keepalive : .data(changes)
     }
 
     /// Normalized updates that turn `old` into `new`.

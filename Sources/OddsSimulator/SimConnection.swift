@@ -107,6 +107,8 @@ final class SimConnection: ChannelInboundHandler {
         case .text:
             var data = frame.unmaskedData
             let text = data.readString(length: data.readableBytes) ?? ""
+            sim.inbound.append(text)
+            if sim.inbound.count > 1000 { sim.inbound.removeFirst(sim.inbound.count - 1000) }
             received(text)
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)

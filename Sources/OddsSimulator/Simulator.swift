@@ -106,6 +106,8 @@ public final class Simulator: @unchecked Sendable {
     var restLog: [String: [Date]] = [:]
     var failREST: [(status: Int, remaining: Int, retryAfter: String?)] = []
     var closeNextCodes: [Int] = []
+    /// Text messages clients sent, oldest first (the last 1,000).
+    var inbound: [String] = []
     var silent = false
     var padding = 0
     var requestCount = 0
@@ -238,6 +240,12 @@ public final class Simulator: @unchecked Sendable {
 
     /// Sends `count` malformed frames on every open WebSocket.
     public func injectMalformed(count: Int) async { await onLoop { for c in self.connections.values { c.sendMalformed(count) } } }
+
+    /// Sends `text` as one text frame to every open connection (tests of a client's message handling).
+    public func injectText(_ text: String) async { await onLoop { for c in self.connections.values { c.send(text) } } }
+
+    /// The text messages clients sent, oldest first (the last 1,000).
+    public var receivedTexts: [String] { get async { await onLoop { self.inbound } } }
 
     /// While silent, no data, heartbeat or ping is sent (a dead connection).
     public func setSilent(_ on: Bool) async { await onLoop { self.silent = on } }

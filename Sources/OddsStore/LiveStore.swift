@@ -46,9 +46,20 @@ public struct EventState: Sendable {
 
 /// One provider feed's health.
 public struct FeedState: Hashable, Sendable {
-    public var connection: ConnectionState = .connecting
+    /// Each connection's state by name (`"live"` for a provider with one connection).
+    public var connections: [String: ConnectionState] = [:]
+    /// When each connection's state last changed (to count down a reconnect).
+    public var connectionSince: [String: Date] = [:]
     public var lastMessageAt: Date?
     public var messages: Int = 0
+
+    /// The feed's state as one: the worst of its connections' (connecting before any is known).
+    public var connection: ConnectionState { worstConnection.map { connections[$0]! } ?? .connecting }
+
+    /// The name of the connection in the worst state (ties: the first name).
+    public var worstConnection: String? {
+        connections.keys.sorted().max { connections[$0]!.severity < connections[$1]!.severity }
+    }
 }
 
 /// The current live state of every feed: a pure fold of `FeedMessage`s, with no I/O.
@@ -119,7 +130,10 @@ public struct LiveStore: Sendable {
         case .heartbeat:
             break
         case .connection(let state):
-            feeds[provider, default: FeedState()].connection = state
+            if feeds[provider, default: FeedState()].connections[message.connection] != state {
+                feeds[provider]!.connections[message.connection] = state
+                feeds[provider]!.connectionSince[message.connection] = now
+            }
         }
     }
 

@@ -74,10 +74,10 @@ public struct TickOddsClient: OddsProvider {
         }
     }
 
-    public func feedAdapter(sport: String?) -> any FeedAdapter { TickOddsFeed(settings: settings, sport: sport) }
+    public func feedConnections(sport: String?) -> [any FeedAdapter] { [TickOddsFeed(settings: settings, sport: sport)] }
 
     public func stream(sport: String?, stats: FeedStats) -> FeedStream {
-        FeedRunner.run(TickOddsFeed(settings: settings, sport: sport), transport: transport, stats: stats)
+        FeedRunner.run(feedConnections(sport: sport), transport: transport, stats: stats)
     }
 
     /// Twice the heartbeat interval, as for the connection watchdog.
@@ -111,8 +111,8 @@ public final class TickOddsFeed: FeedAdapter {
         return (appendQuery(settings.webSocketURL, [("apiKey", key)]), [])
     }
 
-    public func didConnect(_ session: WebSocketSession) {
-        session.send(TickOddsFeed.subscribeMessage(sport: sport))
+    public func didConnect(_ link: FeedLink) {
+        link.send(TickOddsFeed.subscribeMessage(sport: sport))
     }
 
     static func subscribeMessage(sport: String?) -> String {
@@ -120,11 +120,12 @@ public final class TickOddsFeed: FeedAdapter {
         return "{\"subscribe\":[\(JSONWriter.quote(name))]}"
     }
 
-    public func decode(_ frame: [UInt8], first: Bool) throws -> [FeedUpdate] {
+    public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
         let updates = try TickOddsWire.message(frame)
-        guard let sport else { return updates }
+        if updates.count == 1, case .heartbeat = updates[0] { return .keepalive }
+        guard let sport else { return .data(updates) }
         // The snapshot holds every live event, whatever the subscription: keep this feed's sport only.
-        return updates.compactMap { update in
+        return .data(updates.compactMap { update in
             switch update {
             case .snapshot(let events):
                 let mine = events.filter { $0.sport == sport }
@@ -137,7 +138,7 @@ public final class TickOddsFeed: FeedAdapter {
                 if let id = update.eventID, otherSports.contains(id) { return nil }
                 return update
             }
-        }
+        })
     }
 
     public func closeAction(code: Int?) -> CloseAction {

@@ -8,35 +8,134 @@ public enum CloseAction: Sendable, Equatable {
     case stop(OddsError)
 }
 
-/// A provider's live WebSocket protocol: how to connect, subscribe, decode and react to closes.
-/// One adapter serves one feed for its whole life, across reconnects.
+/// What one inbound message is, as its provider's protocol defines it.
+public enum Inbound: Sendable, Equatable {
+    /// Normalized updates (possibly none).
+    case data([FeedUpdate])
+    /// Proof of life and nothing else (a heartbeat, a pong, an unchanged rebroadcast).
+    case keepalive
+    /// A recoverable error answered on the same connection: after `after` seconds, `resend` is sent
+    /// again (BoltOdds' re-subscribe rate limit).
+    case retry(reason: String, after: TimeInterval, resend: [String])
+    /// A recoverable error that needs a new connection (with backoff).
+    case reconnect(reason: String)
+    /// The feed cannot go on: stop with this error and its exit code (a bad key sent as a message).
+    case fatal(OddsError)
+}
+
+/// A message the client sends on a cadence to keep a connection alive (SportsAPIPro's
+/// `{"action":"ping"}` every 30 s). WebSocket protocol pings are answered by the transport.
+public struct ApplicationPing: Sendable, Equatable {
+    public var every: TimeInterval
+    public var text: String
+    public init(every: TimeInterval, text: String) { self.every = every; self.text = text }
+}
+
+/// One connection of a provider's live feed: how to connect, subscribe, classify messages and
+/// react to closes. One adapter serves one connection for its whole life, across reconnects; a
+/// provider with several sockets (BoltOdds: odds, play-by-play, scores) has one adapter for each.
 public protocol FeedAdapter: AnyObject {
     var provider: ProviderID { get }
-    /// The connection's name in recordings (`"<provider>/<connection>"`).
+    /// The connection's name: in recordings (`"<provider>/<connection>"`), logs and the dashboard.
     var connectionName: String { get }
     /// URL (key included where the protocol puts it there) and upgrade headers.
     func endpoint() throws -> (url: String, headers: [(String, String)])
-    /// Called once the upgrade completed; sends subscriptions. The session may be kept and sent on
-    /// at any time while it is open.
-    func didConnect(_ session: WebSocketSession)
-    /// Decodes one message (its bytes as received) into normalized updates. Throws for a malformed
-    /// message, which is skipped and counted. `first` is true for the first frame of a connection.
-    func decode(_ frame: [UInt8], first: Bool) throws -> [FeedUpdate]
+    /// Called each time a connection is up; sends subscriptions. The link is the same across
+    /// reconnects and may be kept and sent on at any time (a send while down is dropped, so an
+    /// adapter re-sends its subscriptions here).
+    func didConnect(_ link: FeedLink)
+    /// Classifies and decodes one message (its bytes as received). Throws for a malformed message,
+    /// which is skipped and counted. `first` is true for the first frame of a connection.
+    func receive(_ frame: [UInt8], first: Bool) throws -> Inbound
     /// What a close code (nil: dropped without one) means for this provider.
     func closeAction(code: Int?) -> CloseAction
     /// A connection silent this long is dead (nil: no watchdog).
     var silenceLimit: TimeInterval? { get }
-    /// The provider's documented limit of new connections a minute (nil: none documented).
+    /// A message to send on a cadence while connected (nil: none).
+    var ping: ApplicationPing? { get }
+    /// The provider's documented limit of new connections a minute (nil: none documented). Shared
+    /// by all connections of one feed.
     var connectionsPerMinute: Int? { get }
 }
 
 extension FeedAdapter {
     public var connectionName: String { "live" }
     public var connectionsPerMinute: Int? { nil }
+    public var ping: ApplicationPing? { nil }
+    public func didConnect(_ link: FeedLink) {}
+
+    /// `"<provider>/<connection>"`, as in recordings.
+    public var feedName: String { "\(provider.rawValue)/\(connectionName)" }
+
+    /// The updates of one message (a keepalive is a heartbeat; errors carry none). Replays, the
+    /// benchmark and the fuzzer use this.
+    public func decode(_ frame: [UInt8], first: Bool) throws -> [FeedUpdate] {
+        switch try receive(frame, first: first) {
+        case .data(let updates): return updates
+        case .keepalive: return [.heartbeat]
+        case .retry, .reconnect, .fatal: return []
+        }
+    }
 
     /// Decodes a message given as text (tests and recorded examples).
     public func decode(_ text: String, first: Bool) throws -> [FeedUpdate] {
         try decode(Array(text.utf8), first: first)
+    }
+}
+
+/// A connection's way out: the same object across reconnects, sending on whichever socket is open.
+public final class FeedLink: @unchecked Sendable {
+    // @unchecked: all state is behind `lock`.
+    private let lock = NIOLock()
+    private var session: WebSocketSession?
+    private var generation = 0
+    private var pending: [Task<Void, Never>] = []
+    /// Every text sent, for `--verbose`.
+    private let log: (@Sendable (String) -> Void)?
+
+    public init(log: (@Sendable (String) -> Void)? = nil) { self.log = log }
+
+    /// True while a connection is up.
+    public var isOpen: Bool { lock.withLock { session != nil } }
+
+    /// Sends one text message now. False (and nothing sent) while no connection is up.
+    @discardableResult
+    public func send(_ text: String) -> Bool {
+        guard let session = lock.withLock({ self.session }) else { return false }
+        log?(text)
+        session.send(text)
+        return true
+    }
+
+    /// Sends `text` after `seconds`, if the connection that is up now is still up then.
+    public func send(_ text: String, after seconds: TimeInterval) {
+        lock.withLock {
+            let generation = self.generation
+            pending.removeAll { $0.isCancelled }
+            pending.append(Task { [weak self] in
+                try? await Task.sleep(nanoseconds: UInt64(max(0, min(seconds, 3600)) * 1_000_000_000))
+                guard let self, !Task.isCancelled else { return }
+                let session = self.lock.withLock { self.generation == generation ? self.session : nil }
+                guard let session else { return }
+                self.log?(text)
+                session.send(text)
+            })
+        }
+    }
+
+    func attach(_ session: WebSocketSession) {
+        lock.withLock { self.session = session; generation += 1 }
+    }
+
+    /// The connection is down: sends are dropped and delayed sends cancelled.
+    func detach() {
+        let tasks: [Task<Void, Never>] = lock.withLock {
+            session = nil
+            generation += 1
+            defer { pending = [] }
+            return pending
+        }
+        for t in tasks { t.cancel() }
     }
 }
 
@@ -82,17 +181,35 @@ public enum FeedRunner {
     /// A connection that stayed up this long has proved itself: the next failure starts the backoff afresh.
     public static let healthyAfter: TimeInterval = 60
 
-    /// Starts the feed. The stream ends by throwing the `OddsError` that stopped it, or when
-    /// the consumer stops iterating.
+    /// Starts a feed of one connection. See `run(_:transport:stats:policy:)`.
     public static func run(_ adapter: some FeedAdapter, transport: Transport, stats: FeedStats,
                            policy: BackoffPolicy = .reconnect) -> FeedStream {
-        let box = UncheckedBox(adapter)
+        run([adapter], transport: transport, stats: stats, policy: policy)
+    }
+
+    /// Starts a feed of one or more connections of one provider, merged into one stream in arrival
+    /// order; each message says its connection. Each connection reconnects on its own; their new
+    /// connections share the provider's connection rate. The stream ends by throwing the `OddsError`
+    /// that stopped a connection (the others are then closed), or when the consumer stops iterating.
+    public static func run(_ adapters: [any FeedAdapter], transport: Transport, stats: FeedStats,
+                           policy: BackoffPolicy = .reconnect) -> FeedStream {
         let queue = FeedStream(capacity: bufferCapacity)
+        let gate = ConnectionGate(perMinute: adapters.compactMap(\.connectionsPerMinute).min())
+        let boxes = adapters.map { UncheckedBox($0) }
         let id = UUID()
         let task = Task {
             do {
-                try await loop(box.value, transport: transport, stats: stats, policy: policy) { update in
-                    await queue.send(FeedMessage(provider: box.value.provider, receivedAt: Date(), update: update))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for box in boxes {
+                        group.addTask {
+                            let adapter = box.value
+                            let provider = adapter.provider, name = adapter.connectionName
+                            try await loop(adapter, transport: transport, stats: stats, policy: policy, gate: gate) { update in
+                                await queue.send(FeedMessage(provider: provider, connection: name, receivedAt: Date(), update: update))
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
                 }
                 queue.finish()
             } catch {
@@ -105,30 +222,40 @@ public enum FeedRunner {
         return queue
     }
 
+    /// The name logs use: the provider, and the connection when it has a name of its own.
+    static func label(_ adapter: some FeedAdapter) -> String {
+        adapter.connectionName == "live" ? adapter.provider.displayName
+            : "\(adapter.provider.displayName) \(adapter.connectionName)"
+    }
+
     static func loop(_ adapter: some FeedAdapter, transport: Transport, stats: FeedStats, policy: BackoffPolicy,
-                     emit: (FeedUpdate) async -> Void) async throws {
-        let name = adapter.provider.displayName
-        let feedName = "\(adapter.provider.rawValue)/\(adapter.connectionName)"
+                     gate: ConnectionGate, emit: (FeedUpdate) async -> Void) async throws {
+        let name = label(adapter)
+        let logger = transport.logger
+        let redactor = transport.redactor
+        let link = FeedLink { text in logger.debug("\(name): sent \(redactor.redact(text))") }
+        defer { link.detach() }
         var attempt = 0
-        var rate = ConnectionRate(perMinute: adapter.connectionsPerMinute)
         await emit(.connection(.connecting))
         while !Task.isCancelled {
             let reason: String
             var connectedAt: Date?
             do {
-                if let wait = rate.wait(now: Date()), wait > 0 {
-                    transport.logger.info("\(name): at its limit of \(adapter.connectionsPerMinute ?? 0) connections a minute; waiting \(String(format: "%.1f", wait)) s")
+                while let wait = gate.reserve(now: Date()) {
+                    logger.info("\(name): at the limit of \(gate.perMinute ?? 0) connections a minute; waiting \(String(format: "%.1f", wait)) s")
                     do { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) } catch { return }
                 }
-                rate.record(Date())
                 let (url, headers) = try adapter.endpoint()
                 let session = try await WebSocketSession.connect(url: url, headers: headers, transport: transport)
                 connectedAt = Date()
                 stats.connected()
+                logger.info("\(name): connected")
                 await emit(.connection(.live))
-                adapter.didConnect(session)
-                let ended = try await pump(session, adapter: adapter, feed: feedName, stats: stats, transport: transport,
-                                           emit: emit)
+                link.attach(session)
+                adapter.didConnect(link)
+                let ended = try await pump(session, adapter: adapter, link: link, name: name, stats: stats,
+                                           transport: transport, emit: emit)
+                link.detach()
                 switch ended {
                 case .cancelled:
                     await session.close()
@@ -139,6 +266,13 @@ public enum FeedRunner {
                     let e = OddsError.provider(adapter.provider, "sent a message over the \(limit >> 20) MiB limit (max_frame_mb raises it)")
                     await emit(.connection(.stopped(reason: e.message)))
                     throw e
+                case .fatal(let e):
+                    await session.close()
+                    await emit(.connection(.stopped(reason: e.message)))
+                    throw e
+                case .reconnect(let why):
+                    await session.close()
+                    reason = why
                 case .closed(let code):
                     switch adapter.closeAction(code: code) {
                     case .stop(let error):
@@ -161,7 +295,7 @@ public enum FeedRunner {
                 case .invalidURL(let u):
                     throw OddsError.usage("Invalid \(name) WebSocket URL \(u).")
                 default:
-                    reason = transport.redactor.redact(error.description)
+                    reason = redactor.redact(error.description)
                 }
             }
             // Only a connection that stayed up proves the server healthy: one that sends a snapshot and
@@ -174,18 +308,19 @@ public enum FeedRunner {
                 throw e
             }
             let delay = policy.delay(attempt: attempt, jitter: Double.random(in: 0..<1))
-            transport.logger.info("\(name): \(reason); reconnecting in \(String(format: "%.2f", delay)) s (attempt \(attempt))")
+            logger.info("\(name): \(reason); reconnecting in \(String(format: "%.2f", delay)) s (attempt \(attempt))")
             await emit(.connection(.reconnecting(seconds: delay, attempt: attempt, reason: reason)))
             do { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) } catch { return }
         }
     }
 
-    enum Ending { case closed(Int?), silent(TimeInterval), tooLarge(Int), cancelled }
+    enum Ending { case closed(Int?), silent(TimeInterval), tooLarge(Int), reconnect(String), fatal(OddsError), cancelled }
 
-    /// Reads one connection until it ends. Time spent waiting for the consumer does not count as
-    /// silence: the server is then held back by us, through TCP.
-    static func pump(_ session: WebSocketSession, adapter: some FeedAdapter, feed: String, stats: FeedStats,
-                     transport: Transport, emit: (FeedUpdate) async -> Void) async throws -> Ending {
+    /// Reads one connection until it ends, sending the adapter's application ping on its cadence.
+    /// Time spent waiting for the consumer does not count as silence: the server is then held back
+    /// by us, through TCP.
+    static func pump(_ session: WebSocketSession, adapter: some FeedAdapter, link: FeedLink, name: String,
+                     stats: FeedStats, transport: Transport, emit: (FeedUpdate) async -> Void) async throws -> Ending {
         let activity = NIOLockedValueBox(Activity())
         let silentFor = NIOLockedValueBox<TimeInterval?>(nil)
         var watchdog: Task<Void, Never>?
@@ -203,11 +338,21 @@ public enum FeedRunner {
                 }
             }
         }
-        defer { watchdog?.cancel() }
+        var pinger: Task<Void, Never>?
+        if let ping = adapter.ping, ping.every > 0, ping.every.isFinite {
+            pinger = Task {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(nanoseconds: UInt64(ping.every * 1_000_000_000)) } catch { return }
+                    guard link.send(ping.text) else { return }
+                }
+            }
+        }
+        defer { watchdog?.cancel(); pinger?.cancel() }
         var first = true
         var code: Int?
         var failure: WebSocketFailure?
         let tap = transport.frameTap
+        let feed = adapter.feedName
         for await event in session.events {
             if Task.isCancelled { return .cancelled }
             switch event {
@@ -217,13 +362,25 @@ public enum FeedRunner {
                 stats.frame(bytes: bytes.count)
                 tap?.frame(feed: feed, bytes: bytes, at: now)
                 do {
-                    let updates = try adapter.decode(bytes, first: first)
+                    let inbound = try adapter.receive(bytes, first: first)
                     first = false
-                    for u in updates { await emit(u) }
+                    switch inbound {
+                    case .data(let updates):
+                        for u in updates { await emit(u) }
+                    case .keepalive:
+                        await emit(.heartbeat)
+                    case .retry(let reason, let after, let resend):
+                        transport.logger.warning("\(name): \(transport.redactor.redact(reason)); sending again in \(String(format: "%.1f", after)) s")
+                        for text in resend { link.send(text, after: after) }
+                    case .reconnect(let reason):
+                        return .reconnect(transport.redactor.redact(reason))
+                    case .fatal(let error):
+                        return .fatal(error)
+                    }
                 } catch {
                     let reason = transport.redactor.redact(String(describing: error))
                     stats.skipped(reason)
-                    transport.logger.warning("\(adapter.provider.displayName): skipped a malformed message: \(reason)")
+                    transport.logger.warning("\(name): skipped a malformed message: \(reason)")
                 }
                 activity.withLockedValue { $0 = Activity(last: Date(), busy: false) }
             case .closed(let c, let error):
@@ -235,6 +392,25 @@ public enum FeedRunner {
         if case .frameTooLarge(let limit) = failure { return .tooLarge(limit) }
         if let quiet = silentFor.withLockedValue({ $0 }) { return .silent(quiet) }
         return .closed(code)
+    }
+}
+
+/// The connection rate shared by the connections of one feed.
+final class ConnectionGate: @unchecked Sendable {
+    // @unchecked: `rate` is behind `lock`.
+    private let lock = NIOLock()
+    private var rate: ConnectionRate
+    var perMinute: Int? { rate.perMinute }
+
+    init(perMinute: Int?) { rate = ConnectionRate(perMinute: perMinute) }
+
+    /// Takes a place for a new connection now, or says how long to wait before asking again.
+    func reserve(now: Date) -> TimeInterval? {
+        lock.withLock {
+            if let wait = rate.wait(now: now), wait > 0 { return wait }
+            rate.record(now)
+            return nil
+        }
     }
 }
 

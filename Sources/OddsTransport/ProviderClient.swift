@@ -32,9 +32,9 @@ public protocol OddsProvider: Sendable {
     func liveSports() async throws -> [SportCount]
     /// One live event by the provider's id.
     func liveEvent(id: String) async throws -> Event
-    /// The live push feed's protocol adapter for one sport (nil: all the provider allows). Replays
-    /// decode recordings through it too.
-    func feedAdapter(sport: String?) -> any FeedAdapter
+    /// The live push feed's connections for one sport (nil: all the provider allows), one adapter
+    /// each. Replays decode recordings through them too.
+    func feedConnections(sport: String?) -> [any FeedAdapter]
     /// The live push feed of one sport (nil: all the provider allows).
     func stream(sport: String?, stats: FeedStats) -> FeedStream
     /// Seconds without a message after which this feed's data is stale (its connection is then replaced).

@@ -213,21 +213,23 @@ public enum ReplaySpeed: Sendable, Equatable {
 /// Feeds a recording through a provider's own decoder instead of the network: the same path from
 /// frame to normalized update as a live connection.
 public enum FeedReplay {
-    /// Replays the frames of `adapter`'s provider and connection; other lines (REST bodies, other
-    /// feeds) are skipped. Messages carry the recorded receive time.
-    public static func run(_ adapter: some FeedAdapter, reader: RecordingReader, speed: ReplaySpeed,
+    /// Replays the frames of the adapters' connections through them (each frame to the adapter of
+    /// its `"<provider>/<connection>"`); other lines (REST bodies, other feeds) are skipped. Messages
+    /// carry the recorded receive time. A message the provider calls fatal ends the replay with its error.
+    public static func run(_ adapters: [any FeedAdapter], reader: RecordingReader, speed: ReplaySpeed,
                            stats: FeedStats) -> FeedStream {
-        let box = UncheckedBox((adapter, reader))
+        var byFeed: [String: any FeedAdapter] = [:]
+        for a in adapters { byFeed[a.feedName] = a }
+        let box = UncheckedBox((byFeed, reader))
         let queue = FeedStream(capacity: FeedRunner.bufferCapacity)
         let task = Task {
-            let (adapter, reader) = box.value
-            let feed = "\(adapter.provider.rawValue)/\(adapter.connectionName)"
-            var first = true
+            let (byFeed, reader) = box.value
+            var started = Set<String>()
             var previousT: Int64?
             var previousWall = Date()
             stats.connected()
             while !Task.isCancelled, let frame = reader.next() {
-                guard frame.feed == feed else { continue }
+                guard let adapter = byFeed[frame.feed] else { continue }
                 if case .times(let factor) = speed, let previousT {
                     let due = Double(frame.t - previousT) / 1000 / factor
                     let wait = due - Date().timeIntervalSince(previousWall)
@@ -238,14 +240,24 @@ public enum FeedReplay {
                 stats.frame(bytes: frame.bytes.count)
                 let updates: [FeedUpdate]
                 do {
-                    updates = try adapter.decode(frame.bytes, first: first)
-                    first = false
+                    let inbound = try adapter.receive(frame.bytes, first: !started.contains(frame.feed))
+                    started.insert(frame.feed)
+                    switch inbound {
+                    case .data(let u): updates = u
+                    case .keepalive: updates = [.heartbeat]
+                    case .retry, .reconnect: updates = []
+                    case .fatal(let error):
+                        queue.finish(throwing: error)
+                        return
+                    }
                 } catch {
                     stats.skipped(String(describing: error))
                     continue
                 }
                 for u in updates {
-                    guard await queue.send(FeedMessage(provider: adapter.provider, receivedAt: frame.date, update: u)) else { return }
+                    let m = FeedMessage(provider: adapter.provider, connection: adapter.connectionName,
+                                        receivedAt: frame.date, update: u)
+                    guard await queue.send(m) else { return }
                 }
             }
             queue.finish()

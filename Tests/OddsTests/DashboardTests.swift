@@ -93,6 +93,22 @@ struct DashboardTests {
         #expect(DashboardLayout.layout(later).text.contains("1.95"))
     }
 
+    @Test("A feed of several connections shows each one's state in the header, with its own countdown")
+    func connections() throws {
+        var model = try DashboardFixture.model(width: 200)
+        #expect(model.connections.map(\.name) == ["live"])
+        #expect(DashboardLayout.layout(model).line(0).contains("· ● live ·"))
+        let t = DashboardFixture.t0.addingTimeInterval(2)
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, connection: "scores", receivedAt: t, update: .connection(.live))))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, connection: "pbp", receivedAt: t, update:
+            .connection(.reconnecting(seconds: 8, attempt: 2, reason: "connection dropped")))))
+        _ = update(&model, .tick(t.addingTimeInterval(3)))
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.line(0).contains("live ● live, pbp reconnecting in 5s (attempt 2), scores ● live"), "\(screen.line(0))")
+        #expect(model.connection.label == "reconnecting")
+        #expect(screen.rows[0].contains { $0.text == "p" && $0.attributes.contains(.yellow) })
+    }
+
     @Test("Rows older than the staleness bound are marked stale, and the header says so")
     func stale() throws {
         var model = try DashboardFixture.model()

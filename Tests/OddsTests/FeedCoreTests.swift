@@ -228,7 +228,7 @@ struct RecordReplayTests {
         }
         let reader = try RecordingReader(path: path)
         let stats = FeedStats()
-        let replay = FeedReplay.run(TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),
+        let replay = FeedReplay.run([TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)],
                                     reader: reader, speed: .max, stats: stats)
         var replayed = LiveStore()
         for try await m in replay { replayed.apply(m) }
@@ -268,7 +268,7 @@ struct RecordReplayTests {
         }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let started = Date()
-        let replay = FeedReplay.run(TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),
+        let replay = FeedReplay.run([TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)],
                                     reader: try RecordingReader(path: path), speed: .times(2), stats: FeedStats())
         var n = 0
         for try await _ in replay { n += 1 }
