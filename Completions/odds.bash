@@ -375,7 +375,7 @@ _odds_dash() {
 _odds_record() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --version -h --help)
-    repeating_options=()
+    repeating_options=(--book)
     non_repeating_options=(--provider --sport -o --output --limit)
     __odds_offer_flags_options 0
 
@@ -392,6 +392,9 @@ _odds_record() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--book')
         return
         ;;
     esac

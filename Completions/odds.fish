@@ -33,7 +33,7 @@ function __odds_parse_tokens -S
         case 'dash'
             __odds_parse_subcommand 0 'provider=' 'sport=' 'replay=' 'speed=' 'odds-format=' 'color=' 'v/verbose' 'demo' 'format=' 'json' 'ndjson' 'csv' 'book=+' 'stale-after=' 'version' 'h/help'
         case 'record'
-            __odds_parse_subcommand 0 'provider=' 'sport=' 'o/output=' 'limit=' 'v/verbose' 'demo' 'version' 'h/help'
+            __odds_parse_subcommand 0 'provider=' 'sport=' 'o/output=' 'limit=' 'book=+' 'v/verbose' 'demo' 'version' 'h/help'
         case 'pulsescore'
             __odds_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -217,6 +217,7 @@ complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odd
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds record" sport' -l 'sport' -d 'Sport, e.g. soccer, tennis, basketball, ice-hockey. Default: config, else soccer.' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds record" o output' -s 'o' -l 'output' -d 'Write the recording here (default: stdout).' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds record" limit' -l 'limit' -d 'Stop after this many frames.' -rfka ''
+complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds record"' -l 'book' -d 'Record this sportsbook\'s prices (repeatable; any case): multi-book feeds subscribe to these books only; frames stay verbatim. Single-book feeds refuse another book.' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds record" v verbose' -l 'verbose' -s 'v' -d 'Log requests and connection events to stderr (keys redacted).'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds record" demo' -l 'demo' -d 'Record the built-in simulator (the recording is marked as demo data).'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds record" version' -l 'version' -d 'Show the version.'

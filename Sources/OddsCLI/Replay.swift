@@ -97,6 +97,9 @@ struct Record: AsyncParsableCommand {
     @Option(name: .long, help: "Stop after this many frames.")
     var limit: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Record this sportsbook's prices (repeatable; any case): multi-book feeds subscribe to these books only; frames stay verbatim. Single-book feeds refuse another book.", valueName: "book"))
+    var book: [String] = []
+
     @Flag(name: .shortAndLong, help: "Log requests and connection events to stderr (keys redacted).")
     var verbose = false
 
@@ -108,7 +111,8 @@ struct Record: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let common = try CommonOptions.parse((demo ? ["--demo"] : []) + (verbose ? ["--verbose"] : []))
+        let common = try CommonOptions.parse((demo ? ["--demo"] : []) + (verbose ? ["--verbose"] : [])
+                                             + book.flatMap { ["--book", $0] })
         try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
             let provider = try rt.provider(rt.settings.provider)
             let recorder = try Recorder(path: output, demo: rt.demo)

@@ -317,6 +317,12 @@ struct CLITests {
         #expect(missing.status == 64)
         let badSpeed = try await CLI.run(["stream", "--replay", file, "--speed", "fast"])
         #expect(badSpeed.status == 64)
+
+        let otherBook = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "1", "--book", "bet365", "-o", file])
+        #expect(otherBook.status == 64)
+        #expect(otherBook.stderr.contains("TickOdds carries one book, tickodds; it has no 'bet365'."))
+        let ownBook = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "1", "--book", "TICKODDS", "-o", file])
+        #expect(ownBook.status == 0, "\(ownBook.stderr)")
     }
 
     @Test("--book keeps the named book; a single-book feed refuses another book with exit 64")
