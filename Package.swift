@@ -30,7 +30,7 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: swift5),
         .executableTarget(name: "OddsBench", dependencies: ["OddsDashboard", "OddsTerminal", "OddsStore", "OddsModel",
-                                                          "OddsProviders", "OddsTransport", "OddsFuzz",
+                                                          "OddsProviders", "OddsTransport", "OddsFuzz", "OddsJSON", "OddsTickOdds",
                                                           .product(name: "Logging", package: "swift-log")],
                           swiftSettings: swift5),
         .target(name: "OddsModel"),

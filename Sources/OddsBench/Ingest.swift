@@ -6,8 +6,10 @@
 // when installed) and prints the ratios.
 import Foundation
 import Logging
+import OddsJSON
 import OddsModel
 import OddsProviders
+import OddsTickOdds
 import OddsStore
 import OddsTransport
 
@@ -78,6 +80,20 @@ enum IngestBench {
         func figure(_ s: Double) -> Figure {
             Figure(seconds: s, mbPerSecond: Double(bytes) / 1e6 / s, messagesPerSecond: Double(frames.count) / s)
         }
+        /// Best time of `body` over every frame.
+        func timedEach(_ body: ([UInt8]) -> Void) -> Double {
+            var best = Double.infinity
+            for _ in 0..<repeats {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for frame in frames { body(frame) }
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            return best
+        }
+        // The floor: reading every byte as JSON (validated, nothing built).
+        let scan = figure(timedEach { frame in frame.withUnsafeBufferPointer { b in _ = IngestBench.scan(b) } })
+        // TickOdds keeps its generic decoder (the value tree) as the fast path's reference: before and after.
+        let generic = provider == .tickodds ? figure(timedEach { _ = try? TickOddsDecoders.generic($0) }) : nil
         let decodeOnly = figure(timed(false))
         let decodeApply = figure(timed(true))
         let python = runBaseline(baseline, path: path, repeats: repeats)
@@ -85,7 +101,8 @@ enum IngestBench {
         if json {
             var parts = ["\"file\":\(quote(path))", "\"provider\":\(quote(provider.rawValue))", "\"frames\":\(frames.count)",
                          "\"bytes\":\(bytes)", "\"updates\":\(updates)", "\"malformed\":\(malformed)",
-                         "\"decode\":\(render(decodeOnly))", "\"decode_apply\":\(render(decodeApply))"]
+                         "\"scan\":\(render(scan))", "\"decode\":\(render(decodeOnly))", "\"decode_apply\":\(render(decodeApply))"]
+            if let generic { parts.append("\"generic_decode\":\(render(generic))") }
             for (name, f) in python { parts.append("\(quote(name)):\(render(f))") }
             print("{" + parts.joined(separator: ",") + "}")
         } else {
@@ -94,6 +111,8 @@ enum IngestBench {
                 let padded = name.padding(toLength: 22, withPad: " ", startingAt: 0)
                 print(padded + String(format: " %9.1f MB/s %11.0f msg/s %8.3f s", f.mbPerSecond, f.messagesPerSecond, f.seconds))
             }
+            line("json scan (floor)", scan)
+            if let generic { line("odds generic decode", generic) }
             line("odds decode", decodeOnly)
             line("odds decode + apply", decodeApply)
             for (name, f) in python {
@@ -103,6 +122,12 @@ enum IngestBench {
             if python.isEmpty { print("  (no Python baseline: \(baseline) did not run)") }
         }
         return 0
+    }
+
+    /// Reads one frame as JSON without building anything; false when it is not JSON.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var s = JSONScanner(bytes)
+        do { try s.skip(); try s.finish(); return true } catch { return false }
     }
 
     static func isOptionValue(_ arg: String, in args: [String]) -> Bool {

@@ -18,6 +18,13 @@ public struct Fuzzer {
         public var decode: ([UInt8]) -> Bool
         /// Called after the run: a valid frame still decodes (the stream goes on after bad input).
         public var stillWorks: () -> Bool
+        /// For a fast decoder with a reference: true when the two disagree on this input.
+        public var disagrees: (([UInt8]) -> Bool)?
+
+        public init(name: String, decode: @escaping ([UInt8]) -> Bool, stillWorks: @escaping () -> Bool,
+                    disagrees: (([UInt8]) -> Bool)? = nil) {
+            self.name = name; self.decode = decode; self.stillWorks = stillWorks; self.disagrees = disagrees
+        }
     }
 
     public struct Report: CustomStringConvertible {
@@ -28,9 +35,13 @@ public struct Fuzzer {
         public var slowest: Double = 0
         public var seconds: Double = 0
         public var stillWorks = true
+        /// Inputs on which a fast decoder and its reference disagreed (must be 0), and the first one.
+        public var disagreements = 0
+        public var firstDisagreement: [UInt8]?
         public var description: String {
             String(format: "%@: %d inputs, %d accepted, %d rejected, slowest %.1f ms, %.1f s, decodes afterwards: %@",
                    target as NSString, inputs, accepted, rejected, slowest * 1000, seconds, stillWorks ? "yes" : "NO")
+                + (disagreements > 0 ? ", DISAGREEMENTS: \(disagreements)" : "")
         }
     }
 
@@ -53,6 +64,10 @@ public struct Fuzzer {
             if target.decode(input) { report.accepted += 1 } else { report.rejected += 1 }
             report.slowest = max(report.slowest, Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9)
             report.inputs += 1
+            if let disagrees = target.disagrees, disagrees(input) {
+                report.disagreements += 1
+                if report.firstDisagreement == nil { report.firstDisagreement = input }
+            }
         }
         report.seconds = Date().timeIntervalSince(start)
         report.stillWorks = target.stillWorks()
@@ -156,6 +171,9 @@ public struct Fuzzer {
                    stillWorks: { (try? tick.decode(validTickOdds, first: false)) != nil }),
             Target(name: "tickodds (soccer filter)", decode: { (try? tickSoccer.decode($0, first: false)) != nil },
                    stillWorks: { (try? tickSoccer.decode(validTickOdds, first: false)) != nil }),
+            Target(name: "tickodds fast path", decode: { TickOddsDecoders.fast($0) != nil },
+                   stillWorks: { TickOddsDecoders.fast(validTickOdds) != nil || TickOddsDecoders.fallsBack(validTickOdds) },
+                   disagrees: { !TickOddsDecoders.agree($0) }),
             Target(name: "pulsescore", decode: { bytes in
                 defer { pulseFirst = false }
                 return (try? pulse.decode(bytes, first: pulseFirst)) != nil

@@ -44,24 +44,11 @@ public enum JSONValue: Hashable, Sendable {
         return Dictionary(o.members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    public var int: Int? {
-        switch self {
-        case .number(let n): return Int(n)
-        case .string(let s): return Int(s)
-        case .bool(let b): return b ? 1 : 0
-        default: return nil
-        }
-    }
+    /// As `JSONScalar.int`: the two readings of a value agree by construction.
+    public var int: Int? { JSONScalar(self).int }
 
-    /// true, 1, "1", "true".
-    public var bool: Bool? {
-        switch self {
-        case .bool(let b): return b
-        case .number(let n): return n != "0"
-        case .string(let s): return s == "1" || s.lowercased() == "true"
-        default: return nil
-        }
-    }
+    /// true, 1, "1", "true" (as `JSONScalar.bool`).
+    public var bool: Bool? { JSONScalar(self).bool }
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 }

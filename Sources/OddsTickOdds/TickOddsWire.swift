@@ -31,30 +31,7 @@ enum TickOddsWire {
         throw Malformed("expected a list of events")
     }
 
-    static func event(_ value: JSONValue) throws -> Event {
-        guard value.isObject else { throw Malformed("expected an event object") }
-        guard let id = value["fixtureId"]?.text, !id.isEmpty else { throw Malformed("event without fixtureId") }
-        guard let home = value["home"]?.string else { throw Malformed("event \(id) without home") }
-        let away = value["away"]?.string.flatMap { $0.isEmpty ? nil : $0 }
-        // A missing sport stays unknown: guessing "Soccer" would file a tennis match under football.
-        let sportName = value["sportName"]?.string ?? value["sport"]?.string ?? "unknown"
-        let league = value["league"]?.string ?? value["leagueName"]?.string ?? value["competition"]?.string
-        var markets: [Market] = []
-        if let groups = value["marketGroups"]?.array {
-            for group in groups { markets.append(try market(group)) }
-        } else if let flat = value["odds"]?.array {
-            markets = try marketsFromFlatOdds(flat)
-        }
-        let suspended = value["status"]?.string == "suspended"
-        if suspended {
-            for m in markets.indices { for s in markets[m].selections.indices { markets[m].selections[s].suspended = true } }
-        }
-        return Event(provider: .tickodds, id: id, sport: sportSlug(sportName), league: league, home: home, away: away,
-                     status: status(value["status"]?.string),
-                     startTime: value["startTime"]?.string.flatMap(parseDate),
-                     score: value["score"]?.string.flatMap(Score.init(text:)),
-                     clock: value["clock"]?.string, period: value["period"]?.string, markets: markets)
-    }
+    static func event(_ value: JSONValue) throws -> Event { try EventFields(value).event() }
 
     static func parseDate(_ s: String) -> Date? {
         ISODate.parse(s)
@@ -64,43 +41,19 @@ enum TickOddsWire {
         "\(key):\(period ?? "full_game")"
     }
 
-    static func market(_ group: JSONValue) throws -> Market {
-        guard let name = group["name"]?.string else { throw Malformed("market group without name") }
-        let key = group["key"]?.string ?? sportSlug(name)
-        let id = marketID(key: key, period: group["period"]?.string)
-        var selections: [Selection] = []
-        for item in group["selections"]?.array ?? [] {
-            selections.append(try selection(item, fallbackID: nil))
+    /// Where an `odds` update's selection belongs. Its id looks like "fixture:marketKey:period:side";
+    /// other ids fall back to the message's `marketKey`.
+    static func selectionRef(_ id: String?, marketKey: String?) -> (marketID: String, side: String?) {
+        guard let id else { return (marketKey ?? "", nil) }
+        if id.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: each ':' is a Character of its own, so splitting the bytes splits the same way.
+            let parts = id.utf8.split(separator: UInt8(ascii: ":"))
+            guard parts.count >= 4 else { return (marketKey ?? "", nil) }
+            return (String(Substring(parts[1])) + ":" + String(Substring(parts[2])), String(Substring(parts[3])))
         }
-        return Market(id: id, name: name, book: book, selections: selections)
-    }
-
-    static func selection(_ item: JSONValue, fallbackID: String?) throws -> Selection {
-        guard let name = item["name"]?.text else { throw Malformed("selection without name") }
-        let odds = item["odds"] ?? item["price"]
-        let price = odds?.text.flatMap { Price(decimal: $0) }
-        let suspended = (item["suspended"]?.bool ?? false) || price == nil
-        let id = item["side"]?.string ?? fallbackID ?? name
-        let line = item["handicap"]?.text ?? item["line"]?.text
-        return Selection(id: id, name: name, line: line, price: price, suspended: suspended)
-    }
-
-    /// Builds markets from the flat `odds[]` list when `marketGroups` is absent.
-    static func marketsFromFlatOdds(_ flat: [JSONValue]) throws -> [Market] {
-        var order: [String] = []
-        var byID: [String: Market] = [:]
-        for item in flat {
-            guard let key = item["marketKey"]?.string, let side = item["side"]?.string else {
-                throw Malformed("flat odds entry without marketKey/side")
-            }
-            let id = marketID(key: key, period: item["period"]?.string)
-            let price = item["price"]?.text.flatMap { Price(decimal: $0) }
-            let selection = Selection(id: side, name: item["name"]?.string ?? side, line: item["handicap"]?.text,
-                                      price: price, suspended: price == nil)
-            if byID[id] == nil { order.append(id); byID[id] = Market(id: id, name: item["marketName"]?.string ?? key, book: book, selections: []) }
-            byID[id]!.selections.append(selection)
-        }
-        return order.map { byID[$0]! }
+        let parts = id.split(separator: ":").map(String.init)
+        guard parts.count >= 4 else { return (marketKey ?? "", nil) }
+        return ("\(parts[1]):\(parts[2])", parts[3])
     }
 
     static func sports(_ value: JSONValue) throws -> [SportCount] {
@@ -117,7 +70,13 @@ enum TickOddsWire {
     /// Decodes one WebSocket message into normalized updates.
     static func message(_ text: String) throws -> [FeedUpdate] { try message(Array(text.utf8)) }
 
+    /// The fast path when it handles the message, else the generic decoder (which agrees with it).
     static func message(_ bytes: [UInt8]) throws -> [FeedUpdate] {
+        try TickOddsFast.message(bytes) ?? genericMessage(bytes)
+    }
+
+    /// Decodes through the `JSONValue` tree: the reference for the fast path, and its fallback.
+    static func genericMessage(_ bytes: [UInt8]) throws -> [FeedUpdate] {
         let value = try parse(bytes)
         guard value.isObject, let type = value["type"]?.string else { throw Malformed("message without type") }
         switch type {
@@ -161,13 +120,11 @@ enum TickOddsWire {
             updates.append(.status(eventID: id, status: refreshed.status, period: refreshed.period))
         case "odds":
             if let s = value["selection"], s.isObject {
-                let sid = s["id"]?.text
-                // Selection ids look like "fixture:marketKey:period:side".
-                let parts = sid?.split(separator: ":").map(String.init) ?? []
-                let marketID = parts.count >= 4 ? "\(parts[1]):\(parts[2])" : (value["marketKey"]?.string ?? "")
-                let selection = try selection(s, fallbackID: parts.count >= 4 ? parts[3] : nil)
-                let name = value["marketName"]?.string ?? refreshed.markets.first { $0.id == marketID }?.name ?? marketID
-                updates.append(.price(PriceUpdate(eventID: id, marketID: marketID, marketName: name, book: book,
+                let fields = SelectionFields(s)
+                let ref = selectionRef(fields.id?.text, marketKey: value["marketKey"]?.string)
+                let selection = try fields.selection(fallbackID: ref.side)
+                let name = value["marketName"]?.string ?? refreshed.markets.first { $0.id == ref.marketID }?.name ?? ref.marketID
+                updates.append(.price(PriceUpdate(eventID: id, marketID: ref.marketID, marketName: name, book: book,
                                                   selection: selection)))
             }
         default:

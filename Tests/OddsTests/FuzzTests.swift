@@ -1,6 +1,7 @@
 import Foundation
 import OddsFuzz
 import OddsJSON
+import OddsTickOdds
 @testable import OddsSimulator
 import Testing
 
@@ -41,6 +42,22 @@ struct FuzzTests {
             #expect(r.rejected > count / 10, "\(r)")
             // No input may take long: a hang or a quadratic blow-up would show here (debug build, loaded machine).
             #expect(r.slowest < 2, "\(r)")
+            #expect(r.disagreements == 0, "\(r); first: \(String(decoding: r.firstDisagreement ?? [], as: UTF8.self).prefix(300))")
         }
+    }
+
+    @Test("TickOdds' fast path answers every live message of the corpus but match_end, with exactly the generic decoder's updates")
+    func fastPathAgrees() throws {
+        var answered = 0
+        for frame in try FuzzTests.corpus() {
+            guard let generic = try? TickOddsDecoders.generic(frame) else { continue }
+            if TickOddsDecoders.fallsBack(frame) { continue }
+            let fast = try #require(TickOddsDecoders.fast(frame), "no fast answer for \(String(decoding: frame, as: UTF8.self).prefix(200))")
+            #expect(fast == generic)
+            answered += 1
+        }
+        #expect(answered > 50)
+        // A message that is not JSON is left to the generic decoder, which rejects it.
+        #expect(TickOddsDecoders.fast(Array("{\"type\":\"update\",".utf8)) == nil)
     }
 }

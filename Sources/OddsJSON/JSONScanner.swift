@@ -1,0 +1,305 @@
+/// A single-pass reader over a JSON document's bytes for decoders that know the shape they want:
+/// keys are compared as bytes (no `String` per key), the values a decoder asks for are decoded as
+/// scalars, and everything else is skipped without building anything.
+///
+/// It accepts exactly what `JSONParser` accepts: the same grammar, the same nesting limit, strings
+/// validated as UTF-8 (also where skipped), so a fast decoder and the generic one agree on which
+/// documents are JSON. Errors are `JSONParseError`s.
+public struct JSONScanner {
+    // Inlinable: the decoders in other modules call these per key and per value.
+    public let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline internal(set) var _index = 0
+    public var index: Int { _index }
+    /// Containers open around the current position (the generic parser's depth).
+    @usableFromInline var depth = 0
+    /// The current member's key: its raw bytes, or the decoded text when it had escapes.
+    @usableFromInline var keyStart = 0
+    @usableFromInline var keyCount = 0
+    @usableFromInline var escapedKey: String?
+    /// The generic parser's nesting limit.
+    @usableFromInline static let maxDepth = 512
+
+    @inlinable
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    @usableFromInline
+    func error(_ reason: String) -> JSONParseError { JSONParseError(offset: _index, reason: reason) }
+
+    @inlinable
+    mutating func skipWhitespace() {
+        while _index < bytes.count {
+            switch bytes[_index] {
+            case 0x20, 0x09, 0x0A, 0x0D: _index += 1
+            default: return
+            }
+        }
+    }
+
+    /// The first byte of the next value (after whitespace), nil at the end.
+    @inlinable
+    public mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return _index < bytes.count ? bytes[_index] : nil
+    }
+
+    /// After the top-level value: only whitespace may follow.
+    @inlinable
+    public mutating func finish() throws {
+        skipWhitespace()
+        guard _index == bytes.count else { throw error("trailing characters") }
+    }
+
+    @inlinable
+    mutating func checkDepth() throws {
+        guard depth < JSONScanner.maxDepth else { throw error("nested too deeply") }
+    }
+
+    // MARK: Objects and arrays
+
+    /// Enters the object that starts here and reads its first key. False (with the object consumed)
+    /// when it is empty. Throws when the value is not an object: call `isObject` first if it may not be.
+    @inlinable
+    public mutating func enterObject() throws -> Bool {
+        try checkDepth()
+        skipWhitespace()
+        guard _index < bytes.count, bytes[_index] == UInt8(ascii: "{") else { throw error("expected an object") }
+        _index += 1
+        skipWhitespace()
+        if _index < bytes.count, bytes[_index] == UInt8(ascii: "}") { _index += 1; return false }
+        depth += 1
+        try readKey()
+        return true
+    }
+
+    /// After a member's value: true with the next key read, false when the object closed.
+    @inlinable
+    public mutating func nextMember() throws -> Bool {
+        skipWhitespace()
+        guard _index < bytes.count else { throw error("unexpected end") }
+        if bytes[_index] == UInt8(ascii: ",") {
+            _index += 1
+            skipWhitespace()
+            try readKey()
+            return true
+        }
+        guard bytes[_index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
+        _index += 1
+        depth -= 1
+        return false
+    }
+
+    /// Enters the array that starts here. False (with the array consumed) when it is empty.
+    @inlinable
+    public mutating func enterArray() throws -> Bool {
+        try checkDepth()
+        skipWhitespace()
+        guard _index < bytes.count, bytes[_index] == UInt8(ascii: "[") else { throw error("expected an array") }
+        _index += 1
+        skipWhitespace()
+        if _index < bytes.count, bytes[_index] == UInt8(ascii: "]") { _index += 1; return false }
+        depth += 1
+        return true
+    }
+
+    /// After an element: true when another follows, false when the array closed.
+    @inlinable
+    public mutating func nextElement() throws -> Bool {
+        skipWhitespace()
+        guard _index < bytes.count else { throw error("unexpected end") }
+        if bytes[_index] == UInt8(ascii: ",") { _index += 1; return true }
+        guard bytes[_index] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
+        _index += 1
+        depth -= 1
+        return false
+    }
+
+    @inlinable
+    mutating func readKey() throws {
+        guard _index < bytes.count, bytes[_index] == UInt8(ascii: "\"") else { throw error("expected key") }
+        let start = _index + 1
+        var i = start
+        var plain = true
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") { break }
+            if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { plain = false; break }
+            i += 1
+        }
+        if plain, i < bytes.count {
+            keyStart = start
+            keyCount = i - start
+            escapedKey = nil
+            _index = i + 1
+        } else {
+            escapedKey = try parseString()
+            keyCount = -1
+        }
+        skipWhitespace()
+        guard _index < bytes.count, bytes[_index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+        _index += 1
+        skipWhitespace()
+    }
+
+    /// True when the current member's key is `name` (an ASCII key as written in the wire format).
+    @inlinable
+    public func key(is name: StaticString) -> Bool {
+        let n = name.utf8CodeUnitCount
+        guard keyCount == n else { return keyCount < 0 && escapedKey == name.description }
+        let p = name.utf8Start
+        var k = 0
+        while k < n {
+            if bytes[keyStart + k] != p[k] { return false }
+            k += 1
+        }
+        return true
+    }
+
+    // MARK: Values
+
+    /// The value here as a scalar; an object or array is skipped and read as `.container`.
+    @inlinable
+    public mutating func scalar() throws -> JSONScalar {
+        try checkDepth()
+        skipWhitespace()
+        guard _index < bytes.count else { throw error("unexpected end") }
+        switch bytes[_index] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = _index
+            try skipNumber()
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<_index]), as: UTF8.self))
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            try skip()
+            return .container
+        default: throw error("unexpected character")
+        }
+    }
+
+    /// Skips the value here, checking it as the generic parser would.
+    @inlinable
+    public mutating func skip() throws {
+        try checkDepth()
+        skipWhitespace()
+        guard _index < bytes.count else { throw error("unexpected end") }
+        switch bytes[_index] {
+        case UInt8(ascii: "{"):
+            guard try enterObject() else { return }
+            repeat { try skip() } while try nextMember()
+        case UInt8(ascii: "["):
+            guard try enterArray() else { return }
+            repeat { try skip() } while try nextElement()
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: throw error("unexpected character")
+        }
+    }
+
+    /// The byte range of the value here, skipped (to decode later with a scanner of its own).
+    @inlinable
+    public mutating func skipRange() throws -> Range<Int> {
+        skipWhitespace()
+        let start = _index
+        try skip()
+        return start..<_index
+    }
+
+    /// True when the value here is an object.
+    @inlinable
+    public mutating func isObject() -> Bool { peek() == UInt8(ascii: "{") }
+
+    /// True when the value here is an array.
+    @inlinable
+    public mutating func isArray() -> Bool { peek() == UInt8(ascii: "[") }
+
+    @inlinable
+    mutating func literal(_ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        guard _index + n <= bytes.count else { throw error("unexpected end") }
+        for k in 0..<n where bytes[_index + k] != word.utf8Start[k] { throw error("invalid literal") }
+        _index += n
+    }
+
+    @inlinable
+    mutating func skipNumber() throws {
+        _index = try JSONSpan.numberEnd(bytes, from: _index)
+    }
+
+    /// Skips a string: plain ASCII is only scanned; escapes and UTF-8 are checked as when decoding.
+    @inlinable
+    mutating func skipString() throws {
+        var i = _index + 1
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") { _index = i + 1; return }
+            if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { break }
+            i += 1
+        }
+        _ = try parseString()
+    }
+
+    /// Decodes the string that starts here, exactly as `JSONParser` does.
+    @usableFromInline
+    mutating func parseString() throws -> String {
+        var reader = JSONParser.Reader(bytes: bytes)
+        reader.index = _index
+        defer { _index = reader.index }
+        return try reader.parseString()
+    }
+}
+
+/// A member's value as read by `JSONScanner.scalar()`: what the decoders' `.string`, `.text`,
+/// `.int` and `.bool` look at, with the same meaning as on `JSONValue`.
+public enum JSONScalar: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    /// An object or an array (skipped).
+    case container
+
+    public init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .number(let n): self = .number(n)
+        case .string(let s): self = .string(s)
+        case .array, .object: self = .container
+        }
+    }
+
+    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+
+    /// A string, or a number's literal text.
+    public var text: String? {
+        switch self {
+        case .string(let s): return s
+        case .number(let n): return n
+        default: return nil
+        }
+    }
+
+    public var int: Int? {
+        switch self {
+        case .number(let n): return Int(n)
+        case .string(let s): return Int(s)
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+    }
+
+    /// true, 1, "1", "true".
+    public var bool: Bool? {
+        switch self {
+        case .bool(let b): return b
+        case .number(let n): return n != "0"
+        case .string(let s): return s == "1" || s.lowercased() == "true"
+        default: return nil
+        }
+    }
+}

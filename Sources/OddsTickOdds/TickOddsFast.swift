@@ -1,0 +1,339 @@
+import Foundation
+import OddsJSON
+import OddsModel
+
+/// The fields TickOdds' decoder reads from a selection, an odds entry, a market group and an event,
+/// each a `JSONScalar` as written (nil: absent; with duplicate keys, the last). Both decoders fill
+/// these: the generic one from a `JSONValue` tree, the fast one straight from the frame's bytes;
+/// the wire rules that turn them into model values are written once, here.
+struct SelectionFields {
+    var id, name, odds, price, suspended, side, handicap, line: JSONScalar?
+
+    init() {}
+
+    init(_ v: JSONValue) {
+        id = v["id"].map(JSONScalar.init); name = v["name"].map(JSONScalar.init)
+        odds = v["odds"].map(JSONScalar.init); price = v["price"].map(JSONScalar.init)
+        suspended = v["suspended"].map(JSONScalar.init); side = v["side"].map(JSONScalar.init)
+        handicap = v["handicap"].map(JSONScalar.init); line = v["line"].map(JSONScalar.init)
+    }
+
+    /// `readID`: the update's selection needs its id; a market group's selections do not.
+    init(_ s: inout JSONScanner, readID: Bool) throws {
+        guard try s.enterObject() else { return }
+        repeat {
+            if s.key(is: "name") { name = try s.scalar() }
+            else if s.key(is: "odds") { odds = try s.scalar() }
+            else if s.key(is: "side") { side = try s.scalar() }
+            else if s.key(is: "suspended") { suspended = try s.scalar() }
+            else if s.key(is: "handicap") { handicap = try s.scalar() }
+            else if s.key(is: "price") { price = try s.scalar() }
+            else if s.key(is: "line") { line = try s.scalar() }
+            else if readID, s.key(is: "id") { id = try s.scalar() }
+            else { try s.skip() }
+        } while try s.nextMember()
+    }
+
+    func selection(fallbackID: String?) throws -> Selection {
+        guard let name = name?.text else { throw MalformedMessage("selection without name") }
+        // A present `odds` (even null) is the price; `price` only when `odds` is absent.
+        let price = (odds ?? self.price)?.text.flatMap { Price(decimal: $0) }
+        let suspended = (self.suspended?.bool ?? false) || price == nil
+        let id = side?.string ?? fallbackID ?? name
+        return Selection(id: id, name: name, line: handicap?.text ?? line?.text, price: price, suspended: suspended)
+    }
+}
+
+struct MarketFields {
+    var name, key, period: JSONScalar?
+    /// `selections` when it is an array (anything else reads as none).
+    var selections: [SelectionFields] = []
+
+    init(_ v: JSONValue) {
+        name = v["name"].map(JSONScalar.init); key = v["key"].map(JSONScalar.init); period = v["period"].map(JSONScalar.init)
+        selections = (v["selections"]?.array ?? []).map(SelectionFields.init)
+    }
+
+    init(_ s: inout JSONScanner) throws {
+        guard try s.enterObject() else { return }
+        repeat {
+            if s.key(is: "selections") {
+                selections = []
+                guard s.isArray() else { try s.skip(); continue }
+                guard try s.enterArray() else { continue }
+                repeat {
+                    if s.isObject() { selections.append(try SelectionFields(&s, readID: false)) } else { try s.skip(); selections.append(SelectionFields()) }
+                } while try s.nextElement()
+            }
+            else if s.key(is: "name") { name = try s.scalar() }
+            else if s.key(is: "key") { key = try s.scalar() }
+            else if s.key(is: "period") { period = try s.scalar() }
+            else { try s.skip() }
+        } while try s.nextMember()
+    }
+
+    func market() throws -> Market {
+        guard let name = name?.string else { throw MalformedMessage("market group without name") }
+        let id = TickOddsWire.marketID(key: key?.string ?? sportSlug(name), period: period?.string)
+        return Market(id: id, name: name, book: TickOddsWire.book, selections: try selections.map { try $0.selection(fallbackID: nil) })
+    }
+}
+
+/// An entry of the flat `odds[]` list.
+struct FlatOddsFields {
+    var marketKey, side, period, price, name, handicap, marketName: JSONScalar?
+
+    init(_ v: JSONValue) {
+        marketKey = v["marketKey"].map(JSONScalar.init); side = v["side"].map(JSONScalar.init)
+        period = v["period"].map(JSONScalar.init); price = v["price"].map(JSONScalar.init)
+        name = v["name"].map(JSONScalar.init); handicap = v["handicap"].map(JSONScalar.init)
+        marketName = v["marketName"].map(JSONScalar.init)
+    }
+
+    init(_ s: inout JSONScanner) throws {
+        guard s.isObject() else { try s.skip(); return }
+        guard try s.enterObject() else { return }
+        repeat {
+            if s.key(is: "marketKey") { marketKey = try s.scalar() }
+            else if s.key(is: "side") { side = try s.scalar() }
+            else if s.key(is: "period") { period = try s.scalar() }
+            else if s.key(is: "price") { price = try s.scalar() }
+            else if s.key(is: "name") { name = try s.scalar() }
+            else if s.key(is: "handicap") { handicap = try s.scalar() }
+            else if s.key(is: "marketName") { marketName = try s.scalar() }
+            else { try s.skip() }
+        } while try s.nextMember()
+    }
+
+    /// Markets in first-seen order, from the flat list (used when `marketGroups` is absent).
+    static func markets(_ flat: [FlatOddsFields]) throws -> [Market] {
+        var order: [String] = []
+        var byID: [String: Market] = [:]
+        for item in flat {
+            guard let key = item.marketKey?.string, let side = item.side?.string else {
+                throw MalformedMessage("flat odds entry without marketKey/side")
+            }
+            let id = TickOddsWire.marketID(key: key, period: item.period?.string)
+            let price = item.price?.text.flatMap { Price(decimal: $0) }
+            let selection = Selection(id: side, name: item.name?.string ?? side, line: item.handicap?.text,
+                                      price: price, suspended: price == nil)
+            if byID[id] == nil { order.append(id); byID[id] = Market(id: id, name: item.marketName?.string ?? key, book: TickOddsWire.book, selections: []) }
+            byID[id]!.selections.append(selection)
+        }
+        return order.map { byID[$0]! }
+    }
+}
+
+struct EventFields {
+    var isObject = true
+    var fixtureId, home, away, sportName, sport, league, leagueName, competition, status, startTime, score, clock, period: JSONScalar?
+    /// `marketGroups` when it is an array; nil when absent or not an array.
+    var marketGroups: [MarketFields]?
+    /// `odds` when it is an array (read only while no `marketGroups` array has been seen).
+    var flatOdds: [FlatOddsFields]?
+    /// The fast reader skipped an `odds` array because `marketGroups` came first.
+    var skippedFlatOdds = false
+
+    init(_ v: JSONValue) {
+        isObject = v.isObject
+        fixtureId = v["fixtureId"].map(JSONScalar.init); home = v["home"].map(JSONScalar.init)
+        away = v["away"].map(JSONScalar.init); sportName = v["sportName"].map(JSONScalar.init)
+        sport = v["sport"].map(JSONScalar.init); league = v["league"].map(JSONScalar.init)
+        leagueName = v["leagueName"].map(JSONScalar.init); competition = v["competition"].map(JSONScalar.init)
+        status = v["status"].map(JSONScalar.init); startTime = v["startTime"].map(JSONScalar.init)
+        score = v["score"].map(JSONScalar.init); clock = v["clock"].map(JSONScalar.init); period = v["period"].map(JSONScalar.init)
+        marketGroups = v["marketGroups"]?.array.map { $0.map(MarketFields.init) }
+        flatOdds = v["odds"]?.array.map { $0.map(FlatOddsFields.init) }
+    }
+
+    /// Reads an event object; nil when the value is not an object (the generic decoder then decides).
+    init?(_ s: inout JSONScanner) throws {
+        guard s.isObject() else { try s.skip(); return nil }
+        guard try s.enterObject() else { return }
+        repeat {
+            if s.key(is: "marketGroups") {
+                guard s.isArray() else { marketGroups = nil; try s.skip(); continue }
+                var groups: [MarketFields] = []
+                if try s.enterArray() {
+                    repeat {
+                        if s.isObject() { groups.append(try MarketFields(&s)) } else { return nil }
+                    } while try s.nextElement()
+                }
+                marketGroups = groups
+            }
+            else if s.key(is: "odds") {
+                if marketGroups != nil { skippedFlatOdds = true; flatOdds = nil; try s.skip(); continue }
+                guard s.isArray() else { flatOdds = nil; try s.skip(); continue }
+                var flat: [FlatOddsFields] = []
+                if try s.enterArray() {
+                    repeat { flat.append(try FlatOddsFields(&s)) } while try s.nextElement()
+                }
+                flatOdds = flat
+            }
+            else if s.key(is: "fixtureId") { fixtureId = try s.scalar() }
+            else if s.key(is: "home") { home = try s.scalar() }
+            else if s.key(is: "away") { away = try s.scalar() }
+            else if s.key(is: "sportName") { sportName = try s.scalar() }
+            else if s.key(is: "league") { league = try s.scalar() }
+            else if s.key(is: "status") { status = try s.scalar() }
+            else if s.key(is: "score") { score = try s.scalar() }
+            else if s.key(is: "clock") { clock = try s.scalar() }
+            else if s.key(is: "period") { period = try s.scalar() }
+            else if s.key(is: "startTime") { startTime = try s.scalar() }
+            else if s.key(is: "sport") { sport = try s.scalar() }
+            else if s.key(is: "leagueName") { leagueName = try s.scalar() }
+            else if s.key(is: "competition") { competition = try s.scalar() }
+            else { try s.skip() }
+        } while try s.nextMember()
+        // A later non-array `marketGroups` undid the groups after the flat list was skipped: rare,
+        // and the generic decoder has the whole tree.
+        if marketGroups == nil && skippedFlatOdds { return nil }
+    }
+
+    func event() throws -> Event {
+        guard isObject else { throw MalformedMessage("expected an event object") }
+        guard let id = fixtureId?.text, !id.isEmpty else { throw MalformedMessage("event without fixtureId") }
+        guard let home = home?.string else { throw MalformedMessage("event \(id) without home") }
+        let away = away?.string.flatMap { $0.isEmpty ? nil : $0 }
+        // A missing sport stays unknown: guessing "Soccer" would file a tennis match under football.
+        let sportName = sportName?.string ?? sport?.string ?? "unknown"
+        let league = league?.string ?? leagueName?.string ?? competition?.string
+        var markets: [Market] = []
+        if let marketGroups {
+            markets = try marketGroups.map { try $0.market() }
+        } else if let flatOdds {
+            markets = try FlatOddsFields.markets(flatOdds)
+        }
+        let statusText = status?.string
+        if statusText == "suspended" {
+            for m in markets.indices { for s in markets[m].selections.indices { markets[m].selections[s].suspended = true } }
+        }
+        return Event(provider: .tickodds, id: id, sport: sportSlug(sportName), league: league, home: home, away: away,
+                     status: TickOddsWire.status(statusText),
+                     startTime: startTime?.string.flatMap(TickOddsWire.parseDate),
+                     score: score?.string.flatMap(Score.init(text:)),
+                     clock: clock?.string, period: period?.string, markets: markets)
+    }
+}
+
+/// The fast path for TickOdds' live messages: one pass over the frame's bytes, no value tree.
+/// It handles the messages of a live feed (snapshot, match_start, update, heartbeat, other types);
+/// for anything unusual (match_end, incident objects, malformed input) it returns nil and the
+/// generic decoder decides, so both always agree (a differential fuzz test checks this).
+enum TickOddsFast {
+    static func message(_ bytes: [UInt8]) -> [FeedUpdate]? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var s = JSONScanner(buffer)
+            return try? message(&s)
+        }
+    }
+
+    private static func message(_ s: inout JSONScanner) throws -> [FeedUpdate]? {
+        guard s.isObject(), try s.enterObject() else { return nil }
+        var type, fixtureId, change, to, from, marketKey, marketName, incident: JSONScalar?
+        var event: EventFields?, eventSeen = false
+        var events: [EventFields]?
+        var selection: SelectionFields?
+        var selectionSeen = false
+        repeat {
+            if s.key(is: "event") {
+                eventSeen = true
+                guard let e = try EventFields(&s) else { return nil }
+                event = e
+            }
+            else if s.key(is: "type") { type = try s.scalar() }
+            else if s.key(is: "change") { change = try s.scalar() }
+            else if s.key(is: "fixtureId") { fixtureId = try s.scalar() }
+            else if s.key(is: "selection") {
+                selectionSeen = true
+                if s.isObject() { selection = try SelectionFields(&s, readID: true) } else { selection = nil; try s.skip() }
+            }
+            else if s.key(is: "events") {
+                guard s.isArray() else { return nil }
+                var list: [EventFields] = []
+                if try s.enterArray() {
+                    repeat {
+                        guard let e = try EventFields(&s) else { return nil }
+                        list.append(e)
+                    } while try s.nextElement()
+                }
+                events = list
+            }
+            else if s.key(is: "to") { to = try s.scalar() }
+            else if s.key(is: "from") { from = try s.scalar() }
+            else if s.key(is: "marketKey") { marketKey = try s.scalar() }
+            else if s.key(is: "marketName") { marketName = try s.scalar() }
+            else if s.key(is: "incident") { incident = try s.scalar() }
+            else { try s.skip() }
+        } while try s.nextMember()
+        try s.finish()
+
+        guard let type = type?.string else { return nil }
+        switch type {
+        case "snapshot":
+            guard let events else { return nil }
+            return [.snapshot(try events.map { try $0.event() })]
+        case "match_start":
+            guard let event else { return nil }
+            return [.upsert(try event.event())]
+        case "update":
+            guard eventSeen, let event, let change = change?.string else { return nil }
+            let refreshed = try event.event()
+            let id = fixtureId?.text ?? refreshed.id
+            var updates: [FeedUpdate] = []
+            switch change {
+            case "score":
+                guard let to = to?.string.flatMap(Score.init(text:)) ?? refreshed.score else { return nil }
+                updates.append(.score(eventID: id, from: from?.string.flatMap(Score.init(text:)), to: to))
+            case "period":
+                updates.append(.status(eventID: id, status: refreshed.status, period: to?.string ?? refreshed.period))
+            case "incident":
+                // A label; an incident object is rare and left to the generic decoder.
+                guard case .string(let label)? = incident else { return nil }
+                updates.append(.incident(eventID: id, Incident(kind: IncidentKind(label: label), minute: refreshed.minute, detail: label)))
+            case "suspended":
+                updates.append(.status(eventID: id, status: refreshed.status, period: refreshed.period))
+            case "odds":
+                if selectionSeen, let sel = selection {
+                    let ref = TickOddsWire.selectionRef(sel.id?.text, marketKey: marketKey?.string)
+                    let selection = try sel.selection(fallbackID: ref.side)
+                    let name = marketName?.string ?? refreshed.markets.first { $0.id == ref.marketID }?.name ?? ref.marketID
+                    updates.append(.price(PriceUpdate(eventID: id, marketID: ref.marketID, marketName: name, book: TickOddsWire.book,
+                                                      selection: selection)))
+                }
+            default:
+                break
+            }
+            updates.append(.upsert(refreshed))
+            return updates
+        case "heartbeat":
+            return [.heartbeat]
+        case "match_end":
+            return nil
+        default:
+            return []
+        }
+    }
+}
+
+/// The two TickOdds message decoders, for the fuzzer and the benchmark to compare.
+public enum TickOddsDecoders {
+    /// The fast path's updates, or nil when it leaves the message to the generic decoder.
+    public static func fast(_ bytes: [UInt8]) -> [FeedUpdate]? { TickOddsFast.message(bytes) }
+
+    /// The generic decoder (through the `JSONValue` tree).
+    public static func generic(_ bytes: [UInt8]) throws -> [FeedUpdate] { try TickOddsWire.genericMessage(bytes) }
+
+    /// True when the fast path leaves this message to the generic decoder by design (match_end).
+    public static func fallsBack(_ bytes: [UInt8]) -> Bool {
+        (try? JSONParser.parse(bytes: bytes))?["type"]?.string == "match_end"
+    }
+
+    /// True when the fast path, where it answers, gives exactly the generic decoder's updates (and
+    /// never answers for a message the generic decoder rejects).
+    public static func agree(_ bytes: [UInt8]) -> Bool {
+        guard let fast = fast(bytes) else { return true }
+        guard let generic = try? generic(bytes) else { return false }
+        return fast == generic
+    }
+}
