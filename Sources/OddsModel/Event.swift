@@ -56,11 +56,26 @@ public struct Score: Hashable, Sendable {
 
     /// Reads "2-1", "2 - 1" or "2:1".
     public init?(text: String) {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (every score on the wire): the same split and trim on bytes, without Foundation.
+            let parts = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") })
+            guard parts.count == 2, let h = Score.int(parts[0]), let a = Score.int(parts[1]) else { return nil }
+            self.init(home: h, away: a)
+            return
+        }
         let parts = text.split(whereSeparator: { $0 == "-" || $0 == ":" })
         guard parts.count == 2,
               let h = Int(parts[0].trimmingCharacters(in: .whitespaces)),
               let a = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
         self.init(home: h, away: a)
+    }
+
+    /// An integer between ASCII spaces and tabs (the ASCII members of `.whitespaces`).
+    private static func int(_ part: Substring.UTF8View) -> Int? {
+        var part = part[...]
+        while let b = part.first, b == 0x20 || b == 0x09 { part.removeFirst() }
+        while let b = part.last, b == 0x20 || b == 0x09 { part.removeLast() }
+        return Int(Substring(part))
     }
 
     public var text: String { "\(home)-\(away)" }
@@ -229,7 +244,19 @@ public struct Event: Hashable, Sendable, Identifiable {
 
 /// Turns a provider's sport name into the slug used everywhere ("Ice Hockey" → "ice-hockey").
 public func sportSlug(_ name: String) -> String {
-    name.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "-")
+    guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+        return name.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "-")
+    }
+    // ASCII (every sport name on the wire): the same on bytes, one allocation at most.
+    var slug: [UInt8] = []
+    slug.reserveCapacity(name.utf8.count)
+    var pendingDash = false
+    for b in name.utf8 {
+        if b == UInt8(ascii: " ") || b == UInt8(ascii: "_") { pendingDash = !slug.isEmpty; continue }
+        if pendingDash { slug.append(UInt8(ascii: "-")); pendingDash = false }
+        slug.append(b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b + 32 : b)
+    }
+    return String(decoding: slug, as: UTF8.self)
 }
 
 /// A sport that has live events now, with how many.

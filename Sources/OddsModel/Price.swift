@@ -118,6 +118,9 @@ public struct Price: Hashable, Sendable {
 
 extension String {
     var trimmingSpaces: String {
+        // Usually nothing to trim: a Character that is one of these starts and ends with its byte.
+        func space(_ b: UInt8?) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        if !space(utf8.first) && !space(utf8.last) { return self }
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s.removeLast() }

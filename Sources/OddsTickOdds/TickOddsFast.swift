@@ -46,12 +46,13 @@ struct SelectionFields {
 
 struct MarketFields {
     var name, key, period: JSONScalar?
-    /// `selections` when it is an array (anything else reads as none).
-    var selections: [SelectionFields] = []
+    /// `selections` when it is an array (anything else reads as none), already read: a selection
+    /// does not depend on its market.
+    var selections: [Selection] = []
 
-    init(_ v: JSONValue) {
+    init(_ v: JSONValue) throws {
         name = v["name"].map(JSONScalar.init); key = v["key"].map(JSONScalar.init); period = v["period"].map(JSONScalar.init)
-        selections = (v["selections"]?.array ?? []).map(SelectionFields.init)
+        selections = try (v["selections"]?.array ?? []).map { try SelectionFields($0).selection(fallbackID: nil) }
     }
 
     init(_ s: inout JSONScanner) throws {
@@ -61,8 +62,11 @@ struct MarketFields {
                 selections = []
                 guard s.isArray() else { try s.skip(); continue }
                 guard try s.enterArray() else { continue }
+                // A bad selection throws here, where the generic decoder would throw only if this is the
+                // last `selections`: the fast path then gives the message to the generic decoder.
                 repeat {
-                    if s.isObject() { selections.append(try SelectionFields(&s, readID: false)) } else { try s.skip(); selections.append(SelectionFields()) }
+                    guard s.isObject() else { throw MalformedMessage("selection without name") }
+                    selections.append(try SelectionFields(&s, readID: false).selection(fallbackID: nil))
                 } while try s.nextElement()
             }
             else if s.key(is: "name") { name = try s.scalar() }
@@ -75,7 +79,7 @@ struct MarketFields {
     func market() throws -> Market {
         guard let name = name?.string else { throw MalformedMessage("market group without name") }
         let id = TickOddsWire.marketID(key: key?.string ?? sportSlug(name), period: period?.string)
-        return Market(id: id, name: name, book: TickOddsWire.book, selections: try selections.map { try $0.selection(fallbackID: nil) })
+        return Market(id: id, name: name, book: TickOddsWire.book, selections: selections)
     }
 }
 
@@ -133,6 +137,8 @@ struct EventFields {
     var flatOdds: [FlatOddsFields]?
     /// The fast reader skipped an `odds` array because `marketGroups` came first.
     var skippedFlatOdds = false
+    /// Why the (last) `marketGroups` cannot be read (generic path; the fast path throws at once).
+    var badGroups: Error?
 
     init(_ v: JSONValue) {
         isObject = v.isObject
@@ -142,7 +148,7 @@ struct EventFields {
         leagueName = v["leagueName"].map(JSONScalar.init); competition = v["competition"].map(JSONScalar.init)
         status = v["status"].map(JSONScalar.init); startTime = v["startTime"].map(JSONScalar.init)
         score = v["score"].map(JSONScalar.init); clock = v["clock"].map(JSONScalar.init); period = v["period"].map(JSONScalar.init)
-        marketGroups = v["marketGroups"]?.array.map { $0.map(MarketFields.init) }
+        do { marketGroups = try v["marketGroups"]?.array.map { try $0.map(MarketFields.init) } } catch { badGroups = error }
         flatOdds = v["odds"]?.array.map { $0.map(FlatOddsFields.init) }
     }
 
@@ -199,6 +205,7 @@ struct EventFields {
         let sportName = sportName?.string ?? sport?.string ?? "unknown"
         let league = league?.string ?? leagueName?.string ?? competition?.string
         var markets: [Market] = []
+        if let badGroups { throw badGroups }
         if let marketGroups {
             markets = try marketGroups.map { try $0.market() }
         } else if let flatOdds {

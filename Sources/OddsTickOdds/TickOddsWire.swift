@@ -45,11 +45,24 @@ enum TickOddsWire {
     /// other ids fall back to the message's `marketKey`.
     static func selectionRef(_ id: String?, marketKey: String?) -> (marketID: String, side: String?) {
         guard let id else { return (marketKey ?? "", nil) }
-        if id.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII: each ':' is a Character of its own, so splitting the bytes splits the same way.
-            let parts = id.utf8.split(separator: UInt8(ascii: ":"))
+        let utf8 = id.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: each ':' is a Character of its own, so splitting the bytes splits the same way
+            // (empty parts left out, as `split` does). Only the first four parts are needed.
+            var parts: [Range<String.Index>] = []
+            var start: String.Index?
+            var i = utf8.startIndex
+            while i != utf8.endIndex, parts.count < 4 {
+                if utf8[i] == UInt8(ascii: ":") {
+                    if let s = start { parts.append(s..<i); start = nil }
+                } else if start == nil {
+                    start = i
+                }
+                i = utf8.index(after: i)
+            }
+            if parts.count < 4, let s = start { parts.append(s..<utf8.endIndex) }
             guard parts.count >= 4 else { return (marketKey ?? "", nil) }
-            return (String(Substring(parts[1])) + ":" + String(Substring(parts[2])), String(Substring(parts[3])))
+            return (String(id[parts[1]]) + ":" + String(id[parts[2]]), String(id[parts[3]]))
         }
         let parts = id.split(separator: ":").map(String.init)
         guard parts.count >= 4 else { return (marketKey ?? "", nil) }
