@@ -90,9 +90,13 @@ public struct ConfigFile: Sendable {
 }
 
 extension ConfigFile {
-    /// Writes `favourites = [...]` into the config file, keeping everything else as it is.
+    /// Writes `favourites = [...]` into the config file, keeping everything else as it is (a
+    /// multi-line array is replaced whole). The result is checked with the TOML parser before it is
+    /// written, atomically and readable by the user only (the file holds API keys); an existing file
+    /// that is not valid TOML is left alone. Failures throw one sentence.
     public static func saveFavourites(_ teams: [String], path: String) throws {
         let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        if !existing.isEmpty { _ = try parse(existing, path: path) }
         // JSON string escapes are valid TOML basic strings.
         let line = "favourites = [" + teams.map(JSONWriter.quote).joined(separator: ", ") + "]"
         var lines = existing.isEmpty ? [] : existing.components(separatedBy: "\n")
@@ -102,13 +106,61 @@ extension ConfigFile {
             $0.trimmingCharacters(in: .whitespaces).hasPrefix("favourites") &&
                 $0.drop(while: { $0 != "=" }).first == "="
         }) {
-            lines[i] = line
+            let last = valueEnd(lines, from: i)
+            lines.replaceSubrange(i...last, with: [line])
         } else {
             lines.insert(line, at: 0)
         }
+        let text = lines.joined(separator: "\n")
+        guard (try? parse(text, path: path))?.favourites == teams else {
+            throw OddsError.config("Could not update favourites in \(path): edit its favourites = [...] line by hand.")
+        }
         let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let temporary = path + ".tmp-\(getpid())"
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw OddsError.config("Cannot write \(temporary).")
+            }
+            guard rename(temporary, path) == 0 else {
+                unlink(temporary)
+                throw OddsError.config("Cannot replace \(path): \(String(cString: strerror(errno))).")
+            }
+        } catch let e as OddsError {
+            throw e
+        } catch {
+            throw OddsError.config("Cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The last line of the value whose key is on line `start`: an array may run over several
+    /// lines (brackets counted outside strings and comments).
+    static func valueEnd(_ lines: [String], from start: Int) -> Int {
+        var depth = 0
+        var started = false
+        for index in start..<lines.count {
+            var chars = Substring(lines[index])
+            if index == start { chars = chars.drop(while: { $0 != "=" }).dropFirst() }
+            var quote: Character?
+            var escaped = false
+            for c in chars {
+                if let q = quote {
+                    if escaped { escaped = false } else if c == "\\" && q == "\"" { escaped = true } else if c == q { quote = nil }
+                    continue
+                }
+                switch c {
+                case "\"", "'": quote = c
+                case "#": break
+                case "[": depth += 1; started = true
+                case "]": depth -= 1
+                default: break
+                }
+                if c == "#" { break }
+            }
+            if !started || depth <= 0 { return index }
+        }
+        return lines.count - 1
     }
 }
 

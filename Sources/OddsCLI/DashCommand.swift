@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOConcurrencyHelpers
 import OddsDashboard
 import OddsModel
 import OddsTerminal
@@ -62,11 +63,16 @@ struct Dash: AsyncParsableCommand {
             _ = update(&model, .resize(width: size.width, height: size.height))
             let configPath = rt.settings.configPath
             // A replay is shown as if it arrived now: the dashboard's clock and staleness are the wall clock's.
+            // The terminal is the dashboard's while it runs: a failed save is reported once it is restored.
+            let saveError = NIOLockedValueBox<String?>(nil)
             let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed, restamp: rt.replaying,
                                                     books: common.bookFilter) { favourites in
-                try? ConfigFile.saveFavourites(favourites, path: configPath)
+                do { try ConfigFile.saveFavourites(favourites, path: configPath) } catch {
+                    saveError.withLockedValue { $0 = (error as? OddsError)?.message ?? "\(error)" }
+                }
             }
             terminal.close()
+            if let message = saveError.withLockedValue({ $0 }) { io.err("Favourites were not saved: \(message)") }
             if stats.malformed > 0 { io.err("\(stats.malformed) malformed messages were skipped.") }
             if let error = outcome.feedError { throw error }
         }

@@ -52,7 +52,7 @@ public struct Screen: Hashable, Sendable {
             }
             return column
         }
-        for character in text {
+        for character in TerminalText.safe(text) {
             let w = TextWidth.width(of: character)
             if w == 0 { continue }
             if column + w > limit { break }

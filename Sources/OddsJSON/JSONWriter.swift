@@ -11,7 +11,10 @@ public enum JSONWriter {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20:
+            // C0 must be escaped (RFC 8259); DEL, C1 and the bidi controls are too, so a JSON line
+            // printed on a terminal cannot drive it.
+            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value) || (0x202A...0x202E).contains(c.value)
+                || (0x2066...0x2069).contains(c.value):
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -27,7 +27,47 @@ public struct Redactor: Sendable {
         for s in secrets where out.contains(s) {
             out = out.replacing(s, with: Redactor.mask)
         }
-        return parameters ? Redactor.redactParameters(out) : out
+        return parameters ? Redactor.redactParameters(Redactor.redactCredentials(out)) : out
+    }
+
+    /// Masks the credential after an HTTP auth scheme (`Bearer <key>`, `Basic <…>`)
+    /// and the userinfo of a URL (`wss://user:key@host`), wherever they appear.
+    static func redactCredentials(_ text: String) -> String {
+        var out = text
+        if out.range(of: "://") != nil, out.contains("@") {
+            var result = ""
+            var rest = Substring(out)
+            while let scheme = rest.range(of: "://") {
+                result += rest[..<scheme.upperBound]
+                rest = rest[scheme.upperBound...]
+                let authorityEnd = rest.firstIndex(where: { "/?# \n\t\"'<>".contains($0) }) ?? rest.endIndex
+                if let at = rest[..<authorityEnd].lastIndex(of: "@") {
+                    result += mask
+                    rest = rest[at...]
+                }
+            }
+            out = result + rest
+        }
+        // After an auth scheme word, the next word is the credential.
+        let schemes: Set<String> = ["bearer", "basic"]
+        let delimiters: Set<Character> = [" ", "\n", "\t", "\"", "'", ",", ";"]
+        var result = ""
+        var i = out.startIndex
+        var previousWord = ""
+        while i < out.endIndex {
+            if delimiters.contains(out[i]) { result.append(out[i]); i = out.index(after: i); continue }
+            let end = out[i...].firstIndex(where: { delimiters.contains($0) }) ?? out.endIndex
+            let word = out[i..<end]
+            if schemes.contains(previousWord.lowercased()) && out[out.index(before: i)] == " " {
+                result += mask
+                previousWord = ""
+            } else {
+                result += word
+                previousWord = String(word)
+            }
+            i = end
+        }
+        return result
     }
 
     /// Masks `name=value` in query strings and `Name: value` in header dumps for key-like names.

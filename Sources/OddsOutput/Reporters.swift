@@ -144,7 +144,8 @@ public enum EventReporter {
     }
 
     /// Every market and selection of one event, for `odds event` on a terminal.
-    public static func detail(_ e: Event, options: RenderOptions) -> String {
+    public static func detail(_ event: Event, options: RenderOptions) -> String {
+        let e = TerminalText.safe(event)
         var out = options.banner
         out += "\(e.title)  [\(e.provider.displayName) \(e.id)]\n"
         var facts: [String] = [e.sport]

@@ -38,6 +38,7 @@ public struct Tabular: Sendable {
 
     /// An aligned table for a terminal: two spaces between columns, fitted to `width` when given.
     public func renderAligned(width: Int?, color: Bool) -> String {
+        let rows = self.rows.map { $0.map(TerminalText.safe) }
         var widths = columns.indices.map { i in
             max(TextWidth.width(of: columns[i].title), rows.map { TextWidth.width(of: $0[i]) }.max() ?? 0)
         }
@@ -64,29 +65,26 @@ public struct Tabular: Sendable {
         return out
     }
 
-    /// Tab-separated: a header line, then one line per row; tabs and newlines in cells become spaces.
+    /// Tab-separated: a header line, then one line per row; tabs and newlines in cells become spaces
+    /// and control characters U+FFFD (`TerminalText.safe`).
     public func renderTSV() -> String {
         var out = columns.map(\.title).joined(separator: "\t") + "\n"
         for row in rows {
-            out += row.map { clean($0) }.joined(separator: "\t") + "\n"
+            out += row.map(TerminalText.safe).joined(separator: "\t") + "\n"
         }
         return out
     }
 
-    /// RFC 4180 CSV with a header line.
+    /// RFC 4180 CSV with a header line; cells pass through `TerminalText.safe` (line breaks become spaces).
     public func renderCSV() -> String {
         var out = columns.map { Tabular.csvField($0.title) }.joined(separator: ",") + "\r\n"
-        for row in rows { out += row.map(Tabular.csvField).joined(separator: ",") + "\r\n" }
+        for row in rows { out += row.map { Tabular.csvField(TerminalText.safe($0)) }.joined(separator: ",") + "\r\n" }
         return out
     }
 
     public static func csvField(_ s: String) -> String {
         guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
         return "\"" + s.replacing("\"", with: "\"\"") + "\""
-    }
-
-    func clean(_ s: String) -> String {
-        String(s.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 
     func trimTrailing(_ s: String) -> String {

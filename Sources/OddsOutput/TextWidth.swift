@@ -1,5 +1,50 @@
-/// Terminal display width of text: wide (CJK, emoji) characters take two cells, combining marks none.
+import OddsModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library's `wcwidth` (POSIX; the Glibc module does not export it to Swift).
+@_silgen_name("wcwidth")
+private func c_wcwidth(_ c: Int32) -> Int32
+
+/// Provider text made safe for a terminal: the one filter every human-facing output (tables, TSV,
+/// CSV, detail views, the dashboard) passes provider strings through.
+public enum TerminalText {
+    public static let placeholder: Unicode.Scalar = "\u{FFFD}"
+
+    /// `text` with C0 and C1 control characters, DEL, and the bidi overrides and isolates
+    /// (U+202A–U+202E, U+2066–U+2069) replaced by U+FFFD, and tabs and line breaks by spaces: none
+    /// of them can move the cursor, rewrite the title, clear the screen or reorder a line.
+    public static func safe(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: out.append(" ")
+            case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: out.append(placeholder)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// True when `safe` would change nothing.
+    public static func isSafe(_ text: String) -> Bool { safe(text) == text }
+}
+
+/// Terminal display width of text, from the C library's `wcwidth` (wide CJK and emoji take two
+/// cells, combining marks none).
 public enum TextWidth {
+    /// `wcwidth` reads the C locale's character type: a UTF-8 one, set once for the process (the
+    /// user's when it is UTF-8, else C.UTF-8).
+    static let utf8Locale: Bool = {
+        if setlocale(LC_CTYPE, "") != nil, let codeset = nl_langinfo(nl_item(CODESET)),
+           String(cString: codeset).uppercased().contains("UTF") { return true }
+        return setlocale(LC_CTYPE, "C.UTF-8") != nil
+    }()
+
     public static func width(of text: String) -> Int {
         // Printable ASCII is one cell a byte: the common case, without grapheme breaking.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
@@ -10,30 +55,16 @@ public enum TextWidth {
 
     public static func width(of character: Character) -> Int {
         if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
-        guard let first = character.unicodeScalars.first else { return 0 }
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
         let v = first.value
         if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 }
-        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-        if isWide(v) { return 2 }
-        if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark
-            || v == 0x200B || v == 0x200D || (0x200E...0x200F).contains(v) { return 0 }
-        return 1
-    }
-
-    static func isWide(_ v: UInt32) -> Bool {
-        switch v {
-        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0, 0x23F3, 0x25FD...0x25FE,
-             0x2614...0x2615, 0x2648...0x2653, 0x267F, 0x2693, 0x26A1, 0x26AA...0x26AB, 0x26BD...0x26BE, 0x26C4...0x26C5,
-             0x26CE, 0x26D4, 0x26EA, 0x26F2...0x26F3, 0x26F5, 0x26FA, 0x26FD, 0x2705, 0x270A...0x270B, 0x2728, 0x274C,
-             0x274E, 0x2753...0x2755, 0x2757, 0x2795...0x2797, 0x27B0, 0x27BF, 0x2B1B...0x2B1C, 0x2B50, 0x2B55,
-             0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F004, 0x1F0CF, 0x1F18E, 0x1F191...0x1F19A, 0x1F200...0x1F2FF, 0x1F300...0x1F64F, 0x1F680...0x1F6FF,
-             0x1F7E0...0x1F7EB, 0x1F90C...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x3FFFD:
-            return true
-        default:
-            return false
-        }
+        // An emoji presentation selector makes a narrow symbol a two-cell emoji.
+        if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        _ = utf8Locale
+        let w = c_wcwidth(Int32(bitPattern: v))
+        // Unassigned or unknown to this C library: terminals give it one cell.
+        return w < 0 ? 1 : Int(w)
     }
 
     /// Cuts `text` to at most `width` cells, ending in "…" when cut.
@@ -56,5 +87,30 @@ public enum TextWidth {
         let t = truncate(text, to: width)
         let fill = String(repeating: " ", count: max(0, width - self.width(of: t)))
         return right ? fill + t : t + fill
+    }
+}
+
+extension TerminalText {
+    /// Every provider string of `event` made safe (ids, names, league, clock, period, markets,
+    /// selections, incidents); prices are numbers the model already checked.
+    public static func safe(_ event: Event) -> Event {
+        var e = event
+        e.id = safe(e.id); e.sport = safe(e.sport); e.league = e.league.map(safe); e.home = safe(e.home)
+        e.away = e.away.map(safe); e.clock = e.clock.map(safe); e.period = e.period.map(safe)
+        for m in e.markets.indices {
+            e.markets[m].id = safe(e.markets[m].id)
+            e.markets[m].name = safe(e.markets[m].name)
+            e.markets[m].book = e.markets[m].book.map(safe)
+            for s in e.markets[m].selections.indices {
+                e.markets[m].selections[s].id = safe(e.markets[m].selections[s].id)
+                e.markets[m].selections[s].name = safe(e.markets[m].selections[s].name)
+                e.markets[m].selections[s].line = e.markets[m].selections[s].line.map(safe)
+            }
+        }
+        for i in e.incidents.indices {
+            e.incidents[i].player = e.incidents[i].player.map(safe)
+            e.incidents[i].detail = e.incidents[i].detail.map(safe)
+        }
+        return e
     }
 }

@@ -15,6 +15,21 @@ struct RedactionTests {
         #expect(r.redact("the key s3cret-key-XYZ leaked") == "the key *** leaked")
         #expect(r.redact("https://host:8080/path") == "https://host:8080/path")
     }
+
+    @Test("Every way a key travels is masked: bearer and other auth schemes, URL userinfo")
+    func credentials() {
+        let r = Redactor()
+        for text in ["Authorization: Bearer unknown-token-123", "sent bearer unknown-token-123 to the server",
+                     "Basic dXNlcjpwYXNz=", "wss://user:unknown-token-123@h.example/ws?x=1", "see https://unknown-token-123@h/ws"] {
+            let out = r.redact(text)
+            #expect(!out.contains("unknown-token-123") && !out.contains("dXNlcjpwYXNz"), "\(out)")
+            #expect(out.contains(Redactor.mask), "\(out)")
+        }
+        #expect(r.redact("wss://user:pw@h.example/ws?x=1") == "wss://***@h.example/ws?x=1")
+        #expect(r.redact("sent Bearer abc, then more") == "sent Bearer ***, then more")
+        #expect(r.redact("a token is needed") == "a token is needed")
+        #expect(r.redact("email me at a@b.c, see https://h/x") == "email me at a@b.c, see https://h/x")
+    }
 }
 
 @Suite("Config")
@@ -88,6 +103,28 @@ struct ConfigTests {
         #expect(config.provider == "tickodds")
         #expect(config.providers[.tickodds]?["heartbeat_seconds"] == "5")
         #expect(try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "favourites").count == 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("A multi-line favourites array is replaced whole; a file that is not TOML is left alone with one sentence")
+    func favouritesMultiLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fav-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("config.toml").path
+        let multi = "provider = \"tickodds\"\nfavourites = [\n  \"Arsenal\", # the Gunners [sic]\n  \"Chelsea ]\",\n]\nsport = \"soccer\"\n\n[tickodds]\nkey = \"k\"\n"
+        try multi.write(toFile: path, atomically: true, encoding: .utf8)
+        try ConfigFile.saveFavourites(["Liverpool"], path: path)
+        let config = try ConfigFile.load(path: path)
+        #expect(config.favourites == ["Liverpool"])
+        #expect(config.sport == "soccer" && config.provider == "tickodds")
+        #expect(config.providers[.tickodds]?["key"] == "k")
+
+        let broken = "provider = \"tickodds\"\nfavourites = [\"A\"\n"
+        try broken.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: OddsError.self) { try ConfigFile.saveFavourites(["B"], path: path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == broken)
     }
 
     @Test("Config path follows XDG_CONFIG_HOME, then HOME")
