@@ -111,7 +111,9 @@ enum TickOddsFormat {
             ("side", .string(s.side)),
             ("team", ["home", "away"].contains(s.side) ? .string(s.side) : .null),
             ("isMain", .bool(true)),
-            ("suspended", .bool(suspended || s.suspended)),
+            // No `suspended` here: the docs' event selections carry none. A suspended line is told by
+            // the odds update's selection (and a suspended match by its status), so the client must
+            // keep it from there.
         ]
         if let h = s.handicap { fields.append(("handicap", .number(h))) }
         return .object(fields)

@@ -98,6 +98,11 @@ public final class TickOddsFeed: FeedAdapter {
     public let silenceLimit: TimeInterval?
     /// Events of other sports seen on this feed, whose updates are dropped.
     var otherSports: Set<String> = []
+    /// Selections an odds update suspended, by event: the refreshed event that comes with the update
+    /// does not say so, so they stay suspended until a later update of the selection reopens them.
+    var suspendedByUpdate: [String: Set<SelectionRefKey>] = [:]
+
+    struct SelectionRefKey: Hashable { var marketID: String; var selectionID: String; var line: String? }
 
     public init(settings: ProviderSettings, sport: String?) {
         self.settings = settings
@@ -121,8 +126,9 @@ public final class TickOddsFeed: FeedAdapter {
     }
 
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
-        let updates = try TickOddsWire.message(frame)
+        var updates = try TickOddsWire.message(frame)
         if updates.count == 1, case .heartbeat = updates[0] { return .keepalive }
+        keepSuspensions(&updates)
         guard let sport else { return .data(updates) }
         // The snapshot holds every live event, whatever the subscription: keep this feed's sport only.
         return .data(updates.compactMap { update in
@@ -139,6 +145,43 @@ public final class TickOddsFeed: FeedAdapter {
                 return update
             }
         })
+    }
+
+    /// Records suspensions told by odds updates and applies them to the events that follow.
+    func keepSuspensions(_ updates: inout [FeedUpdate]) {
+        for i in updates.indices {
+            switch updates[i] {
+            case .price(let p):
+                let key = SelectionRefKey(marketID: p.marketID, selectionID: p.selection.id, line: p.selection.line)
+                if p.selection.suspended { suspendedByUpdate[p.eventID, default: []].insert(key) }
+                else { suspendedByUpdate[p.eventID]?.remove(key) }
+            case .upsert(var e):
+                if apply(&e) { updates[i] = .upsert(e) }
+            case .snapshot(var events):
+                // A snapshot does not say a line reopened either: suspensions of its events still hold.
+                let ids = Set(events.map(\.id))
+                suspendedByUpdate = suspendedByUpdate.filter { ids.contains($0.key) }
+                for j in events.indices { _ = apply(&events[j]) }
+                updates[i] = .snapshot(events)
+            case .remove(let id):
+                suspendedByUpdate[id] = nil
+            default:
+                break
+            }
+        }
+    }
+
+    private func apply(_ e: inout Event) -> Bool {
+        guard let keys = suspendedByUpdate[e.id], !keys.isEmpty else { return false }
+        for m in e.markets.indices {
+            for s in e.markets[m].selections.indices {
+                let sel = e.markets[m].selections[s]
+                if keys.contains(SelectionRefKey(marketID: e.markets[m].id, selectionID: sel.id, line: sel.line)) {
+                    e.markets[m].selections[s].suspended = true
+                }
+            }
+        }
+        return true
     }
 
     public func closeAction(code: Int?) -> CloseAction {

@@ -1,5 +1,7 @@
 import Foundation
 import OddsModel
+import OddsStore
+import OddsTransport
 @testable import OddsTickOdds
 import Testing
 
@@ -42,5 +44,33 @@ struct FastPathTests {
             let ref = TickOddsWire.selectionRef(s, marketKey: "mk")
             #expect(ref.marketID == reference.0 && ref.side == reference.1, "\(s)")
         }
+    }
+}
+
+@Suite("TickOdds suspensions")
+struct TickOddsSuspensionTests {
+    static func update(suspended: Bool, odds: String) -> String {
+        let event = #"{"fixtureId":"7","sportName":"Soccer","home":"A","away":"B","status":"in_progress","marketGroups":[{"name":"Fulltime Result","key":"full_time_result","period":"full_game","selections":[{"name":"A","odds":\#(odds),"side":"home"},{"name":"B","odds":3.10,"side":"away"}]}]}"#
+        return #"{"type":"update","fixtureId":"7","change":"odds","event":\#(event),"selection":{"id":"7:full_time_result:full_game:home","name":"A","odds":\#(odds),"handicap":null,"suspended":\#(suspended)},"marketName":"Fulltime Result"}"#
+    }
+
+    @Test("A selection suspended by its odds update stays suspended in the refreshed event and later ones, until an update reopens it")
+    func staysSuspended() throws {
+        let feed = TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)
+        var store = LiveStore()
+        func apply(_ text: String) throws {
+            for u in try feed.decode(text, first: false) { store.apply(FeedMessage(provider: .tickodds, receivedAt: Date(), update: u)) }
+        }
+        func home() -> Selection? { store.events[EventKey(provider: .tickodds, id: "7")]?.event.markets.first?.selections.first }
+        try apply(TickOddsSuspensionTests.update(suspended: true, odds: "2.10"))
+        #expect(home()?.suspended == true)
+        // Another change of the match: its refreshed event does not mention the suspension.
+        let score = #"{"type":"update","fixtureId":"7","change":"score","from":"0-0","to":"1-0","event":{"fixtureId":"7","sportName":"Soccer","home":"A","away":"B","score":"1-0","status":"in_progress","marketGroups":[{"name":"Fulltime Result","key":"full_time_result","period":"full_game","selections":[{"name":"A","odds":2.10,"side":"home"},{"name":"B","odds":3.10,"side":"away"}]}]}}"#
+        try apply(score)
+        #expect(home()?.suspended == true)
+        #expect(store.events.values.first?.event.markets.first?.selections.last?.suspended == false)
+        try apply(TickOddsSuspensionTests.update(suspended: false, odds: "2.20"))
+        #expect(home()?.suspended == false)
+        #expect(home()?.price?.text == "2.20")
     }
 }
