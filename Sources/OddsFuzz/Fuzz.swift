@@ -166,6 +166,7 @@ public struct Fuzzer {
         let tickSoccer = TickOddsFeed(settings: settings, sport: "soccer")
         let pulse = PulseScoreFeed(settings: settings, sport: "soccer")
         var pulseFirst = true
+        let marketCache = TickOddsMarketCache()
         return [
             Target(name: "tickodds", decode: { (try? tick.decode($0, first: false)) != nil },
                    stillWorks: { (try? tick.decode(validTickOdds, first: false)) != nil }),
@@ -174,6 +175,9 @@ public struct Fuzzer {
             Target(name: "tickodds fast path", decode: { TickOddsDecoders.fast($0) != nil },
                    stillWorks: { TickOddsDecoders.fast(validTickOdds) != nil || TickOddsDecoders.fallsBack(validTickOdds) },
                    disagrees: { !TickOddsDecoders.agree($0) }),
+            Target(name: "tickodds fast path (market cache)", decode: { TickOddsDecoders.fast($0, cache: marketCache) != nil },
+                   stillWorks: { TickOddsDecoders.agree(validTickOdds, cache: marketCache) },
+                   disagrees: { !TickOddsDecoders.agree($0, cache: marketCache) }),
             Target(name: "pulsescore", decode: { bytes in
                 defer { pulseFirst = false }
                 return (try? pulse.decode(bytes, first: pulseFirst)) != nil

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A single-pass reader over a JSON document's bytes for decoders that know the shape they want:
 /// keys are compared as bytes (no `String` per key), the values a decoder asks for are decoded as
 /// scalars, and everything else is skipped without building anything.
@@ -207,6 +213,21 @@ public struct JSONScanner {
         let start = _index
         try skip()
         return start..<_index
+    }
+
+    /// When the bytes here (after whitespace) are exactly `expected`, moves past them and returns
+    /// true. `expected` must be one whole value this scanner's grammar accepted before at the same
+    /// nesting depth: a JSON value ends where its own bytes say, so the same bytes are the same value.
+    @inlinable
+    public mutating func consume(_ expected: [UInt8]) -> Bool {
+        skipWhitespace()
+        let n = expected.count
+        guard n > 0, _index + n <= bytes.count else { return false }
+        let same = expected.withUnsafeBufferPointer { e in
+            memcmp(bytes.baseAddress! + _index, e.baseAddress!, n) == 0
+        }
+        if same { _index += n }
+        return same
     }
 
     /// True when the value here is an object.

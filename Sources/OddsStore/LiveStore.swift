@@ -162,6 +162,8 @@ public struct LiveStore: Sendable {
         let old = events.values[index].event
         for market in event.markets {
             guard let oldMarket = old.markets.first(where: { $0.id == market.id && $0.book == market.book }) else { continue }
+            // An unchanged market (often the very same storage, from the decoder's cache) moved nothing.
+            if oldMarket == market { continue }
             for selection in market.selections {
                 guard let before = oldMarket.selections.first(where: { $0.ref == selection.ref }),
                       let move = LiveStore.move(from: before.price, to: selection.price, at: now) else { continue }

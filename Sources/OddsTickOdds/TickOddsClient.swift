@@ -103,6 +103,8 @@ public final class TickOddsFeed: FeedAdapter {
     var suspendedByUpdate: [String: Set<SelectionRefKey>] = [:]
 
     struct SelectionRefKey: Hashable { var marketID: String; var selectionID: String; var line: String? }
+    /// Market groups already read, to skip reading the unchanged ones of each refreshed event.
+    let marketCache = TickOddsMarketCache()
 
     public init(settings: ProviderSettings, sport: String?) {
         self.settings = settings
@@ -126,7 +128,7 @@ public final class TickOddsFeed: FeedAdapter {
     }
 
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
-        var updates = try TickOddsWire.message(frame)
+        var updates = try TickOddsWire.message(frame, cache: marketCache)
         if updates.count == 1, case .heartbeat = updates[0] { return .keepalive }
         keepSuspensions(&updates)
         guard let sport else { return .data(updates) }
@@ -161,10 +163,12 @@ public final class TickOddsFeed: FeedAdapter {
                 // A snapshot does not say a line reopened either: suspensions of its events still hold.
                 let ids = Set(events.map(\.id))
                 suspendedByUpdate = suspendedByUpdate.filter { ids.contains($0.key) }
+                marketCache.retain(ids)
                 for j in events.indices { _ = apply(&events[j]) }
                 updates[i] = .snapshot(events)
             case .remove(let id):
                 suspendedByUpdate[id] = nil
+                marketCache.remove(fixture: id)
             default:
                 break
             }

@@ -131,8 +131,8 @@ struct FlatOddsFields {
 struct EventFields {
     var isObject = true
     var fixtureId, home, away, sportName, sport, league, leagueName, competition, status, startTime, score, clock, period: JSONScalar?
-    /// `marketGroups` when it is an array; nil when absent or not an array.
-    var marketGroups: [MarketFields]?
+    /// `marketGroups` when it is an array, read into markets; nil when absent or not an array.
+    var marketGroups: [Market]?
     /// `odds` when it is an array (read only while no `marketGroups` array has been seen).
     var flatOdds: [FlatOddsFields]?
     /// The fast reader skipped an `odds` array because `marketGroups` came first.
@@ -148,21 +148,31 @@ struct EventFields {
         leagueName = v["leagueName"].map(JSONScalar.init); competition = v["competition"].map(JSONScalar.init)
         status = v["status"].map(JSONScalar.init); startTime = v["startTime"].map(JSONScalar.init)
         score = v["score"].map(JSONScalar.init); clock = v["clock"].map(JSONScalar.init); period = v["period"].map(JSONScalar.init)
-        do { marketGroups = try v["marketGroups"]?.array.map { try $0.map(MarketFields.init) } } catch { badGroups = error }
+        do { marketGroups = try v["marketGroups"]?.array.map { try $0.map { try MarketFields($0).market() } } } catch { badGroups = error }
         flatOdds = v["odds"]?.array.map { $0.map(FlatOddsFields.init) }
     }
 
     /// Reads an event object; nil when the value is not an object (the generic decoder then decides).
-    init?(_ s: inout JSONScanner) throws {
+    /// `cache` gives back the market of a group whose bytes it has seen at the same place.
+    init?(_ s: inout JSONScanner, cache: TickOddsMarketCache? = nil) throws {
         guard s.isObject() else { try s.skip(); return nil }
         guard try s.enterObject() else { return }
         repeat {
             if s.key(is: "marketGroups") {
                 guard s.isArray() else { marketGroups = nil; try s.skip(); continue }
-                var groups: [MarketFields] = []
+                var groups: [Market] = []
+                let fixture = fixtureId?.text
                 if try s.enterArray() {
                     repeat {
-                        if s.isObject() { groups.append(try MarketFields(&s)) } else { return nil }
+                        guard s.isObject() else { return nil }
+                        if let fixture, let cache, let market = cache.market(fixture: fixture, index: groups.count, at: &s) {
+                            groups.append(market)
+                            continue
+                        }
+                        let start = s.index
+                        let market = try MarketFields(&s).market()
+                        if let fixture, let cache { cache.store(market, fixture: fixture, index: groups.count, bytes: s.bytes, start..<s.index) }
+                        groups.append(market)
                     } while try s.nextElement()
                 }
                 marketGroups = groups
@@ -207,7 +217,7 @@ struct EventFields {
         var markets: [Market] = []
         if let badGroups { throw badGroups }
         if let marketGroups {
-            markets = try marketGroups.map { try $0.market() }
+            markets = marketGroups
         } else if let flatOdds {
             markets = try FlatOddsFields.markets(flatOdds)
         }
@@ -228,14 +238,14 @@ struct EventFields {
 /// for anything unusual (match_end, incident objects, malformed input) it returns nil and the
 /// generic decoder decides, so both always agree (a differential fuzz test checks this).
 enum TickOddsFast {
-    static func message(_ bytes: [UInt8]) -> [FeedUpdate]? {
+    static func message(_ bytes: [UInt8], cache: TickOddsMarketCache? = nil) -> [FeedUpdate]? {
         bytes.withUnsafeBufferPointer { buffer in
             var s = JSONScanner(buffer)
-            return try? message(&s)
+            return try? message(&s, cache: cache)
         }
     }
 
-    private static func message(_ s: inout JSONScanner) throws -> [FeedUpdate]? {
+    private static func message(_ s: inout JSONScanner, cache: TickOddsMarketCache?) throws -> [FeedUpdate]? {
         guard s.isObject(), try s.enterObject() else { return nil }
         var type, fixtureId, change, to, from, marketKey, marketName, incident: JSONScalar?
         var event: EventFields?, eventSeen = false
@@ -245,7 +255,7 @@ enum TickOddsFast {
         repeat {
             if s.key(is: "event") {
                 eventSeen = true
-                guard let e = try EventFields(&s) else { return nil }
+                guard let e = try EventFields(&s, cache: cache) else { return nil }
                 event = e
             }
             else if s.key(is: "type") { type = try s.scalar() }
@@ -260,7 +270,7 @@ enum TickOddsFast {
                 var list: [EventFields] = []
                 if try s.enterArray() {
                     repeat {
-                        guard let e = try EventFields(&s) else { return nil }
+                        guard let e = try EventFields(&s, cache: cache) else { return nil }
                         list.append(e)
                     } while try s.nextElement()
                 }
@@ -323,10 +333,51 @@ enum TickOddsFast {
     }
 }
 
+/// Market groups the fast path read before, by fixture and position, with the exact bytes each was
+/// read from. A live event is resent whole on every change, and most of its groups are unchanged:
+/// the same bytes at the same place are the same market (reading is a function of the bytes), so
+/// they are compared instead of read again. Bounded: at most `maxFixtures` fixtures.
+public final class TickOddsMarketCache {
+    struct Entry { var bytes: [UInt8]; var market: Market }
+    var entries: [String: [Entry]] = [:]
+    public static let maxFixtures = 10_000
+    /// Groups taken from the cache instead of read (for tests and the benchmark).
+    public private(set) var hits = 0
+
+    public init() {}
+
+    /// The market of the group at the scanner's position, when its bytes are the ones cached for
+    /// this place (the scanner then moves past them).
+    func market(fixture: String, index: Int, at s: inout JSONScanner) -> Market? {
+        guard let list = entries[fixture], index < list.count, s.consume(list[index].bytes) else { return nil }
+        hits += 1
+        return list[index].market
+    }
+
+    func store(_ market: Market, fixture: String, index: Int, bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        if entries[fixture] == nil, entries.count >= TickOddsMarketCache.maxFixtures { entries.removeAll() }
+        let entry = Entry(bytes: Array(UnsafeBufferPointer(rebasing: bytes[range])), market: market)
+        var list = entries.removeValue(forKey: fixture) ?? []
+        if index < list.count { list[index] = entry } else if index == list.count { list.append(entry) } else { return }
+        entries[fixture] = list
+    }
+
+    /// Forgets a fixture that ended.
+    public func remove(fixture: String) { entries[fixture] = nil }
+
+    /// Keeps only these fixtures (a snapshot lists every live one).
+    public func retain(_ fixtures: Set<String>) { entries = entries.filter { fixtures.contains($0.key) } }
+
+    public var count: Int { entries.count }
+}
+
 /// The two TickOdds message decoders, for the fuzzer and the benchmark to compare.
 public enum TickOddsDecoders {
-    /// The fast path's updates, or nil when it leaves the message to the generic decoder.
-    public static func fast(_ bytes: [UInt8]) -> [FeedUpdate]? { TickOddsFast.message(bytes) }
+    /// The fast path's updates, or nil when it leaves the message to the generic decoder. With a
+    /// cache, unchanged market groups are taken from it.
+    public static func fast(_ bytes: [UInt8], cache: TickOddsMarketCache? = nil) -> [FeedUpdate]? {
+        TickOddsFast.message(bytes, cache: cache)
+    }
 
     /// The generic decoder (through the `JSONValue` tree).
     public static func generic(_ bytes: [UInt8]) throws -> [FeedUpdate] { try TickOddsWire.genericMessage(bytes) }
@@ -338,8 +389,8 @@ public enum TickOddsDecoders {
 
     /// True when the fast path, where it answers, gives exactly the generic decoder's updates (and
     /// never answers for a message the generic decoder rejects).
-    public static func agree(_ bytes: [UInt8]) -> Bool {
-        guard let fast = fast(bytes) else { return true }
+    public static func agree(_ bytes: [UInt8], cache: TickOddsMarketCache? = nil) -> Bool {
+        guard let fast = fast(bytes, cache: cache) else { return true }
         guard let generic = try? generic(bytes) else { return false }
         return fast == generic
     }

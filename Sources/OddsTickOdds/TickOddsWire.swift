@@ -84,8 +84,8 @@ enum TickOddsWire {
     static func message(_ text: String) throws -> [FeedUpdate] { try message(Array(text.utf8)) }
 
     /// The fast path when it handles the message, else the generic decoder (which agrees with it).
-    static func message(_ bytes: [UInt8]) throws -> [FeedUpdate] {
-        try TickOddsFast.message(bytes) ?? genericMessage(bytes)
+    static func message(_ bytes: [UInt8], cache: TickOddsMarketCache? = nil) throws -> [FeedUpdate] {
+        try TickOddsFast.message(bytes, cache: cache) ?? genericMessage(bytes)
     }
 
     /// Decodes through the `JSONValue` tree: the reference for the fast path, and its fallback.

@@ -57,6 +57,13 @@ struct FuzzTests {
             answered += 1
         }
         #expect(answered > 50)
+        // With the market cache, in feed order: the same updates, and unchanged groups come from the cache.
+        let cache = TickOddsMarketCache()
+        for frame in try FuzzTests.corpus() where !TickOddsDecoders.fallsBack(frame) {
+            guard let generic = try? TickOddsDecoders.generic(frame) else { continue }
+            #expect(TickOddsDecoders.fast(frame, cache: cache) == generic)
+        }
+        #expect(cache.hits > 20, "\(cache.hits) cache hits")
         // A message that is not JSON is left to the generic decoder, which rejects it.
         #expect(TickOddsDecoders.fast(Array("{\"type\":\"update\",".utf8)) == nil)
     }
