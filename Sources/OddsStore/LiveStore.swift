@@ -78,8 +78,13 @@ public struct LiveStore: Sendable {
     public mutating func apply(_ message: FeedMessage) {
         let provider = message.provider
         let now = message.receivedAt
-        feeds[provider, default: FeedState()].messages += 1
-        feeds[provider, default: FeedState()].lastMessageAt = now
+        // One hash of the provider: writes go through the index.
+        if let f = feeds.index(forKey: provider) {
+            feeds.values[f].messages += 1
+            feeds.values[f].lastMessageAt = now
+        } else {
+            feeds[provider] = FeedState(lastMessageAt: now, messages: 1)
+        }
 
         switch message.update {
         case .snapshot(let list):
@@ -181,35 +186,28 @@ public struct LiveStore: Sendable {
     }
 
     private mutating func applyPrice(_ update: PriceUpdate, key: EventKey, at now: Date) {
-        guard let found = indices(of: update, in: key) else { return }
-        let (mi, si) = found
+        // One hash of the key; then in-place writes through the index (a copy of the markets held
+        // while writing would copy them).
+        guard let index = events.index(forKey: key) else { return }
         let selection = update.selection
-        // Indices first, then in-place writes: holding a copy of the markets while writing would copy them.
-        if let mi, let si {
-            let before = events[key]!.event.markets[mi].selections[si].price
-            recordMove(from: before, to: selection.price, key: key, selectionKey: SelectionKey(update), at: now)
-            events[key]!.event.markets[mi].selections[si] = selection
-        } else if let mi {
-            events[key]!.event.markets[mi].selections.append(selection)
+        let ref = selection.ref
+        let mi = events.values[index].event.markets.firstIndex { $0.id == update.marketID && $0.book == update.book }
+        if let mi {
+            if let si = events.values[index].event.markets[mi].selections.firstIndex(where: { $0.ref == ref }) {
+                let before = events.values[index].event.markets[mi].selections[si].price
+                if let move = LiveStore.move(from: before, to: selection.price, at: now) {
+                    events.values[index].moves[SelectionKey(update)] = move
+                }
+                events.values[index].event.markets[mi].selections[si] = selection
+            } else {
+                events.values[index].event.markets[mi].selections.append(selection)
+            }
         } else {
-            events[key]!.event.markets.append(Market(id: update.marketID, name: update.marketName, book: update.book,
-                                                     selections: [selection]))
+            events.values[index].event.markets.append(Market(id: update.marketID, name: update.marketName, book: update.book,
+                                                            selections: [selection]))
         }
-        touch(key, at: now)
-    }
-
-    /// Where a price update lands: nil if the event is unknown; nil market or selection index if new.
-    private func indices(of update: PriceUpdate, in key: EventKey) -> (Int?, Int?)? {
-        guard let markets = events[key]?.event.markets else { return nil }
-        guard let mi = markets.firstIndex(where: { $0.id == update.marketID && $0.book == update.book }) else { return (nil, nil) }
-        let ref = update.selection.ref
-        return (mi, markets[mi].selections.firstIndex { $0.ref == ref })
-    }
-
-    private mutating func recordMove(from before: Price?, to after: Price?, key: EventKey, selectionKey: SelectionKey,
-                                     at now: Date) {
-        guard let move = LiveStore.move(from: before, to: after, at: now) else { return }
-        events[key]!.moves[selectionKey] = move
+        events.values[index].lastUpdate = now
+        events.values[index].event.updatedAt = now
     }
 
     // MARK: - Queries
