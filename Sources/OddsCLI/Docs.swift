@@ -38,8 +38,9 @@ enum Docs {
     TickOdds WebSocket wss://api.tickodds.com/ws/live and REST /api/v1/live/events, /events/{id}, /sports, \
     /status. Inferred (not in the docs; configurable): PulseScore live sports /live-events/sports \
     (live_sports_path) and live event /live-events/{id} (live_event_path); the TickOdds REST host \
-    https://api.tickodds.com and its key header X-API-Key (key_header); TickOdds' league field and close \
-    codes (4001/1008 key, 4003 plan, 4029 connections).
+    https://api.tickodds.com and its key header X-API-Key (key_header); TickOdds' league field, and how \
+    it refuses a key without the Live plan (HTTP 403 at the upgrade: exit 4) or over 50 connections (HTTP \
+    429 at the upgrade: retried with backoff). TickOdds documents no close codes: every close reconnects.
 
     EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \
     key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \

@@ -72,11 +72,7 @@ final class SimConnection: ChannelInboundHandler {
             closeAfterFirst = sim.takeCloseCode()
             broadcast()
         case .tickodds:
-            // The docs give no close codes for TickOdds: these mirror PulseScore's.
-            if plan == .basic { close(code: 4003, reason: "Live plan required"); return }
-            if sim.openConnections(provider: .tickodds, key: key) > sim.options.tickOddsConnectionLimit {
-                close(code: 4029, reason: "Connection limit reached"); return
-            }
+            // Plan and connection limit were checked at the upgrade: TickOdds documents no close codes.
             closeAfterFirst = sim.takeCloseCode()
             // "Sent once on connect — current state of all live events"; a subscribe filters what follows.
             sendSnapshot()

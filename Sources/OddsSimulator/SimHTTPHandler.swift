@@ -76,8 +76,8 @@ extension Simulator {
         if path.hasPrefix("/api/v1/live") || path == "/ws/live" {
             let key = head.headers.first(name: "X-API-Key") ?? query["apiKey"]
             if path == "/ws/live" {
-                return key.flatMap({ options.keys[$0] }) == nil
-                    ? Self.error(401, "Invalid or missing API key") : Self.error(400, "Expected a WebSocket upgrade")
+                if let (status, message) = tickOddsRefusal(key: query["apiKey"]) { return Self.error(status, message) }
+                return Self.error(400, "Expected a WebSocket upgrade")
             }
             // TickOdds documents no REST rate limit.
             return guarded(key: key, rateLimited: false) { self.tickOdds(String(path.dropFirst("/api/v1/live".count))) }

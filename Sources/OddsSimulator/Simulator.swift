@@ -53,7 +53,8 @@ public final class Simulator: @unchecked Sendable {
         public var port = 0
         /// Answer 429 when a key makes more than 3 REST requests in one second, as the provider does.
         public var enforceRateLimit = true
-        /// Concurrent TickOdds WebSockets per key (documented: 50); one more is closed with 4029.
+        /// Concurrent TickOdds WebSockets per key (documented: 50); one more is refused at the upgrade
+        /// with HTTP 429 (inferred: the docs do not say how).
         public var tickOddsConnectionLimit = 50
         /// Serve HTTPS and WSS with this certificate instead of plain HTTP and WS.
         public var tls: TLS?
@@ -279,10 +280,21 @@ public final class Simulator: @unchecked Sendable {
         switch path {
         case "/api/v2/bet365/ws/live": return true
         case "/ws/live":
-            // TickOdds checks the key at the upgrade: a bad key gets HTTP 401 from the plain handler.
-            return query["apiKey"].map { options.keys[$0] != nil } ?? false
+            // TickOdds documents no close codes: what it refuses, it refuses at the upgrade, answered
+            // by the plain handler (401 bad key; inferred: 403 without the Live plan, 429 over 50).
+            return tickOddsRefusal(key: query["apiKey"]) == nil
         default: return false
         }
+    }
+
+    /// Why a TickOdds upgrade is refused (status, message), or nil when it is accepted.
+    func tickOddsRefusal(key: String?) -> (Int, String)? {
+        guard let key, let plan = options.keys[key] else { return (401, "Invalid or missing API key") }
+        if plan == .basic { return (403, "The live feed requires the Live plan") }
+        if openConnections(provider: .tickodds, key: key) >= options.tickOddsConnectionLimit {
+            return (429, "Connection limit reached")
+        }
+        return nil
     }
 
     func register(_ c: SimConnection) {

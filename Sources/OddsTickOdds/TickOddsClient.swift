@@ -188,14 +188,11 @@ public final class TickOddsFeed: FeedAdapter {
         return true
     }
 
+    /// TickOdds documents no close codes: every close or drop reconnects with backoff. What stops
+    /// the feed is a refusal at the upgrade (HTTP 401 bad key, 403), handled by the feed core.
     public func closeAction(code: Int?) -> CloseAction {
-        switch code {
-        case 4001, 1008: return .stop(.authentication(.tickodds, "invalid API key (close \(code!))"))
-        case 4003: return .stop(.accessDenied(.tickodds, "the live feed needs the Live plan (close 4003)"))
-        case 4029: return .stop(.accessDenied(.tickodds, "too many connections for this key (close 4029)"))
-        case nil: return .reconnect(reason: "connection dropped")
-        case let c?: return .reconnect(reason: "connection closed (code \(c))")
-        }
+        guard let code else { return .reconnect(reason: "connection dropped") }
+        return .reconnect(reason: "connection closed (code \(code))")
     }
 }
 

@@ -275,7 +275,9 @@ struct RecordReplayTests {
         let elapsed = Date().timeIntervalSince(started)
         #expect(n == 3)
         // 800 ms recorded at twice the speed: about 400 ms.
-        #expect(elapsed >= 0.35 && elapsed < 5, "took \(elapsed) s")
+        // The lower bound shows the recorded spacing is kept (scaled); the upper bound only catches a hang:
+        // a loaded machine (parallel tests on two cores) can delay a wake-up by seconds.
+        #expect(elapsed >= 0.35 && elapsed < 60, "took \(elapsed) s")
         #expect(ReplaySpeed("max") == .max)
         #expect(ReplaySpeed("2x") == .times(2))
         #expect(ReplaySpeed("0") == nil)

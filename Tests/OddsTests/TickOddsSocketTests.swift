@@ -156,28 +156,44 @@ struct TickOddsSocketTests {
         }
     }
 
-    @Test("A key without the live plan is closed with 4003: exit 4")
+    @Test("A key without the live plan is refused at the upgrade with HTTP 403: exit 4, no retry")
     func basicPlan() async throws {
         try await withSimulator { sim, transport in
-            let probe = feed(sim, transport, key: "basic-key-0123456789")
+            let stats = FeedStats()
+            let probe = feed(sim, transport, key: "basic-key-0123456789", stats: stats)
             try await probe.wait("stop") { $0.finished }
             #expect((probe.error as? OddsError)?.exitCode == 4)
+            #expect(stats.connects == 0)
         }
     }
 
-    @Test("One connection over the key's limit is closed with 4029: exit 4, the first stays live")
+    @Test("One connection over the key's limit is refused at the upgrade (HTTP 429) and retried with backoff; the first stays live")
     func connectionLimit() async throws {
         try await withSimulator({ $0.tickOddsConnectionLimit = 1 }) { sim, transport in
             let first = feed(sim, transport)
             defer { first.stop() }
             try await first.wait("the first connection's snapshot") { $0.count(\.isSnapshot) == 1 }
             let second = feed(sim, transport)
-            try await second.wait("the second connection refused") { $0.finished }
-            #expect((second.error as? OddsError)?.exitCode == 4)
-            #expect((second.error as? OddsError)?.message.contains("too many connections") == true)
-            await sim.tick(3)
+            defer { second.stop() }
+            try await second.wait("the second connection retried") { $0.count(\.isReconnecting) >= 2 }
+            let reason = second.updates.compactMap { u -> String? in
+                if case .connection(.reconnecting(_, _, let r)) = u { return r } else { return nil }
+            }.first
+            #expect(reason?.contains("429") == true)
+            #expect(!second.finished)
             let open = await sim.openConnections
             #expect(!first.finished && open == 1)
+            // Once the first goes away, the second gets in.
+            first.stop()
+            try await second.wait("the second connection live") { $0.count(\.isSnapshot) == 1 }
+        }
+    }
+
+    @Test("TickOdds documents no close codes: any close, even an invented 'bad key' one, reconnects")
+    func closeCodesReconnect() {
+        let adapter = TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)
+        for code in [nil, 1000, 1008, 1011, 4001, 4003, 4029] as [Int?] {
+            guard case .reconnect = adapter.closeAction(code: code) else { Issue.record("close \(String(describing: code)) stops"); continue }
         }
     }
 
