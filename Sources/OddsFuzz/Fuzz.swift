@@ -167,6 +167,7 @@ public struct Fuzzer {
         let pulse = PulseScoreFeed(settings: settings, sport: "soccer")
         var pulseFirst = true
         let marketCache = TickOddsMarketCache()
+        let eventCache = PulseScoreEventCache()
         return [
             Target(name: "tickodds", decode: { (try? tick.decode($0, first: false)) != nil },
                    stillWorks: { (try? tick.decode(validTickOdds, first: false)) != nil }),
@@ -182,6 +183,9 @@ public struct Fuzzer {
                 defer { pulseFirst = false }
                 return (try? pulse.decode(bytes, first: pulseFirst)) != nil
             }, stillWorks: { (try? pulse.decode(validPulseScore, first: false)) != nil }),
+            Target(name: "pulsescore fast path (event cache)", decode: { PulseScoreDecoders.fast($0, cache: eventCache) != nil },
+                   stillWorks: { PulseScoreDecoders.agree(validPulseScore, cache: eventCache) },
+                   disagrees: { !PulseScoreDecoders.agree($0, cache: eventCache) }),
             Target(name: "json parser", decode: { bytes in bytes.withUnsafeBufferPointer { (try? JSONParser.parse(bytes: $0)) != nil } },
                    stillWorks: { validTickOdds.withUnsafeBufferPointer { (try? JSONParser.parse(bytes: $0)) != nil } }),
             Target(name: "json span", decode: { bytes in bytes.withUnsafeBufferPointer { (try? JSONSpan.valueEnd($0, from: 0)) != nil } },

@@ -16,6 +16,8 @@ public struct JSONScanner {
     public let bytes: UnsafeBufferPointer<UInt8>
     @usableFromInline internal(set) var _index = 0
     public var index: Int { _index }
+    /// Containers open around the current position.
+    public var nesting: Int { depth }
     /// Containers open around the current position (the generic parser's depth).
     @usableFromInline var depth = 0
     /// The current member's key: its raw bytes, or the decoded text when it had escapes.
@@ -216,8 +218,9 @@ public struct JSONScanner {
     }
 
     /// When the bytes here (after whitespace) are exactly `expected`, moves past them and returns
-    /// true. `expected` must be one whole value this scanner's grammar accepted before at the same
-    /// nesting depth: a JSON value ends where its own bytes say, so the same bytes are the same value.
+    /// true. `expected` must be one whole value this scanner's grammar accepted before at this
+    /// nesting depth or a deeper one: a JSON value ends where its own bytes say, so the same bytes
+    /// are the same value (and what was within the nesting limit deeper is within it here).
     @inlinable
     public mutating func consume(_ expected: [UInt8]) -> Bool {
         skipWhitespace()

@@ -108,6 +108,8 @@ public final class PulseScoreFeed: FeedAdapter {
     let settings: ProviderSettings
     let sport: String
     var previous: [String: Event] = [:]
+    /// The last broadcast's events with their bytes: unchanged ones are not read again.
+    let eventCache = PulseScoreEventCache()
     public var silenceLimit: TimeInterval?
 
     public init(settings: ProviderSettings, sport: String) {
@@ -125,7 +127,13 @@ public final class PulseScoreFeed: FeedAdapter {
     /// identical to the last (the feed rebroadcasts every tick) is proof of life, as is a message of
     /// another type.
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
-        guard let events = try PulseScoreWire.broadcast(frame) else { return .keepalive }
+        let decoded: [Event]?
+        switch PulseScoreFast.broadcast(frame, cache: eventCache) {
+        case .events(let e): decoded = e
+        case .notData: decoded = nil
+        case .fallback: decoded = try PulseScoreWire.broadcast(frame)
+        }
+        guard let events = decoded else { return .keepalive }
         defer { previous = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
         if first { return .data([.snapshot(events)]) }
         let changes = PulseScoreFeed.difference(from: previous, to: events)

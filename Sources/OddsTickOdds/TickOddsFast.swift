@@ -155,30 +155,43 @@ struct EventFields {
     /// Reads an event object; nil when the value is not an object (the generic decoder then decides).
     /// `cache` gives back the market of a group whose bytes it has seen at the same place.
     init?(_ s: inout JSONScanner, cache: TickOddsMarketCache? = nil) throws {
+        // This fixture's memory in the cache, looked up once its id is known.
+        var memo: TickOddsMarketCache.Fixture?
         guard s.isObject() else { try s.skip(); return nil }
         guard try s.enterObject() else { return }
         repeat {
             if s.key(is: "marketGroups") {
                 guard s.isArray() else { marketGroups = nil; try s.skip(); continue }
                 var groups: [Market] = []
-                let fixture = fixtureId?.text
+                if memo == nil, let cache, let id = fixtureId?.text { memo = cache.fixture(id) }
                 if try s.enterArray() {
                     repeat {
                         guard s.isObject() else { return nil }
-                        if let fixture, let cache, let market = cache.market(fixture: fixture, index: groups.count, at: &s) {
+                        if let market = memo?.market(index: groups.count, at: &s) {
                             groups.append(market)
                             continue
                         }
                         let start = s.index
                         let market = try MarketFields(&s).market()
-                        if let fixture, let cache { cache.store(market, fixture: fixture, index: groups.count, bytes: s.bytes, start..<s.index) }
+                        memo?.store(market, index: groups.count, nesting: s.nesting, bytes: s.bytes, start..<s.index)
                         groups.append(market)
                     } while try s.nextElement()
                 }
                 marketGroups = groups
             }
             else if s.key(is: "odds") {
-                if marketGroups != nil { skippedFlatOdds = true; flatOdds = nil; try s.skip(); continue }
+                if marketGroups != nil {
+                    skippedFlatOdds = true
+                    flatOdds = nil
+                    if memo == nil, let cache, let id = fixtureId?.text { memo = cache.fixture(id) }
+                    guard let memo, s.isArray() else { try s.skip(); continue }
+                    // Entry by entry: an odds change alters one, the others repeat.
+                    if try s.enterArray() {
+                        var i = 0
+                        repeat { try memo.skip(slot: i, &s); i += 1 } while try s.nextElement()
+                    }
+                    continue
+                }
                 guard s.isArray() else { flatOdds = nil; try s.skip(); continue }
                 var flat: [FlatOddsFields] = []
                 if try s.enterArray() {
@@ -199,6 +212,10 @@ struct EventFields {
             else if s.key(is: "sport") { sport = try s.scalar() }
             else if s.key(is: "leagueName") { leagueName = try s.scalar() }
             else if s.key(is: "competition") { competition = try s.scalar() }
+            else if s.key(is: "legacyOdds"), let cache, let id = fixtureId?.text {
+                if memo == nil { memo = cache.fixture(id) }
+                try memo!.skip(slot: -1, &s)
+            }
             else { try s.skip() }
         } while try s.nextMember()
         // A later non-array `marketGroups` undid the groups after the flat list was skipped: rare,
@@ -338,37 +355,66 @@ enum TickOddsFast {
 /// the same bytes at the same place are the same market (reading is a function of the bytes), so
 /// they are compared instead of read again. Bounded: at most `maxFixtures` fixtures.
 public final class TickOddsMarketCache {
-    struct Entry { var bytes: [UInt8]; var market: Market }
-    var entries: [String: [Entry]] = [:]
+    /// Bytes checked before, with the depth they were checked at: taken only where it is no deeper.
+    struct Seen { var bytes: [UInt8]; var nesting: Int }
+
+    /// What one fixture's last events held: market groups (read), flat odds entries and
+    /// `legacyOdds` (skipped), by position.
+    final class Fixture {
+        var groups: [(seen: Seen, market: Market)] = []
+        var flat: [Seen] = []
+        var legacy: Seen?
+        unowned let cache: TickOddsMarketCache
+        init(_ cache: TickOddsMarketCache) { self.cache = cache }
+
+        /// The market of the group at the scanner's position, when its bytes are the ones seen at
+        /// this place (the scanner then moves past them).
+        func market(index: Int, at s: inout JSONScanner) -> Market? {
+            guard index < groups.count, s.nesting <= groups[index].seen.nesting, s.consume(groups[index].seen.bytes) else { return nil }
+            cache.hits += 1
+            return groups[index].market
+        }
+
+        func store(_ market: Market, index: Int, nesting: Int, bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+            let entry = (Seen(bytes: Array(UnsafeBufferPointer(rebasing: bytes[range])), nesting: nesting), market)
+            if index < groups.count { groups[index] = entry } else if index == groups.count { groups.append(entry) }
+        }
+
+        /// Moves past the value here: by comparison when it repeats what this place held, else by a
+        /// checked skip (remembered for next time). `slot` -1 is `legacyOdds`, others flat entries.
+        func skip(slot: Int, _ s: inout JSONScanner) throws {
+            let seen = slot < 0 ? legacy : (slot < flat.count ? flat[slot] : nil)
+            if let seen, s.nesting <= seen.nesting, s.consume(seen.bytes) { cache.hits += 1; return }
+            let nesting = s.nesting
+            let range = try s.skipRange()
+            let new = Seen(bytes: Array(UnsafeBufferPointer(rebasing: s.bytes[range])), nesting: nesting)
+            if slot < 0 { legacy = new } else if slot < flat.count { flat[slot] = new } else if slot == flat.count { flat.append(new) }
+        }
+    }
+
+    var fixtures: [String: Fixture] = [:]
     public static let maxFixtures = 10_000
-    /// Groups taken from the cache instead of read (for tests and the benchmark).
-    public private(set) var hits = 0
+    /// Values taken from the cache instead of read or scanned (for tests and the benchmark).
+    public internal(set) var hits = 0
 
     public init() {}
 
-    /// The market of the group at the scanner's position, when its bytes are the ones cached for
-    /// this place (the scanner then moves past them).
-    func market(fixture: String, index: Int, at s: inout JSONScanner) -> Market? {
-        guard let list = entries[fixture], index < list.count, s.consume(list[index].bytes) else { return nil }
-        hits += 1
-        return list[index].market
-    }
-
-    func store(_ market: Market, fixture: String, index: Int, bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-        if entries[fixture] == nil, entries.count >= TickOddsMarketCache.maxFixtures { entries.removeAll() }
-        let entry = Entry(bytes: Array(UnsafeBufferPointer(rebasing: bytes[range])), market: market)
-        var list = entries.removeValue(forKey: fixture) ?? []
-        if index < list.count { list[index] = entry } else if index == list.count { list.append(entry) } else { return }
-        entries[fixture] = list
+    /// The memory of one fixture (made on first use; the whole cache starts afresh past `maxFixtures`).
+    func fixture(_ id: String) -> Fixture {
+        if let f = fixtures[id] { return f }
+        if fixtures.count >= TickOddsMarketCache.maxFixtures { fixtures.removeAll() }
+        let f = Fixture(self)
+        fixtures[id] = f
+        return f
     }
 
     /// Forgets a fixture that ended.
-    public func remove(fixture: String) { entries[fixture] = nil }
+    public func remove(fixture: String) { fixtures[fixture] = nil }
 
     /// Keeps only these fixtures (a snapshot lists every live one).
-    public func retain(_ fixtures: Set<String>) { entries = entries.filter { fixtures.contains($0.key) } }
+    public func retain(_ ids: Set<String>) { fixtures = fixtures.filter { ids.contains($0.key) } }
 
-    public var count: Int { entries.count }
+    public var count: Int { fixtures.count }
 }
 
 /// The two TickOdds message decoders, for the fuzzer and the benchmark to compare.

@@ -2,6 +2,7 @@ import Foundation
 import OddsFuzz
 import OddsJSON
 import OddsTickOdds
+@testable import OddsPulseScore
 @testable import OddsSimulator
 import Testing
 
@@ -64,6 +65,22 @@ struct FuzzTests {
             #expect(TickOddsDecoders.fast(frame, cache: cache) == generic)
         }
         #expect(cache.hits > 20, "\(cache.hits) cache hits")
+    }
+
+    @Test("PulseScore's fast path, over consecutive broadcasts, reads exactly the generic decoder's events and reuses unchanged ones")
+    func pulseScoreFastPath() throws {
+        var world = SimWorld(seed: 11)
+        let cache = PulseScoreEventCache()
+        var answered = 0
+        for i in 0..<30 {
+            if i > 0 { _ = world.tick() }
+            let frame = Array(PulseScoreFormat.broadcast(world.live.filter { $0.sport == "soccer" }, timestamp: Int64(i), padding: 0).utf8)
+            let fast = try #require(PulseScoreDecoders.fast(frame, cache: cache))
+            #expect(fast == (try PulseScoreWire.broadcast(frame)))
+            answered += 1
+        }
+        #expect(answered == 30)
+        #expect(cache.hits > 30, "\(cache.hits) cache hits")
         // A message that is not JSON is left to the generic decoder, which rejects it.
         #expect(TickOddsDecoders.fast(Array("{\"type\":\"update\",".utf8)) == nil)
     }
