@@ -14,8 +14,9 @@ public struct PulseScoreClient: OddsProvider {
     public static let defaultLiveSportsPath = "/live-events/sports"
     /// Not in PulseScore's docs (inferred from a public guide); `live_event_path` overrides it.
     public static let defaultLiveEventPath = "/live-events/{id}"
-    /// The documented limit is 3 requests a second.
-    public static let requestsPerSecond = 3.0
+    /// The documented limit is 3 requests a second; requests are spaced 350 ms apart (about 2.86 a
+    /// second), a margin for clock skew and network jitter, never exactly at the limit.
+    public static let requestsPerSecond = 1 / 0.35
 
     let settings: ProviderSettings
     let rest: RESTClient
@@ -46,7 +47,7 @@ public struct PulseScoreClient: OddsProvider {
     /// `GET /live-events?sport=` — live events with their market groups.
     public func liveEvents(sport: String?) async throws -> [Event] {
         let value = try await get("/live-events", query: [("sport", sport ?? "soccer")], what: "live events")
-        return try decode("live events") { try PulseScoreWire.events(value) }
+        return try decode("live events") { try PulseScoreWire.events(value, sport: sport ?? "soccer") }
     }
 
     /// Sports with live events (path inferred, configurable).
@@ -56,10 +57,17 @@ public struct PulseScoreClient: OddsProvider {
         return try decode("live sports") { try PulseScoreWire.sports(value) }
     }
 
-    /// One live event (path inferred, configurable).
+    /// One live event (path inferred, configurable). When that path answers 404, the documented
+    /// event lookup `/events/{fi}` (whose example in the docs is a live fixture) is asked once.
     public func liveEvent(id: String) async throws -> Event {
         let template = settings.options["live_event_path"] ?? PulseScoreClient.defaultLiveEventPath
-        let value = try await get(template.replacingOccurrences(of: "{id}", with: queryEscape(id)), what: "live event \(id)")
+        let value: JSONValue
+        do {
+            value = try await get(template.replacingOccurrences(of: "{id}", with: queryEscape(id)), what: "live event \(id)")
+        } catch OddsError.notFound {
+            transport.logger.info("PulseScore: \(template) answered 404; asking the documented /events/\(id)")
+            return try await event(sport: "soccer", fixtureID: id)
+        }
         return try decode("live event \(id)") { try PulseScoreWire.event(value) }
     }
 
@@ -128,10 +136,10 @@ public final class PulseScoreFeed: FeedAdapter {
     /// another type.
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
         let decoded: [Event]?
-        switch PulseScoreFast.broadcast(frame, cache: eventCache) {
+        switch PulseScoreFast.broadcast(frame, sport: sport, cache: eventCache) {
         case .events(let e): decoded = e
         case .notData: decoded = nil
-        case .fallback: decoded = try PulseScoreWire.broadcast(frame)
+        case .fallback: decoded = try PulseScoreWire.broadcast(frame, sport: sport)
         }
         guard let events = decoded else { return .keepalive }
         defer { previous = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }

@@ -34,14 +34,15 @@ public final class PulseScoreEventCache {
 enum PulseScoreFast {
     enum Answer { case events([Event]), notData, fallback }
 
-    static func broadcast(_ bytes: [UInt8], cache: PulseScoreEventCache) -> Answer {
+    /// `sport`: the connection's sport, for events that do not say (one cache serves one sport).
+    static func broadcast(_ bytes: [UInt8], sport: String? = nil, cache: PulseScoreEventCache) -> Answer {
         bytes.withUnsafeBufferPointer { buffer in
             var s = JSONScanner(buffer)
-            do { return try broadcast(&s, cache: cache) } catch { return .fallback }
+            do { return try broadcast(&s, sport: sport, cache: cache) } catch { return .fallback }
         }
     }
 
-    private static func broadcast(_ s: inout JSONScanner, cache: PulseScoreEventCache) throws -> Answer {
+    private static func broadcast(_ s: inout JSONScanner, sport: String?, cache: PulseScoreEventCache) throws -> Answer {
         guard s.isObject(), try s.enterObject() else { return .fallback }
         var type: JSONScalar?
         var events: [Event]?
@@ -55,7 +56,7 @@ enum PulseScoreFast {
                         if let e = cache.event(at: list.count, &s) { list.append(e); continue }
                         let range = try s.skipRange()
                         let value = try JSONParser.parse(bytes: UnsafeBufferPointer(rebasing: s.bytes[range]))
-                        let e = try PulseScoreWire.event(value)
+                        let e = try PulseScoreWire.event(value, sport: sport)
                         cache.store(e, at: list.count, bytes: s.bytes, range)
                         list.append(e)
                     } while try s.nextElement()

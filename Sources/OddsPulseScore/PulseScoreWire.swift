@@ -11,17 +11,19 @@ enum PulseScoreWire {
 
     static func parse(_ bytes: [UInt8]) throws -> JSONValue { try JSONParser.message(bytes: bytes) }
 
-    static func events(_ value: JSONValue) throws -> [Event] {
+    /// `sport`: the sport (slug) the request or connection asked for, for events that do not say.
+    static func events(_ value: JSONValue, sport: String? = nil) throws -> [Event] {
         guard let list = value.array else { throw Malformed("expected an array of events") }
-        return try list.map(event)
+        return try list.map { try event($0, sport: sport) }
     }
 
-    static func event(_ value: JSONValue) throws -> Event {
+    /// An event without `sport` is of the sport asked for, else of sport `unknown` (never guessed).
+    static func event(_ value: JSONValue, sport: String? = nil) throws -> Event {
         guard value.isObject else { throw Malformed("expected an event object") }
         guard let fi = value["fi"]?.text, !fi.isEmpty else { throw Malformed("event without fi") }
         guard let home = value["home"]?.string else { throw Malformed("event \(fi) without home") }
         let away = value["away"]?.string.flatMap { $0.isEmpty ? nil : $0 }
-        let sportName = value["sport"]?.string ?? "Soccer"
+        let sportName = value["sport"]?.string ?? sport ?? "unknown"
         let live = value["live"]?.bool ?? false
         var markets: [Market] = []
         var seen: [String: Int] = [:]
@@ -109,14 +111,14 @@ enum PulseScoreWire {
 
     /// A broadcast from the live WebSocket: `{"type":"data","timestamp":…,"events":[…]}`.
     /// Returns nil for message types that carry no events.
-    static func broadcast(_ text: String) throws -> [Event]? { try broadcast(Array(text.utf8)) }
+    static func broadcast(_ text: String, sport: String? = nil) throws -> [Event]? { try broadcast(Array(text.utf8), sport: sport) }
 
-    static func broadcast(_ bytes: [UInt8]) throws -> [Event]? {
+    static func broadcast(_ bytes: [UInt8], sport: String? = nil) throws -> [Event]? {
         let value = try parse(bytes)
         guard value.isObject else { throw Malformed("expected a message object") }
         guard let type = value["type"]?.string else { throw Malformed("message without type") }
         guard type == "data" else { return nil }
         guard let events = value["events"] else { throw Malformed("data message without events") }
-        return try self.events(events)
+        return try self.events(events, sport: sport)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import OddsModel
-import OddsPulseScore
+@testable import OddsPulseScore
 import OddsSimulator
 import OddsTransport
 import Testing
@@ -46,10 +46,32 @@ struct PulseScoreSocketTests {
             #expect(sports.first { $0.sport == "soccer" }?.count == liveSoccer)
             let id = try #require(try await c.liveEvents(sport: "soccer").first?.id)
             #expect(try await c.liveEvent(id: id).id == id)
-            await #expect(throws: OddsError.notFound("PulseScore has no live event 1 (HTTP 404).")) {
+            // Unknown on the inferred path, then on the documented one too.
+            await #expect(throws: OddsError.notFound("PulseScore has no event 1 (HTTP 404).")) {
                 _ = try await c.liveEvent(id: "1")
             }
         }
+    }
+
+    @Test("A live event whose inferred path answers 404 is asked once at the documented /events/{fi}")
+    func liveEventFallback() async throws {
+        try await withSimulator { sim, transport in
+            let c = PulseScoreClient(settings: settings(sim, .pulsescore, options: ["live_event_path": "/live-events/gone/{id}"]),
+                                     transport: transport, retry: fastRetry)
+            let id = try #require(try await c.liveEvents(sport: "soccer").first?.id)
+            let before = await sim.counters.requests
+            let event = try await c.liveEvent(id: id)
+            #expect(event.id == id && event.sport == "soccer")
+            #expect(await sim.counters.requests - before == 2)
+        }
+    }
+
+    @Test("Events that do not name their sport are of the sport asked for, or unknown: never guessed as soccer")
+    func sportNotGuessed() throws {
+        let json = #"[{"fi":"1","home":"A","away":"B","live":1,"mg":[]}]"#
+        #expect(try PulseScoreWire.events(PulseScoreWire.parse(json), sport: "tennis").first?.sport == "tennis")
+        #expect(try PulseScoreWire.events(PulseScoreWire.parse(json)).first?.sport == "unknown")
+        #expect(try PulseScoreWire.events(PulseScoreWire.parse(#"[{"fi":"1","home":"A","sport":"Ice Hockey"}]"#)).first?.sport == "ice-hockey")
     }
 
     @Test("Pre-match: soccer at the root, other sports under a prefix, races without an away side, the tab filter")
@@ -155,14 +177,19 @@ struct PulseScoreSocketTests {
         }
     }
 
-    @Test("The client stays under 3 requests a second: the simulator's own limit never fires")
+    @Test("The client stays under 3 requests a second with a margin: the simulator's own limit never fires")
     func clientSideRateLimit() async throws {
+        #expect(1 / PulseScoreClient.requestsPerSecond >= 0.35, "spacing at the limit leaves no margin")
         try await withSimulator({ $0.enforceRateLimit = true }) { sim, transport in
             let c = client(sim, transport)
+            let started = Date()
             for _ in 0..<8 { _ = try await c.liveSports() }
             let counters = await sim.counters
             #expect(counters.rateLimited == 0)
             #expect(counters.requests == 8)
+            // Eight requests spaced 350 ms apart take at least 7 × 0.35 s (minus what a process-wide
+            // limiter already waited for before this test).
+            #expect(Date().timeIntervalSince(started) >= 7 * 0.35 - 0.4)
         }
     }
 
