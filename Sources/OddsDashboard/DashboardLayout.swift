@@ -198,7 +198,7 @@ public enum DashboardLayout {
                        attributes: base.union(e.status == .live && !stale ? .green : []))
             screen.put(TextWidth.pad(e.league ?? "", to: c.league), x: c.x[2], y: y, attributes: base)
             screen.put(TextWidth.pad(e.home, to: c.home), x: c.x[3], y: y, attributes: base.union(.bold))
-            screen.put(TextWidth.pad(e.score.map { "\($0.home)-\($0.away)" } ?? "", to: c.score), x: c.x[4], y: y,
+            screen.put(TextWidth.pad(e.scoreLabel ?? "", to: c.score), x: c.x[4], y: y,
                        attributes: base.union(.bold))
             screen.put(TextWidth.pad(e.away ?? "", to: c.away), x: c.x[5], y: y, attributes: base.union(.bold))
             for (i, cell) in priceCells(model, state).enumerated() {
@@ -265,7 +265,7 @@ public enum DashboardLayout {
         var facts = [e.provider.displayName + " " + e.id, e.sport]
         if let l = e.league { facts.append(l) }
         facts.append(e.status.rawValue)
-        if let s = e.score { facts.append("score \(s.home)-\(s.away)") }
+        if let s = e.scoreLabel { facts.append("score \(s)") }
         if let c = e.clock { facts.append("clock \(c)") }
         if let p = e.period { facts.append(p) }
         facts.append("updated " + age(model.now.timeIntervalSince(state.lastUpdate)))

@@ -81,6 +81,11 @@ public struct Score: Hashable, Sendable {
     public var text: String { "\(home)-\(away)" }
 }
 
+extension Event {
+    /// The score as shown: "2-1", or the provider's own text when it is not N-N.
+    public var scoreLabel: String? { score?.text ?? scoreText }
+}
+
 /// Which side of a fixture something belongs to.
 public enum Side: String, Sendable, Codable { case home, away }
 
@@ -178,6 +183,9 @@ public struct Event: Hashable, Sendable, Identifiable {
     public var status: EventStatus
     public var startTime: Date?
     public var score: Score?
+    /// The provider's score text when it is not "N-N" (tennis sets "6-4 3-2", cricket "245/6", a
+    /// race): kept and shown as sent, never dropped. Nil when `score` holds it.
+    public var scoreText: String?
     public var clock: String?
     public var period: String?
     public var markets: [Market]
@@ -186,10 +194,12 @@ public struct Event: Hashable, Sendable, Identifiable {
     public var updatedAt: Date?
 
     public init(provider: ProviderID, id: String, sport: String, league: String? = nil, home: String, away: String?,
-                status: EventStatus = .unknown, startTime: Date? = nil, score: Score? = nil, clock: String? = nil,
-                period: String? = nil, markets: [Market] = [], incidents: [Incident] = [], updatedAt: Date? = nil) {
+                status: EventStatus = .unknown, startTime: Date? = nil, score: Score? = nil, scoreText: String? = nil,
+                clock: String? = nil, period: String? = nil, markets: [Market] = [], incidents: [Incident] = [],
+                updatedAt: Date? = nil) {
         self.provider = provider; self.id = id; self.sport = sport; self.league = league; self.home = home
-        self.away = away; self.status = status; self.startTime = startTime; self.score = score; self.clock = clock
+        self.away = away; self.status = status; self.startTime = startTime; self.score = score
+        self.scoreText = score == nil ? scoreText : nil; self.clock = clock
         self.period = period; self.markets = markets; self.incidents = incidents; self.updatedAt = updatedAt
     }
 

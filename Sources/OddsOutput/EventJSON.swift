@@ -67,6 +67,7 @@ public enum EventJSON {
             ("status", .string(e.status.rawValue)),
             ("startTime", e.startTime.map { .string(date($0)) } ?? .null),
             ("score", score(e.score)),
+            ("scoreText", .optionalString(e.scoreText)),
             ("clock", .optionalString(e.clock)),
             ("period", .optionalString(e.period)),
             ("markets", .array(e.markets.map(market))),

@@ -111,7 +111,7 @@ public enum EventReporter {
         ])
         for e in events {
             let prices = mainPrices(e, format: options.oddsFormat)
-            t.rows.append([e.id, e.league ?? "", e.title, e.score?.text ?? "", timeLabel(e)] + prices)
+            t.rows.append([e.id, e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
             let live: CellStyle = e.status == .live ? .live : .plain
             t.styles.append([.plain, .plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain })
         }
@@ -151,7 +151,7 @@ public enum EventReporter {
         var facts: [String] = [e.sport]
         if let l = e.league { facts.append(l) }
         facts.append(e.status.rawValue)
-        if let s = e.score { facts.append(s.text) }
+        if let s = e.scoreLabel { facts.append(s) }
         if let c = e.clock { facts.append(c) }
         if let p = e.period { facts.append(p) }
         out += facts.joined(separator: " · ") + "\n"

@@ -97,6 +97,7 @@ extension TerminalText {
         var e = event
         e.id = safe(e.id); e.sport = safe(e.sport); e.league = e.league.map(safe); e.home = safe(e.home)
         e.away = e.away.map(safe); e.clock = e.clock.map(safe); e.period = e.period.map(safe)
+        e.scoreText = e.scoreText.map(safe)
         for m in e.markets.indices {
             e.markets[m].id = safe(e.markets[m].id)
             e.markets[m].name = safe(e.markets[m].name)

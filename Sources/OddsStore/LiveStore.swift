@@ -107,6 +107,7 @@ public struct LiveStore: Sendable {
             let key = EventKey(provider: provider, id: id)
             guard events[key] != nil else { return }
             events[key]!.event.score = to
+            events[key]!.event.scoreText = nil
             touch(key, at: now)
         case .incident(let id, let incident):
             let key = EventKey(provider: provider, id: id)

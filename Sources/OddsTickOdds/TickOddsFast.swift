@@ -245,7 +245,7 @@ struct EventFields {
         return Event(provider: .tickodds, id: id, sport: sportSlug(sportName), league: league, home: home, away: away,
                      status: TickOddsWire.status(statusText),
                      startTime: startTime?.string.flatMap(TickOddsWire.parseDate),
-                     score: score?.string.flatMap(Score.init(text:)),
+                     score: score?.string.flatMap(Score.init(text:)), scoreText: score?.string,
                      clock: clock?.string, period: period?.string, markets: markets)
     }
 }
@@ -317,8 +317,10 @@ enum TickOddsFast {
             var updates: [FeedUpdate] = []
             switch change {
             case "score":
-                guard let to = to?.string.flatMap(Score.init(text:)) ?? refreshed.score else { return nil }
-                updates.append(.score(eventID: id, from: from?.string.flatMap(Score.init(text:)), to: to))
+                // A score that is not N-N stays as text on the refreshed event (the upsert below).
+                if let to = to?.string.flatMap(Score.init(text:)) ?? refreshed.score {
+                    updates.append(.score(eventID: id, from: from?.string.flatMap(Score.init(text:)), to: to))
+                }
             case "period":
                 updates.append(.status(eventID: id, status: refreshed.status, period: to?.string ?? refreshed.period))
             case "incident":

@@ -121,10 +121,10 @@ enum TickOddsWire {
         var updates: [FeedUpdate] = []
         switch change {
         case "score":
-            guard let to = value["to"]?.string.flatMap(Score.init(text:)) ?? refreshed.score else {
-                throw Malformed("score update without a readable score")
+            // A score that is not N-N stays as text on the refreshed event (the upsert below).
+            if let to = value["to"]?.string.flatMap(Score.init(text:)) ?? refreshed.score {
+                updates.append(.score(eventID: id, from: value["from"]?.string.flatMap(Score.init(text:)), to: to))
             }
-            updates.append(.score(eventID: id, from: value["from"]?.string.flatMap(Score.init(text:)), to: to))
         case "period":
             updates.append(.status(eventID: id, status: refreshed.status, period: value["to"]?.string ?? refreshed.period))
         case "incident":

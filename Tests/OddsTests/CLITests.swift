@@ -78,7 +78,7 @@ struct CLITests {
         let events = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(!events.isEmpty)
         for e in events {
-            #expect(Set(e.keys) == ["provider", "id", "sport", "league", "home", "away", "status", "startTime", "score",
+            #expect(Set(e.keys) == ["provider", "id", "sport", "league", "home", "away", "status", "startTime", "score", "scoreText",
                                     "clock", "period", "markets", "incidents", "updatedAt", "demo"])
             #expect(e["demo"] as? Bool == true)
             let markets = try #require(e["markets"] as? [[String: Any]])

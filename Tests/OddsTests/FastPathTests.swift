@@ -1,6 +1,7 @@
 import Foundation
 import OddsModel
 import OddsStore
+import OddsOutput
 import OddsTransport
 @testable import OddsTickOdds
 import Testing
@@ -72,5 +73,28 @@ struct TickOddsSuspensionTests {
         try apply(TickOddsSuspensionTests.update(suspended: false, odds: "2.20"))
         #expect(home()?.suspended == false)
         #expect(home()?.price?.text == "2.20")
+    }
+}
+
+@Suite("Scores that are not N-N")
+struct ScoreTextTests {
+    @Test("A tennis or cricket score keeps its text and its event; the update is not dropped; tables show the text")
+    func kept() throws {
+        let feed = TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)
+        let event = #"{"fixtureId":"5","sportName":"Tennis","home":"Alcaraz","away":"Sinner","score":"6-4 3-2","status":"in_progress","marketGroups":[]}"#
+        let update = #"{"type":"update","fixtureId":"5","change":"score","from":"6-4 2-2","to":"6-4 3-2","event":\#(event)}"#
+        for decode in [{ try TickOddsDecoders.generic(Array(update.utf8)) }, { try feed.decode(update, first: false) }] {
+            let updates = try decode()
+            guard case .upsert(let e)? = updates.last else { Issue.record("no upsert: \(updates)"); continue }
+            #expect(e.score == nil && e.scoreText == "6-4 3-2" && e.scoreLabel == "6-4 3-2")
+        }
+        #expect(TickOddsDecoders.fast(Array(update.utf8)) == (try TickOddsDecoders.generic(Array(update.utf8))))
+        let cricket = try TickOddsDecoders.generic(Array(#"{"type":"match_start","event":{"fixtureId":"6","sportName":"Cricket","home":"India","away":"Australia","score":"245/6"}}"#.utf8))
+        guard case .upsert(let c)? = cricket.first else { Issue.record("no event"); return }
+        #expect(c.scoreText == "245/6")
+        let table = EventReporter.render([c], format: .table, options: RenderOptions(width: 120))
+        #expect(table.contains("245/6"))
+        let n = Event(provider: .tickodds, id: "1", sport: "soccer", home: "A", away: "B", score: Score(home: 2, away: 1), scoreText: "2-1")
+        #expect(n.scoreText == nil && n.scoreLabel == "2-1")
     }
 }
