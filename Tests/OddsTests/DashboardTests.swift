@@ -202,9 +202,15 @@ struct DashboardTests {
     @Test("o cycles the odds format everywhere in the table")
     func oddsFormat() throws {
         var model = try DashboardFixture.model()
+        // The first row's first price, in both formats (the row's score has a '-' of its own).
+        let row = try #require(model.rows.first.flatMap { model.store.events[$0]?.event })
+        let price = try #require(row.mainMarket?.selections.first?.price)
+        #expect(DashboardLayout.layout(model).line(2).contains(price.formatted(.decimal)))
         _ = update(&model, .key(.character("o")))
         #expect(model.oddsFormat == .american)
-        #expect(DashboardLayout.layout(model).line(2).contains("+") || DashboardLayout.layout(model).line(2).contains("-"))
+        let american = DashboardLayout.layout(model).line(2)
+        #expect(american.contains(price.formatted(.american)), "\(american)")
+        #expect(!american.contains(price.formatted(.decimal)), "\(american)")
         for _ in 0..<3 { _ = update(&model, .key(.character("o"))) }
         #expect(model.oddsFormat == .decimal)
     }

@@ -137,7 +137,8 @@ struct DecoderTests {
         let suspended = try TickOddsWire.message(wrap("update", extra: #","change":"suspended""#)
             .replacingOccurrences(of: "\"in_progress\"", with: "\"suspended\""))
         #expect(suspended.first == .status(eventID: "191691460", status: .suspended, period: "2nd Half"))
-        if case .upsert(let e)? = suspended.last { #expect(e.markets[0].selections.allSatisfy { $0.suspended }) }
+        guard case .upsert(let e)? = suspended.last else { Issue.record("no refreshed event after a suspension"); return }
+        #expect(!e.markets.isEmpty && e.markets[0].selections.allSatisfy { $0.suspended })
 
         let end = try TickOddsWire.message(#"{"type":"match_end","fixtureId":"191691460","event":\#(event)}"#)
         #expect(end.last == .remove(eventID: "191691460"))

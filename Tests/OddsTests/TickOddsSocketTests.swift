@@ -100,15 +100,20 @@ struct TickOddsSocketTests {
             }
             try await probe.wait("every change kind, seen so far: \(seen(probe))") { wanted.isSubset(of: seen($0)) }
 
-            // Folding the feed gives the same state as the simulator's world.
-            var store = LiveStore()
-            store.apply(probe.messages)
-            try await Task.sleep(nanoseconds: 100_000_000)
-            store = LiveStore()
-            store.apply(probe.messages)
+            // Folding the feed gives the same state as the simulator's world (which no longer moves:
+            // it ticks only when told), once the last messages are in.
             let worldSoccer = await sim.worldNow.live.filter { $0.sport == "soccer" && $0.phase != .ended }
-            let scores = Dictionary(uniqueKeysWithValues: store.currentEvents().map { ($0.home, $0.score?.text ?? "") })
-            for m in worldSoccer { #expect(scores[m.home] == "\(m.scoreHome)-\(m.scoreAway)", "\(m.home)") }
+            func scores(_ p: FeedProbe) -> [String: String] {
+                var store = LiveStore()
+                store.apply(p.messages)
+                return Dictionary(uniqueKeysWithValues: store.currentEvents().map { ($0.home, $0.score?.text ?? "") })
+            }
+            try? await probe.wait("the folded feed to match the world", timeout: 10) { p in
+                let s = scores(p)
+                return worldSoccer.allSatisfy { s[$0.home] == "\($0.scoreHome)-\($0.scoreAway)" }
+            }
+            let folded = scores(probe)
+            for m in worldSoccer { #expect(folded[m.home] == "\(m.scoreHome)-\(m.scoreAway)", "\(m.home)") }
         }
     }
 
