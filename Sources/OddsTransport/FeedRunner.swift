@@ -282,6 +282,9 @@ public enum FeedRunner {
                         reason = why
                     }
                 }
+            } catch is CancellationError {
+                // The consumer is gone (quit, signal): no reconnect, no state to report.
+                return
             } catch let error as TransportError {
                 switch error {
                 case .upgradeRejected(let status) where status == 401:

@@ -175,6 +175,8 @@ public final class WebSocketSession: @unchecked Sendable {
             result = upgrade
         } catch let error as TransportError {
             throw error
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             let cause = tlsErrors.error ?? error
             throw TransportError.connectionFailed(transport.redactor.redact(describeConnectionFailure(cause, host: host)))
@@ -360,23 +362,31 @@ final class StatusCatcher: ChannelInboundHandler {
 func withTimeout<T: Sendable>(_ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> T,
                               late: @escaping @Sendable (T) -> Void) async throws -> T? {
     let gate = NIOLockedValueBox<CheckedContinuation<T?, Error>?>(nil)
-    // Whoever takes the continuation first resumes it; the other finds nil.
+    // Whoever takes the continuation first resumes it; the others find nil.
     @Sendable func take() -> CheckedContinuation<T?, Error>? {
         gate.withLockedValue { g in defer { g = nil }; return g }
     }
-    return try await withCheckedThrowingContinuation { (c: CheckedContinuation<T?, Error>) in
-        gate.withLockedValue { $0 = c }
-        Task {
-            do {
-                let value = try await operation()
-                if let c = take() { c.resume(returning: value) } else { late(value) }
-            } catch {
-                take()?.resume(throwing: error)
+    let timer = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    defer { timer.withLockedValue { $0?.cancel() } }
+    // Cancelled (the user quit): give up at once; a connection that completes later goes to `late`.
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<T?, Error>) in
+            gate.withLockedValue { $0 = c }
+            if Task.isCancelled { take()?.resume(throwing: CancellationError()); return }
+            Task {
+                do {
+                    let value = try await operation()
+                    if let c = take() { c.resume(returning: value) } else { late(value) }
+                } catch {
+                    take()?.resume(throwing: error)
+                }
             }
+            timer.withLockedValue { $0 = Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                take()?.resume(returning: nil)
+            } }
         }
-        Task {
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-            take()?.resume(returning: nil)
-        }
+    } onCancel: {
+        take()?.resume(throwing: CancellationError())
     }
 }

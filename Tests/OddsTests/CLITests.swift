@@ -366,3 +366,58 @@ struct CLITests {
     }
 }
 
+
+/// Quitting is prompt in every state of the feed.
+@Suite("Prompt exit")
+struct PromptExitTests {
+    /// A TCP port that accepts connections (the kernel's backlog) and never answers: a WebSocket
+    /// upgrade to it hangs until its timeout.
+    static func silentListener() throws -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw Fixture.FixtureMissing(name: "a loopback listener") }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return (fd, Int(UInt16(bigEndian: addr.sin_port)))
+    }
+
+    /// Runs `odds stream` against `url`, waits until its output shows `state`, sends SIGTERM and
+    /// returns how long the process took to exit.
+    static func exitTime(url: String, state: String) async throws -> (CLI.Result, TimeInterval) {
+        let env = CLI.environment(["ODDS_TICKODDS_KEY": "key-0123456789", "ODDS_TICKODDS_WS_URL": url])
+        var signalled = Date()
+        let r = try await CLI.run(["stream", "--provider", "tickodds"], env: env, timeout: 40) { process, output in
+            let deadline = Date().addingTimeInterval(20)
+            while !output().contains(state) && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            signalled = Date()
+            process.signal(SIGTERM)
+        }
+        return (r, Date().timeIntervalSince(signalled))
+    }
+
+    @Test("SIGTERM while the WebSocket upgrade hangs (connecting): exit 0 within about a second, not after the 10 s timeout")
+    func whileConnecting() async throws {
+        let (fd, port) = try PromptExitTests.silentListener()
+        defer { close(fd) }
+        let (r, seconds) = try await PromptExitTests.exitTime(url: "ws://127.0.0.1:\(port)/ws/live", state: "\"state\":\"connecting\"")
+        #expect(r.stdout.contains("\"state\":\"connecting\""))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(seconds < 1.5, "took \(seconds) s to exit")
+    }
+
+    @Test("SIGTERM during a reconnect wait: exit 0 within about a second")
+    func whileWaitingToReconnect() async throws {
+        // A port that refuses: nothing listens there once the listener is closed.
+        let (fd, port) = try PromptExitTests.silentListener()
+        close(fd)
+        let (r, seconds) = try await PromptExitTests.exitTime(url: "ws://127.0.0.1:\(port)/ws/live", state: "\"state\":\"reconnecting\"")
+        #expect(r.stdout.contains("\"state\":\"reconnecting\""))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(seconds < 1.5, "took \(seconds) s to exit")
+    }
+}
