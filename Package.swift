@@ -7,7 +7,6 @@ let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
     name: "odds",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "odds", targets: ["odds"]),
         .executable(name: "odds-bench", targets: ["OddsBench"]),
@@ -23,9 +22,10 @@ let package = Package(
     targets: [
         .executableTarget(name: "odds", dependencies: ["OddsCLI"]),
         .target(name: "OddsCLI", dependencies: [
-            "OddsModel", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsSimulator",
-            "OddsDashboard", "OddsTerminal",
+            "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
+            "OddsTickOdds", "OddsSimulator", "OddsDashboard", "OddsTerminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: swift5),
@@ -45,6 +45,7 @@ let package = Package(
         .target(name: "OddsTransport", dependencies: [
             "OddsModel", "OddsJSON",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -53,13 +54,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: swift5),
         .target(name: "OddsPulseScore", dependencies: ["OddsModel", "OddsJSON", "OddsTransport"], swiftSettings: swift5),
-        .target(name: "OddsTickOdds", dependencies: ["OddsModel", "OddsJSON", "OddsTransport"], swiftSettings: swift5),
+        .target(name: "OddsTickOdds", dependencies: ["OddsModel", "OddsJSON", "OddsTransport",
+                                                     .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+                swiftSettings: swift5),
         .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds"],
                 swiftSettings: swift5),
         .target(name: "OddsSimulator", dependencies: [
             "OddsModel", "OddsJSON",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -67,6 +71,7 @@ let package = Package(
         .testTarget(name: "OddsTests", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
             "OddsPulseScore", "OddsTickOdds", "OddsSimulator", "OddsCLI", "OddsDashboard", "OddsFuzz",
+            .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")], swiftSettings: swift5),
     ]
 )

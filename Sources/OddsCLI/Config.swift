@@ -245,6 +245,9 @@ public struct ResolvedSettings: Sendable {
                     throw OddsError.config("\(k) under [\(id.configName)] in \(configPath) must be a number of seconds from 0 to 86400, not \"\(text)\".")
                 }
             }
+            if let place = options["key_in"], place != "query", place != "header" {
+                throw OddsError.config("key_in under [\(id.configName)] in \(configPath) must be \"query\" or \"header\", not \"\(place)\".")
+            }
             resolved.providers[id] = ProviderSettings(key: key, restURL: rest, webSocketURL: ws, options: options)
             resolved.sources[id] = sources
         }

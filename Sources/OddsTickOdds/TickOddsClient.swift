@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import OddsJSON
 import OddsModel
 import OddsTransport
@@ -25,10 +26,42 @@ public struct TickOddsClient: OddsProvider {
         self.rest = RESTClient(provider: .tickodds, transport: transport, limiter: nil, retry: retry)
     }
 
+    /// Where a REST request carries the key: the docs do not say (the WebSocket's documented form is
+    /// `?apiKey=`).
+    enum KeyPlace: String, Sendable { case query, header
+        var other: KeyPlace { self == .query ? .header : .query }
+    }
+
+    /// What worked, by REST base URL, for the rest of the process.
+    static let learnedPlace = NIOLockedValueBox<[String: KeyPlace]>([:])
+
+    private func request(_ path: String, what: String, key: String, in place: KeyPlace) async throws -> [UInt8] {
+        let url = joinURL(settings.restURL, path)
+        switch place {
+        case .header:
+            let header = settings.options["key_header"] ?? TickOddsClient.defaultKeyHeader
+            return try await rest.get(url, headers: [(header, key)], what: what)
+        case .query:
+            return try await rest.get(appendQuery(url, [("apiKey", key)]), headers: [], what: what)
+        }
+    }
+
+    /// The key goes where `key_in` says (default: the header); on a 401 the other place is tried once,
+    /// and whichever worked is used from then on.
     private func get(_ path: String, what: String) async throws -> JSONValue {
         let key = try settings.requireKey(.tickodds)
-        let header = settings.options["key_header"] ?? TickOddsClient.defaultKeyHeader
-        let body = try await rest.get(joinURL(settings.restURL, path), headers: [(header, key)], what: what)
+        let base = settings.restURL
+        let first = TickOddsClient.learnedPlace.withLockedValue { $0[base] }
+            ?? settings.options["key_in"].flatMap(KeyPlace.init(rawValue:)) ?? .header
+        let body: [UInt8]
+        do {
+            body = try await request(path, what: what, key: key, in: first)
+            TickOddsClient.learnedPlace.withLockedValue { $0[base] = first }
+        } catch OddsError.authentication {
+            transport.logger.info("TickOdds: HTTP 401 with the key in the \(first.rawValue); trying the \(first.other.rawValue) once")
+            body = try await request(path, what: what, key: key, in: first.other)
+            TickOddsClient.learnedPlace.withLockedValue { $0[base] = first.other }
+        }
         do { return try TickOddsWire.parse(body) } catch {
             throw OddsError.provider(.tickodds, "unreadable answer for \(what) (\(error))")
         }

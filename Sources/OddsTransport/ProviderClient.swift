@@ -41,11 +41,22 @@ public protocol OddsProvider: Sendable {
     var stalenessBound: TimeInterval { get }
 }
 
-/// Joins a base URL and a path with exactly one slash.
+/// Joins a base URL and a path with exactly one slash. A query or fragment on the base stays at
+/// the end (`https://h/api?x=1` + `/events` → `https://h/api/events?x=1`).
 public func joinURL(_ base: String, _ path: String) -> String {
     var b = base
+    var tail = ""
+    if let cut = b.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+        tail = String(b[cut...])
+        b = String(b[..<cut])
+    }
     while b.hasSuffix("/") { b.removeLast() }
-    return path.hasPrefix("/") ? b + path : b + "/" + path
+    var joined = path.hasPrefix("/") ? b + path : b + "/" + path
+    guard !tail.isEmpty else { return joined }
+    // The path's own query (if any) and the base's are joined with '&'.
+    if tail.hasPrefix("?"), joined.contains("?") { tail = "&" + tail.dropFirst() }
+    joined += tail
+    return joined
 }
 
 /// Percent-encodes a query value.

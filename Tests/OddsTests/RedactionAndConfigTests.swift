@@ -1,6 +1,7 @@
 import Foundation
 @testable import OddsCLI
 import OddsModel
+import OddsTransport
 import Testing
 
 @Suite("Redaction")
@@ -14,6 +15,13 @@ struct RedactionTests {
         #expect(r.redact("x-api-key=zzz&y=1") == "x-api-key=***&y=1")
         #expect(r.redact("the key s3cret-key-XYZ leaked") == "the key *** leaked")
         #expect(r.redact("https://host:8080/path") == "https://host:8080/path")
+    }
+
+    @Test("joinURL keeps a base URL's query at the end")
+    func joinWithQuery() {
+        #expect(joinURL("https://h/api?x=1", "/api/v1/live/events") == "https://h/api/api/v1/live/events?x=1")
+        #expect(joinURL("https://h/api/", "events") == "https://h/api/events")
+        #expect(appendQuery(joinURL("https://h?token=t", "/e"), [("apiKey", "k")]) == "https://h/e?token=t&apiKey=k")
     }
 
     @Test("Every way a key travels is masked: bearer and other auth schemes, URL userinfo")
@@ -77,6 +85,13 @@ struct ConfigTests {
 
     @Test("Bad config gets one clear sentence and exit code 2")
     func badConfig() throws {
+        do {
+            _ = try ResolvedSettings.resolve(environment: [:], config: ConfigFile.parse("[tickodds]\nkey_in = \"body\"", path: "x.toml"),
+                                             configPath: "x.toml", providerFlag: nil, sportFlag: nil, oddsFormatFlag: nil)
+            Issue.record("expected an error for key_in")
+        } catch let e as OddsError {
+            #expect(e.exitCode == 2 && e.message.contains("key_in"), "\(e.message)")
+        }
         #expect(throws: OddsError.self) { try ConfigFile.parse("provider = ", path: "x.toml") }
         do {
             _ = try ResolvedSettings.resolve(environment: [:], config: ConfigFile.parse(#"provider = "nope""#, path: "x.toml"),

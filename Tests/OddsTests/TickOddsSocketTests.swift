@@ -14,6 +14,30 @@ struct TickOddsSocketTests {
         TickOddsClient(settings: settings(sim, .tickodds, key: key), transport: transport, retry: fastRetry)
     }
 
+    @Test("REST key placement: a 401 with the key in a header is retried once with ?apiKey=, and that is kept")
+    func keyPlacementFallback() async throws {
+        try await withSimulator { sim, transport in
+            // The simulator reads X-API-Key or ?apiKey=: a header of another name is a missing key to it.
+            let c = TickOddsClient(settings: settings(sim, .tickodds, options: ["key_header": "X-Not-The-Key"]),
+                                   transport: transport, retry: fastRetry)
+            let before = await sim.counters.requests
+            #expect(!(try await c.liveSports()).isEmpty)
+            #expect(await sim.counters.requests - before == 2)
+            _ = try await c.liveSports()
+            #expect(await sim.counters.requests - before == 3, "the query form that worked is used at once")
+            // key_in = "query" from the start: one request.
+            var s = settings(sim, .tickodds, options: ["key_in": "query"])
+            s.restURL += "/"
+            let q = TickOddsClient(settings: s, transport: transport, retry: fastRetry)
+            let mark = await sim.counters.requests
+            _ = try await q.liveSports()
+            #expect(await sim.counters.requests - mark == 1)
+            // A wrong key fails in both places: one clear authentication error.
+            let bad = TickOddsClient(settings: settings(sim, .tickodds, key: "wrong-key-000000"), transport: transport, retry: fastRetry)
+            await #expect(throws: OddsError.self) { _ = try await bad.liveSports() }
+        }
+    }
+
     @Test("REST: live events (with sport filter), event by id, sports, status")
     func rest() async throws {
         try await withSimulator { sim, transport in
