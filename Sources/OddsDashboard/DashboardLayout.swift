@@ -227,7 +227,7 @@ public enum DashboardLayout {
             if age <= model.flashSeconds { attributes.insert(.bold); attributes.insert(.underline) }
             return (text + (direction == .up ? "▲" : "▼"), attributes)
         }
-        let s = market.selections
+        let s = market.mainSelections
         switch s.count {
         case 3: return s.map { cell($0) }
         case 2: return [cell(s[0]), ("", []), cell(s[1])]

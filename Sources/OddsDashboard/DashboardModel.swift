@@ -173,7 +173,7 @@ public struct DashboardModel: Sendable {
     static func biggestMove(_ s: EventState, now: Date) -> Double {
         guard let market = s.event.mainMarket else { return 0 }
         var best = 0.0
-        for sel in market.selections {
+        for sel in market.mainSelections {
             guard let move = s.moves[SelectionKey(market: market, selection: sel)],
                   now.timeIntervalSince(move.changedAt) <= 60, let before = move.previous, let after = sel.price else { continue }
             let p1 = Double(before.impliedProbability.numerator) / Double(before.impliedProbability.denominator)

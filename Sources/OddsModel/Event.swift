@@ -99,9 +99,12 @@ public struct Selection: Hashable, Sendable {
     /// The last price; kept while suspended so that the JSON still carries it.
     public var price: Price?
     public var suspended: Bool
+    /// The provider's word on whether this is its main line (TickOdds `isMain`); nil when it says nothing.
+    public var isMain: Bool?
 
-    public init(id: String, name: String, line: String? = nil, price: Price?, suspended: Bool = false) {
+    public init(id: String, name: String, line: String? = nil, price: Price?, suspended: Bool = false, isMain: Bool? = nil) {
         self.id = id; self.name = name; self.line = line; self.price = price; self.suspended = suspended
+        self.isMain = isMain
     }
 
     /// True when the price can be shown as a live number.
@@ -133,6 +136,14 @@ public struct Market: Hashable, Sendable {
     /// The sportsbook, for providers that carry several.
     public var book: String?
     public var selections: [Selection]
+
+    /// The selections of the main line, for the 1 / X / 2 columns: those the provider marks main;
+    /// else, when the market has alternate lines, those of its first line; else all of them.
+    public var mainSelections: [Selection] {
+        if selections.contains(where: { $0.isMain == true }) { return selections.filter { $0.isMain == true } }
+        guard let first = selections.first, selections.contains(where: { $0.line != first.line }) else { return selections }
+        return selections.filter { $0.line == first.line }
+    }
 
     public init(id: String, name: String, book: String? = nil, selections: [Selection]) {
         self.id = id; self.name = name; self.book = book; self.selections = selections

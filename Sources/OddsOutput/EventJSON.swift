@@ -29,6 +29,7 @@ public enum EventJSON {
             ("name", .string(s.name)),
             ("line", .optionalString(s.line)),
             ("suspended", .bool(s.suspended)),
+            ("isMain", s.isMain.map { .bool($0) } ?? .null),
             ("price", price(s.price, book: book)),
         ])
     }

@@ -88,7 +88,7 @@ public enum EventReporter {
     /// The main market's prices as the 1 / X / 2 columns.
     public static func mainPrices(_ e: Event, format: OddsFormat) -> [String] {
         guard let market = e.mainMarket else { return ["", "", ""] }
-        let s = market.selections
+        let s = market.mainSelections
         func cell(_ sel: Selection) -> String {
             if sel.suspended { return "SUSP" }
             return sel.price?.formatted(format) ?? "-"

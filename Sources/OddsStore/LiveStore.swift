@@ -190,12 +190,14 @@ public struct LiveStore: Sendable {
         // One hash of the key; then in-place writes through the index (a copy of the markets held
         // while writing would copy them).
         guard let index = events.index(forKey: key) else { return }
-        let selection = update.selection
+        var selection = update.selection
         let ref = selection.ref
         let mi = events.values[index].event.markets.firstIndex { $0.id == update.marketID && $0.book == update.book }
         if let mi {
             if let si = events.values[index].event.markets[mi].selections.firstIndex(where: { $0.ref == ref }) {
                 let before = events.values[index].event.markets[mi].selections[si].price
+                // A price update that does not say whether this is the main line keeps what was known.
+                if selection.isMain == nil { selection.isMain = events.values[index].event.markets[mi].selections[si].isMain }
                 if let move = LiveStore.move(from: before, to: selection.price, at: now) {
                     events.values[index].moves[SelectionKey(update)] = move
                 }

@@ -7,7 +7,7 @@ import OddsModel
 /// these: the generic one from a `JSONValue` tree, the fast one straight from the frame's bytes;
 /// the wire rules that turn them into model values are written once, here.
 struct SelectionFields {
-    var id, name, odds, price, suspended, side, handicap, line: JSONScalar?
+    var id, name, odds, price, suspended, side, handicap, line, isMain: JSONScalar?
 
     init() {}
 
@@ -16,6 +16,7 @@ struct SelectionFields {
         odds = v["odds"].map(JSONScalar.init); price = v["price"].map(JSONScalar.init)
         suspended = v["suspended"].map(JSONScalar.init); side = v["side"].map(JSONScalar.init)
         handicap = v["handicap"].map(JSONScalar.init); line = v["line"].map(JSONScalar.init)
+        isMain = v["isMain"].map(JSONScalar.init)
     }
 
     /// `readID`: the update's selection needs its id; a market group's selections do not.
@@ -29,6 +30,7 @@ struct SelectionFields {
             else if s.key(is: "handicap") { handicap = try s.scalar() }
             else if s.key(is: "price") { price = try s.scalar() }
             else if s.key(is: "line") { line = try s.scalar() }
+            else if s.key(is: "isMain") { isMain = try s.scalar() }
             else if readID, s.key(is: "id") { id = try s.scalar() }
             else { try s.skip() }
         } while try s.nextMember()
@@ -40,7 +42,8 @@ struct SelectionFields {
         let price = (odds ?? self.price)?.text.flatMap { Price(decimal: $0) }
         let suspended = (self.suspended?.bool ?? false) || price == nil
         let id = side?.string ?? fallbackID ?? name
-        return Selection(id: id, name: name, line: handicap?.text ?? line?.text, price: price, suspended: suspended)
+        return Selection(id: id, name: name, line: handicap?.text ?? line?.text, price: price, suspended: suspended,
+                         isMain: isMain?.bool)
     }
 }
 

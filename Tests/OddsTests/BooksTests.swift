@@ -3,6 +3,7 @@ import OddsJSON
 import OddsModel
 import OddsOutput
 import OddsStore
+import OddsTickOdds
 import Testing
 
 /// Several sportsbooks' prices for one event, as BoltOdds and SportsAPIPro send them.
@@ -115,5 +116,33 @@ struct BooksTests {
         #expect(market["book"]?.string == "fanduel")
         #expect(market["selections"]?.array?.first?["price"]?["book"]?.string == "fanduel")
         #expect(market["selections"]?.array?.first?["price"]?["american"]?.string == "-120")
+    }
+}
+
+@Suite("Alternate lines")
+struct AlternateLineTests {
+    static let event = #"{"fixtureId":"8","sportName":"Soccer","home":"A","away":"B","status":"in_progress","marketGroups":[{"name":"Total Goals","key":"total_goals","period":"full_game","selections":[{"name":"Over 1.5","odds":1.30,"side":"over","handicap":1.5,"isMain":false},{"name":"Under 1.5","odds":3.40,"side":"under","handicap":1.5,"isMain":false},{"name":"Over 2.5","odds":1.95,"side":"over","handicap":2.5,"isMain":true},{"name":"Under 2.5","odds":1.85,"side":"under","handicap":2.5,"isMain":true}]}]}"#
+
+    @Test("Lines of one market are different selections; isMain picks the line the table shows, and a price update keeps it")
+    func mainLine() throws {
+        let updates = try TickOddsDecoders.generic(Array("{\"type\":\"match_start\",\"event\":\(AlternateLineTests.event)}".utf8))
+        #expect(TickOddsDecoders.fast(Array("{\"type\":\"match_start\",\"event\":\(AlternateLineTests.event)}".utf8)) == updates)
+        guard case .upsert(let e)? = updates.first else { Issue.record("no event"); return }
+        let market = try #require(e.markets.first)
+        #expect(Set(market.selections.map(\.ref)).count == 4)
+        #expect(market.mainSelections.map(\.name) == ["Over 2.5", "Under 2.5"])
+        #expect(EventReporter.mainPrices(e, format: .decimal) == ["1.95", "", "1.85"])
+        // Without the flag, the first line.
+        var unflagged = market
+        for i in unflagged.selections.indices { unflagged.selections[i].isMain = nil }
+        #expect(unflagged.mainSelections.map(\.name) == ["Over 1.5", "Under 1.5"])
+        // A price update of the main line (no isMain in it) keeps it the main line; the other line is untouched.
+        var store = LiveStore()
+        store.apply(FeedMessage(provider: .tickodds, receivedAt: Date(), update: .upsert(e)))
+        let over = Selection(id: "over", name: "Over 2.5", line: "2.5", price: Price(decimal: "2.05"))
+        store.apply(FeedMessage(provider: .tickodds, receivedAt: Date(), update: .price(PriceUpdate(eventID: "8", marketID: market.id, marketName: market.name, book: market.book, selection: over))))
+        let after = try #require(store.events[EventKey(provider: .tickodds, id: "8")]?.event)
+        #expect(EventReporter.mainPrices(after, format: .decimal) == ["2.05", "", "1.85"])
+        #expect(after.markets[0].selections[0].price?.text == "1.30")
     }
 }

@@ -83,7 +83,7 @@ struct CLITests {
             #expect(e["demo"] as? Bool == true)
             let markets = try #require(e["markets"] as? [[String: Any]])
             let selection = try #require((markets.first?["selections"] as? [[String: Any]])?.first)
-            #expect(Set(selection.keys) == ["name", "line", "suspended", "price"])
+            #expect(Set(selection.keys) == ["name", "line", "suspended", "isMain", "price"])
             let price = try #require(selection["price"] as? [String: Any])
             #expect(Set(price.keys) == ["decimal", "american", "fractional", "probability", "book"])
         }
