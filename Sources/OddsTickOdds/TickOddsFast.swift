@@ -398,7 +398,8 @@ public final class TickOddsMarketCache {
     }
 
     var fixtures: [String: Fixture] = [:]
-    public static let maxFixtures = 10_000
+    /// About 3 KB a fixture (its groups, flat odds and legacyOdds bytes): at most a few MB.
+    public static let maxFixtures = 2_000
     /// Values taken from the cache instead of read or scanned (for tests and the benchmark).
     public internal(set) var hits = 0
 
