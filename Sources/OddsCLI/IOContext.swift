@@ -5,14 +5,17 @@ import OddsModel
 
 /// The process's I/O in one place: environment, TTY and colour facts, terminal width, and the
 /// writers every command prints through. Everything written is redacted first.
+// @unchecked Sendable: the lets are immutable; `_redactor` and `_stdoutClosed` are only touched under `lock`.
 public final class IOContext: @unchecked Sendable {
     public let environment: [String: String]
     public let stdoutIsTTY: Bool
     public let stderrIsTTY: Bool
     private let lock = NIOLock()
     private var _redactor = Redactor()
-    /// Set when stdout is gone (a closed pipe): further output is dropped.
-    public private(set) var stdoutClosed = false
+    private var _stdoutClosed = false
+    /// Set when stdout is gone (a closed pipe): further output is dropped. Read and written under `lock`
+    /// (writers on several tasks may find the pipe closed at once).
+    public var stdoutClosed: Bool { lock.withLock { _stdoutClosed } }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
@@ -56,7 +59,7 @@ public final class IOContext: @unchecked Sendable {
             let n = buf.count - 1
             return fwrite(buf.baseAddress, 1, n, stdout) == n && fflush(stdout) == 0
         }
-        if !ok { lock.withLock { stdoutClosed = true } }
+        if !ok { lock.withLock { _stdoutClosed = true } }
     }
 
     /// Writes one line to stderr, prefixed "odds: ".

@@ -229,6 +229,7 @@ func untilInterrupted(_ body: @escaping @Sendable () async throws -> Void) async
     return interrupted.value
 }
 
+/// A flag set once from any thread. @unchecked Sendable: `_value` is only touched under `lock`.
 final class ManagedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var _value = false

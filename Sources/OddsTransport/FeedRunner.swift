@@ -441,6 +441,8 @@ public struct ConnectionRate: Sendable {
     }
 }
 
+/// Carries a non-Sendable value (a feed adapter) into the one task that uses it from then on.
+/// @unchecked Sendable: the value is handed over, never used by two tasks at once.
 struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
