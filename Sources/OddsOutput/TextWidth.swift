@@ -29,9 +29,6 @@ public enum TerminalText {
         }
         return String(out)
     }
-
-    /// True when `safe` would change nothing.
-    public static func isSafe(_ text: String) -> Bool { safe(text) == text }
 }
 
 /// Terminal display width of text, from the C library's `wcwidth` (wide CJK and emoji take two
