@@ -162,6 +162,26 @@ struct DashboardTmuxTests {
         }
     }
 
+    @Test("q while the WebSocket upgrade hangs (connecting): the dashboard exits 0 within about a second, terminal sane")
+    func quitWhileConnecting() async throws {
+        let (fd, port) = try PromptExitTests.silentListener()
+        defer { close(fd) }
+        try await Self.withSession { session in
+            let env = "ODDS_TICKODDS_KEY=key-0123456789 ODDS_TICKODDS_WS_URL=ws://127.0.0.1:\(port)/ws/live "
+            try await session.start(Self.command(env) + "\(CLI.binary.path) dash --provider tickodds; echo EXIT=$?")
+            _ = try await session.waitFor("connecting") { $0.contains("connecting") }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let pressed = Date()
+            try await session.keys("q")
+            let after = try await session.waitFor("exit", timeout: 15) { Self.exitLine($0) != nil }
+            let seconds = Date().timeIntervalSince(pressed)
+            #expect(Self.exitLine(after) == "EXIT=0")
+            // tmux is polled every 100 ms: the bound includes that.
+            #expect(seconds < 1.5, "took \(seconds) s to exit")
+            #expect(try await session.display("#{alternate_on}") == "0")
+        }
+    }
+
     @Test("Not a terminal: refuses with a clear message and exit 64")
     func notATerminal() async throws {
         let r = try await CLI.run(["dash", "--demo"])
