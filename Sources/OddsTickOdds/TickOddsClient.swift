@@ -133,9 +133,10 @@ public final class TickOddsFeed: FeedAdapter {
     var otherSports: Set<String> = []
     /// Selections an odds update suspended, by event: the refreshed event that comes with the update
     /// does not say so, so they stay suspended until a later update of the selection reopens them.
-    var suspendedByUpdate: [String: Set<SelectionRefKey>] = [:]
+    var suspendedByUpdate: [String: Set<SuspendedKey>] = [:]
 
-    struct SelectionRefKey: Hashable { var marketID: String; var selectionID: String; var line: String? }
+    /// A selection within its event: its market and its identity there.
+    struct SuspendedKey: Hashable { var marketID: String; var selection: SelectionRef }
     /// Market groups already read, to skip reading the unchanged ones of each refreshed event.
     let marketCache = TickOddsMarketCache()
 
@@ -187,7 +188,7 @@ public final class TickOddsFeed: FeedAdapter {
         for i in updates.indices {
             switch updates[i] {
             case .price(let p):
-                let key = SelectionRefKey(marketID: p.marketID, selectionID: p.selection.id, line: p.selection.line)
+                let key = SuspendedKey(marketID: p.marketID, selection: p.selection.ref)
                 if p.selection.suspended { suspendedByUpdate[p.eventID, default: []].insert(key) }
                 else { suspendedByUpdate[p.eventID]?.remove(key) }
             case .upsert(var e):
@@ -211,11 +212,9 @@ public final class TickOddsFeed: FeedAdapter {
     private func apply(_ e: inout Event) -> Bool {
         guard let keys = suspendedByUpdate[e.id], !keys.isEmpty else { return false }
         for m in e.markets.indices {
-            for s in e.markets[m].selections.indices {
-                let sel = e.markets[m].selections[s]
-                if keys.contains(SelectionRefKey(marketID: e.markets[m].id, selectionID: sel.id, line: sel.line)) {
-                    e.markets[m].selections[s].suspended = true
-                }
+            for s in e.markets[m].selections.indices
+            where keys.contains(SuspendedKey(marketID: e.markets[m].id, selection: e.markets[m].selections[s].ref)) {
+                e.markets[m].selections[s].suspended = true
             }
         }
         return true

@@ -131,6 +131,54 @@ struct FlatOddsFields {
     }
 }
 
+/// The fields of an `update` message beside its event: what changed and how.
+struct UpdateFields {
+    var fixtureId, change, to, from, marketKey, marketName: JSONScalar?
+    /// `selection` when it is an object (with duplicate keys, the last; anything else reads as none).
+    var selection: SelectionFields?
+
+    init() {}
+
+    init(_ v: JSONValue) {
+        fixtureId = v["fixtureId"].map(JSONScalar.init); change = v["change"].map(JSONScalar.init)
+        to = v["to"].map(JSONScalar.init); from = v["from"].map(JSONScalar.init)
+        marketKey = v["marketKey"].map(JSONScalar.init); marketName = v["marketName"].map(JSONScalar.init)
+        selection = v["selection"].flatMap { $0.isObject ? SelectionFields($0) : nil }
+    }
+
+    /// The updates the message makes, its refreshed event last. `incident` reads the message's
+    /// incident for the refreshed event (the fast reader throws for an object: the generic one reads it).
+    func updates(refreshed: Event, incident: (Event) throws -> Incident) throws -> [FeedUpdate] {
+        guard let change = change?.string else { throw MalformedMessage("update without change") }
+        let id = fixtureId?.text ?? refreshed.id
+        var updates: [FeedUpdate] = []
+        switch change {
+        case "score":
+            // A score that is not N-N stays as text on the refreshed event (the upsert below).
+            if let to = to?.string.flatMap(Score.init(text:)) ?? refreshed.score {
+                updates.append(.score(eventID: id, from: from?.string.flatMap(Score.init(text:)), to: to))
+            }
+        case "period":
+            updates.append(.status(eventID: id, status: refreshed.status, period: to?.string ?? refreshed.period))
+        case "incident":
+            updates.append(.incident(eventID: id, try incident(refreshed)))
+        case "suspended":
+            updates.append(.status(eventID: id, status: refreshed.status, period: refreshed.period))
+        case "odds":
+            if let selection {
+                let ref = TickOddsWire.selectionRef(selection.id?.text, marketKey: marketKey?.string)
+                let name = marketName?.string ?? refreshed.markets.first { $0.id == ref.marketID }?.name ?? ref.marketID
+                updates.append(.price(PriceUpdate(eventID: id, marketID: ref.marketID, marketName: name, book: TickOddsWire.book,
+                                                  selection: try selection.selection(fallbackID: ref.side))))
+            }
+        default:
+            break
+        }
+        updates.append(.upsert(refreshed))
+        return updates
+    }
+}
+
 struct EventFields {
     var isObject = true
     var fixtureId, home, away, sportName, sport, league, leagueName, competition, status, startTime, score, clock, period: JSONScalar?
@@ -166,7 +214,7 @@ struct EventFields {
             if s.key(is: "marketGroups") {
                 guard s.isArray() else { marketGroups = nil; try s.skip(); continue }
                 var groups: [Market] = []
-                if memo == nil, let cache, let id = fixtureId?.text { memo = cache.fixture(id) }
+                memo = memo ?? cache?.fixture(fixtureId?.text)
                 if try s.enterArray() {
                     repeat {
                         guard s.isObject() else { return nil }
@@ -186,7 +234,7 @@ struct EventFields {
                 if marketGroups != nil {
                     skippedFlatOdds = true
                     flatOdds = nil
-                    if memo == nil, let cache, let id = fixtureId?.text { memo = cache.fixture(id) }
+                    memo = memo ?? cache?.fixture(fixtureId?.text)
                     guard let memo, s.isArray() else { try s.skip(); continue }
                     // Entry by entry: an odds change alters one, the others repeat.
                     if try s.enterArray() {
@@ -215,9 +263,9 @@ struct EventFields {
             else if s.key(is: "sport") { sport = try s.scalar() }
             else if s.key(is: "leagueName") { leagueName = try s.scalar() }
             else if s.key(is: "competition") { competition = try s.scalar() }
-            else if s.key(is: "legacyOdds"), let cache, let id = fixtureId?.text {
-                if memo == nil { memo = cache.fixture(id) }
-                try memo!.skip(slot: -1, &s)
+            else if s.key(is: "legacyOdds"), let legacy = memo ?? cache?.fixture(fixtureId?.text) {
+                memo = legacy
+                try legacy.skip(slot: -1, &s)
             }
             else { try s.skip() }
         } while try s.nextMember()
@@ -267,23 +315,20 @@ enum TickOddsFast {
 
     private static func message(_ s: inout JSONScanner, cache: TickOddsMarketCache?) throws -> [FeedUpdate]? {
         guard s.isObject(), try s.enterObject() else { return nil }
-        var type, fixtureId, change, to, from, marketKey, marketName, incident: JSONScalar?
-        var event: EventFields?, eventSeen = false
+        var type, incident: JSONScalar?
+        var update = UpdateFields()
+        var event: EventFields?
         var events: [EventFields]?
-        var selection: SelectionFields?
-        var selectionSeen = false
         repeat {
             if s.key(is: "event") {
-                eventSeen = true
                 guard let e = try EventFields(&s, cache: cache) else { return nil }
                 event = e
             }
             else if s.key(is: "type") { type = try s.scalar() }
-            else if s.key(is: "change") { change = try s.scalar() }
-            else if s.key(is: "fixtureId") { fixtureId = try s.scalar() }
+            else if s.key(is: "change") { update.change = try s.scalar() }
+            else if s.key(is: "fixtureId") { update.fixtureId = try s.scalar() }
             else if s.key(is: "selection") {
-                selectionSeen = true
-                if s.isObject() { selection = try SelectionFields(&s, readID: true) } else { selection = nil; try s.skip() }
+                if s.isObject() { update.selection = try SelectionFields(&s, readID: true) } else { update.selection = nil; try s.skip() }
             }
             else if s.key(is: "events") {
                 guard s.isArray() else { return nil }
@@ -296,10 +341,10 @@ enum TickOddsFast {
                 }
                 events = list
             }
-            else if s.key(is: "to") { to = try s.scalar() }
-            else if s.key(is: "from") { from = try s.scalar() }
-            else if s.key(is: "marketKey") { marketKey = try s.scalar() }
-            else if s.key(is: "marketName") { marketName = try s.scalar() }
+            else if s.key(is: "to") { update.to = try s.scalar() }
+            else if s.key(is: "from") { update.from = try s.scalar() }
+            else if s.key(is: "marketKey") { update.marketKey = try s.scalar() }
+            else if s.key(is: "marketName") { update.marketName = try s.scalar() }
             else if s.key(is: "incident") { incident = try s.scalar() }
             else { try s.skip() }
         } while try s.nextMember()
@@ -314,37 +359,12 @@ enum TickOddsFast {
             guard let event else { return nil }
             return [.upsert(try event.event())]
         case "update":
-            guard eventSeen, let event, let change = change?.string else { return nil }
-            let refreshed = try event.event()
-            let id = fixtureId?.text ?? refreshed.id
-            var updates: [FeedUpdate] = []
-            switch change {
-            case "score":
-                // A score that is not N-N stays as text on the refreshed event (the upsert below).
-                if let to = to?.string.flatMap(Score.init(text:)) ?? refreshed.score {
-                    updates.append(.score(eventID: id, from: from?.string.flatMap(Score.init(text:)), to: to))
-                }
-            case "period":
-                updates.append(.status(eventID: id, status: refreshed.status, period: to?.string ?? refreshed.period))
-            case "incident":
+            guard let event else { return nil }
+            return try update.updates(refreshed: try event.event()) { refreshed in
                 // A label; an incident object is rare and left to the generic decoder.
-                guard case .string(let label)? = incident else { return nil }
-                updates.append(.incident(eventID: id, Incident(kind: IncidentKind(label: label), minute: refreshed.minute, detail: label)))
-            case "suspended":
-                updates.append(.status(eventID: id, status: refreshed.status, period: refreshed.period))
-            case "odds":
-                if selectionSeen, let sel = selection {
-                    let ref = TickOddsWire.selectionRef(sel.id?.text, marketKey: marketKey?.string)
-                    let selection = try sel.selection(fallbackID: ref.side)
-                    let name = marketName?.string ?? refreshed.markets.first { $0.id == ref.marketID }?.name ?? ref.marketID
-                    updates.append(.price(PriceUpdate(eventID: id, marketID: ref.marketID, marketName: name, book: TickOddsWire.book,
-                                                      selection: selection)))
-                }
-            default:
-                break
+                guard case .string(let label)? = incident else { throw MalformedMessage("an incident object") }
+                return TickOddsWire.incident(.string(label), event: refreshed)
             }
-            updates.append(.upsert(refreshed))
-            return updates
         case "heartbeat":
             return [.heartbeat]
         case "match_end":
@@ -405,8 +425,10 @@ public final class TickOddsMarketCache {
 
     public init() {}
 
-    /// The memory of one fixture (made on first use; the whole cache starts afresh past `maxFixtures`).
-    func fixture(_ id: String) -> Fixture {
+    /// The memory of one fixture (made on first use; the whole cache starts afresh past `maxFixtures`);
+    /// nil while its id is not known.
+    func fixture(_ id: String?) -> Fixture? {
+        guard let id else { return nil }
         if let f = fixtures[id] { return f }
         if fixtures.count >= TickOddsMarketCache.maxFixtures { fixtures.removeAll() }
         let f = Fixture(self)

@@ -115,36 +115,7 @@ enum TickOddsWire {
 
     static func update(_ value: JSONValue) throws -> [FeedUpdate] {
         guard let e = value["event"] else { throw Malformed("update without event") }
-        let refreshed = try event(e)
-        let id = value["fixtureId"]?.text ?? refreshed.id
-        guard let change = value["change"]?.string else { throw Malformed("update without change") }
-        var updates: [FeedUpdate] = []
-        switch change {
-        case "score":
-            // A score that is not N-N stays as text on the refreshed event (the upsert below).
-            if let to = value["to"]?.string.flatMap(Score.init(text:)) ?? refreshed.score {
-                updates.append(.score(eventID: id, from: value["from"]?.string.flatMap(Score.init(text:)), to: to))
-            }
-        case "period":
-            updates.append(.status(eventID: id, status: refreshed.status, period: value["to"]?.string ?? refreshed.period))
-        case "incident":
-            updates.append(.incident(eventID: id, incident(value["incident"], event: refreshed)))
-        case "suspended":
-            updates.append(.status(eventID: id, status: refreshed.status, period: refreshed.period))
-        case "odds":
-            if let s = value["selection"], s.isObject {
-                let fields = SelectionFields(s)
-                let ref = selectionRef(fields.id?.text, marketKey: value["marketKey"]?.string)
-                let selection = try fields.selection(fallbackID: ref.side)
-                let name = value["marketName"]?.string ?? refreshed.markets.first { $0.id == ref.marketID }?.name ?? ref.marketID
-                updates.append(.price(PriceUpdate(eventID: id, marketID: ref.marketID, marketName: name, book: book,
-                                                  selection: selection)))
-            }
-        default:
-            break
-        }
-        updates.append(.upsert(refreshed))
-        return updates
+        return try UpdateFields(value).updates(refreshed: try event(e)) { incident(value["incident"], event: $0) }
     }
 
     /// An incident label ("Goal") or object, timed by the event's clock.

@@ -23,6 +23,18 @@ public enum Inbound: Sendable, Equatable {
     case fatal(OddsError)
 }
 
+extension Inbound {
+    /// What the message adds to the stream: its updates, a heartbeat for a keepalive, nothing for
+    /// an error (acted on by the runner).
+    public var updates: [FeedUpdate] {
+        switch self {
+        case .data(let updates): return updates
+        case .keepalive: return [.heartbeat]
+        case .retry, .reconnect, .fatal: return []
+        }
+    }
+}
+
 /// A message the client sends on a cadence to keep a connection alive (SportsAPIPro's
 /// `{"action":"ping"}` every 30 s). WebSocket protocol pings are answered by the transport.
 public struct ApplicationPing: Sendable, Equatable {
@@ -70,11 +82,7 @@ extension FeedAdapter {
     /// The updates of one message (a keepalive is a heartbeat; errors carry none). Replays, the
     /// benchmark and the fuzzer use this.
     public func decode(_ frame: [UInt8], first: Bool) throws -> [FeedUpdate] {
-        switch try receive(frame, first: first) {
-        case .data(let updates): return updates
-        case .keepalive: return [.heartbeat]
-        case .retry, .reconnect, .fatal: return []
-        }
+        try receive(frame, first: first).updates
     }
 
     /// Decodes a message given as text (tests and recorded examples).
@@ -368,10 +376,8 @@ public enum FeedRunner {
                     let inbound = try adapter.receive(bytes, first: first)
                     first = false
                     switch inbound {
-                    case .data(let updates):
-                        for u in updates { await emit(u) }
-                    case .keepalive:
-                        await emit(.heartbeat)
+                    case .data, .keepalive:
+                        for u in inbound.updates { await emit(u) }
                     case .retry(let reason, let after, let resend):
                         transport.logger.warning("\(name): \(transport.redactor.redact(reason)); sending again in \(String(format: "%.1f", after)) s")
                         for text in resend { link.send(text, after: after) }

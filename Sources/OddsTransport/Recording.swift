@@ -242,14 +242,11 @@ public enum FeedReplay {
                 do {
                     let inbound = try adapter.receive(frame.bytes, first: !started.contains(frame.feed))
                     started.insert(frame.feed)
-                    switch inbound {
-                    case .data(let u): updates = u
-                    case .keepalive: updates = [.heartbeat]
-                    case .retry, .reconnect: updates = []
-                    case .fatal(let error):
+                    if case .fatal(let error) = inbound {
                         queue.finish(throwing: error)
                         return
                     }
+                    updates = inbound.updates
                 } catch {
                     stats.skipped(String(describing: error))
                     continue
