@@ -1,10 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Targets that do I/O through SwiftNIO keep Swift 5 mode: NIO's callback APIs and channel handlers
-/// predate strict concurrency checking. The pure targets (model, store, output) use Swift 6 mode.
-let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-
 let package = Package(
     name: "odds",
     products: [
@@ -28,17 +24,15 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
-        ], swiftSettings: swift5),
+        ]),
         .executableTarget(name: "OddsBench", dependencies: ["OddsDashboard", "OddsTerminal", "OddsStore", "OddsModel",
                                                           "OddsProviders", "OddsTransport", "OddsFuzz", "OddsJSON", "OddsTickOdds",
-                                                          .product(name: "Logging", package: "swift-log")],
-                          swiftSettings: swift5),
+                                                          .product(name: "Logging", package: "swift-log")]),
         .target(name: "OddsModel"),
-        .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsPulseScore", "OddsTickOdds"],
-                swiftSettings: swift5),
+        .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsPulseScore", "OddsTickOdds"]),
         .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput"]),
         .systemLibrary(name: "CNcursesw"),
-        .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"], swiftSettings: swift5),
+        .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"]),
         .target(name: "OddsJSON"),
         .target(name: "OddsStore", dependencies: ["OddsModel"]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
@@ -52,13 +46,11 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: swift5),
-        .target(name: "OddsPulseScore", dependencies: ["OddsModel", "OddsJSON", "OddsTransport"], swiftSettings: swift5),
+        ]),
+        .target(name: "OddsPulseScore", dependencies: ["OddsModel", "OddsJSON", "OddsTransport"]),
         .target(name: "OddsTickOdds", dependencies: ["OddsModel", "OddsJSON", "OddsTransport",
-                                                     .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
-                swiftSettings: swift5),
-        .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds"],
-                swiftSettings: swift5),
+                                                     .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+        .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds"]),
         .target(name: "OddsSimulator", dependencies: [
             "OddsModel", "OddsJSON",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -67,11 +59,11 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
-        ], swiftSettings: swift5),
+        ]),
         .testTarget(name: "OddsTests", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
             "OddsPulseScore", "OddsTickOdds", "OddsSimulator", "OddsCLI", "OddsDashboard", "OddsFuzz",
             .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("Fixtures")], swiftSettings: swift5),
+        ], resources: [.copy("Fixtures")]),
     ]
 )

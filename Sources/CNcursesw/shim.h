@@ -17,4 +17,7 @@ static inline WINDOW *odds_stdscr(void) { return stdscr; }
 static inline int odds_lines(void) { return LINES; }
 static inline int odds_cols(void) { return COLS; }
 static inline int odds_key_code_yes(void) { return KEY_CODE_YES; }
+/* C's stdin/stdout are mutable globals to Swift 6; read them here (only the terminal owner uses them). */
+static inline FILE *odds_stdin(void) { return stdin; }
+static inline FILE *odds_stdout(void) { return stdout; }
 #endif

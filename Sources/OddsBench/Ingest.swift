@@ -1,4 +1,4 @@
-// `odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH]`: decode + apply throughput of a recording.
+// `odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH] [--profile]`: decode + apply throughput of a recording.
 //
 // Reads every live-feed frame of an `odds record` file into memory, then times, best of N runs on one
 // core: the provider's own decoder alone, and decoder + store fold (what `odds live --replay` does).
@@ -91,6 +91,12 @@ enum IngestBench {
             return best
         }
         // The floor: reading every byte as JSON (validated, nothing built).
+        // `--profile`: only decode + apply, for `perf record`.
+        if args.contains("--profile") {
+            let f = figure(timed(true))
+            print(String(format: "decode + apply %.1f MB/s", f.mbPerSecond))
+            return 0
+        }
         let scan = figure(timedEach { frame in frame.withUnsafeBufferPointer { b in _ = IngestBench.scan(b) } })
         // TickOdds keeps its generic decoder (the value tree) as the fast path's reference: before and after.
         let generic = provider == .tickodds ? figure(timedEach { _ = try? TickOddsDecoders.generic($0) }) : nil

@@ -11,6 +11,8 @@ public final class IOContext: @unchecked Sendable {
     public let stdoutIsTTY: Bool
     public let stderrIsTTY: Bool
     private let lock = NIOLock()
+    /// Held while writing to stdout, so that lines from two tasks never interleave.
+    private let writeLock = NIOLock()
     private var _redactor = Redactor()
     private var _stdoutClosed = false
     /// Set when stdout is gone (a closed pipe): further output is dropped. Read and written under `lock`
@@ -55,11 +57,24 @@ public final class IOContext: @unchecked Sendable {
     public func out(_ text: String) {
         guard !stdoutClosed else { return }
         let safe = redactor.redactSecretsOnly(text)
-        let ok = safe.utf8CString.withUnsafeBufferPointer { buf -> Bool in
-            let n = buf.count - 1
-            return fwrite(buf.baseAddress, 1, n, stdout) == n && fflush(stdout) == 0
-        }
+        // Straight to fd 1 (no C `FILE` buffer to flush; C's `stdout` is shared mutable state to
+        // Swift 6). One writer at a time keeps concurrent lines whole, as `fwrite` did.
+        let bytes = Array(safe.utf8)
+        let ok = writeLock.withLock { bytes.withUnsafeBytes { IOContext.writeAll(STDOUT_FILENO, $0) } }
         if !ok { lock.withLock { _stdoutClosed = true } }
+    }
+
+    /// Writes every byte, resuming after partial writes and interrupts; false on an error (EPIPE).
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        guard var at = buffer.baseAddress else { return true }
+        var left = buffer.count
+        while left > 0 {
+            let n = write(fd, at, left)
+            if n < 0 { if errno == EINTR { continue }; return false }
+            at += n
+            left -= n
+        }
+        return true
     }
 
     /// Writes one line to stderr, prefixed "odds: ".

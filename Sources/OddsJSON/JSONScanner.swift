@@ -14,7 +14,7 @@ import Darwin
 public struct JSONScanner {
     // Inlinable: the decoders in other modules call these per key and per value.
     public let bytes: UnsafeBufferPointer<UInt8>
-    @usableFromInline internal(set) var _index = 0
+    @usableFromInline var _index = 0
     public var index: Int { _index }
     /// Containers open around the current position.
     public var nesting: Int { depth }

@@ -5,7 +5,8 @@ import NIOWebSocket
 import OddsJSON
 
 /// One simulated WebSocket client connection, PulseScore or TickOdds by its path.
-final class SimConnection: ChannelInboundHandler {
+// @unchecked Sendable: the simulator runs on one event loop, and every use of a connection is on it.
+final class SimConnection: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 

@@ -4,7 +4,8 @@ import NIOHTTP1
 import OddsJSON
 
 /// Serves the REST endpoints of every simulated provider, and the `/_sim/` controls.
-final class SimHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+// @unchecked Sendable: the simulator runs on one event loop, and every use of a handler is on it.
+final class SimHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
@@ -37,8 +38,9 @@ final class SimHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let response = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
         context.write(wrapOutboundOut(.head(response)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-            if !keepAlive { context.close(promise: nil) }
+            if !keepAlive { bound.value.close(promise: nil) }
         }
     }
 }

@@ -215,7 +215,7 @@ public final class Simulator: @unchecked Sendable {
     }
 
     /// Runs `body` on the simulator's loop without blocking the caller's thread.
-    func onLoop<T>(_ body: @escaping @Sendable () -> T) async -> T {
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         try! await loop.submit(body).get()
     }
 

@@ -29,7 +29,7 @@ public final class CursesTerminal {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw OpenError.notATerminal }
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else { throw OpenError.cannotInitialize(term.isEmpty ? "(unset)" : term) }
-        return try open(term: term, output: stdout, input: stdin)
+        return try open(term: term, output: odds_stdout(), input: odds_stdin())
     }
 
     /// Opens a screen on any output, e.g. a file for measuring what a frame costs.
@@ -155,7 +155,7 @@ public final class CursesTerminal {
         endwin()
         if let screen { delscreen(screen) }
         screen = nil
-        fflush(stdout)
+        fflush(odds_stdout())
     }
 
     deinit { close() }

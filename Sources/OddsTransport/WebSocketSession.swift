@@ -139,7 +139,8 @@ public final class WebSocketSession: @unchecked Sendable {
                                     demand.reader = reader
                                     try channel.pipeline.syncOperations.addHandler(reader)
                                     // If the server closed before the reader was in place, it never sees channelInactive.
-                                    channel.closeFuture.whenComplete { _ in channel.eventLoop.execute { reader.finish() } }
+                                    let boundReader = NIOLoopBound(reader, eventLoop: channel.eventLoop)
+                                    channel.closeFuture.whenComplete { _ in channel.eventLoop.execute { boundReader.value.finish() } }
                                     return .upgraded(channel, WebSocketEvents(frames: made.sequence, bytes: buffered))
                                 }
                             })
@@ -301,7 +302,8 @@ final class FrameReader: ChannelDuplexHandler {
             var echo = context.channel.allocator.buffer(capacity: 2)
             echo.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: closeCode ?? 1000))
             let reply = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo)
-            context.writeAndFlush(wrapOutboundOut(reply)).whenComplete { _ in context.close(promise: nil) }
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(reply)).whenComplete { _ in bound.value.close(promise: nil) }
         default:
             break
         }
@@ -310,7 +312,8 @@ final class FrameReader: ChannelDuplexHandler {
     func channelInactive(context: ChannelHandlerContext) {
         // NIO's protocol error handler may close the channel before the error that made it do so
         // reaches this handler: end the stream on the next turn of the loop, once the cause is known.
-        context.eventLoop.execute { self.finish() }
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.execute { bound.value.finish() }
         context.fireChannelInactive()
     }
 
