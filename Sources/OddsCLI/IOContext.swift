@@ -19,9 +19,13 @@ public final class IOContext: @unchecked Sendable {
     /// (writers on several tasks may find the pipe closed at once).
     public var stdoutClosed: Bool { lock.withLock { _stdoutClosed } }
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Where `out` writes: stdout, or another descriptor in tests.
+    let output: Int32
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, output: Int32 = STDOUT_FILENO) {
         self.environment = environment
-        self.stdoutIsTTY = isatty(STDOUT_FILENO) == 1
+        self.output = output
+        self.stdoutIsTTY = isatty(output) == 1
         self.stderrIsTTY = isatty(STDERR_FILENO) == 1
         signal(SIGPIPE, SIG_IGN)
     }
@@ -60,7 +64,7 @@ public final class IOContext: @unchecked Sendable {
         // Straight to fd 1 (no C `FILE` buffer to flush; C's `stdout` is shared mutable state to
         // Swift 6). One writer at a time keeps concurrent lines whole, as `fwrite` did.
         let bytes = Array(safe.utf8)
-        let ok = writeLock.withLock { bytes.withUnsafeBytes { IOContext.writeAll(STDOUT_FILENO, $0) } }
+        let ok = writeLock.withLock { bytes.withUnsafeBytes { IOContext.writeAll(output, $0) } }
         if !ok { lock.withLock { _stdoutClosed = true } }
     }
 
