@@ -181,6 +181,15 @@ final class SimConnection: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
+    /// Sends the first half of `text` as a text frame that is not final, and never the rest: the
+    /// client is left in the middle of a message (tests of quitting mid-snapshot).
+    func sendFirstHalf(_ text: String) {
+        guard isOpen, let context else { return }
+        let bytes = Array(text.utf8)
+        let frame = WebSocketFrame(fin: false, opcode: .text, data: context.channel.allocator.buffer(bytes: bytes[0..<(bytes.count / 2)]))
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    }
+
     static let malformed = ["{\"type\":\"data\",\"events\":", "not json at all", "{\"type\":\"data\",\"events\":\"oops\"}",
                             "[1,2,3]", "{\"type\":\"update\",\"change\":\"score\"}"]
 

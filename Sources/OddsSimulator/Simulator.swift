@@ -245,6 +245,9 @@ public final class Simulator: @unchecked Sendable {
     /// Sends `text` as one text frame to every open connection (tests of a client's message handling).
     public func injectText(_ text: String) async { await onLoop { for c in self.connections.values { c.send(text) } } }
 
+    /// Sends the first half of `text` as a non-final frame to every open connection, and never the rest.
+    public func injectFirstHalf(_ text: String) async { await onLoop { for c in self.connections.values { c.sendFirstHalf(text) } } }
+
     /// The text messages clients sent, oldest first (the last 1,000).
     public var receivedTexts: [String] { get async { await onLoop { self.inbound } } }
 

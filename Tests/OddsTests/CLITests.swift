@@ -387,12 +387,15 @@ struct PromptExitTests {
 
     /// Runs `odds stream` against `url`, waits until its output shows `state`, sends SIGTERM and
     /// returns how long the process took to exit.
-    static func exitTime(url: String, state: String) async throws -> (CLI.Result, TimeInterval) {
-        let env = CLI.environment(["ODDS_TICKODDS_KEY": "key-0123456789", "ODDS_TICKODDS_WS_URL": url])
+    static func exitTime(url: String, state: String, key: String = "key-0123456789",
+                         then: @escaping @Sendable () async -> Void = {}) async throws -> (CLI.Result, TimeInterval) {
+        let env = CLI.environment(["ODDS_TICKODDS_KEY": key, "ODDS_TICKODDS_WS_URL": url])
         var signalled = Date()
         let r = try await CLI.run(["stream", "--provider", "tickodds"], env: env, timeout: 40) { process, output in
             let deadline = Date().addingTimeInterval(20)
             while !output().contains(state) && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+            await then()
+            // An observation window: the process is left in that state before the signal.
             try await Task.sleep(nanoseconds: 300_000_000)
             signalled = Date()
             process.signal(SIGTERM)
@@ -419,5 +422,21 @@ struct PromptExitTests {
         #expect(r.stdout.contains("\"state\":\"reconnecting\""))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(seconds < 1.5, "took \(seconds) s to exit")
+    }
+
+    @Test("SIGTERM in the middle of a snapshot (half of a large message received, the rest never comes): exit 0 within about a second")
+    func midSnapshot() async throws {
+        try await withSimulator { sim, _ in
+            // A snapshot of about 4 MB: every live event, many times over.
+            let events = Array(repeating: "{\"fixtureId\":\"1\",\"home\":\"A\",\"away\":\"B\",\"sportName\":\"Soccer\"}", count: 60_000)
+            let snapshot = "{\"type\":\"snapshot\",\"events\":[" + events.joined(separator: ",") + "]}"
+            let (r, seconds) = try await PromptExitTests.exitTime(url: sim.webSocketURL(.tickodds), state: "\"state\":\"live\"",
+                                                                  key: testKey) {
+                await sim.injectFirstHalf(snapshot)
+            }
+            #expect(r.stdout.contains("\"state\":\"live\""))
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(seconds < 1.5, "took \(seconds) s to exit")
+        }
     }
 }
