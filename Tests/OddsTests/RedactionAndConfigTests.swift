@@ -80,6 +80,15 @@ struct ConfigTests {
                                                    providerFlag: .tickodds, sportFlag: "Ice Hockey", oddsFormatFlag: .fractional)
         #expect(flagged.provider == .tickodds && flagged.providerSource == .flag)
         #expect(flagged.sport == "ice-hockey")
+        // Sport names match in any case and spelling of the separator.
+        for typed in ["SOCCER", "Soccer", "soccer"] {
+            #expect(try ResolvedSettings.resolve(environment: [:], config: config, configPath: "t", providerFlag: nil,
+                                                 sportFlag: typed, oddsFormatFlag: nil).sport == "soccer")
+        }
+        for typed in ["ICE_HOCKEY", "ice hockey", "Ice-Hockey"] {
+            #expect(try ResolvedSettings.resolve(environment: ["ODDS_SPORT": typed], config: config, configPath: "t", providerFlag: nil,
+                                                 sportFlag: nil, oddsFormatFlag: nil).sport == "ice-hockey")
+        }
         #expect(flagged.oddsFormat == .fractional)
     }
 
