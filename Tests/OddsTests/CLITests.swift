@@ -387,7 +387,7 @@ struct PromptExitTests {
 
     /// Runs `odds stream` against `url`, waits until its output shows `state`, sends SIGTERM and
     /// returns how long the process took to exit.
-    static func exitTime(url: String, state: String, key: String = "key-0123456789",
+    static func exitTime(url: String, state: String, key: String = "key-0123456789", signal: Int32 = SIGTERM,
                          then: @escaping @Sendable () async -> Void = {}) async throws -> (CLI.Result, TimeInterval) {
         let env = CLI.environment(["ODDS_TICKODDS_KEY": key, "ODDS_TICKODDS_WS_URL": url])
         var signalled = Date()
@@ -398,40 +398,42 @@ struct PromptExitTests {
             // An observation window: the process is left in that state before the signal.
             try await Task.sleep(nanoseconds: 300_000_000)
             signalled = Date()
-            process.signal(SIGTERM)
+            process.signal(signal)
         }
         return (r, Date().timeIntervalSince(signalled))
     }
 
-    @Test("SIGTERM while the WebSocket upgrade hangs (connecting): exit 0 within about a second, not after the 10 s timeout")
-    func whileConnecting() async throws {
+    @Test("SIGTERM or SIGINT while the WebSocket upgrade hangs (connecting): exit 0 within about a second, not after the 10 s timeout",
+          arguments: [SIGTERM, SIGINT])
+    func whileConnecting(signal: Int32) async throws {
         let (fd, port) = try PromptExitTests.silentListener()
         defer { close(fd) }
-        let (r, seconds) = try await PromptExitTests.exitTime(url: "ws://127.0.0.1:\(port)/ws/live", state: "\"state\":\"connecting\"")
+        let (r, seconds) = try await PromptExitTests.exitTime(url: "ws://127.0.0.1:\(port)/ws/live", state: "\"state\":\"connecting\"", signal: signal)
         #expect(r.stdout.contains("\"state\":\"connecting\""))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(seconds < 1.5, "took \(seconds) s to exit")
     }
 
-    @Test("SIGTERM during a reconnect wait: exit 0 within about a second")
-    func whileWaitingToReconnect() async throws {
+    @Test("SIGTERM or SIGINT during a reconnect wait: exit 0 within about a second", arguments: [SIGTERM, SIGINT])
+    func whileWaitingToReconnect(signal: Int32) async throws {
         // A port that refuses: nothing listens there once the listener is closed.
         let (fd, port) = try PromptExitTests.silentListener()
         close(fd)
-        let (r, seconds) = try await PromptExitTests.exitTime(url: "ws://127.0.0.1:\(port)/ws/live", state: "\"state\":\"reconnecting\"")
+        let (r, seconds) = try await PromptExitTests.exitTime(url: "ws://127.0.0.1:\(port)/ws/live", state: "\"state\":\"reconnecting\"", signal: signal)
         #expect(r.stdout.contains("\"state\":\"reconnecting\""))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(seconds < 1.5, "took \(seconds) s to exit")
     }
 
-    @Test("SIGTERM in the middle of a snapshot (half of a large message received, the rest never comes): exit 0 within about a second")
-    func midSnapshot() async throws {
+    @Test("SIGTERM or SIGINT in the middle of a snapshot (half of a large message received, the rest never comes): exit 0 within about a second",
+          arguments: [SIGTERM, SIGINT])
+    func midSnapshot(signal: Int32) async throws {
         try await withSimulator { sim, _ in
             // A snapshot of about 4 MB: every live event, many times over.
             let events = Array(repeating: "{\"fixtureId\":\"1\",\"home\":\"A\",\"away\":\"B\",\"sportName\":\"Soccer\"}", count: 60_000)
             let snapshot = "{\"type\":\"snapshot\",\"events\":[" + events.joined(separator: ",") + "]}"
             let (r, seconds) = try await PromptExitTests.exitTime(url: sim.webSocketURL(.tickodds), state: "\"state\":\"live\"",
-                                                                  key: testKey) {
+                                                                  key: testKey, signal: signal) {
                 await sim.injectFirstHalf(snapshot)
             }
             #expect(r.stdout.contains("\"state\":\"live\""))
