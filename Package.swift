@@ -19,7 +19,7 @@ let package = Package(
         .executableTarget(name: "odds", dependencies: ["OddsCLI"]),
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
-            "OddsTickOdds", "OddsSimulator", "OddsDashboard", "OddsTerminal",
+            "OddsTickOdds", "OddsBoltOdds", "OddsSimulator", "OddsDashboard", "OddsTerminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -29,7 +29,8 @@ let package = Package(
                                                           "OddsProviders", "OddsTransport", "OddsFuzz", "OddsJSON", "OddsTickOdds",
                                                           .product(name: "Logging", package: "swift-log")]),
         .target(name: "OddsModel"),
-        .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsPulseScore", "OddsTickOdds"]),
+        .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsPulseScore", "OddsTickOdds",
+                                                 "OddsBoltOdds"]),
         .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput"]),
         .systemLibrary(name: "CNcursesw"),
         .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"]),
@@ -50,7 +51,9 @@ let package = Package(
         .target(name: "OddsPulseScore", dependencies: ["OddsModel", "OddsJSON", "OddsTransport"]),
         .target(name: "OddsTickOdds", dependencies: ["OddsModel", "OddsJSON", "OddsTransport",
                                                      .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds"]),
+        .target(name: "OddsBoltOdds", dependencies: ["OddsModel", "OddsJSON", "OddsStore", "OddsTransport",
+                                                     .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+        .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds"]),
         .target(name: "OddsSimulator", dependencies: [
             "OddsModel", "OddsJSON",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -62,7 +65,7 @@ let package = Package(
         ]),
         .testTarget(name: "OddsTests", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
-            "OddsPulseScore", "OddsTickOdds", "OddsSimulator", "OddsCLI", "OddsDashboard", "OddsFuzz",
+            "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSimulator", "OddsCLI", "OddsDashboard", "OddsFuzz",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
     ]

@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|dash|record|pulsescore|tickodds|config|sim|help)
+    live|sports|event|stream|dash|record|pulsescore|tickodds|boltodds|config|sim|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream dash record pulsescore tickodds config sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash record pulsescore tickodds boltodds config sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -768,6 +768,257 @@ _odds_tickodds_stream() {
         return
         ;;
     '--speed')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __odds_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    live|info|games|markets|stream|pbp|scores)
+        # Offer subcommand argument completions
+        "_odds_boltodds_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'live info games markets stream pbp scores' -- "${cur}"))
+        ;;
+    esac
+}
+
+_odds_boltodds_live() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--sport --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--sport')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_info() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_games() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--sport --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--sport')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_markets() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--sport --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--sport')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_stream() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--sport --game --market --book)
+    non_repeating_options=(--limit --replay --speed --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--sport')
+        return
+        ;;
+    '--game')
+        return
+        ;;
+    '--market')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_pbp() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--game --book)
+    non_repeating_options=(--limit --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--game')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_scores() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--game --book)
+    non_repeating_options=(--limit --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--game')
+        return
+        ;;
+    '--limit')
         return
         ;;
     '--odds-format')

@@ -237,6 +237,13 @@ public struct ResolvedSettings: Sendable {
             var options: [String: String] = [:]
             for option in entry.options { options[option.key] = option.value }
             for (k, v) in file where !["key", "url", "ws_url"].contains(k) { options[k] = v }
+            // A provider's own settings from the environment too: ODDS_BOLTODDS_PBP_URL for pbp_url.
+            for option in entry.options {
+                if let v = env["ODDS_\(id.environmentName)_\(option.key.uppercased())"], !v.isEmpty {
+                    options[option.key] = v
+                    sources[option.key] = .environment
+                }
+            }
             // Durations from outside are checked once, here: `inf`, `nan`, `1e300` or `-1` would reach
             // timers that trap on them.
             for k in ["heartbeat_seconds", "silence_seconds"] {

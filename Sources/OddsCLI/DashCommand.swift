@@ -47,7 +47,7 @@ struct Dash: AsyncParsableCommand {
             if let path = replay.replay {
                 (feed, stats, provider) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
             } else {
-                provider = try rt.provider(rt.settings.provider)
+                provider = try await rt.preparedProvider(rt.settings.provider)
                 stats = FeedStats()
                 feed = provider.stream(sport: rt.settings.sport, stats: stats)
             }

@@ -1,9 +1,10 @@
 /// Reference text shown by `odds --help` and in the man page, kept in one place.
 enum Docs {
     static let root = """
-    Providers: pulsescore (Bet365 odds; REST and WebSocket) and tickodds (scores, clock, incidents and odds; \
-    REST and WebSocket). boltodds, sportsapi and sportsapi-v1 have their places in the config and are not \
-    supported yet. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
+    Providers: pulsescore (Bet365 odds; REST and WebSocket), tickodds (scores, clock, incidents and odds; \
+    REST and WebSocket) and boltodds (many sportsbooks side by side: an odds stream, play-by-play and live \
+    scores over three WebSockets, REST listings; tables show the best price across books with its book). \
+    sportsapi and sportsapi-v1 have their places in the config and are not supported yet. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
     of the provider; its data is labelled as demo data (stderr, the table banner, "demo": true in JSON, and a \
     last "demo" column in TSV and CSV).
 
@@ -14,14 +15,17 @@ enum Docs {
 
     JSON EVENT: provider, id, sport, league, home, away (null for races), status (scheduled, live, halftime, \
     suspended, ended, unknown), startTime, score {home, away} or null, clock, period, markets [{name, book?, \
-    selections [{name, line, suspended, price {decimal, american, fractional, probability} or null}]}], \
+    selections [{name, line, suspended, isMain, price {decimal, american, fractional, probability, book} or \
+    null, link (BoltOdds' deep link, when sent)}]}], \
     incidents [{kind (goal, card, substitution, var, period, other), minute, team, player, detail}], \
     updatedAt (ISO 8601, UTC); "demo": true in demo mode. Prices are strings: the provider's own text in its \
     format, exact conversions (rounded half away from zero) in the others.
 
     STREAM LINES (odds stream): {"type": ..., "provider", "receivedAt", ...} with type snapshot (events), upsert \
     (event), remove (eventId), price (eventId, marketId, market, selection, previous, direction), score \
-    (eventId, from, to), incident (eventId, incident), status (eventId, status, period), heartbeat, or \
+    (eventId, from, to), incident (eventId, incident), status (eventId, status, period), book (book, event: one \
+    book's whole view of a game), scoreboard (eventId, home, away, league, score, scoreText, clock, period, \
+    status), clear (book, and league or eventId, or sport), heartbeat, or \
     connection (connection: the provider's connection it is about, "live" where there is one; state: \
     connecting, live, reconnecting with retryIn/attempt/reason, stale, stopped with reason).
 
@@ -30,7 +34,8 @@ enum Docs {
     authorities to trust for HTTPS and WSS; ODDS_CA_FILE) at the top and a [pulsescore] / [tickodds] / \
     [boltodds] / [sportsapi] / [sportsapi_v1] table holding key, url, ws_url. The environment overrides the \
     file: ODDS_<PROVIDER>_KEY, ODDS_<PROVIDER>_URL (REST base), ODDS_<PROVIDER>_WS_URL, with PROVIDER one of \
-    PULSESCORE, TICKODDS, BOLTODDS, SPORTSAPI, SPORTSAPI_V1; also ODDS_PROVIDER, ODDS_SPORT, ODDS_ODDS_FORMAT. \
+    PULSESCORE, TICKODDS, BOLTODDS, SPORTSAPI, SPORTSAPI_V1, and ODDS_<PROVIDER>_<SETTING> for a provider's \
+    own settings (ODDS_BOLTODDS_PBP_URL for pbp_url); also ODDS_PROVIDER, ODDS_SPORT, ODDS_ODDS_FORMAT. \
     Flags override both. API keys are never printed: they are masked in URLs, errors and verbose logs.
 
     URLS: documented by the providers: PulseScore REST https://api.pulsescore.net/api/v2/bet365 (live-events, \
@@ -40,7 +45,14 @@ enum Docs {
     (live_sports_path) and live event /live-events/{id} (live_event_path); the TickOdds REST host \
     https://api.tickodds.com and its key header X-API-Key (key_header); TickOdds' league field, and how \
     it refuses a key without the Live plan (HTTP 403 at the upgrade: exit 4) or over 50 connections (HTTP \
-    429 at the upgrade: retried with backoff). TickOdds documents no close codes: every close reconnects.
+    429 at the upgrade: retried with backoff). TickOdds documents no close codes: every close reconnects. \
+    BoltOdds: documented REST https://spro.agency/api (key as ?key=; GET limited to 12 a minute with a burst \
+    of 3, which the client keeps to and says on stderr when it waits) and the odds stream wss://spro.agency/api \
+    (at most 12 connections a minute, kept by the client); inferred: play-by-play \
+    wss://spro.agency/api/playbyplay (pbp_url) and live scores wss://spro.agency/api/livescores (scores_url), \
+    the sport of each competition (a built-in table: NBA is basketball, EPL soccer, ...), the end of the \
+    initial state (1 s without a new game), a bad key refused at the upgrade (HTTP 401: exit 3), and the \
+    silence after which a connection is dead (90 s; silence_seconds).
 
     EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \
     key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \

@@ -12,7 +12,7 @@ public struct OddsCommand: AsyncParsableCommand {
         discussion: Docs.root,
         version: OddsVersion.current,
         subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Record.self, PulseScoreCommand.self,
-                      TickOddsCommand.self, ConfigCommand.self, Sim.self],
+                      TickOddsCommand.self, BoltOddsCommand.self, ConfigCommand.self, Sim.self],
         defaultSubcommand: nil
     )
 
@@ -43,7 +43,7 @@ extension OddsCommand {
                     rt.printEvents(store.currentEvents())
                     return
                 }
-                let events = try await rt.provider(rt.settings.provider).liveEvents(sport: rt.settings.sport)
+                let events = try await rt.preparedProvider(rt.settings.provider).liveEvents(sport: rt.settings.sport)
                 rt.printEvents(events)
             }
         }
@@ -105,7 +105,7 @@ extension OddsCommand {
         func run() async throws {
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
                 try await runStreamOrReplay(replay, provider: providerOption.provider, sport: rt.settings.sport,
-                                            options: stream, rt) { try rt.provider(rt.settings.provider) }
+                                            options: stream, rt) { try await rt.preparedProvider(rt.settings.provider) }
             }
         }
     }

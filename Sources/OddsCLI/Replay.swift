@@ -65,7 +65,7 @@ extension Runtime {
 
 /// `stream` with or without `--replay`: the live feed of `makeProvider()`, or the recording.
 func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderID?, sport: String?, options: StreamOptions,
-                       _ rt: Runtime, makeProvider: () throws -> any OddsProvider) async throws {
+                       _ rt: Runtime, makeProvider: () async throws -> any OddsProvider) async throws {
     if let path = replay.replay {
         let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerFlag, sport: sport, speed: replay.replaySpeed)
         try await runStream(feed, stats: stats, options: options, rt)
@@ -73,7 +73,7 @@ func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderI
         return
     }
     let stats = FeedStats()
-    let feed = try makeProvider().stream(sport: sport, stats: stats)
+    let feed = try await makeProvider().stream(sport: sport, stats: stats)
     try await runStream(feed, stats: stats, options: options, rt)
 }
 
@@ -114,7 +114,7 @@ struct Record: AsyncParsableCommand {
         let common = try CommonOptions.parse((demo ? ["--demo"] : []) + (verbose ? ["--verbose"] : [])
                                              + book.flatMap { ["--book", $0] })
         try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
-            let provider = try rt.provider(rt.settings.provider)
+            let provider = try await rt.preparedProvider(rt.settings.provider)
             let recorder = try Recorder(path: output, demo: rt.demo)
             rt.transport.frameTap = recorder
             let stats = FeedStats()

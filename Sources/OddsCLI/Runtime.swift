@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OddsBoltOdds
 import OddsModel
 import OddsOutput
 import OddsProviders
@@ -55,6 +56,14 @@ final class Runtime: @unchecked Sendable {
         return try ProviderRegistry.make(id, settings: keyed(id), transport: transport)
     }
 
+    /// The client of `id`, with the user's sport and books resolved by the provider before any
+    /// connection (BoltOdds spells them its own way and refuses unknown ones).
+    func preparedProvider(_ id: ProviderID) async throws -> any OddsProvider {
+        let p = try provider(id)
+        try await p.prepare(sport: settings.sport, books: common.book)
+        return p
+    }
+
     /// A single-book feed has one book: asking it for another would silently show nothing.
     func checkBooks(_ id: ProviderID) throws {
         guard let only = id.singleBook else { return }
@@ -67,6 +76,10 @@ final class Runtime: @unchecked Sendable {
     func pulseScore() throws -> PulseScoreClient {
         try checkBooks(.pulsescore)
         return PulseScoreClient(settings: try keyed(.pulsescore), transport: transport)
+    }
+
+    func boltOdds() throws -> BoltOddsClient {
+        BoltOddsClient(settings: try keyed(.boltodds), transport: transport)
     }
 
     func tickOdds() throws -> TickOddsClient {
@@ -165,6 +178,11 @@ func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport:
         settings.providers[.tickodds]!.key = key
         settings.providers[.tickodds]!.restURL = sim.restURL(.tickodds)
         settings.providers[.tickodds]!.webSocketURL = sim.webSocketURL(.tickodds)
+        settings.providers[.boltodds]!.key = key
+        settings.providers[.boltodds]!.restURL = sim.restURL(.boltodds)
+        settings.providers[.boltodds]!.webSocketURL = sim.webSocketURL(.boltodds)
+        settings.providers[.boltodds]!.options["pbp_url"] = sim.boltOddsPlayByPlayURL
+        settings.providers[.boltodds]!.options["scores_url"] = sim.boltOddsLiveScoresURL
         io.err("DEMO MODE: simulated data from the built-in simulator (seed \(demo.seed), 127.0.0.1:\(sim.port)), not real odds.")
     }
     let transport = Transport(logger: logger, redactor: io.redactor, trustRoots: trustRoots)

@@ -67,6 +67,10 @@ struct Sim: AsyncParsableCommand {
         export ODDS_PULSESCORE_WS_URL=\(sim.webSocketURL(.pulsescore))
         export ODDS_TICKODDS_URL=\(sim.restURL(.tickodds))
         export ODDS_TICKODDS_WS_URL=\(sim.webSocketURL(.tickodds))
+        export ODDS_BOLTODDS_URL=\(sim.restURL(.boltodds))
+        export ODDS_BOLTODDS_WS_URL=\(sim.webSocketURL(.boltodds))
+        export ODDS_BOLTODDS_PBP_URL=\(sim.boltOddsPlayByPlayURL)
+        export ODDS_BOLTODDS_SCORES_URL=\(sim.boltOddsLiveScoresURL)
 
         """)
         _ = try await untilInterrupted {

@@ -203,7 +203,7 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         model.now = max(model.now, m.receivedAt)
         // Sorting every row on every update is the expensive part: only when rows can disappear.
         switch m.update {
-        case .snapshot, .remove: model.clampSelection()
+        case .snapshot, .remove, .clear: model.clampSelection()
         default: break
         }
         return []

@@ -1,5 +1,6 @@
 import Foundation
 import OddsJSON
+import OddsBoltOdds
 import OddsModel
 import OddsPulseScore
 import OddsTickOdds
@@ -160,8 +161,16 @@ public struct Fuzzer {
 
     /// Every decoder that reads provider or recording bytes, each checked afterwards with `valid`
     /// frames of its kind: (TickOdds message, PulseScore broadcast).
-    public static func targets(validTickOdds: [UInt8], validPulseScore: [UInt8]) -> [Target] {
+    public static func targets(validTickOdds: [UInt8], validPulseScore: [UInt8], validBoltOdds: [[UInt8]] = []) -> [Target] {
         let settings = ProviderSettings(key: nil, restURL: "", webSocketURL: "")
+        // BoltOdds' three connections, each checked with the first valid frame of its kind.
+        let bolt = BoltOddsClient.feedConnections(settings: settings, filters: BoltOddsFilters())
+        let boltTargets: [Target] = bolt.map { adapter in
+            let valid = validBoltOdds.first { (try? adapter.decode($0, first: false)).map { !$0.isEmpty } ?? false }
+                ?? Array(#"{"action":"ping"}"#.utf8)
+            return Target(name: "boltodds \(adapter.connectionName)", decode: { (try? adapter.decode($0, first: false)) != nil },
+                          stillWorks: { (try? adapter.decode(valid, first: false)).map { !$0.isEmpty } ?? false })
+        }
         let tick = TickOddsFeed(settings: settings, sport: nil)
         let tickSoccer = TickOddsFeed(settings: settings, sport: "soccer")
         let pulse = PulseScoreFeed(settings: settings, sport: "soccer")
@@ -192,6 +201,7 @@ public struct Fuzzer {
                    stillWorks: { validTickOdds.withUnsafeBufferPointer { b in
                        (try? JSONSpan.valueEnd(b, from: 0)).map { JSONSpan.skipWhitespace(b, from: $0) == b.count } ?? false
                    } }),
+        ] + boltTargets + [
             Target(name: "recording line", decode: { bytes in
                 RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + bytes + [0x7D]) != nil
             }, stillWorks: {
@@ -213,7 +223,7 @@ extension Fuzzer {
         let validPulse = corpus.first { (try? pulse.decode($0, first: true)).map { !$0.isEmpty } ?? false }
             ?? Array(#"{"type":"data","timestamp":1,"events":[]}"#.utf8)
         var fuzzer = Fuzzer(corpus: corpus, seed: seed)
-        return targets(validTickOdds: validTick, validPulseScore: validPulse).map { fuzzer.run($0, count: count) }
+        return targets(validTickOdds: validTick, validPulseScore: validPulse, validBoltOdds: corpus).map { fuzzer.run($0, count: count) }
     }
 }
 

@@ -29,7 +29,8 @@ public struct BookFilter: Hashable, Sendable {
         case .snapshot(let events): return .snapshot(events.map(apply))
         case .upsert(let e): return .upsert(apply(e))
         case .price(let p): return allows(p.book) ? update : nil
-        case .clear(.book(let b)): return allows(b) ? update : nil
+        case .bookUpsert(let e, let b): return allows(b) ? .bookUpsert(apply(e), book: b) : nil
+        case .clear(let scope): return scope.book.map(allows) == false ? nil : update
         default: return update
         }
     }

@@ -101,10 +101,13 @@ public struct Selection: Hashable, Sendable {
     public var suspended: Bool
     /// The provider's word on whether this is its main line (TickOdds `isMain`); nil when it says nothing.
     public var isMain: Bool?
+    /// The book's deep link to this bet (BoltOdds `link`), as sent; nil when the provider gives none.
+    public var link: String?
 
-    public init(id: String, name: String, line: String? = nil, price: Price?, suspended: Bool = false, isMain: Bool? = nil) {
+    public init(id: String, name: String, line: String? = nil, price: Price?, suspended: Bool = false, isMain: Bool? = nil,
+                link: String? = nil) {
         self.id = id; self.name = name; self.line = line; self.price = price; self.suspended = suspended
-        self.isMain = isMain
+        self.isMain = isMain; self.link = link
     }
 
     /// True when the price can be shown as a live number.
@@ -126,6 +129,12 @@ public struct BestPrice: Hashable, Sendable {
     public var price: Price
     public var book: String?
     public init(price: Price, book: String?) { self.price = price; self.book = book }
+}
+
+/// A selection as a table shows it, with the book whose price it is.
+public struct LineCell: Hashable, Sendable {
+    public var selection: Selection
+    public var book: String?
 }
 
 /// A betting market of one event, from one book.
@@ -240,6 +249,29 @@ public struct Event: Hashable, Sendable, Identifiable {
             }
         }
         return best
+    }
+
+    /// The 1 / X / 2 of tables: the main market's main selections. With several books, each
+    /// selection at its best available price across books, with that book; a selection no book
+    /// offers now is suspended.
+    public var mainLine: [LineCell] {
+        guard let main = mainMarket else { return [] }
+        guard books.count > 1 else { return main.mainSelections.map { LineCell(selection: $0, book: main.book) } }
+        let best = bestPrices(marketID: main.id)
+        var refs: [SelectionRef] = []
+        var byRef: [SelectionRef: Selection] = [:]
+        for market in markets where market.id == main.id {
+            for s in market.mainSelections where byRef[s.ref] == nil { refs.append(s.ref); byRef[s.ref] = s }
+        }
+        return refs.map { ref in
+            var s = byRef[ref]!
+            guard let b = best[ref] else { s.suspended = true; return LineCell(selection: s, book: nil) }
+            s.price = b.price
+            s.suspended = false
+            if let m = markets.first(where: { $0.id == main.id && $0.book == b.book }),
+               let offered = m.selections.first(where: { $0.ref == ref }) { s = offered }
+            return LineCell(selection: s, book: b.book)
+        }
     }
 
     static func isMainMarketName(_ name: String) -> Bool {

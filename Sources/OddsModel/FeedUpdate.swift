@@ -52,6 +52,43 @@ public enum ClearScope: Hashable, Sendable {
     case book(String)
     /// Every event of this sport (slug).
     case sport(String)
+    /// Every price of this book in the events of one competition (BoltOdds' `sport_clear`: its
+    /// "sport" is a competition such as "NBA", the event's `league`).
+    case bookInLeague(book: String, league: String)
+    /// Every price of this book in one event (BoltOdds' `game_removed` from one book).
+    case bookInEvent(book: String, eventID: String)
+
+    /// The book whose prices go, if the scope names one.
+    public var book: String? {
+        switch self {
+        case .book(let b), .bookInLeague(let b, _), .bookInEvent(let b, _): return b
+        case .sport: return nil
+        }
+    }
+}
+
+/// What a scores or play-by-play message says about a match now; nil fields are unchanged. It
+/// names the teams so that a match heard of here first (before any odds) can be shown.
+public struct Scoreboard: Hashable, Sendable {
+    public var eventID: String
+    public var home: String?
+    public var away: String?
+    public var league: String?
+    /// Sport slug, when known.
+    public var sport: String?
+    public var score: Score?
+    /// A score that is not N-N, as sent.
+    public var scoreText: String?
+    public var clock: String?
+    public var period: String?
+    public var status: EventStatus?
+
+    public init(eventID: String, home: String? = nil, away: String? = nil, league: String? = nil, sport: String? = nil,
+                score: Score? = nil, scoreText: String? = nil, clock: String? = nil, period: String? = nil,
+                status: EventStatus? = nil) {
+        self.eventID = eventID; self.home = home; self.away = away; self.league = league; self.sport = sport
+        self.score = score; self.scoreText = scoreText; self.clock = clock; self.period = period; self.status = status
+    }
 }
 
 /// One normalized change from a provider's feed. Providers turn their wire messages into these.
@@ -60,6 +97,12 @@ public enum FeedUpdate: Hashable, Sendable {
     case snapshot([Event])
     /// A new or refreshed event.
     case upsert(Event)
+    /// One book's whole view of an event (BoltOdds' `initial_state`, `game_update`, `game_added`):
+    /// its markets replace that book's, other books' stay, and the event's teams and competition
+    /// are refreshed while its score and clock (from other feeds) are kept.
+    case bookUpsert(Event, book: String)
+    /// Score, clock, period or status from a scores or play-by-play feed.
+    case scoreboard(Scoreboard)
     /// The event is gone (ended, removed).
     case remove(eventID: String)
     case price(PriceUpdate)
@@ -74,7 +117,8 @@ public enum FeedUpdate: Hashable, Sendable {
     /// The event this update is about, if it is about one.
     public var eventID: String? {
         switch self {
-        case .upsert(let e): return e.id
+        case .upsert(let e), .bookUpsert(let e, _): return e.id
+        case .scoreboard(let s): return s.eventID
         case .remove(let id), .score(let id, _, _), .incident(let id, _), .status(let id, _, _): return id
         case .price(let p): return p.eventID
         case .snapshot, .heartbeat, .connection, .clear: return nil

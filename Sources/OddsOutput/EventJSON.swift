@@ -25,13 +25,16 @@ public enum EventJSON {
     }
 
     public static func selection(_ s: Selection, book: String?) -> JSONOutput {
-        .object([
+        var fields: [(String, JSONOutput)] = [
             ("name", .string(s.name)),
             ("line", .optionalString(s.line)),
             ("suspended", .bool(s.suspended)),
             ("isMain", s.isMain.map { .bool($0) } ?? .null),
             ("price", price(s.price, book: book)),
-        ])
+        ]
+        // Only providers with deep links (BoltOdds) add the field.
+        if let link = s.link { fields.append(("link", .string(link))) }
+        return .object(fields)
     }
 
     public static func market(_ m: Market) -> JSONOutput {
@@ -93,6 +96,15 @@ public enum EventJSON {
         case .upsert(let e):
             head("upsert")
             fields.append(("event", event(e)))
+        case .bookUpsert(let e, let book):
+            head("book")
+            fields += [("book", .string(book)), ("event", event(e))]
+        case .scoreboard(let s):
+            head("scoreboard")
+            fields += [("eventId", .string(s.eventID)), ("home", .optionalString(s.home)), ("away", .optionalString(s.away)),
+                       ("league", .optionalString(s.league)), ("score", score(s.score)), ("scoreText", .optionalString(s.scoreText)),
+                       ("clock", .optionalString(s.clock)), ("period", .optionalString(s.period)),
+                       ("status", .optionalString(s.status?.rawValue))]
         case .remove(let id):
             head("remove")
             fields.append(("eventId", .string(id)))
@@ -119,6 +131,8 @@ public enum EventJSON {
             switch scope {
             case .book(let b): fields.append(("book", .string(b)))
             case .sport(let sp): fields.append(("sport", .string(sp)))
+            case .bookInLeague(let b, let league): fields += [("book", .string(b)), ("league", .string(league))]
+            case .bookInEvent(let b, let id): fields += [("book", .string(b)), ("eventId", .string(id))]
             }
         case .heartbeat:
             head("heartbeat")

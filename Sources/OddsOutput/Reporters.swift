@@ -87,11 +87,15 @@ public enum EventReporter {
 
     /// The main market's prices as the 1 / X / 2 columns.
     public static func mainPrices(_ e: Event, format: OddsFormat) -> [String] {
-        guard let market = e.mainMarket else { return ["", "", ""] }
-        let s = market.mainSelections
+        let line = e.mainLine
+        // With several books, each price names the book that offers it (the best across books).
+        let multiBook = e.books.count > 1
+        let s = line.map(\.selection)
         func cell(_ sel: Selection) -> String {
             if sel.suspended { return "SUSP" }
-            return sel.price?.formatted(format) ?? "-"
+            guard let price = sel.price else { return "-" }
+            let book = multiBook ? line.first { $0.selection.ref == sel.ref }?.book : nil
+            return price.formatted(format) + (book.map { " \($0)" } ?? "")
         }
         switch s.count {
         case 3: return s.map(cell)

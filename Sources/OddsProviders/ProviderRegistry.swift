@@ -1,3 +1,4 @@
+import OddsBoltOdds
 import OddsModel
 import OddsPulseScore
 import OddsTickOdds
@@ -28,8 +29,11 @@ public enum ProviderRegistry {
                   ("key_header", TickOddsClient.defaultKeyHeader, false),
                   ("heartbeat_seconds", "15", true),
               ]),
-        Entry(id: .boltodds, restURL: "https://spro.agency/api", webSocketURL: "wss://spro.agency/api",
-              supported: false, options: []),
+        Entry(id: .boltodds, restURL: BoltOddsClient.defaultRESTURL, webSocketURL: BoltOddsClient.defaultWebSocketURL,
+              supported: true, options: [
+                  ("pbp_url", BoltOddsClient.defaultPlayByPlayURL, false),
+                  ("scores_url", BoltOddsClient.defaultLiveScoresURL, false),
+              ]),
         Entry(id: .sportsapi, restURL: "https://v2.football.sportsapipro.com",
               webSocketURL: "wss://v2.football.sportsapipro.com/ws", supported: false, options: []),
         Entry(id: .sportsapiV1, restURL: "https://v1.football.sportsapipro.com",
@@ -49,7 +53,9 @@ public enum ProviderRegistry {
     }
 
     private static func unsupported(_ id: ProviderID) -> OddsError {
-        .usage("\(id.displayName) is not supported yet; use --provider \(supported.map(\.rawValue).joined(separator: " or ")).")
+        let names = supported.map(\.rawValue)
+        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+        return .usage("\(id.displayName) is not supported yet; use --provider \(list).")
     }
 
     /// Builds the client for `id`; a provider not built yet is a usage error.
@@ -58,7 +64,8 @@ public enum ProviderRegistry {
         switch id {
         case .pulsescore: return PulseScoreClient(settings: settings, transport: transport, retry: retry)
         case .tickodds: return TickOddsClient(settings: settings, transport: transport, retry: retry)
-        case .boltodds, .sportsapi, .sportsapiV1:
+        case .boltodds: return BoltOddsClient(settings: settings, transport: transport, retry: retry)
+        case .sportsapi, .sportsapiV1:
             throw unsupported(id)
         }
     }

@@ -6,7 +6,7 @@ import OddsJSON
 
 /// One simulated WebSocket client connection, PulseScore or TickOdds by its path.
 // @unchecked Sendable: the simulator runs on one event loop, and every use of a connection is on it.
-final class SimConnection: ChannelInboundHandler, @unchecked Sendable {
+final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
@@ -87,6 +87,8 @@ final class SimConnection: ChannelInboundHandler, @unchecked Sendable {
             if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(ping), delay: .milliseconds(ping), { [weak self] _ in
                 self?.ping()
             }) { timers.append(t) }
+        case .boltodds:
+            break // BoltOdds sockets have their own handler, BoltOddsConnection.
         }
     }
 
@@ -104,8 +106,7 @@ final class SimConnection: ChannelInboundHandler, @unchecked Sendable {
         case .text:
             var data = frame.unmaskedData
             let text = data.readString(length: data.readableBytes) ?? ""
-            sim.inbound.append(text)
-            if sim.inbound.count > 1000 { sim.inbound.removeFirst(sim.inbound.count - 1000) }
+            sim.recordInbound(text)
             received(text)
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
@@ -140,6 +141,7 @@ final class SimConnection: ChannelInboundHandler, @unchecked Sendable {
         case .tickodds:
             guard let subs = subscriptions else { return true }
             return subs.contains("all") || subs.contains(PulseScoreFormat.sportName(m.sport))
+        case .boltodds: return false
         }
     }
 
@@ -167,27 +169,8 @@ final class SimConnection: ChannelInboundHandler, @unchecked Sendable {
                 if let m, !wants(m) { continue }
                 for message in TickOddsFormat.messages(for: change, world: sim.world) { send(message) }
             }
+        case .boltodds: break
         }
-    }
-
-    func send(_ text: String) {
-        guard isOpen, let context else { return }
-        if sim.options.slowClientBuffer != nil, !context.channel.isWritable { sim.skippedSlow += 1; return }
-        let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
-        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
-        if let code = closeAfterFirst {
-            closeAfterFirst = nil
-            close(code: code, reason: "Simulated close")
-        }
-    }
-
-    /// Sends the first half of `text` as a text frame that is not final, and never the rest: the
-    /// client is left in the middle of a message (tests of quitting mid-snapshot).
-    func sendFirstHalf(_ text: String) {
-        guard isOpen, let context else { return }
-        let bytes = Array(text.utf8)
-        let frame = WebSocketFrame(fin: false, opcode: .text, data: context.channel.allocator.buffer(bytes: bytes[0..<(bytes.count / 2)]))
-        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }
 
     static let malformed = ["{\"type\":\"data\",\"events\":", "not json at all", "{\"type\":\"data\",\"events\":\"oops\"}",
@@ -198,30 +181,7 @@ final class SimConnection: ChannelInboundHandler, @unchecked Sendable {
         for i in 0..<count {
             var text = SimConnection.malformed[i % SimConnection.malformed.count]
             if provider == .tickodds, i % SimConnection.malformed.count == 2 { text = "{\"type\":\"snapshot\",\"events\":7}" }
-            let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
-            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+            SimFrames.text(text.utf8, on: context)
         }
-    }
-
-    /// A clean close with a close frame carrying `code`. As RFC 6455 asks, the TCP connection is
-    /// closed once the client echoes the close (or after 2 s), not at once.
-    func close(code: Int, reason: String = "") {
-        guard isOpen, let context else { return }
-        var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
-        data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
-        data.writeString(reason)
-        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
-        finish()
-        closeSent = true
-        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
-        let channel = context.channel
-        channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
-    }
-
-    /// Closes the TCP connection with no close frame.
-    func drop() {
-        guard let context else { return }
-        finish()
-        context.close(promise: nil)
     }
 }

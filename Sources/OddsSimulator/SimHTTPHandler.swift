@@ -11,18 +11,28 @@ final class SimHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unc
 
     unowned let sim: Simulator
     var head: HTTPRequestHead?
+    /// The request body so far (BoltOdds' POSTs), at most `maxBody` bytes.
+    var body: [UInt8] = []
+    var bodyTooLarge = false
+    static let maxBody = 1 << 20
 
     init(sim: Simulator) { self.sim = sim }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let h): head = h
-        case .body: break
+        case .head(let h):
+            head = h
+            body = []
+            bodyTooLarge = false
+        case .body(var chunk):
+            if body.count + chunk.readableBytes > Self.maxBody { bodyTooLarge = true; body = [] }
+            if !bodyTooLarge { body += chunk.readBytes(length: chunk.readableBytes) ?? [] }
         case .end:
             guard let head else { return }
-            let (status, body, extra) = sim.route(head)
-            respond(context: context, head: head, status: status, body: body, headers: extra)
+            let (status, text, extra) = bodyTooLarge ? Simulator.error(413, "Request body too large") : sim.route(head, body: body)
+            respond(context: context, head: head, status: status, body: text, headers: extra)
             self.head = nil
+            body = []
         }
     }
 
@@ -66,10 +76,12 @@ extension Simulator {
     }
 
     /// Answers one REST request (on the loop).
-    func route(_ head: HTTPRequestHead) -> (Int, String, [(String, String)]) {
+    func route(_ head: HTTPRequestHead, body: [UInt8] = []) -> (Int, String, [(String, String)]) {
         let (path, query) = splitURI(head.uri)
         if path.hasPrefix("/_sim/") { return control(path, query) }
         requestCount += 1
+        // BoltOdds has POST endpoints; the other providers answer 405 to anything but GET.
+        if let answer = boltOddsRoute(head, path: path, query: query, body: body) { return answer }
         guard head.method == .GET else { return Self.error(405, "Method not allowed") }
         if path.hasPrefix(Self.pulseScoreBase) {
             let key = head.headers.first(name: "X-Secret")

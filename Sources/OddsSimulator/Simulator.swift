@@ -30,7 +30,7 @@ public enum SimScenario: String, Sendable, CaseIterable {
 }
 
 /// Which provider protocol a simulated endpoint speaks.
-public enum SimProvider: String, Sendable, CaseIterable { case pulsescore, tickodds }
+public enum SimProvider: String, Sendable, CaseIterable { case pulsescore, tickodds, boltodds }
 
 /// A protocol-faithful simulator of the providers' REST and WebSocket APIs, on loopback.
 ///
@@ -64,6 +64,14 @@ public final class Simulator: @unchecked Sendable {
         /// not buffered for without bound (TickOdds' refreshed events make up for a skipped update).
         /// Nil: every frame is kept for the client, however slow (the tests count on every message).
         public var slowClientBuffer: Int?
+        /// BoltOdds' keep-alive `ping` period on the odds socket (inferred: the docs give none); 0: none.
+        public var boltOddsPingInterval: TimeInterval = 20
+        /// BoltOdds' minimum seconds between two subscribes on one odds socket (documented: 5).
+        public var boltOddsResubscribeInterval: TimeInterval = 5
+        /// BoltOdds' new WebSockets per key (all three sockets) within `boltOddsConnectionWindow` seconds
+        /// (documented: 12 per minute); one more is refused at the upgrade with 429. Off with `enforceRateLimit`.
+        public var boltOddsConnectionsPerWindow = 12
+        public var boltOddsConnectionWindow: TimeInterval = 60
         public init() {}
 
         /// Options for a named scenario.
@@ -103,12 +111,14 @@ public final class Simulator: @unchecked Sendable {
 
     // Loop-confined state.
     var world: SimWorld
-    var connections: [ObjectIdentifier: SimConnection] = [:]
+    var connections: [ObjectIdentifier: any SimSocket] = [:]
+    var boltOdds = BoltOddsState()
     var restLog: [String: [Date]] = [:]
     var failREST: [(status: Int, remaining: Int, retryAfter: String?)] = []
     var closeNextCodes: [Int] = []
-    /// Text messages clients sent, oldest first (the last 1,000).
+    /// Text messages clients sent, oldest first (the last 1,000), with when they arrived.
     var inbound: [String] = []
+    var inboundAt: [Date] = []
     var silent = false
     var padding = 0
     var requestCount = 0
@@ -153,7 +163,10 @@ public final class Simulator: @unchecked Sendable {
                         channel.eventLoop.makeSucceededFuture(self.acceptsUpgrade(head) ? HTTPHeaders() : nil)
                     },
                     upgradePipelineHandler: { channel, head in
-                        channel.pipeline.addHandler(SimConnection(sim: self, head: head))
+                        if let feed = BoltOddsFeed(path: splitURI(head.uri).0) {
+                            return channel.pipeline.addHandler(BoltOddsConnection(sim: self, head: head, feed: feed))
+                        }
+                        return channel.pipeline.addHandler(SimConnection(sim: self, head: head))
                     })
                 let tls: EventLoopFuture<Void> = channel.eventLoop.makeCompletedFuture {
                     if let sslContext { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
@@ -203,6 +216,7 @@ public final class Simulator: @unchecked Sendable {
         switch provider {
         case .pulsescore: return baseURL + "/api/v2/bet365"
         case .tickodds: return baseURL
+        case .boltodds: return baseURL + "/api"
         }
     }
 
@@ -211,6 +225,7 @@ public final class Simulator: @unchecked Sendable {
         switch provider {
         case .pulsescore: return webSocketBase + "/api/v2/bet365/ws/live"
         case .tickodds: return webSocketBase + "/ws/live"
+        case .boltodds: return webSocketBase + "/api"
         }
     }
 
@@ -251,6 +266,20 @@ public final class Simulator: @unchecked Sendable {
     /// The text messages clients sent, oldest first (the last 1,000).
     public var receivedTexts: [String] { get async { await onLoop { self.inbound } } }
 
+    /// The text messages clients sent with the time each arrived, oldest first (the last 1,000).
+    public var receivedTextTimes: [(text: String, at: Date)] {
+        get async { await onLoop { Array(zip(self.inbound, self.inboundAt)).map { (text: $0.0, at: $0.1) } } }
+    }
+
+    func recordInbound(_ text: String) {
+        inbound.append(text)
+        inboundAt.append(Date())
+        if inbound.count > 1000 {
+            inbound.removeFirst(inbound.count - 1000)
+            inboundAt.removeFirst(inboundAt.count - 1000)
+        }
+    }
+
     /// While silent, no data, heartbeat or ping is sent (a dead connection).
     public func setSilent(_ on: Bool) async { await onLoop { self.silent = on } }
 
@@ -275,6 +304,7 @@ public final class Simulator: @unchecked Sendable {
 
     func tickOnLoop() {
         let changes = world.tick()
+        boltOddsRecord(changes)
         for c in connections.values { c.worldChanged(changes) }
     }
 
@@ -286,6 +316,7 @@ public final class Simulator: @unchecked Sendable {
             // TickOdds documents no close codes: what it refuses, it refuses at the upgrade, answered
             // by the plain handler (401 bad key; inferred: 403 without the Live plan, 429 over 50).
             return tickOddsRefusal(key: query["apiKey"]) == nil
+        case "/api", "/api/playbyplay", "/api/livescores": return boltOddsAcceptsUpgrade(query)
         default: return false
         }
     }
@@ -300,12 +331,12 @@ public final class Simulator: @unchecked Sendable {
         return nil
     }
 
-    func register(_ c: SimConnection) {
+    func register(_ c: any SimSocket) {
         connections[ObjectIdentifier(c)] = c
         connectionCount += 1
     }
 
-    func unregister(_ c: SimConnection) { connections[ObjectIdentifier(c)] = nil }
+    func unregister(_ c: any SimSocket) { connections[ObjectIdentifier(c)] = nil }
 
     func takeCloseCode() -> Int? { closeNextCodes.isEmpty ? nil : closeNextCodes.removeFirst() }
 

@@ -69,6 +69,8 @@ public struct FeedState: Hashable, Sendable {
 public struct LiveStore: Sendable {
     public private(set) var events: [EventKey: EventState] = [:]
     public private(set) var feeds: [ProviderID: FeedState] = [:]
+    /// Events removed lately (at most 1,000), which scores may not bring back.
+    private var removed = Set<EventKey>()
     /// Incidents kept per event; older ones are dropped.
     public var incidentLimit = 100
 
@@ -100,7 +102,7 @@ public struct LiveStore: Sendable {
         case .upsert(let event):
             upsert(event, key: EventKey(provider: provider, id: event.id), at: now)
         case .remove(let id):
-            events[EventKey(provider: provider, id: id)] = nil
+            bury(EventKey(provider: provider, id: id))
         case .price(let update):
             applyPrice(update, key: EventKey(provider: provider, id: update.eventID), at: now)
         case .score(let id, _, let to):
@@ -124,11 +126,22 @@ public struct LiveStore: Sendable {
             events[key]!.event.status = status
             if let period { events[key]!.event.period = period }
             touch(key, at: now)
+        case .bookUpsert(let event, let book):
+            bookUpsert(event, book: book, key: EventKey(provider: provider, id: event.id), at: now)
+        case .scoreboard(let board):
+            applyScoreboard(board, provider: provider, at: now)
         case .clear(.book(let book)):
-            for key in events.keys where key.provider == provider {
-                events[key]!.event.markets.removeAll { $0.book == book }
-                events[key]!.moves = events[key]!.moves.filter { $0.key.book != book }
+            for key in events.keys where key.provider == provider { removeBook(book, from: key) }
+        case .clear(.bookInLeague(let book, let league)):
+            for key in events.keys where key.provider == provider && events[key]!.event.league == league {
+                removeBook(book, from: key)
             }
+        case .clear(.bookInEvent(let book, let id)):
+            let key = EventKey(provider: provider, id: id)
+            guard events[key] != nil else { return }
+            removeBook(book, from: key)
+            // The game is gone from every book: it is over (or withdrawn).
+            if events[key]!.event.markets.isEmpty { bury(key) } else { touch(key, at: now) }
         case .clear(.sport(let sport)):
             for key in events.keys where key.provider == provider && events[key]!.event.sport == sport {
                 events[key] = nil
@@ -153,6 +166,85 @@ public struct LiveStore: Sendable {
         events[key]!.event.updatedAt = now
     }
 
+    /// Removes an event and remembers that it went, so that a late message of another feed about it
+    /// (a score sent just after the odds said the game is over) does not bring it back.
+    private mutating func bury(_ key: EventKey) {
+        events[key] = nil
+        if removed.count >= 1_000 { removed.removeAll() }
+        removed.insert(key)
+    }
+
+    private mutating func removeBook(_ book: String, from key: EventKey) {
+        events[key]!.event.markets.removeAll { $0.book == book }
+        events[key]!.moves = events[key]!.moves.filter { $0.key.book != book }
+    }
+
+    /// One book's markets of an event replace that book's; the rest of the event stays.
+    private mutating func bookUpsert(_ incoming: Event, book: String, key: EventKey, at now: Date) {
+        guard let index = events.index(forKey: key) else {
+            var event = incoming
+            event.updatedAt = now
+            events[key] = EventState(event: event, lastUpdate: now)
+            return
+        }
+        recordMoves(index: index, old: events.values[index].event.markets, new: incoming.markets, at: now)
+        // This book's markets where they were (books keep their order), or at the end.
+        var markets: [Market] = []
+        var placed = false
+        for market in events.values[index].event.markets {
+            if market.book == book {
+                if !placed { markets += incoming.markets; placed = true }
+            } else {
+                markets.append(market)
+            }
+        }
+        if !placed { markets += incoming.markets }
+        events.values[index].event.markets = markets
+        // Teams and competition as this feed names them; score, clock and incidents come from others.
+        events.values[index].event.home = incoming.home
+        if let away = incoming.away { events.values[index].event.away = away }
+        if let league = incoming.league { events.values[index].event.league = league }
+        if incoming.sport != "unknown" { events.values[index].event.sport = incoming.sport }
+        if let start = incoming.startTime { events.values[index].event.startTime = start }
+        events.values[index].event.updatedAt = now
+        events.values[index].lastUpdate = now
+    }
+
+    /// Score, clock, period and status from a scores feed; a match not known yet is added when the
+    /// message names its teams.
+    private mutating func applyScoreboard(_ board: Scoreboard, provider: ProviderID, at now: Date) {
+        let key = EventKey(provider: provider, id: board.eventID)
+        if events[key] == nil {
+            // A finished game, or one whose odds were removed, is not brought back.
+            guard let home = board.home, board.status != .ended, !removed.contains(key) else { return }
+            events[key] = EventState(event: Event(provider: provider, id: board.eventID, sport: board.sport ?? "unknown",
+                                                  league: board.league, home: home, away: board.away),
+                                     lastUpdate: now)
+        }
+        if let score = board.score { events[key]!.event.score = score; events[key]!.event.scoreText = nil }
+        else if let text = board.scoreText { events[key]!.event.score = nil; events[key]!.event.scoreText = text }
+        if let clock = board.clock { events[key]!.event.clock = clock }
+        if let period = board.period { events[key]!.event.period = period }
+        if let status = board.status { events[key]!.event.status = status }
+        if let league = board.league, events[key]!.event.league == nil { events[key]!.event.league = league }
+        if let sport = board.sport, events[key]!.event.sport == "unknown" { events[key]!.event.sport = sport }
+        touch(key, at: now)
+    }
+
+    /// Price moves from `old` to `new` markets (same id and book, same selection).
+    private mutating func recordMoves(index: Dictionary<EventKey, EventState>.Index, old: [Market], new: [Market], at now: Date) {
+        for market in new {
+            guard let oldMarket = old.first(where: { $0.id == market.id && $0.book == market.book }) else { continue }
+            // An unchanged market (often the very same storage, from the decoder's cache) moved nothing.
+            if oldMarket == market { continue }
+            for selection in market.selections {
+                guard let before = oldMarket.selections.first(where: { $0.ref == selection.ref }),
+                      let move = LiveStore.move(from: before.price, to: selection.price, at: now) else { continue }
+                events.values[index].moves[SelectionKey(market: market, selection: selection)] = move
+            }
+        }
+    }
+
     private mutating func upsert(_ incoming: Event, key: EventKey, at now: Date) {
         var event = incoming
         event.updatedAt = now
@@ -165,17 +257,7 @@ public struct LiveStore: Sendable {
         // Providers that send incidents one by one send events without them: keep what we have.
         if event.incidents.isEmpty { event.incidents = events.values[index].event.incidents }
         else if event.incidents.count > events.values[index].event.incidents.count { events.values[index].lastIncidentAt = now }
-        let old = events.values[index].event
-        for market in event.markets {
-            guard let oldMarket = old.markets.first(where: { $0.id == market.id && $0.book == market.book }) else { continue }
-            // An unchanged market (often the very same storage, from the decoder's cache) moved nothing.
-            if oldMarket == market { continue }
-            for selection in market.selections {
-                guard let before = oldMarket.selections.first(where: { $0.ref == selection.ref }),
-                      let move = LiveStore.move(from: before.price, to: selection.price, at: now) else { continue }
-                events.values[index].moves[SelectionKey(market: market, selection: selection)] = move
-            }
-        }
+        recordMoves(index: index, old: events.values[index].event.markets, new: event.markets, at: now)
         events.values[index].event = event
         events.values[index].lastUpdate = now
     }

@@ -36,16 +36,28 @@ public struct BackoffPolicy: Sendable, Hashable {
 /// Spaces request starts so that no more than `perSecond` begin in any second.
 public actor RateLimiter {
     private let interval: TimeInterval
-    private var nextSlot: Date = .distantPast
+    /// How far ahead of its steady pace a burst may run.
+    private let tolerance: TimeInterval
+    /// When the next request would be due at the steady pace (the cell rate algorithm's "TAT").
+    private var due: Date = .distantPast
 
-    public init(perSecond: Double) { self.interval = 1 / perSecond }
+    /// `perSecond` requests a second on average, of which `burst` may come at once.
+    public init(perSecond: Double, burst: Int = 1) {
+        self.interval = 1 / perSecond
+        self.tolerance = Double(max(1, burst) - 1) / perSecond
+    }
+
+    /// Takes the next place and says how many seconds to wait before using it (0: at once).
+    public func reserve() -> TimeInterval {
+        let now = Date()
+        let start = max(now, due.addingTimeInterval(-tolerance))
+        due = max(due, start).addingTimeInterval(interval)
+        return start.timeIntervalSince(now)
+    }
 
     /// Waits until the next request may start.
     public func acquire() async {
-        let now = Date()
-        let slot = max(now, nextSlot)
-        nextSlot = slot.addingTimeInterval(interval)
-        let wait = slot.timeIntervalSince(now)
+        let wait = reserve()
         if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
     }
 }

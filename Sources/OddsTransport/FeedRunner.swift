@@ -21,6 +21,12 @@ public enum Inbound: Sendable, Equatable {
     case reconnect(reason: String)
     /// The feed cannot go on: stop with this error and its exit code (a bad key sent as a message).
     case fatal(OddsError)
+    /// Something the provider says to the user that stops nothing (an error about one game): shown
+    /// once on stderr.
+    case notice(String)
+    /// The messages of one frame, each classified on its own (BoltOdds batches them in a JSON array);
+    /// `skipped` says why elements that could not be read were left out (each counts as malformed).
+    indirect case batch([Inbound], skipped: [String])
 }
 
 extension Inbound {
@@ -30,7 +36,8 @@ extension Inbound {
         switch self {
         case .data(let updates): return updates
         case .keepalive: return [.heartbeat]
-        case .retry, .reconnect, .fatal: return []
+        case .batch(let items, _): return items.flatMap(\.updates)
+        case .retry, .reconnect, .fatal, .notice: return []
         }
     }
 }
@@ -364,6 +371,32 @@ public enum FeedRunner {
         var failure: WebSocketFailure?
         let tap = transport.frameTap
         let feed = adapter.feedName
+        var notices = Set<String>()
+        /// Emits the message's updates and acts on its errors; an ending stops the connection.
+        func act(on inbound: Inbound) async -> Ending? {
+            switch inbound {
+            case .data, .keepalive:
+                for u in inbound.updates { await emit(u) }
+            case .batch(let items, let skipped):
+                for reason in skipped {
+                    let reason = transport.redactor.redact(reason)
+                    stats.skipped(reason)
+                    transport.logger.warning("\(name): skipped a malformed message: \(reason)")
+                }
+                for item in items { if let ending = await act(on: item) { return ending } }
+            case .notice(let text):
+                let text = transport.redactor.redact(text)
+                if notices.count < 100, notices.insert(text).inserted { transport.logger.warning("\(name): \(text)") }
+            case .retry(let reason, let after, let resend):
+                transport.logger.warning("\(name): \(transport.redactor.redact(reason)); sending again in \(String(format: "%.1f", after)) s")
+                for text in resend { link.send(text, after: after) }
+            case .reconnect(let reason):
+                return .reconnect(transport.redactor.redact(reason))
+            case .fatal(let error):
+                return .fatal(error)
+            }
+            return nil
+        }
         for await event in session.events {
             if Task.isCancelled { return .cancelled }
             switch event {
@@ -375,17 +408,7 @@ public enum FeedRunner {
                 do {
                     let inbound = try adapter.receive(bytes, first: first)
                     first = false
-                    switch inbound {
-                    case .data, .keepalive:
-                        for u in inbound.updates { await emit(u) }
-                    case .retry(let reason, let after, let resend):
-                        transport.logger.warning("\(name): \(transport.redactor.redact(reason)); sending again in \(String(format: "%.1f", after)) s")
-                        for text in resend { link.send(text, after: after) }
-                    case .reconnect(let reason):
-                        return .reconnect(transport.redactor.redact(reason))
-                    case .fatal(let error):
-                        return .fatal(error)
-                    }
+                    if let ending = await act(on: inbound) { return ending }
                 } catch {
                     let reason = transport.redactor.redact(String(describing: error))
                     stats.skipped(reason)

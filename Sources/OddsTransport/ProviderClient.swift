@@ -39,6 +39,13 @@ public protocol OddsProvider: Sendable {
     func stream(sport: String?, stats: FeedStats) -> FeedStream
     /// Seconds without a message after which this feed's data is stale (its connection is then replaced).
     var stalenessBound: TimeInterval { get }
+    /// Resolves what the user asked for (sport, books) with the provider before any connection,
+    /// failing with a usage error for an unknown value. Most providers need nothing.
+    func prepare(sport: String?, books: [String]) async throws
+}
+
+extension OddsProvider {
+    public func prepare(sport: String?, books: [String]) async throws {}
 }
 
 /// Joins a base URL and a path with exactly one slash. A query or fragment on the base stays at

@@ -10,6 +10,8 @@ public struct RESTClient: Sendable {
     public var retry: BackoffPolicy
     /// The longest `Retry-After` waited for; a longer one fails at once and says how long to wait.
     public var maxRetryAfter: TimeInterval = 30
+    /// The provider's limit in words, for the line shown while waiting for it ("12 requests a minute").
+    public var limiterNote: String?
 
     public init(provider: ProviderID, transport: Transport, limiter: RateLimiter?, retry: BackoffPolicy = .rest) {
         self.provider = provider; self.transport = transport; self.limiter = limiter; self.retry = retry
@@ -19,7 +21,14 @@ public struct RESTClient: Sendable {
     public func get(_ url: String, headers: [(String, String)], what: String) async throws -> [UInt8] {
         var attempt = 0
         while true {
-            if let limiter { await limiter.acquire() }
+            if let limiter {
+                let wait = await limiter.reserve()
+                // Long waits (BoltOdds: 12 requests a minute) are said, so that a pause is not taken for a hang.
+                if wait >= 1 {
+                    transport.logger.warning("waiting \(Int(wait.rounded(.up))) s: \(provider.displayName) allows \(limiterNote ?? "only so many requests")")
+                }
+                if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+            }
             let result: HTTPResult
             do {
                 result = try await transport.get(url, headers: headers)

@@ -155,13 +155,13 @@ struct CLITests {
     func usage() async throws {
         #expect(try await CLI.run(["live", "--odds-format", "roman"]).status == 64)
         #expect(try await CLI.run(["live", "--json", "--csv", "--demo"]).status == 64)
-        let r = try await CLI.run(["live", "--provider", "boltodds"], env: CLI.environment(["ODDS_BOLTODDS_KEY": "k-123456"]))
+        let r = try await CLI.run(["live", "--provider", "sportsapi"], env: CLI.environment(["ODDS_SPORTSAPI_KEY": "k-123456"]))
         #expect(r.status == 64)
         #expect(r.stderr.contains("not supported yet"))
-        // Checked before the key: --demo has no BoltOdds key, and the answer is still "not supported".
-        let demo = try await CLI.run(["live", "--provider", "boltodds", "--demo"])
+        // Checked before the key: --demo has no SportsAPIPro key, and the answer is still "not supported".
+        let demo = try await CLI.run(["live", "--provider", "sportsapi", "--demo"])
         #expect(demo.status == 64)
-        #expect(demo.stderr.contains("BoltOdds is not supported yet; use --provider pulsescore or tickodds."))
+        #expect(demo.stderr.contains("SportsAPIPro v2 is not supported yet; use --provider pulsescore, tickodds or boltodds."))
     }
 
     @Test("A rejected key: exit 3, and the key is in no output, even verbose")
@@ -429,8 +429,8 @@ struct PromptExitTests {
           arguments: [SIGTERM, SIGINT])
     func midSnapshot(signal: Int32) async throws {
         try await withSimulator { sim, _ in
-            // A snapshot of about 4 MB: every live event, many times over.
-            let events = Array(repeating: "{\"fixtureId\":\"1\",\"home\":\"A\",\"away\":\"B\",\"sportName\":\"Soccer\"}", count: 60_000)
+            // A snapshot of about 1.4 MB: more than the socket buffers hold, so the client is mid-message.
+            let events = Array(repeating: "{\"fixtureId\":\"1\",\"home\":\"A\",\"away\":\"B\",\"sportName\":\"Soccer\"}", count: 20_000)
             let snapshot = "{\"type\":\"snapshot\",\"events\":[" + events.joined(separator: ",") + "]}"
             let (r, seconds) = try await PromptExitTests.exitTime(url: sim.webSocketURL(.tickodds), state: "\"state\":\"live\"",
                                                                   key: testKey, signal: signal) {

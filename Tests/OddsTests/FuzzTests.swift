@@ -13,7 +13,8 @@ struct FuzzTests {
     /// Frames from the providers' documented examples and from the simulator's world.
     static func corpus() throws -> [[UInt8]] {
         var frames: [[UInt8]] = []
-        for name in ["pulsescore-ws-data.json", "tickodds-heartbeat.json"] {
+        for name in ["pulsescore-ws-data.json", "tickodds-heartbeat.json", "boltodds-initial-state.json", "boltodds-live-score.json",
+                     "boltodds-pbp-current-state.json", "boltodds-pbp-stream3.json"] {
             frames.append(Array(try Fixture.text("docs/\(name)").utf8))
         }
         let event = try Fixture.text("docs/tickodds-event.json")
@@ -27,15 +28,34 @@ struct FuzzTests {
                 for m in TickOddsFormat.messages(for: change, world: world) { frames.append(Array(m.utf8)) }
             }
         }
+        // BoltOdds from the simulator: every book's initial state (one object, and batched), plays and scores.
+        var options = Simulator.Options()
+        options.tickInterval = 0
+        let sim = Simulator(options: options)
+        sim.boltOdds.active = true
+        for _ in 0..<30 { sim.boltOddsRecord(sim.world.tick()) }
+        for m in sim.world.live where m.away != nil && m.phase != .ended {
+            guard let ref = BoltOdds.ref(m) else { continue }
+            let states = BoltOdds.books.indices.map { BoltOdds.message("initial_state", BoltOdds.data(ref, book: $0, outcomes: BoltOdds.outcomes(m, book: $0))) }
+            frames.append(Array(states[0].rendered.utf8))
+            frames.append(Array(JSONOutput.array(states).rendered.utf8))
+            let log = sim.boltOddsLog(m)
+            for text in BoltOddsPlays.opening(m, log) { frames.append(Array(text.utf8)) }
+            frames.append(Array(BoltOddsPlays.matchUpdate(m, log).utf8))
+        }
         return frames
     }
 
     @Test("Hostile variants of real frames never crash or hang a decoder, and each still decodes valid frames afterwards")
-    func fuzz() throws {
+    func fuzz() async throws {
         let count = ProcessInfo.processInfo.environment["ODDS_FUZZ_COUNT"].flatMap(Int.init) ?? 2_000
         let corpus = try FuzzTests.corpus()
         #expect(corpus.count > 50)
-        let reports = Fuzzer.runAll(corpus: corpus, count: count, seed: 20261123)
+        // On a thread of its own: half a minute of fuzzing must not hold one of the two threads that
+        // every other test (and their timings) run on.
+        let reports = await withCheckedContinuation { (done: CheckedContinuation<[Fuzzer.Report], Never>) in
+            Thread { done.resume(returning: Fuzzer.runAll(corpus: corpus, count: count, seed: 20261123)) }.start()
+        }
         for r in reports {
             #expect(r.inputs == count)
             #expect(r.stillWorks, "\(r)")

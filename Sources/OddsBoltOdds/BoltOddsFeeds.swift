@@ -1,0 +1,296 @@
+import Foundation
+import NIOConcurrencyHelpers
+import OddsJSON
+import OddsModel
+import OddsTransport
+
+/// What the odds stream is subscribed to; a filter left nil means all, as BoltOdds documents.
+/// Values are spelled exactly as `get_info` / `get_games` / `get_markets` spell them.
+public struct BoltOddsFilters: Hashable, Sendable {
+    public var sports: [String]?
+    public var sportsbooks: [String]?
+    public var games: [String]?
+    public var markets: [String]?
+    /// A sport slug to keep on the client, when the competitions could not be listed before connecting.
+    public var sport: String?
+
+    public init(sports: [String]? = nil, sportsbooks: [String]? = nil, games: [String]? = nil, markets: [String]? = nil,
+                sport: String? = nil) {
+        self.sports = sports; self.sportsbooks = sportsbooks; self.games = games; self.markets = markets; self.sport = sport
+    }
+
+    /// The documented `subscribe` message.
+    public var subscribeMessage: String {
+        var filters: [(String, JSONOutput)] = []
+        for (name, values) in [("sports", sports), ("sportsbooks", sportsbooks), ("games", games), ("markets", markets)] {
+            if let values { filters.append((name, .array(values.map { .string($0) }))) }
+        }
+        return JSONOutput.object([("action", .string("subscribe")), ("filters", .object(filters))]).rendered
+    }
+}
+
+/// The games the odds stream has named, shared by one feed's connections: play-by-play and scores
+/// subscribe to them and file what they say under the odds stream's labels.
+final class BoltOddsGameIndex: @unchecked Sendable {
+    // @unchecked: every field is behind `lock`.
+    private let lock = NIOLock()
+    private var labels: [String] = []
+    private var known = Set<String>()
+    private var byUniversalID: [String: String] = [:]
+    private var listeners: [@Sendable () -> Void] = []
+
+    /// Adds games; tells the listeners when any is new.
+    func add(_ games: [String]) {
+        let new: Bool = lock.withLock {
+            var added = false
+            for g in games where known.insert(g).inserted { labels.append(g); added = true }
+            return added
+        }
+        if new { for l in lock.withLock({ listeners }) { l() } }
+    }
+
+    var all: [String] { lock.withLock { labels } }
+
+    func onNewGames(_ listener: @escaping @Sendable () -> Void) { lock.withLock { listeners.append(listener) } }
+
+    /// The odds stream's label for a game another feed names: the same label, the one learnt for
+    /// its `universal_id`, or the one it begins ("Bills vs Bengals, 2025-12-07" for "…, 2025-12-07, 01").
+    func resolve(_ label: String, universalID: String?) -> String {
+        lock.withLock {
+            if known.contains(label) { if let u = universalID { byUniversalID[u] = label }; return label }
+            if let u = universalID, let l = byUniversalID[u] { return l }
+            if let l = labels.first(where: { $0.hasPrefix(label + ",") }) {
+                if let u = universalID { byUniversalID[u] = l }
+                return l
+            }
+            return label
+        }
+    }
+}
+
+/// How BoltOdds' `error` actions are answered: the re-subscribe limit is waited out on the same
+/// connection, a bad key or a plan without the feed stops, anything else is shown once.
+func classifyError(_ text: String, resend: String?) -> Inbound {
+    let t = text.lowercased()
+    if t.contains("rate limit") && t.contains("subscri") {
+        return .retry(reason: text, after: BoltOddsOddsFeed.resubscribeSpacing, resend: resend.map { [$0] } ?? [])
+    }
+    if t.contains("unauthori") || t.contains("authenticat") || (t.contains("key") && ["invalid", "missing", "unknown", "not valid", "expired"].contains(where: t.contains)) {
+        return .fatal(.authentication(.boltodds, text))
+    }
+    if ["plan", "not available to", "permission", "access denied", "upgrade"].contains(where: t.contains) {
+        return .fatal(.accessDenied(.boltodds, text))
+    }
+    return .notice(text)
+}
+
+/// The odds stream: `socket_connected`, then one `subscribe` with the filters; initial_state and
+/// the updates that follow, one object or an array of them per frame.
+public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
+    // @unchecked: `link`, `filters`, `lastSubscribe` are behind `lock`; the rest is immutable.
+    public let provider = ProviderID.boltodds
+    public let connectionName = "odds"
+    public let connectionsPerMinute: Int? = BoltOddsClient.connectionsPerMinute
+    public let silenceLimit: TimeInterval?
+    let settings: ProviderSettings
+    let index: BoltOddsGameIndex
+    private let lock = NIOLock()
+    private var link: FeedLink?
+    private var filters: BoltOddsFilters
+    private var lastSubscribe: Date?
+    /// Documented: at most one subscribe every 5 seconds; a quarter second more, so that a server
+    /// timing them on arrival never sees two closer than that.
+    public static let resubscribeSpacing: TimeInterval = 5.25
+
+    init(settings: ProviderSettings, filters: BoltOddsFilters, index: BoltOddsGameIndex) {
+        self.settings = settings
+        self.filters = filters
+        self.index = index
+        // Inferred: the docs name a ping but not its period.
+        self.silenceLimit = settings.options["silence_seconds"].flatMap(Double.init) ?? 90
+    }
+
+    public func endpoint() throws -> (url: String, headers: [(String, String)]) {
+        (appendQuery(settings.webSocketURL, [("key", try settings.requireKey(.boltodds))]), [])
+    }
+
+    public func didConnect(_ link: FeedLink) {
+        // The subscription goes once `socket_connected` says the key was accepted.
+        lock.withLock { self.link = link; lastSubscribe = nil }
+    }
+
+    /// Sends the subscription now, or as soon as the 5-second rule allows.
+    func subscribe() {
+        let (link, message, wait): (FeedLink?, String, TimeInterval) = lock.withLock {
+            let now = Date()
+            let wait = lastSubscribe.map { max(0, BoltOddsOddsFeed.resubscribeSpacing - now.timeIntervalSince($0)) } ?? 0
+            lastSubscribe = now.addingTimeInterval(wait)
+            return (self.link, filters.subscribeMessage, wait)
+        }
+        guard let link else { return }
+        if wait > 0 { link.send(message, after: wait) } else { link.send(message) }
+    }
+
+    /// New filters for the live connection (never sooner than 5 s after the last subscribe).
+    public func update(filters: BoltOddsFilters) {
+        lock.withLock { self.filters = filters }
+        subscribe()
+    }
+
+    public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
+        var skipped: [String] = []
+        let (messages, bad) = try BoltOddsWire.messages(frame) { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }
+        let items = messages.map(inbound)
+        if items.count == 1, bad.isEmpty, skipped.isEmpty { return items[0] }
+        return .batch(items, skipped: bad + skipped)
+    }
+
+    private func inbound(_ message: BoltOddsWire.OddsMessage) -> Inbound {
+        switch message {
+        case .connected:
+            subscribe()
+            return .keepalive
+        case .ping, .subscriptionUpdated:
+            return .keepalive
+        case .error(let text):
+            return classifyError(text, resend: lock.withLock { filters.subscribeMessage })
+        case .updates(let updates):
+            let sport = lock.withLock { filters.sport }
+            var kept: [FeedUpdate] = []
+            for u in updates {
+                if case .bookUpsert(let e, _) = u {
+                    // Without a competition list, the sport is kept here.
+                    if let sport, e.sport != sport { continue }
+                    index.add([e.id])
+                }
+                kept.append(u)
+            }
+            return .data(kept)
+        }
+    }
+
+    /// BoltOdds documents no close codes: every close or drop reconnects with backoff.
+    public func closeAction(code: Int?) -> CloseAction {
+        .reconnect(reason: code.map { "connection closed (code \($0))" } ?? "connection dropped")
+    }
+}
+
+/// Play-by-play or live scores: subscribe with the games (given, or those the odds stream names),
+/// then scoreboards and plays filed under the odds stream's labels.
+public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
+    // @unchecked: mutable state is behind `lock`.
+    public enum Kind: String, Sendable { case pbp, scores }
+    public let provider = ProviderID.boltodds
+    public let connectionsPerMinute: Int? = BoltOddsClient.connectionsPerMinute
+    public let silenceLimit: TimeInterval? = nil
+    public var connectionName: String { kind.rawValue }
+    let kind: Kind
+    let settings: ProviderSettings
+    let index: BoltOddsGameIndex
+    /// Games named by the user; nil: follow the odds stream.
+    let games: [String]?
+    private let lock = NIOLock()
+    private var link: FeedLink?
+    private var connected = false
+    private var lastSubscribe: Date?
+    private var pending: Task<Void, Never>?
+    /// Plays already told, per game (the first messages repeat the last plays).
+    private var seenPlays: [String: Set<String>] = [:]
+
+    init(kind: Kind, settings: ProviderSettings, games: [String]?, index: BoltOddsGameIndex) {
+        self.kind = kind; self.settings = settings; self.games = games; self.index = index
+        if games == nil { index.onNewGames { [weak self] in self?.scheduleSubscribe() } }
+    }
+
+    public func endpoint() throws -> (url: String, headers: [(String, String)]) {
+        let key = try settings.requireKey(.boltodds)
+        let url = kind == .pbp ? settings.options["pbp_url"] ?? BoltOddsClient.defaultPlayByPlayURL
+                               : settings.options["scores_url"] ?? BoltOddsClient.defaultLiveScoresURL
+        return (appendQuery(url, [("key", key)]), [])
+    }
+
+    public func didConnect(_ link: FeedLink) {
+        lock.withLock { self.link = link; connected = false; lastSubscribe = nil; pending?.cancel(); pending = nil }
+    }
+
+    /// Subscribes a moment after the last new game (games arrive in bursts), and never sooner than
+    /// 5 s after the previous subscribe.
+    func scheduleSubscribe() {
+        lock.withLock {
+            guard connected else { return }
+            pending?.cancel()
+            let now = Date()
+            let earliest = lastSubscribe.map { $0.addingTimeInterval(BoltOddsOddsFeed.resubscribeSpacing) } ?? now
+            let at = max(earliest, now.addingTimeInterval(0.3))
+            pending = Task { [weak self] in
+                // The moment may be past already (a busy loop): then at once.
+                let wait = min(max(0, at.timeIntervalSince(Date())), 60)
+                try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                guard !Task.isCancelled else { return }
+                self?.subscribeNow()
+            }
+        }
+    }
+
+    private func subscribeNow() {
+        let games = self.games ?? index.all
+        guard !games.isEmpty else { return }
+        let message = JSONOutput.object([("action", .string("subscribe")),
+                                         ("filters", .object([("games", .array(games.map { .string($0) }))]))]).rendered
+        let link: FeedLink? = lock.withLock { lastSubscribe = Date(); return self.link }
+        link?.send(message)
+    }
+
+    public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
+        let pbp = kind == .pbp
+        let (messages, bad) = try BoltOddsWire.messages(frame) { v -> BoltOddsWire.ScoresMessage in
+            pbp ? try BoltOddsWire.playMessage(v) : try BoltOddsWire.scoresMessage(v)
+        }
+        let items = messages.map(inbound)
+        if items.count == 1, bad.isEmpty { return items[0] }
+        return .batch(items, skipped: bad)
+    }
+
+    private func inbound(_ message: BoltOddsWire.ScoresMessage) -> Inbound {
+        switch message {
+        case .connected:
+            lock.withLock { connected = true }
+            if games != nil { subscribeNow() } else { scheduleSubscribe() }
+            return .keepalive
+        case .ping, .subscriptionUpdated:
+            return .keepalive
+        case .error(let text):
+            // An error about one game (not live yet) stops nothing; the others go on.
+            return classifyError(text, resend: nil)
+        case .scoreboard(var board, let universalID):
+            board.eventID = index.resolve(board.eventID, universalID: universalID)
+            return .data([.scoreboard(board)])
+        case .plays(let board, let plays, let universalID):
+            var updates: [FeedUpdate] = []
+            var id = board?.eventID
+            if var board {
+                board.eventID = index.resolve(board.eventID, universalID: universalID)
+                id = board.eventID
+                if board.score != nil || board.clock != nil || board.period != nil || board.home != nil {
+                    updates.append(.scoreboard(board))
+                }
+            }
+            if let id {
+                let fresh: [BoltOddsWire.Play] = lock.withLock {
+                    var seen = seenPlays[id, default: []]
+                    if seen.count > 2_000 { seen.removeAll() }
+                    let fresh = plays.filter { seen.insert($0.id).inserted }
+                    seenPlays[id] = seen
+                    if seenPlays.count > 500 { seenPlays = [id: seen] }
+                    return fresh
+                }
+                updates += fresh.map { .incident(eventID: id, $0.incident) }
+            }
+            return .data(updates)
+        }
+    }
+
+    public func closeAction(code: Int?) -> CloseAction {
+        .reconnect(reason: code.map { "connection closed (code \($0))" } ?? "connection dropped")
+    }
+}

@@ -1,0 +1,195 @@
+import ArgumentParser
+import OddsBoltOdds
+import OddsJSON
+import OddsModel
+import OddsOutput
+import OddsTransport
+
+/// `odds boltodds …`: every BoltOdds operation.
+struct BoltOddsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "boltodds",
+        abstract: "BoltOdds: many sportsbooks side by side; the odds stream, play-by-play, live scores and REST listings.",
+        discussion: """
+            BoltOdds names competitions ("NBA", "EPL", "Wimbledon (M)") where other providers name sports: --sport takes \
+            either, in any case (soccer means every soccer competition BoltOdds lists), and --book a sportsbook as \
+            `odds boltodds info` lists it. Unknown values are refused before connecting, with the close matches.
+            """,
+        subcommands: [Live.self, Info.self, Games.self, Markets.self, Stream.self, PlayByPlay.self, Scores.self])
+}
+
+/// Repeatable filters of the BoltOdds odds stream.
+struct BoltOddsFilterOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A sport or competition (repeatable): soccer, NBA, \"Wimbledon (M)\".", valueName: "sport"))
+    var sport: [String] = []
+    @Option(name: .long, help: ArgumentHelp("A game label as `odds boltodds games` lists it (repeatable).", valueName: "game"))
+    var game: [String] = []
+    @Option(name: .long, help: ArgumentHelp("A market name as `odds boltodds markets` lists it (repeatable).", valueName: "market"))
+    var market: [String] = []
+}
+
+extension BoltOddsCommand {
+    struct Live: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Live games with the best price per selection across books (the odds stream's initial state, with live scores).",
+            discussion: "The same as odds live --provider boltodds. Example: odds boltodds live --sport NBA --book draftkings --book fanduel")
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common, provider: .boltodds, sport: sportOption.sport) { rt in
+                let client = try rt.boltOdds()
+                try await client.prepare(sport: rt.settings.sport, books: rt.common.book)
+                rt.printEvents(try await client.liveEvents(sport: rt.settings.sport))
+            }
+        }
+    }
+
+    struct Info: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Competitions (BoltOdds' \"sports\") and sportsbooks, spelled as filters need them (GET /get_info).")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let info = try await rt.boltOdds().info()
+                if rt.outputFormat == .json {
+                    rt.io.out(JSONOutput.object([
+                        ("sports", .array(info.sports.map { .object([("name", .string($0)), ("sport", .string(BoltOddsLeagues.sport($0)))]) })),
+                        ("sportsbooks", .array(info.books.map { .string($0) })),
+                    ]).rendered + "\n")
+                    return
+                }
+                let records: [[(String, JSONOutput)]] = info.sports.map {
+                    [("kind", .string("competition")), ("name", .string($0)), ("sport", .string(BoltOddsLeagues.sport($0)))]
+                } + info.books.map { [("kind", .string("sportsbook")), ("name", .string($0)), ("sport", .null)] }
+                rt.io.out(RecordReporter.render(columns: [.init("KIND"), .init("NAME"), .init("SPORT")], records: records,
+                                                format: rt.outputFormat, options: rt.renderOptions))
+            }
+        }
+    }
+
+    struct Games: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every supported game with its label, the spelling --game and the other feeds need (GET /get_games).",
+            discussion: "Example: odds boltodds games --sport NBA")
+        @Option(name: .long, help: "Only games of this sport or competition (any case).")
+        var sport: String?
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                var games = try await rt.boltOdds().games()
+                if let sport {
+                    let typed = sport.lowercased()
+                    games = games.filter { g in
+                        guard let league = g.league else { return false }
+                        return league.lowercased() == typed || BoltOddsLeagues.sport(league) == sportSlug(typed)
+                    }
+                }
+                let records: [[(String, JSONOutput)]] = games.map { g in
+                    [("game", .string(g.label)), ("competition", .optionalString(g.league)),
+                     ("sport", .string(g.league.map(BoltOddsLeagues.sport) ?? "unknown")), ("when", .optionalString(g.when)),
+                     ("universalId", .optionalString(g.universalID))]
+                }
+                rt.io.out(RecordReporter.render(columns: [.init("GAME"), .init("COMPETITION"), .init("SPORT"), .init("WHEN"), .init("UNIVERSAL ID")],
+                                                records: records, format: rt.outputFormat, options: rt.renderOptions))
+            }
+        }
+    }
+
+    struct Markets: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Markets by sportsbook and competition (GET /get_markets?sportsbooks=&sports=).",
+            discussion: "Example: odds boltodds markets --sport NBA --book draftkings")
+        @Option(name: .long, help: "Only this sport or competition.")
+        var sport: String?
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let client = try rt.boltOdds()
+                let filters = try await client.resolve(sport: sport, books: rt.common.book)
+                let markets = try await client.markets(books: filters.sportsbooks ?? [], leagues: filters.sports ?? [])
+                let records: [[(String, JSONOutput)]] = markets.flatMap { m in
+                    m.markets.map { [("book", .string(m.book)), ("competition", .string(m.league)), ("market", .string($0))] }
+                }
+                rt.io.out(RecordReporter.render(columns: [.init("BOOK"), .init("COMPETITION"), .init("MARKET")],
+                                                records: records, format: rt.outputFormat, options: rt.renderOptions))
+            }
+        }
+    }
+
+    struct Stream: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The odds stream (with play-by-play and live scores of its games) as NDJSON updates.",
+            discussion: """
+                Filters are sent as one subscribe message; left out, a filter means all. Example: \
+                odds boltodds stream --sport NBA --book draftkings --market Moneyline
+                """)
+        @OptionGroup var filters: BoltOddsFilterOptions
+        @OptionGroup var stream: StreamOptions
+        @OptionGroup var replay: ReplayOptions
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                try await runStreamOrReplay(replay, provider: .boltodds, sport: nil, options: stream, rt) {
+                    let client = try rt.boltOdds()
+                    let resolved = try await client.resolve(sports: filters.sport, books: rt.common.book, games: filters.game,
+                                                            markets: filters.market)
+                    client.use(resolved)
+                    return client
+                }
+            }
+        }
+    }
+
+    struct PlayByPlay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pbp",
+            abstract: "Play-by-play of live games (the play-by-play WebSocket) as NDJSON: score, clock, period and plays.",
+            discussion: "Example: odds boltodds pbp --game 'Houston Rockets vs Los Angeles Clippers, 2025-12-11, 08'")
+        @Option(name: .long, help: ArgumentHelp("A game label as `odds boltodds games` lists it (repeatable).", valueName: "game"))
+        var game: [String]
+        @OptionGroup var stream: StreamOptions
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            if game.isEmpty { throw ValidationError("Name at least one game with --game (see odds boltodds games).") }
+        }
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let client = try rt.boltOdds()
+                let stats = FeedStats()
+                let feed = FeedRunner.run(client.feedConnections(filters: BoltOddsFilters(), pbpGames: game, scores: false).filter { $0.connectionName == "pbp" },
+                                          transport: rt.transport, stats: stats)
+                try await runStream(feed, stats: stats, options: stream, rt)
+            }
+        }
+    }
+
+    struct Scores: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Live scores (the live-scores WebSocket) as NDJSON: score, period and status of each game.",
+            discussion: "Without --game, the games of the odds stream's current state are followed. Example: odds boltodds scores --game '…'")
+        @Option(name: .long, help: ArgumentHelp("A game label as `odds boltodds games` lists it (repeatable).", valueName: "game"))
+        var game: [String] = []
+        @OptionGroup var stream: StreamOptions
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let client = try rt.boltOdds()
+                let stats = FeedStats()
+                var adapters = client.feedConnections(filters: BoltOddsFilters(), pbpGames: game.isEmpty ? nil : game, pbp: false)
+                // Named games need no odds stream to learn them from.
+                if !game.isEmpty { adapters = adapters.filter { $0.connectionName == "scores" } }
+                let feed = FeedRunner.run(adapters, transport: rt.transport, stats: stats)
+                try await runStream(feed, stats: stats, options: stream, rt)
+            }
+        }
+    }
+}
+
