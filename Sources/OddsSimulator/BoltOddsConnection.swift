@@ -21,19 +21,37 @@ extension SimSocket {
     func close(code: Int) { close(code: code, reason: "") }
 }
 
-/// What the frame writing shared by every connection class needs of it.
-protocol SimFrameWriting: AnyObject {
+/// What the life cycle and frame writing shared by every connection class need of it.
+protocol SimFrameWriting: SimSocket {
     var sim: Simulator { get }
-    var context: ChannelHandlerContext? { get }
-    var isOpen: Bool { get }
+    var context: ChannelHandlerContext? { get set }
+    var isOpen: Bool { get set }
+    var timers: [RepeatedTask] { get set }
     /// A close code to send right after the next frame (`closeNextConnection`).
     var closeAfterFirst: Int? { get set }
     var closeSent: Bool { get set }
-    /// Stops the connection's timers and unregisters it.
-    func finish()
+    /// The provider's greeting, once the upgrade is done.
+    func start()
 }
 
 extension SimFrameWriting {
+    /// The handler is in place: registered, and started on the next loop turn (the upgrade is still
+    /// in progress while handlers are added).
+    func opened(_ context: ChannelHandlerContext) {
+        self.context = context
+        isOpen = true
+        sim.register(self)
+        context.eventLoop.execute { self.start() }
+    }
+
+    /// Stops the connection's timers and unregisters it.
+    func finish() {
+        guard isOpen else { return }
+        isOpen = false
+        for t in timers { t.cancel() }
+        sim.unregister(self)
+    }
+
     /// One text frame; a slow client's frames are skipped when the simulator bounds its buffer.
     func send(_ text: String) {
         guard isOpen, let context else { return }
@@ -117,26 +135,12 @@ final class BoltOddsConnection: ChannelInboundHandler, SimSocket, SimFrameWritin
         key = splitURI(head.uri).1["key"] ?? ""
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-        isOpen = true
-        sim.register(self)
-        // The upgrade is still in progress while handlers are added: write on the next loop turn.
-        context.eventLoop.execute { self.start() }
-    }
-
+    func handlerAdded(context: ChannelHandlerContext) { opened(context) }
     func handlerRemoved(context: ChannelHandlerContext) { finish() }
 
     func channelInactive(context: ChannelHandlerContext) {
         finish()
         context.fireChannelInactive()
-    }
-
-    func finish() {
-        guard isOpen else { return }
-        isOpen = false
-        for t in timers { t.cancel() }
-        sim.unregister(self)
     }
 
     func start() {

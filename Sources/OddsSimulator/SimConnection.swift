@@ -38,26 +38,12 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
         }
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-        isOpen = true
-        sim.register(self)
-        // The upgrade is still in progress while handlers are added: write on the next loop turn.
-        context.eventLoop.execute { self.start() }
-    }
-
+    func handlerAdded(context: ChannelHandlerContext) { opened(context) }
     func handlerRemoved(context: ChannelHandlerContext) { finish() }
 
     func channelInactive(context: ChannelHandlerContext) {
         finish()
         context.fireChannelInactive()
-    }
-
-    func finish() {
-        guard isOpen else { return }
-        isOpen = false
-        for t in timers { t.cancel() }
-        sim.unregister(self)
     }
 
     func start() {
