@@ -285,6 +285,41 @@ struct CLITests {
         #expect(r.stderr.contains("malformed skipped"))
     }
 
+    @Test("BoltOdds on the demo: live shows each game once with the best price and its book; record and --replay carry all three connections")
+    func boltOddsDemo() async throws {
+        let live = try await CLI.run(["live", "--provider", "boltodds", "--demo", "--sport", "basketball", "--json"])
+        #expect(live.status == 0, "\(live.stderr)")
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [[String: Any]])
+        #expect(!events.isEmpty)
+        for e in events {
+            #expect(e["sport"] as? String == "basketball" && e["demo"] as? Bool == true)
+            let books = Set((e["markets"] as? [[String: Any]] ?? []).compactMap { $0["book"] as? String })
+            #expect(books.count == 8, "\(books)")
+            #expect(e["score"] is [String: Any], "no live score joined")
+        }
+        let table = try await CLI.run(["live", "--provider", "boltodds", "--demo", "--sport", "NBA", "--book", "FanDuel", "--book", "draftkings"])
+        #expect(table.status == 0)
+        for row in table.stdout.split(separator: "\n").dropFirst() {
+            let cells = row.split(separator: "\t", omittingEmptySubsequences: false)
+            // The 1 and 2 columns name the book whose price is best.
+            #expect(cells[5].hasSuffix(" fanduel") || cells[5].hasSuffix(" draftkings") || cells[5] == "SUSP", "\(row)")
+        }
+        let unknown = try await CLI.run(["live", "--provider", "boltodds", "--demo", "--book", "bet366"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("no sportsbook 'bet366'"))
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("odds-bolt-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let rec = try await CLI.run(["record", "--provider", "boltodds", "--demo", "--limit", "30", "-o", file])
+        #expect(rec.status == 0, "\(rec.stderr)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        for feed in ["boltodds/odds", "boltodds/scores", "boltodds/pbp"] { #expect(text.contains("\"feed\":\"\(feed)\""), "\(feed)") }
+        let replayed = try await CLI.run(["live", "--replay", file, "--json"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(replayed.stdout.utf8)) as? [[String: Any]])
+        #expect(!again.isEmpty && again.allSatisfy { $0["replay"] as? Bool == true && $0["provider"] as? String == "boltodds" })
+        #expect(again.contains { $0["score"] is [String: Any] })
+    }
+
     @Test("record --demo, then live, stream and dash --replay: the same decoders, labelled as replayed and as demo")
     func recordReplay() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
