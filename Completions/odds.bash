@@ -800,13 +800,13 @@ _odds_boltodds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|info|games|markets|stream|pbp|scores)
+    live|info|games|markets|parlays|esports|stream|pbp|scores|boxscore|stats|match-info)
         # Offer subcommand argument completions
         "_odds_boltodds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live info games markets stream pbp scores' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live info games markets parlays esports stream pbp scores boxscore stats match-info' -- "${cur}"))
         ;;
     esac
 }
@@ -928,6 +928,60 @@ _odds_boltodds_markets() {
     esac
 }
 
+_odds_boltodds_parlays() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_esports() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
 _odds_boltodds_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
@@ -1021,6 +1075,87 @@ _odds_boltodds_scores() {
     '--limit')
         return
         ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_boxscore() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_stats() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        return
+        ;;
+    esac
+}
+
+_odds_boltodds_match-info() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
     '--odds-format')
         __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
         return

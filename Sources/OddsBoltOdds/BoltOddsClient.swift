@@ -75,6 +75,36 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
         return try decode("markets") { try BoltOddsWire.markets(v) }
     }
 
+    /// `GET /get_parlays?sportsbooks=B`: the parlays one book offers, as sent.
+    public func parlays(book: String) async throws -> JSONValue {
+        try await get("/get_parlays", [("sportsbooks", book)], what: "parlays of \(book)")
+    }
+
+    /// `GET /playbyplay/esports`: the esports games with play-by-play, as sent.
+    public func esports() async throws -> JSONValue {
+        try await get("/playbyplay/esports", what: "esports play-by-play games")
+    }
+
+    /// The scores endpoints, POSTed with `{"games":[...]}` and the key as `?key=`.
+    public enum ScoresEndpoint: String, Sendable {
+        case boxScores = "/boxscores", matchStats = "/match_stats", matchInfo = "/match_info"
+        var what: String {
+            switch self { case .boxScores: return "box scores"; case .matchStats: return "match stats"; case .matchInfo: return "match info" }
+        }
+    }
+
+    /// `POST /boxscores`, `/match_stats` or `/match_info` for `games` (labels as `get_games` spells
+    /// them): an object keyed by game, as sent; games with nothing to tell are absent.
+    public func scores(_ endpoint: ScoresEndpoint, games: [String]) async throws -> JSONValue {
+        let key = try settings.requireKey(.boltodds)
+        let body = JSONOutput.object([("games", .array(games.map { .string($0) }))]).rendered
+        let answer = try await rest.post(appendQuery(joinURL(settings.restURL, endpoint.rawValue), [("key", key)]), headers: [],
+                                         json: Array(body.utf8), what: endpoint.what)
+        do { return try JSONParser.message(bytes: answer) } catch {
+            throw OddsError.provider(.boltodds, "unreadable answer for \(endpoint.what) (\(error))")
+        }
+    }
+
     // MARK: - What the user typed, as BoltOdds spells it
 
     /// Turns `--sport` (a sport such as "soccer", or a competition such as "NBA", any case) and

@@ -15,7 +15,8 @@ struct BoltOddsCommand: AsyncParsableCommand {
             either, in any case (soccer means every soccer competition BoltOdds lists), and --book a sportsbook as \
             `odds boltodds info` lists it. Unknown values are refused before connecting, with the close matches.
             """,
-        subcommands: [Live.self, Info.self, Games.self, Markets.self, Stream.self, PlayByPlay.self, Scores.self])
+        subcommands: [Live.self, Info.self, Games.self, Markets.self, Parlays.self, Esports.self, Stream.self, PlayByPlay.self,
+                      Scores.self, BoxScore.self, Stats.self, MatchInfo.self])
 }
 
 /// Repeatable filters of the BoltOdds odds stream.
@@ -193,3 +194,113 @@ extension BoltOddsCommand {
     }
 }
 
+
+extension BoltOddsCommand {
+    struct Parlays: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The parlays one sportsbook offers (GET /get_parlays?sportsbooks=).",
+            discussion: "Example: odds boltodds parlays --book draftkings")
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            if common.book.count != 1 { throw ValidationError("Name exactly one sportsbook with --book.") }
+        }
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let client = try rt.boltOdds()
+                let book = try await client.resolve(sport: nil, books: rt.common.book).sportsbooks?.first ?? rt.common.book[0]
+                let value = try await client.parlays(book: book)
+                if rt.outputFormat == .json { printDocument(value, rt); return }
+                let records: [[(String, JSONOutput)]] = (value.array ?? []).map { p in
+                    let legs = p["legs"].map { legs -> [String] in
+                        guard case .object(let members) = legs else { return [] }
+                        return members.members.map(\.key)
+                    } ?? []
+                    return [("odds", .optionalString(p["odds"]?.text)), ("type", .optionalString(p["type"]?.text)),
+                            ("totalBets", .optionalString(p["total_bets"]?.text)), ("legs", .string(legs.joined(separator: " + ")))]
+                }
+                rt.io.out(RecordReporter.render(columns: [.init("ODDS", rightAligned: true), .init("TYPE"),
+                                                          .init("BETS", rightAligned: true), .init("LEGS", shrinkable: true)],
+                                                records: records, format: rt.outputFormat, options: rt.renderOptions))
+            }
+        }
+    }
+
+    struct Esports: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Esports games with play-by-play (GET /playbyplay/esports).")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                printDocument(try await rt.boltOdds().esports(), rt)
+            }
+        }
+    }
+
+    struct BoxScore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "boxscore",
+            abstract: "Team and player box scores of live or finished games (POST /boxscores).",
+            discussion: "Example: odds boltodds boxscore 'Tampa Bay Buccaneers vs Atlanta Falcons, 2025-12-11, 08'")
+        @Argument(help: "Game labels as `odds boltodds games` lists them.")
+        var games: [String]
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in printDocument(try await rt.boltOdds().scores(.boxScores, games: games), rt) }
+        }
+    }
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Detailed match statistics (POST /match_stats).",
+            discussion: "Example: odds boltodds stats 'Jessica Bouzas Maneiro vs Magdalena Frech, 2026-02-26, 03'")
+        @Argument(help: "Game labels as `odds boltodds games` lists them.")
+        var games: [String]
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in printDocument(try await rt.boltOdds().scores(.matchStats, games: games), rt) }
+        }
+    }
+
+    struct MatchInfo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "match-info",
+            abstract: "Participants, score, match and clock status (POST /match_info).")
+        @Argument(help: "Game labels as `odds boltodds games` lists them.")
+        var games: [String]
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in printDocument(try await rt.boltOdds().scores(.matchInfo, games: games), rt) }
+        }
+    }
+}
+
+/// A provider document with no model of its own: as sent with --json, else one row per value with
+/// its path (the top-level key, usually the game, in its own column).
+func printDocument(_ value: JSONValue, _ rt: Runtime) {
+    if rt.outputFormat == .json {
+        // Demo and replayed data say so, as every other JSON answer does (an object gains the labels).
+        var out = JSONOutput(value)
+        if case .object(let fields) = out { out = .object(fields + rt.renderOptions.jsonLabels) }
+        rt.io.out(out.rendered + "\n")
+        return
+    }
+    var records: [[(String, JSONOutput)]] = []
+    let top: [(String, JSONValue)]
+    switch value {
+    case .object(let members): top = members.members.map { ($0.key, $0.value) }
+    case .array(let items): top = items.enumerated().map { (String($0.offset), $0.element) }
+    default: top = [("", value)]
+    }
+    for (name, inner) in top {
+        for leaf in JSONOutput.leaves(inner) {
+            records.append([("game", .string(name)), ("field", .string(leaf.path)), ("value", .string(leaf.value))])
+        }
+    }
+    rt.io.out(RecordReporter.render(columns: [.init("GAME", shrinkable: true), .init("FIELD"), .init("VALUE", shrinkable: true)],
+                                    records: records, format: rt.outputFormat, options: rt.renderOptions))
+}

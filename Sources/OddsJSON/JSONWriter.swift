@@ -35,6 +35,31 @@ public indirect enum JSONOutput: Sendable {
     case object([(String, JSONOutput)])
 
     public static func int(_ v: Int) -> JSONOutput { .number(String(v)) }
+
+    /// A parsed document written back as it was (numbers keep their text).
+    public init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .number(let n): self = .number(n)
+        case .string(let s): self = .string(s)
+        case .array(let items): self = .array(items.map(JSONOutput.init))
+        case .object(let members): self = .object(members.members.map { ($0.key, JSONOutput($0.value)) })
+        }
+    }
+
+    /// Every scalar of the document with its path ("game.scorePerPeriod.Q1.home", "players.0.player.player_name").
+    public static func leaves(_ value: JSONValue, path: String = "") -> [(path: String, value: String)] {
+        func join(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+        switch value {
+        case .null: return [(path, "null")]
+        case .bool(let b): return [(path, b ? "true" : "false")]
+        case .number(let n): return [(path, n)]
+        case .string(let s): return [(path, s)]
+        case .array(let items): return items.enumerated().flatMap { leaves($0.element, path: join(String($0.offset))) }
+        case .object(let members): return members.members.flatMap { leaves($0.value, path: join($0.key)) }
+        }
+    }
     public static func optionalString(_ v: String?) -> JSONOutput { v.map { .string($0) } ?? .null }
 
     /// Compact JSON text.

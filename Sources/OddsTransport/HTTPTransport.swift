@@ -99,12 +99,22 @@ public final class Transport: @unchecked Sendable {
 
     /// Performs a GET and returns whatever status came back; throws only for transport failures.
     public func get(_ url: String, headers: [(String, String)]) async throws -> HTTPResult {
+        try await perform(.GET, url, headers: headers, body: nil)
+    }
+
+    /// Performs a POST of a JSON body and returns whatever status came back.
+    public func post(_ url: String, headers: [(String, String)], json body: [UInt8]) async throws -> HTTPResult {
+        try await perform(.POST, url, headers: headers + [("Content-Type", "application/json")], body: body)
+    }
+
+    private func perform(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: [UInt8]?) async throws -> HTTPResult {
         var request = HTTPClientRequest(url: url)
-        request.method = .GET
+        request.method = method
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "odds/\(OddsVersion.current)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        logger.debug("GET \(redactor.redact(url))")
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        logger.debug("\(method.rawValue) \(redactor.redact(url))")
         do {
             let response = try await http.execute(request, timeout: requestTimeout)
             let body = try await response.body.collect(upTo: maxBodySize)

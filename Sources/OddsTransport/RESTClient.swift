@@ -19,9 +19,19 @@ public struct RESTClient: Sendable {
 
     /// GETs `url` and returns the body of a 2xx answer.
     public func get(_ url: String, headers: [(String, String)], what: String) async throws -> [UInt8] {
+        try await request(url, headers: headers, post: nil, what: what)
+    }
+
+    /// POSTs a JSON body to `url` (not rate limited on the client: no provider documents a limit for
+    /// its POSTs) and returns the body of a 2xx answer.
+    public func post(_ url: String, headers: [(String, String)], json body: [UInt8], what: String) async throws -> [UInt8] {
+        try await request(url, headers: headers, post: body, what: what)
+    }
+
+    private func request(_ url: String, headers: [(String, String)], post body: [UInt8]?, what: String) async throws -> [UInt8] {
         var attempt = 0
         while true {
-            if let limiter {
+            if let limiter, body == nil {
                 let wait = await limiter.reserve()
                 // Long waits (BoltOdds: 12 requests a minute) are said, so that a pause is not taken for a hang.
                 if wait >= 1 {
@@ -31,7 +41,8 @@ public struct RESTClient: Sendable {
             }
             let result: HTTPResult
             do {
-                result = try await transport.get(url, headers: headers)
+                if let body { result = try await transport.post(url, headers: headers, json: body) }
+                else { result = try await transport.get(url, headers: headers) }
             } catch let error as TransportError {
                 throw OddsError.network("Cannot reach \(provider.displayName) at \(transport.redactor.redact(url)): \(error).")
             }

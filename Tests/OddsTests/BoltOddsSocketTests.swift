@@ -195,4 +195,42 @@ struct BoltOddsSocketTests {
             #expect(store.events.values.contains { !$0.event.incidents.isEmpty && !$0.event.markets.isEmpty })
         }
     }
+
+    @Test("The scores endpoints POST {\"games\":[...]} with the key in the query; parlays and esports listings; answers kept as sent")
+    func restEndpoints() async throws {
+        try await withSimulator({ $0.enforceRateLimit = false }) { sim, transport in
+            let client = BoltOddsSocketTests.client(sim, transport)
+            let games = try await client.games()
+            #expect(!games.isEmpty && games.allSatisfy { $0.label.contains(" vs ") && $0.universalID?.count == 12 })
+            let live = try await client.liveEvents(sport: nil).map(\.id)
+            let label = try #require(live.first)
+            for endpoint in [BoltOddsClient.ScoresEndpoint.boxScores, .matchStats, .matchInfo] {
+                let answer = try await client.scores(endpoint, games: [label, "Nobody vs Nothing, 2020-01-01, 01"])
+                #expect(answer[label]?.isObject == true, "\(endpoint)")
+                #expect(answer["Nobody vs Nothing, 2020-01-01, 01"] == nil, "an unknown game is simply absent")
+            }
+            let parlays = try await client.parlays(book: "draftkings")
+            #expect(parlays.array?.first?["legs"]?.isObject == true)
+            #expect(try await client.esports().array != nil)
+            let markets = try await client.markets(books: ["fanduel"], leagues: ["NBA"])
+            #expect(markets.count == 1 && markets[0].book == "fanduel" && markets[0].league == "NBA" && !markets[0].markets.isEmpty)
+        }
+    }
+
+    @Test("A 429 from the REST limit is answered like the other providers': waited out when short, exit 6 when not")
+    func restRateLimited() async throws {
+        try await withSimulator { sim, transport in
+            let client = BoltOddsClient(settings: BoltOddsSocketTests.client(sim, transport).settings, transport: transport,
+                                        retry: BackoffPolicy(initial: 0.05, maximum: 0.1, maxAttempts: 2), limiter: RateLimiter(perSecond: 1000, burst: 1000))
+            // Without the client's own limiter, the fourth GET in a row meets the server's.
+            for _ in 0..<3 { _ = try await client.info() }
+            await sim.failNextRequests(status: 429, count: 5, retryAfter: "120")
+            do {
+                _ = try await client.info()
+                Issue.record("a 429 with Retry-After: 120 was not reported")
+            } catch let error as OddsError {
+                #expect(error.exitCode == 6)
+            }
+        }
+    }
 }
