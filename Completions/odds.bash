@@ -186,7 +186,7 @@ _odds() {
 
 _odds_live() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--provider --sport --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -226,7 +226,7 @@ _odds_live() {
 
 _odds_sports() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--provider --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -257,7 +257,7 @@ _odds_sports() {
 
 _odds_event() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--provider --odds-format --color --format)
     __odds_offer_flags_options 1
@@ -288,7 +288,7 @@ _odds_event() {
 
 _odds_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--provider --sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -331,7 +331,7 @@ _odds_stream() {
 
 _odds_dash() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--provider --sport --replay --speed --odds-format --color --format --stale-after)
     __odds_offer_flags_options 0
@@ -425,7 +425,7 @@ _odds_pulsescore() {
 
 _odds_pulsescore_live() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -455,7 +455,7 @@ _odds_pulsescore_live() {
 
 _odds_pulsescore_sports() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
@@ -482,7 +482,7 @@ _odds_pulsescore_sports() {
 
 _odds_pulsescore_event() {
     repeating_flags=()
-    non_repeating_flags=(--prematch --verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--prematch --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 1
@@ -512,7 +512,7 @@ _odds_pulsescore_event() {
 
 _odds_pulsescore_leagues() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -542,7 +542,7 @@ _odds_pulsescore_leagues() {
 
 _odds_pulsescore_events() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--league --tab --sport --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -578,7 +578,7 @@ _odds_pulsescore_events() {
 
 _odds_pulsescore_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -640,7 +640,7 @@ _odds_tickodds() {
 
 _odds_tickodds_live() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -670,7 +670,7 @@ _odds_tickodds_live() {
 
 _odds_tickodds_event() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 1
@@ -697,7 +697,7 @@ _odds_tickodds_event() {
 
 _odds_tickodds_sports() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
@@ -724,7 +724,7 @@ _odds_tickodds_sports() {
 
 _odds_tickodds_status() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
@@ -751,7 +751,7 @@ _odds_tickodds_status() {
 
 _odds_tickodds_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -813,7 +813,7 @@ _odds_boltodds() {
 
 _odds_boltodds_live() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -843,7 +843,7 @@ _odds_boltodds_live() {
 
 _odds_boltodds_info() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
@@ -870,7 +870,7 @@ _odds_boltodds_info() {
 
 _odds_boltodds_games() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -900,7 +900,7 @@ _odds_boltodds_games() {
 
 _odds_boltodds_markets() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--sport --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -930,7 +930,7 @@ _odds_boltodds_markets() {
 
 _odds_boltodds_parlays() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
@@ -957,7 +957,7 @@ _odds_boltodds_parlays() {
 
 _odds_boltodds_esports() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
@@ -984,7 +984,7 @@ _odds_boltodds_esports() {
 
 _odds_boltodds_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --game --market --book)
     non_repeating_options=(--limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -1029,7 +1029,7 @@ _odds_boltodds_stream() {
 
 _odds_boltodds_pbp() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--game --book)
     non_repeating_options=(--limit --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -1062,7 +1062,7 @@ _odds_boltodds_pbp() {
 
 _odds_boltodds_scores() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--game --book)
     non_repeating_options=(--limit --odds-format --color --format)
     __odds_offer_flags_options 0
@@ -1095,7 +1095,7 @@ _odds_boltodds_scores() {
 
 _odds_boltodds_boxscore() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options -1
@@ -1122,7 +1122,7 @@ _odds_boltodds_boxscore() {
 
 _odds_boltodds_stats() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options -1
@@ -1149,7 +1149,7 @@ _odds_boltodds_stats() {
 
 _odds_boltodds_match-info() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options -1
@@ -1207,7 +1207,7 @@ _odds_config_path() {
 
 _odds_config_show() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0

@@ -36,6 +36,9 @@ public struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Only this sportsbook's prices (repeatable; any case). Single-book feeds: bet365 for PulseScore, tickodds for TickOdds.", valueName: "book"))
     var book: [String] = []
 
+    @Flag(name: .long, help: "In tables on a terminal, make prices OSC 8 hyperlinks to the book's bet (where the provider gives links: BoltOdds).")
+    var links = false
+
     var bookFilter: BookFilter { BookFilter(book) }
 
     public init() {}

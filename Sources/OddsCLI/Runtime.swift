@@ -38,7 +38,8 @@ final class Runtime: @unchecked Sendable {
         let format = outputFormat
         return RenderOptions(oddsFormat: settings.oddsFormat,
                              color: format == .table && io.colorEnabled(common.color),
-                             width: format == .table ? io.width : nil, demo: demo, replay: replaying)
+                             width: format == .table ? io.width : nil, demo: demo, replay: replaying,
+                             links: common.links && format == .table && io.stdoutIsTTY)
     }
 
     /// The settings of `id`, failing with the missing-key sentence when it has no key.

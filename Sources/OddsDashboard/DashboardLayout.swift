@@ -264,8 +264,10 @@ public enum DashboardLayout {
     static func detail(_ model: DashboardModel, key: EventKey, _ screen: inout Screen) {
         guard let state = model.shown.events[key] else { return }
         let e = state.event
-        var lines: [(String, CellAttributes)] = []
-        lines.append((e.title, .bold))
+        // Each line is segments of text, each with its attributes.
+        var lines: [[(String, CellAttributes)]] = []
+        func line(_ text: String, _ attributes: CellAttributes = []) { lines.append([(text, attributes)]) }
+        line(e.title, .bold)
         var facts = [e.provider.displayName + " " + e.id, e.sport]
         if let l = e.league { facts.append(l) }
         facts.append(e.status.rawValue)
@@ -273,36 +275,92 @@ public enum DashboardLayout {
         if let c = e.clock { facts.append("clock \(c)") }
         if let p = e.period { facts.append(p) }
         facts.append("updated " + age(model.now.timeIntervalSince(state.lastUpdate)))
-        lines.append((facts.joined(separator: " · "), .dim))
-        lines.append(("", []))
-        let showBook = e.books.count > 1
-        for market in e.markets {
-            let title = showBook ? market.book.map { "\(market.name) (\($0))" } ?? market.name : market.name
-            lines.append((title, [.bold, .underline]))
-            for s in market.selections {
-                var price = s.suspended ? "SUSP" : s.price?.formatted(model.oddsFormat) ?? "-"
-                var attributes: CellAttributes = s.suspended ? .dim : []
-                if let move = state.moves[SelectionKey(market: market, selection: s)], let d = move.direction,
-                   model.now.timeIntervalSince(move.changedAt) <= model.moveMarkerSeconds, !s.suspended {
-                    price += d == .up ? " ▲" : " ▼"
-                    attributes = d == .up ? .green : .red
-                    if let before = move.previous { price += " (was \(before.formatted(model.oddsFormat)))" }
+        line(facts.joined(separator: " · "), .dim)
+        line("")
+        if e.books.count > 1 {
+            lines += bookGrid(model, state)
+        } else {
+            for market in e.markets {
+                line(market.name, [.bold, .underline])
+                for s in market.selections {
+                    let (price, attributes) = priceText(model, state, market, s, was: true)
+                    lines.append([("  " + TextWidth.pad(selectionName(s), to: 30) + "  " + price, attributes)])
                 }
-                let name = s.line.map { s.name.hasSuffix($0) ? s.name : "\(s.name) \($0)" } ?? s.name
-                lines.append(("  " + TextWidth.pad(name, to: 30) + "  " + price, attributes))
             }
         }
-        lines.append(("", []))
-        lines.append(("Incidents", [.bold, .underline]))
-        if e.incidents.isEmpty { lines.append(("  none", .dim)) }
+        line("")
+        line("Incidents", [.bold, .underline])
+        if e.incidents.isEmpty { line("  none", .dim) }
         for i in e.incidents.reversed() {
-            lines.append(("  " + EventReporter.incidentLine(i, event: e), i.kind == .goal ? .bold : []))
+            line("  " + EventReporter.incidentLine(i, event: e), i.kind == .goal ? .bold : [])
         }
         let body = screen.height - 2
         let start = min(model.detailScroll, max(0, lines.count - body))
-        for (row, line) in lines.dropFirst(start).prefix(body).enumerated() {
-            screen.put(line.0, x: 1, y: 1 + row, attributes: line.1, maxWidth: screen.width - 2)
+        for (row, segments) in lines.dropFirst(start).prefix(body).enumerated() {
+            var x = 1
+            for (text, attributes) in segments where x < screen.width - 1 {
+                screen.put(text, x: x, y: 1 + row, attributes: attributes, maxWidth: screen.width - 1 - x)
+                x += TextWidth.width(of: text)
+            }
         }
+    }
+
+    static func selectionName(_ s: Selection) -> String {
+        s.line.map { s.name.hasSuffix($0) ? s.name : "\(s.name) \($0)" } ?? s.name
+    }
+
+    /// A selection's price as the detail pane shows it: SUSP, or the price with its recent move.
+    static func priceText(_ model: DashboardModel, _ state: EventState, _ market: Market, _ s: Selection,
+                          was: Bool) -> (String, CellAttributes) {
+        var price = s.suspended ? "SUSP" : s.price?.formatted(model.oddsFormat) ?? "-"
+        var attributes: CellAttributes = s.suspended ? .dim : []
+        if let move = state.moves[SelectionKey(market: market, selection: s)], let d = move.direction,
+           model.now.timeIntervalSince(move.changedAt) <= model.moveMarkerSeconds, !s.suspended {
+            price += d == .up ? "▲" : "▼"
+            attributes = d == .up ? .green : .red
+            if was, let before = move.previous { price += " (was \(before.formatted(model.oddsFormat)))" }
+        }
+        return (price, attributes)
+    }
+
+    /// Several books: per market, a grid of selections × books (moves, suspensions; the best price
+    /// bold), then where the best price of each selection is, with the book's link.
+    static func bookGrid(_ model: DashboardModel, _ state: EventState) -> [[(String, CellAttributes)]] {
+        let e = state.event
+        let books = e.books
+        var out: [[(String, CellAttributes)]] = []
+        var ids: [String] = []
+        for m in e.markets where !ids.contains(m.id) { ids.append(m.id) }
+        let cell = 10
+        for id in ids {
+            let markets = e.markets.filter { $0.id == id }
+            out.append([(markets[0].name, CellAttributes([.bold, .underline]))])
+            out.append([("  " + TextWidth.pad("", to: 26)
+                         + books.map { TextWidth.pad(String($0.prefix(cell - 1)), to: cell, right: true) }.joined(), .dim)])
+            var refs: [SelectionRef] = []
+            var names: [SelectionRef: Selection] = [:]
+            for m in markets { for s in m.selections where names[s.ref] == nil { refs.append(s.ref); names[s.ref] = s } }
+            let best = e.bestPrices(marketID: id)
+            for ref in refs {
+                var row: [(String, CellAttributes)] = [("  " + TextWidth.pad(selectionName(names[ref]!), to: 26), [])]
+                for book in books {
+                    guard let m = markets.first(where: { $0.book == book }), let s = m.selections.first(where: { $0.ref == ref }) else {
+                        row.append((TextWidth.pad("", to: cell), []))
+                        continue
+                    }
+                    var (text, attributes) = priceText(model, state, m, s, was: false)
+                    if best[ref]?.book == book { attributes.insert(.bold) }
+                    row.append((TextWidth.pad(text, to: cell, right: true), attributes))
+                }
+                out.append(row)
+            }
+            for ref in refs {
+                guard let b = best[ref], let book = b.book,
+                      let link = markets.first(where: { $0.book == book })?.selections.first(where: { $0.ref == ref })?.link else { continue }
+                out.append([("    \(selectionName(names[ref]!)): best at \(book) \(link)", .dim)])
+            }
+        }
+        return out
     }
 
     // MARK: Help

@@ -26,9 +26,12 @@ public struct RenderOptions: Sendable {
     public var demo: Bool
     /// Data replayed from a recording, not live: labelled in every format.
     public var replay: Bool
+    /// Prices in tables are OSC 8 hyperlinks to the book's bet, where the provider gives one (`--links`).
+    public var links: Bool
     public init(oddsFormat: OddsFormat = .decimal, color: Bool = false, width: Int? = nil, demo: Bool = false,
-                replay: Bool = false) {
+                replay: Bool = false, links: Bool = false) {
         self.oddsFormat = oddsFormat; self.color = color; self.width = width; self.demo = demo; self.replay = replay
+        self.links = links
     }
 
     /// The banner lines over a table: what kind of data this is, when it is not live provider data.
@@ -52,7 +55,8 @@ public enum EventReporter {
         case .table:
             let banner = options.banner
             if events.isEmpty { return banner + "No events.\n" }
-            return banner + table(events, options: options).renderAligned(width: options.width, color: options.color)
+            return banner + table(events, options: options).renderAligned(width: options.width, color: options.color,
+                                                                          hyperlinks: options.links)
         case .tsv:
             return table(events, options: options).labelled(options).renderTSV()
         case .csv:
@@ -116,6 +120,11 @@ public enum EventReporter {
         for e in events {
             let prices = mainPrices(e, format: options.oddsFormat)
             t.rows.append([e.id, e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
+            // The link of the very price shown (the best book's, with several books).
+            let line = e.mainLine
+            let links = line.count == 3 ? line.map(\.selection.link) : line.count == 2 ? [line[0].selection.link, nil, line[1].selection.link]
+                : [nil, nil, nil]
+            t.links.append([nil, nil, nil, nil, nil] + links)
             let live: CellStyle = e.status == .live ? .live : .plain
             t.styles.append([.plain, .plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain })
         }
@@ -159,19 +168,23 @@ public enum EventReporter {
         if let c = e.clock { facts.append(c) }
         if let p = e.period { facts.append(p) }
         out += facts.joined(separator: " · ") + "\n"
+        // Each book's price with its deep link, where the provider gives links (BoltOdds).
+        let withLinks = e.markets.contains { $0.selections.contains { $0.link != nil } }
         var t = Tabular(columns: [.init("MARKET", shrinkable: true), .init("SELECTION", shrinkable: true), .init("LINE"),
-                                  .init("PRICE", rightAligned: true)])
+                                  .init("PRICE", rightAligned: true)] + (withLinks ? [.init("LINK", shrinkable: true)] : []))
         // A single-book feed's book is the provider itself: name it only when several books are shown.
         let showBook = e.books.count > 1
         for m in e.markets {
             for s in m.selections {
                 let price = s.suspended ? "SUSP" : (s.price?.formatted(options.oddsFormat) ?? "-")
                 let name = showBook ? m.book.map { "\(m.name) (\($0))" } ?? m.name : m.name
-                t.rows.append([name, s.name, s.line ?? "", price])
-                t.styles.append([.plain, .plain, .plain, s.suspended ? .dim : .plain])
+                t.rows.append([name, s.name, s.line ?? "", price] + (withLinks ? [s.link ?? ""] : []))
+                t.styles.append([.plain, .plain, .plain, s.suspended ? .dim : .plain] + (withLinks ? [.dim] : []))
+                t.links.append([nil, nil, nil, s.link] + (withLinks ? [nil] : []))
             }
         }
-        out += "\n" + (t.rows.isEmpty ? "No markets.\n" : t.renderAligned(width: options.width, color: options.color))
+        out += "\n" + (t.rows.isEmpty ? "No markets.\n" : t.renderAligned(width: options.width, color: options.color,
+                                                                           hyperlinks: options.links))
         if !e.incidents.isEmpty {
             out += "\nINCIDENTS\n"
             for i in e.incidents.reversed() { out += "  " + incidentLine(i, event: e) + "\n" }

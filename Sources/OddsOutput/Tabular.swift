@@ -19,6 +19,8 @@ public struct Tabular: Sendable {
     public var rows: [[String]]
     /// Optional styles per cell, same shape as `rows`.
     public var styles: [[CellStyle]]
+    /// Optional hyperlinks per cell (`--links`), same shape as `rows`.
+    public var links: [[String?]] = []
 
     public init(columns: [Column], rows: [[String]] = [], styles: [[CellStyle]] = []) {
         self.columns = columns; self.rows = rows; self.styles = styles
@@ -37,7 +39,7 @@ public struct Tabular: Sendable {
     }
 
     /// An aligned table for a terminal: two spaces between columns, fitted to `width` when given.
-    public func renderAligned(width: Int?, color: Bool) -> String {
+    public func renderAligned(width: Int?, color: Bool, hyperlinks: Bool = false) -> String {
         let rows = self.rows.map { $0.map(TerminalText.safe) }
         var widths = columns.indices.map { i in
             max(TextWidth.width(of: columns[i].title), rows.map { TextWidth.width(of: $0[i]) }.max() ?? 0)
@@ -58,7 +60,8 @@ public struct Tabular: Sendable {
             for i in columns.indices {
                 let text = TextWidth.pad(row[i], to: widths[i], right: columns[i].rightAligned)
                 let s = r < styles.count && i < styles[r].count ? styles[r][i] : .plain
-                cells.append(style(text, s, color))
+                let link = hyperlinks && r < links.count && i < links[r].count ? links[r][i] : nil
+                cells.append(style(TerminalText.hyperlink(text, url: link), s, color))
             }
             out += trimTrailing(cells.joined(separator: "  ")) + "\n"
         }

@@ -14,6 +14,15 @@ private func c_wcwidth(_ c: Int32) -> Int32
 public enum TerminalText {
     public static let placeholder: Unicode.Scalar = "\u{FFFD}"
 
+    /// `text` as an OSC 8 hyperlink to `url` (a terminal that knows them makes it clickable; others
+    /// show the text). Only an http(s) URL of printable ASCII is linked: a provider's URL can carry
+    /// no escape or control character into the terminal.
+    public static func hyperlink(_ text: String, url: String?) -> String {
+        guard let url, url.hasPrefix("https://") || url.hasPrefix("http://"), url.utf8.count <= 2048,
+              url.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return text }
+        return "\u{1B}]8;;\(url)\u{1B}\\" + text + "\u{1B}]8;;\u{1B}\\"
+    }
+
     /// `text` with C0 and C1 control characters, DEL, and the bidi overrides and isolates
     /// (U+202A–U+202E, U+2066–U+2069) replaced by U+FFFD, and tabs and line breaks by spaces: none
     /// of them can move the cursor, rewrite the title, clear the screen or reorder a line.

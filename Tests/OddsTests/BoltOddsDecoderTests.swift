@@ -2,6 +2,8 @@ import Foundation
 @testable import OddsBoltOdds
 import OddsJSON
 import OddsModel
+import OddsOutput
+import OddsDashboard
 import OddsStore
 import OddsTransport
 import Testing
@@ -216,5 +218,64 @@ struct BoltOddsDecoderTests {
         #expect(BoltOddsLeagues.sport("EFL Championship") == "soccer")
         #expect(BoltOddsLeagues.sport("Wimbledon (M)") == "tennis")
         #expect(BoltOddsLeagues.sport("Zorbing") == "unknown")
+    }
+}
+
+/// Many books on screen: the best price with its book, links, and the dashboard's grid.
+@Suite("Multi-book output")
+struct MultiBookOutputTests {
+    static let label = "Boston Celtics vs Miami Heat, 2026-11-23, 07"
+
+    static func event() -> Event {
+        func market(_ book: String, _ home: String?, _ away: String?) -> Market {
+            Market(id: "Moneyline", name: "Moneyline", book: book, selections: [
+                Selection(id: "Boston Celtics", name: "Boston Celtics", price: home.flatMap { Price(american: $0) }, suspended: home == nil,
+                          link: "https://\(book).example/bet/1"),
+                Selection(id: "Miami Heat", name: "Miami Heat", price: away.flatMap { Price(american: $0) }, suspended: away == nil,
+                          link: "https://\(book).example/bet/2\u{1B}]0;pwned\u{07}"),
+            ])
+        }
+        return Event(provider: .boltodds, id: label, sport: "basketball", league: "NBA", home: "Boston Celtics", away: "Miami Heat",
+                     status: .live, markets: [market("draftkings", "-150", "+130"), market("fanduel", "-140", nil), market("betmgm", "-160", "+125")])
+    }
+
+    @Test("Tables show each price at its best across books with the book; --links makes the price an OSC 8 link, never with a hostile URL")
+    func tableAndLinks() {
+        let e = MultiBookOutputTests.event()
+        #expect(EventReporter.mainPrices(e, format: .american) == ["-140 fanduel", "", "+130 draftkings"])
+        let plain = EventReporter.render([e], format: .table, options: RenderOptions(oddsFormat: .american))
+        #expect(!plain.contains("\u{1B}"))
+        let linked = EventReporter.render([e], format: .table, options: RenderOptions(oddsFormat: .american, links: true))
+        #expect(linked.contains("\u{1B}]8;;https://fanduel.example/bet/1\u{1B}\\"))
+        // The away link carries an escape sequence: it is not linked at all.
+        #expect(!linked.contains("pwned") && !linked.contains("draftkings.example/bet/2"))
+        #expect(TerminalText.hyperlink("x", url: "javascript:alert(1)") == "x")
+        // The detail lists every book's price with its link (made safe for the terminal).
+        let detail = EventReporter.detail(e, options: RenderOptions(oddsFormat: .american))
+        #expect(detail.contains("LINK") && detail.contains("https://betmgm.example/bet/1"))
+        #expect(!detail.contains("\u{1B}") && !detail.contains("\u{07}"))
+    }
+
+    @Test("The dashboard's detail pane: a grid of books × selections, the best price bold, suspensions, and where the best price is")
+    func dashboardGrid() throws {
+        var model = DashboardModel(provider: .boltodds, sport: "basketball", demo: false, oddsFormat: .american, now: Date(timeIntervalSince1970: 0))
+        _ = update(&model, .resize(width: 120, height: 30))
+        _ = update(&model, .feed(FeedMessage(provider: .boltodds, receivedAt: Date(timeIntervalSince1970: 0),
+                                             update: .snapshot([MultiBookOutputTests.event()]))))
+        _ = update(&model, .key(.enter))
+        let screen = DashboardLayout.layout(model)
+        let text = (0..<screen.height).map(screen.line).joined(separator: "\n")
+        #expect(text.contains("draftkings") && text.contains("fanduel") && text.contains("betmgm"), "\(text)")
+        let y = try #require((0..<screen.height).first { screen.line($0).contains("Boston Celtics") && screen.line($0).contains("-150") })
+        let row = screen.line(y)
+        #expect(row.contains("-140") && row.contains("-160"), "\(text)")
+        // The best price (fanduel's -140) is bold, the others are not.
+        let best = try #require(row.range(of: "-140")).lowerBound
+        let x = row.distance(from: row.startIndex, to: best)
+        #expect(screen.rows[y][x].attributes.contains(.bold))
+        let other = row.distance(from: row.startIndex, to: try #require(row.range(of: "-150")).lowerBound)
+        #expect(!screen.rows[y][other].attributes.contains(.bold))
+        #expect(text.contains("SUSP"))
+        #expect(text.contains("Boston Celtics: best at fanduel https://fanduel.example/bet/1"))
     }
 }
