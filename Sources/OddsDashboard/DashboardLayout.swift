@@ -137,8 +137,10 @@ public enum DashboardLayout {
         var x: [Int] = []
     }
 
-    static func columns(width: Int) -> Columns {
+    /// `multiBook`: each price cell also names the book with the best price ("2.10 fand").
+    static func columns(width: Int, multiBook: Bool = false) -> Columns {
         var c = Columns()
+        if multiBook { c.price = 13 }
         let fixed = c.mark + c.time + c.score + 3 * c.price + 9  // one space between the ten columns
         let flexible = width - fixed
         c.league = max(8, min(18, flexible * 18 / 100))
@@ -162,7 +164,7 @@ public enum DashboardLayout {
     }
 
     static func table(_ model: DashboardModel, _ screen: inout Screen) {
-        let c = columns(width: screen.width)
+        let c = columns(width: screen.width, multiBook: model.provider.singleBook == nil)
         let titles = ["", "TIME", "LEAGUE", "HOME", "SCORE", "AWAY", "1", "X", "2", "LATEST INCIDENT"]
         let widths = [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price, c.incident]
         for (i, title) in titles.enumerated() where widths[i] > 0 {
