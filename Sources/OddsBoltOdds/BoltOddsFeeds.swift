@@ -138,6 +138,11 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     }
 
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
+        // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
+        if let messages = BoltOddsFast.frame(frame) {
+            let items = messages.map(inbound)
+            return items.count == 1 ? items[0] : .batch(items, skipped: [])
+        }
         var skipped: [String] = []
         let (messages, bad) = try BoltOddsWire.messages(frame) { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }
         let items = messages.map(inbound)
@@ -292,5 +297,20 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
 
     public func closeAction(code: Int?) -> CloseAction {
         .reconnect(reason: code.map { "connection closed (code \($0))" } ?? "connection dropped")
+    }
+}
+
+/// BoltOdds' two odds-stream decoders, for the fuzzer and the tests to compare.
+public enum BoltOddsDecoders {
+    /// True when the fast path answers for this frame.
+    public static func fastAnswers(_ bytes: [UInt8]) -> Bool { BoltOddsFast.frame(bytes) != nil }
+
+    /// True when the fast path, where it answers, gives exactly the generic decoder's messages, and
+    /// the generic decoder skipped nothing in them.
+    public static func agree(_ bytes: [UInt8]) -> Bool {
+        guard let fast = BoltOddsFast.frame(bytes) else { return true }
+        var skipped: [String] = []
+        guard let generic = try? BoltOddsWire.messages(bytes, { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }) else { return false }
+        return generic.skipped.isEmpty && skipped.isEmpty && generic.messages == fast
     }
 }

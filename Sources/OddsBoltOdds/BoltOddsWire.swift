@@ -87,16 +87,15 @@ enum BoltOddsWire {
         }
         let league = data["sport"]?.string
         var markets: [Market] = []
-        var seen = Set<SelectionKeyOnWire>()
         if let outcomes = data["outcomes"] {
             guard case .object(let members) = outcomes else { throw Malformed("outcomes is not an object") }
             for (key, outcome) in members.members {
                 do {
                     let (marketName, selection) = try self.outcome(key: key, outcome)
-                    guard seen.insert(SelectionKeyOnWire(market: marketName, ref: selection.ref)).inserted else {
-                        throw Malformed("duplicate outcome \(key)")
-                    }
                     if let i = markets.firstIndex(where: { $0.id == marketName }) {
+                        guard !markets[i].selections.contains(where: { $0.ref == selection.ref }) else {
+                            throw Malformed("duplicate outcome \(key)")
+                        }
                         markets[i].selections.append(selection)
                     } else {
                         markets.append(Market(id: marketName, name: marketName, book: book, selections: [selection]))
@@ -110,9 +109,6 @@ enum BoltOddsWire {
                           home: home, away: away, status: .live, markets: markets)
         return (event, book)
     }
-
-    /// A market and selection as they are keyed on the wire, to find duplicates.
-    struct SelectionKeyOnWire: Hashable { var market: String; var ref: SelectionRef }
 
     /// One outcome: its market (`outcome_name`) and its selection (`outcome_target` and
     /// `outcome_over_under`, the line apart so that alternate lines stay apart).
@@ -134,12 +130,17 @@ enum BoltOddsWire {
     static func americanPrice(_ v: JSONValue?, key: String) throws -> Price? {
         guard let v, !v.isNull else { return nil }
         guard let text = v.text else { throw Malformed("outcome \(key): odds are not text") }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty { return nil }
-        let digits = trimmed.drop { $0 == "+" || $0 == "-" }
-        guard trimmed.count - digits.count <= 1, !digits.isEmpty, digits.count <= 7, digits.allSatisfy(\.isASCII),
-              digits.allSatisfy(\.isNumber), let price = Price(american: trimmed) else {
-            throw Malformed("outcome \(key): odds \(trimmed) are not American odds")
+        // On bytes: an optional sign and 1 to 7 ASCII digits, between spaces or tabs (the initial
+        // state holds hundreds of thousands of these).
+        var bytes = Substring(text).utf8[...]
+        while let b = bytes.first, b == 0x20 || b == 0x09 { bytes.removeFirst() }
+        while let b = bytes.last, b == 0x20 || b == 0x09 { bytes.removeLast() }
+        if bytes.isEmpty { return nil }
+        var digits = bytes
+        if let b = digits.first, b == UInt8(ascii: "+") || b == UInt8(ascii: "-") { digits.removeFirst() }
+        guard !digits.isEmpty, digits.count <= 7, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+              let price = Price(american: String(Substring(bytes))) else {
+            throw Malformed("outcome \(key): odds \(text.trimmingCharacters(in: .whitespaces)) are not American odds")
         }
         return price
     }

@@ -202,6 +202,9 @@ public struct Fuzzer {
                        (try? JSONSpan.valueEnd(b, from: 0)).map { JSONSpan.skipWhitespace(b, from: $0) == b.count } ?? false
                    } }),
         ] + boltTargets + [
+            Target(name: "boltodds odds fast path", decode: { BoltOddsDecoders.fastAnswers($0) },
+                   stillWorks: { validBoltOdds.contains { BoltOddsDecoders.fastAnswers($0) } },
+                   disagrees: { !BoltOddsDecoders.agree($0) }),
             Target(name: "recording line", decode: { bytes in
                 RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + bytes + [0x7D]) != nil
             }, stillWorks: {

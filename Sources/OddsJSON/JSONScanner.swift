@@ -148,6 +148,12 @@ public struct JSONScanner {
         skipWhitespace()
     }
 
+    /// The current member's key as text (keys that name things: BoltOdds' outcome keys).
+    public var currentKey: String {
+        guard keyCount >= 0 else { return escapedKey ?? "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<(keyStart + keyCount)]), as: UTF8.self)
+    }
+
     /// True when the current member's key is `name` (an ASCII key as written in the wire format).
     @inlinable
     public func key(is name: StaticString) -> Bool {

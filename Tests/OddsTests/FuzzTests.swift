@@ -1,4 +1,5 @@
 import Foundation
+import OddsBoltOdds
 import OddsFuzz
 import OddsJSON
 import OddsTickOdds
@@ -103,5 +104,22 @@ struct FuzzTests {
         #expect(cache.hits > 30, "\(cache.hits) cache hits")
         // A message that is not JSON is left to the generic decoder, which rejects it.
         #expect(TickOddsDecoders.fast(Array("{\"type\":\"update\",".utf8)) == nil)
+    }
+}
+
+@Suite("BoltOdds fast path")
+struct BoltOddsFastPathTests {
+    @Test("The byte scanner answers every data frame of the corpus (the docs' and the simulator's), exactly as the generic decoder")
+    func agreesOnCorpus() throws {
+        var answered = 0
+        for frame in try FuzzTests.corpus() {
+            #expect(BoltOddsDecoders.agree(frame), "\(String(decoding: frame, as: UTF8.self).prefix(200))")
+            let text = String(decoding: frame, as: UTF8.self)
+            if text.contains("\"initial_state\"") {
+                #expect(BoltOddsDecoders.fastAnswers(frame), "no fast answer for \(text.prefix(200))")
+                answered += 1
+            }
+        }
+        #expect(answered > 10)
     }
 }
