@@ -155,19 +155,19 @@ enum BoltOddsFast {
                 }
             } else if s.key(is: "outcome_name") {
                 guard seen.first(2), let v = try text(&s, numbers: false) else { return nil }
-                name = v.value
+                name = v
             } else if s.key(is: "outcome_target") {
                 guard seen.first(4), let v = try text(&s, numbers: true) else { return nil }
-                target = v.value
+                target = v
             } else if s.key(is: "outcome_over_under") {
                 guard seen.first(8), let v = try text(&s, numbers: true) else { return nil }
-                overUnder = v.value
+                overUnder = v
             } else if s.key(is: "outcome_line") {
                 guard seen.first(16), let v = try text(&s, numbers: true) else { return nil }
-                line = v.value
+                line = v
             } else if s.key(is: "link") {
                 guard seen.first(32), let v = try text(&s, numbers: false) else { return nil }
-                link = v.value
+                link = v
             } else {
                 try s.skip()
             }
@@ -188,12 +188,13 @@ enum BoltOddsFast {
                                   link: link.flatMap { $0.isEmpty ? nil : $0 }))
     }
 
-    /// A string (or, when `numbers`, a number's text), null as nil; nil for another type.
-    static func text(_ s: inout JSONScanner, numbers: Bool) throws -> (value: String?, Void)? {
+    /// A string (or, when `numbers`, a number's text) as `.some(text)`, null as `.some(nil)`; nil
+    /// for another type, which the generic decoder reads differently.
+    static func text(_ s: inout JSONScanner, numbers: Bool) throws -> String?? {
         switch try s.scalar() {
-        case .string(let v): return (v, ())
-        case .number(let v) where numbers: return (v, ())
-        case .null: return (nil, ())
+        case .string(let v): return .some(v)
+        case .number(let v) where numbers: return .some(v)
+        case .null: return .some(nil)
         default: return nil
         }
     }

@@ -166,7 +166,8 @@ extension BoltOddsCommand {
                 let stats = FeedStats()
                 let feed = FeedRunner.run(client.feedConnections(filters: BoltOddsFilters(), pbpGames: game, scores: false).filter { $0.connectionName == "pbp" },
                                           transport: rt.transport, stats: stats)
-                try await runStream(feed, stats: stats, options: stream, rt)
+                // Lines for a person on a terminal; NDJSON when piped or asked for.
+                try await runStream(feed, stats: stats, options: stream, rt, human: rt.io.stdoutIsTTY && rt.common.requestedFormat == nil)
             }
         }
     }
@@ -188,7 +189,7 @@ extension BoltOddsCommand {
                 // Named games need no odds stream to learn them from.
                 if !game.isEmpty { adapters = adapters.filter { $0.connectionName == "scores" } }
                 let feed = FeedRunner.run(adapters, transport: rt.transport, stats: stats)
-                try await runStream(feed, stats: stats, options: stream, rt)
+                try await runStream(feed, stats: stats, options: stream, rt, human: rt.io.stdoutIsTTY && rt.common.requestedFormat == nil)
             }
         }
     }

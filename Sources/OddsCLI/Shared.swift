@@ -17,7 +17,7 @@ func printSports(_ sports: [SportCount], _ rt: Runtime) {
 /// to add each price's previous value. Ends on `limit`, the end of a replay, a signal (exit 0) or a
 /// fatal feed error (thrown). Writing waits for stdout, and the feed waits for the writer: a stalled
 /// reader holds the socket back instead of growing memory.
-func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime) async throws {
+func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime, human: Bool = false) async throws {
     let labels = rt.renderOptions.jsonLabels
     let books = rt.common.bookFilter
     let io = rt.io
@@ -30,7 +30,12 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
             guard let message = books.apply(received) else { continue }
             store.apply(message)
             let move = moves.move(for: message, in: store)
-            io.out(EventJSON.update(message, move: move, labels: labels).rendered + "\n")
+            if human {
+                guard let line = humanLine(message, store: store) else { continue }
+                io.out(TerminalText.safe(line) + "\n")
+            } else {
+                io.out(EventJSON.update(message, move: move, labels: labels).rendered + "\n")
+            }
             written += 1
             if io.stdoutClosed { return }
             if let limit, written >= limit { return }
@@ -38,5 +43,24 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
     }
     if rt.common.verbose || stats.malformed > 0 || interrupted {
         io.err("\(stats.frames) messages received, \(stats.malformed) malformed skipped, \(stats.connects) connection(s).")
+    }
+}
+
+/// A scores or play-by-play update as one line for a person ("19:42:07  Bills v Bengals  11-21  Q3 10:31");
+/// nil for what a person need not see (heartbeats, prices).
+func humanLine(_ m: FeedMessage, store: LiveStore) -> String? {
+    let time = EventJSON.date(m.receivedAt).dropFirst(11).prefix(8)
+    func title(_ id: String) -> String { store.events[EventKey(provider: m.provider, id: id)]?.event.title ?? id }
+    switch m.update {
+    case .scoreboard(let b):
+        let facts = [b.score?.text ?? b.scoreText, b.period, b.clock, b.status.map(\.rawValue)].compactMap { $0 }
+        return "\(time)  \(title(b.eventID))  " + facts.joined(separator: "  ")
+    case .incident(let id, let i):
+        guard let e = store.events[EventKey(provider: m.provider, id: id)]?.event else { return "\(time)  \(id)  \(i.detail ?? i.kind.rawValue)" }
+        return "\(time)  \(e.title)  " + EventReporter.incidentLine(i, event: e)
+    case .connection(let state):
+        return "\(time)  \(m.provider.displayName) \(m.connection): \(state.label)"
+    default:
+        return nil
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OddsBoltOdds
 import OddsJSON
+@testable import OddsCLI
 import OddsModel
 import OddsOutput
 import OddsDashboard
@@ -212,6 +213,35 @@ struct BoltOddsDecoderTests {
         #expect(try feed.decode(text, first: false).count == 1, "the same play again is not a new incident")
     }
 
+    @Test("The docs' streams 2 and 4: score and period end from stream 2; a missed attempt in stream 4 is no incident, a made one is")
+    func playByPlayStreams2And4() throws {
+        let feed = BoltOddsGamesFeed(kind: .pbp, settings: BoltOddsDecoderTests.settings, games: [], index: BoltOddsGameIndex())
+        let two = try feed.decode(Fixture.text("docs/boltodds-pbp-stream2.json"), first: false)
+        guard case .scoreboard(let b)? = two.first else { Issue.record("\(two)"); return }
+        #expect(b.score == Score(home: 80, away: 82) && b.clock == "00:00" && b.sport == "basketball")
+        #expect(b.home == "Houston Rockets" && b.away == "Los Angeles Clippers")
+        guard case .incident(_, let end)? = two.last else { Issue.record("\(two)"); return }
+        #expect(end.kind == .period && end.detail == "End of 3rd Quarter.")
+
+        let missed = try Fixture.text("docs/boltodds-pbp-stream4.json")
+        let four = try feed.decode(missed, first: false)
+        #expect(four.count == 1, "\(four)")
+        guard case .scoreboard(let s)? = four.first else { Issue.record("\(four)"); return }
+        #expect(s.score == Score(home: 8, away: 9) && s.home == "Portland Trail Blazers")
+        let made = missed.replacingOccurrences(of: "attempt_missed", with: "attempt_made").replacingOccurrences(of: "Attempt missed", with: "Attempt made")
+        let scored = try feed.decode(made, first: false)
+        guard case .incident(_, let play)? = scored.last else { Issue.record("\(scored)"); return }
+        #expect(play.kind == .goal && play.team == .home && play.detail == "Attempt made (3)")
+    }
+
+    @Test("game_added is a book's whole view of a new game, like game_update")
+    func gameAdded() throws {
+        let updates = try oddsFeed().decode(message("game_added", book: "espnbet", outcomes: [outcome("Mets", odds: "\"-105\"", target: "New York Mets")]),
+                                            first: false)
+        guard case .bookUpsert(let e, let book)? = updates.first else { Issue.record("\(updates)"); return }
+        #expect(book == "espnbet" && e.markets.first?.selections.first?.price?.text == "-105")
+    }
+
     @Test("Competition names map to sports (inferred table); unknown ones stay unknown")
     func leagues() {
         #expect(BoltOddsLeagues.sport("NBA") == "basketball")
@@ -277,5 +307,30 @@ struct MultiBookOutputTests {
         #expect(!screen.rows[y][other].attributes.contains(.bold))
         #expect(text.contains("SUSP"))
         #expect(text.contains("Boston Celtics: best at fanduel https://fanduel.example/bet/1"))
+    }
+}
+
+/// `odds boltodds pbp` and `scores` on a terminal: one line per change, for a person, made safe.
+@Suite("Human lines for scores and plays")
+struct HumanLineTests {
+    @Test("A scoreboard, an incident and a connection change read as lines; heartbeats and prices are not shown; provider text is made safe")
+    func lines() {
+        var store = LiveStore()
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let board = Scoreboard(eventID: "Bills vs Bengals, 2025-12-07", home: "Buffalo Bills", away: "Cincinnati \u{1B}[2JBengals",
+                               score: Score(home: 11, away: 21), clock: "10:31", period: "Q3", status: .live)
+        let m = FeedMessage(provider: .boltodds, connection: "pbp", receivedAt: at, update: .scoreboard(board))
+        store.apply(m)
+        let line = humanLine(m, store: store)
+        #expect(line?.hasSuffix("11-21  Q3  10:31  live") == true, "\(line ?? "nil")")
+        #expect(line?.contains("Buffalo Bills v Cincinnati") == true)
+        #expect(!TerminalText.safe(line ?? "").contains("\u{1B}"))
+        let goal = FeedMessage(provider: .boltodds, connection: "pbp", receivedAt: at,
+                               update: .incident(eventID: board.eventID, Incident(kind: .goal, minute: 12, team: .home, detail: "Touchdown")))
+        store.apply(goal)
+        #expect(humanLine(goal, store: store)?.contains("12' touchdown (Buffalo Bills)") == true)
+        #expect(humanLine(FeedMessage(provider: .boltodds, connection: "scores", receivedAt: at, update: .connection(.live)), store: store)?
+                    .hasSuffix("BoltOdds scores: live") == true)
+        #expect(humanLine(FeedMessage(provider: .boltodds, receivedAt: at, update: .heartbeat), store: store) == nil)
     }
 }

@@ -74,3 +74,19 @@ final class LockedBytes: @unchecked Sendable {  // every field is touched under 
         return true
     }
 }
+
+/// A value another thread will set once, and a bounded wait for it.
+final class Eventually<T: Sendable>: @unchecked Sendable {  // every field is touched under `condition`
+    private let condition = NSCondition()
+    private var value: T?
+
+    func set(_ v: T) { condition.lock(); value = v; condition.broadcast(); condition.unlock() }
+
+    /// The value, waiting up to `seconds` for it; nil on timeout.
+    func wait(seconds: Double) -> T? {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock(); defer { condition.unlock() }
+        while value == nil { if !condition.wait(until: deadline) { break } }
+        return value
+    }
+}
