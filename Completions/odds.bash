@@ -198,6 +198,7 @@ _odds_live() {
         return
         ;;
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion live -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--replay')
@@ -219,6 +220,7 @@ _odds_live() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion live -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -250,6 +252,7 @@ _odds_sports() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sports -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -281,6 +284,7 @@ _odds_event() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion event -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -300,6 +304,7 @@ _odds_stream() {
         return
         ;;
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion stream -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--limit')
@@ -324,6 +329,7 @@ _odds_stream() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion stream -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -343,6 +349,7 @@ _odds_dash() {
         return
         ;;
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion dash -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--replay')
@@ -364,6 +371,7 @@ _odds_dash() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion dash -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--stale-after')
@@ -386,6 +394,7 @@ _odds_record() {
         return
         ;;
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion record -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '-o'|'--output')
@@ -433,6 +442,7 @@ _odds_pulsescore_live() {
     # Offer option value completions
     case "${prev}" in
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore live -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--odds-format')
@@ -448,6 +458,7 @@ _odds_pulsescore_live() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore live -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -475,6 +486,7 @@ _odds_pulsescore_sports() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore sports -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -490,6 +502,7 @@ _odds_pulsescore_event() {
     # Offer option value completions
     case "${prev}" in
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore event -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--odds-format')
@@ -505,6 +518,7 @@ _odds_pulsescore_event() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore event -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -520,6 +534,7 @@ _odds_pulsescore_leagues() {
     # Offer option value completions
     case "${prev}" in
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore leagues -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--odds-format')
@@ -535,6 +550,7 @@ _odds_pulsescore_leagues() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore leagues -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -556,6 +572,7 @@ _odds_pulsescore_events() {
         return
         ;;
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore events -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--odds-format')
@@ -571,6 +588,7 @@ _odds_pulsescore_events() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore events -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -586,6 +604,7 @@ _odds_pulsescore_stream() {
     # Offer option value completions
     case "${prev}" in
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore stream -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--limit')
@@ -610,6 +629,7 @@ _odds_pulsescore_stream() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion pulsescore stream -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -663,6 +683,7 @@ _odds_tickodds_live() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion tickodds live -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -690,6 +711,7 @@ _odds_tickodds_event() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion tickodds event -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -717,6 +739,7 @@ _odds_tickodds_sports() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion tickodds sports -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -744,6 +767,7 @@ _odds_tickodds_status() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion tickodds status -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -783,6 +807,7 @@ _odds_tickodds_stream() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion tickodds stream -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -821,6 +846,7 @@ _odds_boltodds_live() {
     # Offer option value completions
     case "${prev}" in
     '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds live -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     '--odds-format')
@@ -836,6 +862,7 @@ _odds_boltodds_live() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds live -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -863,6 +890,7 @@ _odds_boltodds_info() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds info -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -893,6 +921,7 @@ _odds_boltodds_games() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds games -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -923,6 +952,7 @@ _odds_boltodds_markets() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds markets -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -950,6 +980,7 @@ _odds_boltodds_parlays() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds parlays -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -977,6 +1008,7 @@ _odds_boltodds_esports() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds esports -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1022,6 +1054,7 @@ _odds_boltodds_stream() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds stream -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1055,6 +1088,7 @@ _odds_boltodds_pbp() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds pbp -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1088,6 +1122,7 @@ _odds_boltodds_scores() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds scores -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1115,6 +1150,7 @@ _odds_boltodds_boxscore() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds boxscore -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1142,6 +1178,7 @@ _odds_boltodds_stats() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds stats -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1169,6 +1206,7 @@ _odds_boltodds_match-info() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds match-info -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1227,6 +1265,7 @@ _odds_config_show() {
         return
         ;;
     '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion config show -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac

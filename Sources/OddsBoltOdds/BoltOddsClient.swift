@@ -30,6 +30,12 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     let rest: RESTClient
     private let lock = NIOLock()
     private var prepared: BoltOddsFilters?
+    private var infoObserver: (@Sendable (_ sports: [String], _ books: [String]) -> Void)?
+
+    /// Told every `get_info` answer (the CLI caches the names for shell completion).
+    public func observeInfo(_ observer: @escaping @Sendable (_ sports: [String], _ books: [String]) -> Void) {
+        lock.withLock { infoObserver = observer }
+    }
 
     public init(settings: ProviderSettings, transport: Transport, retry: BackoffPolicy = .rest,
                 limiter: RateLimiter = BoltOddsClient.getLimiter) {
@@ -57,7 +63,9 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     /// `GET /get_info`: competitions ("sports") and sportsbooks as subscriptions spell them.
     public func info() async throws -> (sports: [String], books: [String]) {
         let v = try await get("/get_info", what: "sports and sportsbooks")
-        return try decode("sports and sportsbooks") { try BoltOddsWire.info(v) }
+        let info = try decode("sports and sportsbooks") { try BoltOddsWire.info(v) }
+        lock.withLock { infoObserver }?(info.sports, info.books)
+        return info
     }
 
     /// `GET /get_games`: every supported game.

@@ -33,7 +33,8 @@ public struct CommonOptions: ParsableArguments {
     @Flag(name: .long, help: "Shorthand for --format csv.")
     var csv = false
 
-    @Option(name: .long, help: ArgumentHelp("Only this sportsbook's prices (repeatable; any case). Single-book feeds: bet365 for PulseScore, tickodds for TickOdds.", valueName: "book"))
+    @Option(name: .long, help: ArgumentHelp("Only this sportsbook's prices (repeatable; any case). Single-book feeds: bet365 for PulseScore, tickodds for TickOdds.", valueName: "book"),
+            completion: .custom { _, _, prefix in CompletionCache.books(prefix: prefix) })
     var book: [String] = []
 
     @Flag(name: .long, help: "In tables on a terminal, make prices OSC 8 hyperlinks to the book's bet (where the provider gives links: BoltOdds).")
@@ -67,7 +68,8 @@ public struct ProviderOption: ParsableArguments {
 
 /// `--sport` with the config's default.
 public struct SportOption: ParsableArguments {
-    @Option(name: .long, help: "Sport, e.g. soccer, tennis, basketball, ice-hockey. Default: config, else soccer.")
+    @Option(name: .long, help: "Sport, e.g. soccer, tennis, basketball, ice-hockey. Default: config, else soccer.",
+            completion: .custom { _, _, prefix in CompletionCache.sports(prefix: prefix) })
     var sport: String?
 
     public init() {}

@@ -61,6 +61,7 @@ final class Runtime: @unchecked Sendable {
     /// connection (BoltOdds spells them its own way and refuses unknown ones).
     func preparedProvider(_ id: ProviderID) async throws -> any OddsProvider {
         let p = try provider(id)
+        if let bolt = p as? BoltOddsClient { cacheNames(bolt) }
         try await p.prepare(sport: settings.sport, books: common.book)
         return p
     }
@@ -80,7 +81,17 @@ final class Runtime: @unchecked Sendable {
     }
 
     func boltOdds() throws -> BoltOddsClient {
-        BoltOddsClient(settings: try keyed(.boltodds), transport: transport)
+        let client = BoltOddsClient(settings: try keyed(.boltodds), transport: transport)
+        cacheNames(client)
+        return client
+    }
+
+    /// What BoltOdds lists is kept for shell completion of --book and --sport (not demo data: the
+    /// simulator's names would mislead later completions).
+    func cacheNames(_ client: BoltOddsClient) {
+        guard !demo else { return }
+        let environment = io.environment
+        client.observeInfo { sports, books in CompletionCache.save(sports: sports, books: books, environment: environment) }
     }
 
     func tickOdds() throws -> TickOddsClient {

@@ -390,6 +390,26 @@ struct CLITests {
         #expect(frame.status == 2)
     }
 
+    @Test("--book and --sport complete from BoltOdds' last get_info, cached by any command that asked it (never by the demo)")
+    func dynamicCompletions() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let demo = try await CLI.run(["boltodds", "info", "--demo"], env: CLI.environment(["XDG_CACHE_HOME": cache]))
+        #expect(demo.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: cache + "/odds/boltodds.json"), "demo names were cached")
+        try await withSimulator({ $0.enforceRateLimit = false }) { sim, _ in
+            let env = CLI.environment(["XDG_CACHE_HOME": cache, "ODDS_BOLTODDS_KEY": testKey, "ODDS_BOLTODDS_URL": sim.restURL(.boltodds)])
+            let info = try await CLI.run(["boltodds", "info"], env: env)
+            #expect(info.status == 0, "\(info.stderr)")
+        }
+        let env = CLI.environment(["XDG_CACHE_HOME": cache])
+        let books = try await CLI.run(["---completion", "live", "--", "--book", "3", "2", "odds", "live", "--book", "dr"], env: env)
+        #expect(books.stdout.split(separator: "\n") == ["draftkings"], "\(books.stdout) \(books.stderr)")
+        let sports = try await CLI.run(["---completion", "live", "--", "--sport", "3", "1", "odds", "live", "--sport", "N"], env: env)
+        #expect(sports.stdout.split(separator: "\n").contains("NBA"), "\(sports.stdout)")
+        #expect(sports.stdout.split(separator: "\n").allSatisfy { $0.lowercased().hasPrefix("n") })
+    }
+
     @Test("Completions in Completions/ match what the parser generates")
     func completionsCurrent() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
