@@ -113,14 +113,6 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
         }
     }
 
-    func received(_ text: String) {
-        guard provider == .tickodds, let value = try? JSONParser.parse(text) else { return }
-        var subs = subscriptions ?? []
-        for name in value["subscribe"]?.array ?? [] { if let s = name.string { subs.insert(s) } }
-        for name in value["unsubscribe"]?.array ?? [] { if let s = name.string { subs.remove(s) } }
-        subscriptions = subs
-    }
-
     func wants(_ m: SimMatch) -> Bool {
         switch provider {
         case .pulsescore: return m.sport == sport
@@ -129,18 +121,6 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
             return subs.contains("all") || subs.contains(PulseScoreFormat.sportName(m.sport))
         case .boltodds: return false
         }
-    }
-
-    func sendSnapshot() {
-        guard isOpen, !snapshotSent else { return }
-        snapshotSent = true
-        let matches = sim.world.live.filter { $0.phase != .ended && wants($0) }
-        send(TickOddsFormat.snapshot(matches, padding: sim.padding))
-    }
-
-    func broadcast() {
-        let matches = sim.world.live.filter { $0.phase != .ended && wants($0) }
-        send(PulseScoreFormat.broadcast(matches, timestamp: Int64(Date().timeIntervalSince1970 * 1000), padding: sim.padding))
     }
 
     func worldChanged(_ changes: [SimChange]) {

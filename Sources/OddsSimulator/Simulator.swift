@@ -321,16 +321,6 @@ public final class Simulator: @unchecked Sendable {
         }
     }
 
-    /// Why a TickOdds upgrade is refused (status, message), or nil when it is accepted.
-    func tickOddsRefusal(key: String?) -> (Int, String)? {
-        guard let key, let plan = options.keys[key] else { return (401, "Invalid or missing API key") }
-        if plan == .basic { return (403, "The live feed requires the Live plan") }
-        if openConnections(provider: .tickodds, key: key) >= options.tickOddsConnectionLimit {
-            return (429, "Connection limit reached")
-        }
-        return nil
-    }
-
     func register(_ c: any SimSocket) {
         connections[ObjectIdentifier(c)] = c
         connectionCount += 1

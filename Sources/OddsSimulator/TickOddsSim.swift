@@ -1,48 +1,10 @@
 import Foundation
+import NIOHTTP1
 import OddsJSON
 
-/// How the simulator writes each provider's JSON, following the providers' published examples.
-enum PulseScoreFormat {
-    static func fixtureID(_ serial: Int) -> String { String(98_734_500 + serial) }
+// TickOdds in the simulator: its wire format, REST answers, upgrade refusals and WebSocket messages.
 
-    static func serial(fromFixtureID id: String) -> Int? { Int(id).map { $0 - 98_734_500 } }
-
-    static func sportName(_ slug: String) -> String {
-        slug.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
-    }
-
-    static func event(_ m: SimMatch, tab: String? = nil) -> JSONOutput {
-        var fields: [(String, JSONOutput)] = [
-            ("fi", .string(fixtureID(m.serial))),
-            ("sport", .string(sportName(m.sport))),
-            ("league", .string(m.league)),
-            ("home", .string(m.home)),
-        ]
-        if let away = m.away { fields.append(("away", .string(away))) }
-        fields.append(("live", .int(m.phase == .notStarted ? 0 : 1)))
-        fields.append(("tab", .string(tab ?? "Popular")))
-        let markets = m.markets.filter { tab == nil || $0.tab == tab }
-        fields.append(("mg", .array(markets.map { market in
-            .object([
-                ("name", .string(market.name)),
-                ("ma", .array(market.selections.map { s in
-                    // Suspended lines carry no price (the docs are silent; see the README).
-                    .object([("name", .string(s.name)),
-                             ("pa", .array(m.suspended || s.suspended ? [] : [.object([("decimal", .string(priceText(s.price)))])]))])
-                })),
-            ])
-        })))
-        return .object(fields)
-    }
-
-    static func broadcast(_ matches: [SimMatch], timestamp: Int64, padding: Int) -> String {
-        var fields: [(String, JSONOutput)] = [("type", .string("data")), ("timestamp", .number(String(timestamp))),
-                                              ("events", .array(matches.map { event($0) }))]
-        if padding > 0 { fields.append(("padding", .string(String(repeating: "x", count: padding)))) }
-        return JSONOutput.object(fields).rendered
-    }
-}
-
+/// How the simulator writes TickOdds' JSON, following its published examples.
 enum TickOddsFormat {
     static func fixtureID(_ serial: Int) -> String { String(191_691_400 + serial) }
 
@@ -173,4 +135,62 @@ enum TickOddsFormat {
         let f = ISO8601DateFormatter()
         return JSONOutput.object([("type", .string("heartbeat")), ("timestamp", .string(f.string(from: date)))]).rendered
     }
+}
+
+extension Simulator {
+    /// Why a TickOdds upgrade is refused (status, message), or nil when it is accepted.
+    func tickOddsRefusal(key: String?) -> (Int, String)? {
+        guard let key, let plan = options.keys[key] else { return (401, "Invalid or missing API key") }
+        if plan == .basic { return (403, "The live feed requires the Live plan") }
+        if openConnections(provider: .tickodds, key: key) >= options.tickOddsConnectionLimit {
+            return (429, "Connection limit reached")
+        }
+        return nil
+    }
+
+    func tickOdds(_ rest: String) -> (Int, String, [(String, String)]) {
+        let live = world.live.filter { $0.phase != .ended }
+        let parts = rest.split(separator: "/").map(String.init)
+        switch parts {
+        case ["events"]:
+            return (200, JSONOutput.object([("count", .int(live.count)), ("events", .array(live.map(TickOddsFormat.event)))]).rendered, [])
+        case let p where p.count == 2 && p[0] == "events":
+            guard let serial = TickOddsFormat.serial(fromFixtureID: p[1]), let m = live.first(where: { $0.serial == serial }) else {
+                return Self.error(404, "Event not found")
+            }
+            return (200, TickOddsFormat.event(m).rendered, [])
+        case ["sports"]:
+            return (200, JSONOutput.array(Self.sportCounts(live).map {
+                .object([("sportName", .string(PulseScoreFormat.sportName($0.0))), ("count", .int($0.1))])
+            }).rendered, [])
+        case ["status"]:
+            return (200, JSONOutput.object([
+                ("status", .string("ok")), ("scraperHealthy", .bool(true)), ("liveEvents", .int(live.count)),
+                ("connectedClients", .int(connections.values.filter { $0.provider == .tickodds }.count)),
+                ("ticks", .int(world.tickCount)),
+            ]).rendered, [])
+        default:
+            return Self.error(404, "Not found")
+        }
+    }
+
+}
+
+extension SimConnection {
+    /// A subscribe or unsubscribe message (TickOdds' only client messages).
+    func received(_ text: String) {
+        guard provider == .tickodds, let value = try? JSONParser.parse(text) else { return }
+        var subs = subscriptions ?? []
+        for name in value["subscribe"]?.array ?? [] { if let s = name.string { subs.insert(s) } }
+        for name in value["unsubscribe"]?.array ?? [] { if let s = name.string { subs.remove(s) } }
+        subscriptions = subs
+    }
+
+    func sendSnapshot() {
+        guard isOpen, !snapshotSent else { return }
+        snapshotSent = true
+        let matches = sim.world.live.filter { $0.phase != .ended && wants($0) }
+        send(TickOddsFormat.snapshot(matches, padding: sim.padding))
+    }
+
 }
