@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 @testable import OddsBoltOdds
 import OddsModel
 import OddsSimulator
@@ -233,4 +234,39 @@ struct BoltOddsSocketTests {
             }
         }
     }
+
+    @Test("A command that has to wait for the GET limit says so, once per wait, with how long")
+    func waitIsSaid() async throws {
+        let lines = LogLines()
+        var logger = Logger(label: "test") { _ in lines }
+        logger.logLevel = .info
+        try await withSimulator({ $0.enforceRateLimit = false }) { sim, _ in
+            let transport = Transport(logger: logger, redactor: Redactor())
+            defer { Task { await transport.shutdown() } }
+            let client = BoltOddsClient(settings: BoltOddsSocketTests.client(sim, transport).settings, transport: transport,
+                                        limiter: BoltOddsClient.makeGetLimiter())
+            for _ in 0..<3 { _ = try await client.info() }
+            #expect(lines.all.isEmpty, "\(lines.all)")
+            _ = try await client.info()
+            #expect(lines.all.count == 1 && lines.all.first?.contains("BoltOdds allows 12 requests a minute") == true, "\(lines.all)")
+            #expect(lines.all.first?.hasPrefix("waiting 6 s") == true || lines.all.first?.hasPrefix("waiting 5 s") == true, "\(lines.all)")
+        }
+    }
+}
+
+/// A log handler that keeps warnings and worse, for tests of what a command says on stderr.
+final class LogLines: LogHandler, @unchecked Sendable {  // `lines` is touched under `lock`
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        guard event.level >= .warning else { return }
+        lock.lock(); lines.append("\(event.message)"); lock.unlock()
+    }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }
