@@ -88,7 +88,7 @@ enum BoltOddsFast {
             if s.key(is: "outcomes") {
                 guard seen.first(1), s.isObject() else { return nil }
                 guard let read = try outcomes(&s, book: book) else { return nil }
-                markets = read.markets
+                markets = read
                 // The book may come after the outcomes: their markets name it once known (below).
                 if book == nil { seen.bits |= 64 }
             } else if s.key(is: "sport") {
@@ -120,10 +120,9 @@ enum BoltOddsFast {
     }
 
     /// Outcomes as markets, in order of first appearance; nil when any outcome is not plainly good.
-    static func outcomes(_ s: inout JSONScanner, book: String?) throws -> (markets: [Market], count: Int)? {
+    static func outcomes(_ s: inout JSONScanner, book: String?) throws -> [Market]? {
         var markets: [Market] = []
-        var count = 0
-        guard try s.enterObject() else { return ([], 0) }
+        guard try s.enterObject() else { return [] }
         repeat {
             let key = s.currentKey
             guard s.isObject(), let (market, selection) = try outcome(&s, key: key) else { return nil }
@@ -134,9 +133,8 @@ enum BoltOddsFast {
             } else {
                 markets.append(Market(id: market, name: market, book: book, selections: [selection]))
             }
-            count += 1
         } while try s.nextMember()
-        return (markets, count)
+        return markets
     }
 
     /// One outcome, as `BoltOddsWire.outcome` reads it; nil for anything it would skip or read differently.
