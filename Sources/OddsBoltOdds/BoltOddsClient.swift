@@ -158,7 +158,7 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
             let l = n.lowercased()
             return l.contains(t) || t.contains(l) || editDistance(l, t) <= max(2, t.count / 3)
         }
-        let shown = (near.isEmpty ? Array(names.prefix(8)) : Array(near.prefix(8))).map { TerminalSafe.plain($0) }
+        let shown = (near.isEmpty ? Array(names.prefix(8)) : Array(near.prefix(8)))
         guard !shown.isEmpty else { return "." }
         return near.isEmpty ? "; it offers \(shown.joined(separator: ", "))\(names.count > 8 ? ", …" : "")."
                             : "; did you mean \(shown.joined(separator: ", "))?"
@@ -289,12 +289,5 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
             throw OddsError.notFound("BoltOdds has no live game '\(id)'.")
         }
         return event
-    }
-}
-
-/// Names from a provider shown in an error sentence: controls dropped.
-enum TerminalSafe {
-    static func plain(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) && !(0x202A...0x202E).contains($0.value) && !(0x2066...0x2069).contains($0.value) }))
     }
 }

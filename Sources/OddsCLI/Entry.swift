@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OddsModel
+import OddsOutput
 
 /// The process entry: parses, runs, and turns every failure into one sentence and an exit code.
 public enum OddsMain {
@@ -14,7 +15,8 @@ public enum OddsMain {
             }
             exit(0)
         } catch let error as OddsError {
-            FileHandle.standardError.write(Data(("odds: " + Secrets.shared.redact(error.message) + "\n").utf8))
+            // The one sentence may quote a provider (a name it does not know): made safe like every stderr line.
+            FileHandle.standardError.write(Data(("odds: " + TerminalText.safe(Secrets.shared.redact(error.message)) + "\n").utf8))
             exit(error.exitCode)
         } catch {
             OddsCommand.exit(withError: error)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import OddsModel
+import OddsOutput
 
 /// The process's I/O in one place: environment, TTY and colour facts, terminal width, and the
 /// writers every command prints through. Everything written is redacted first.
@@ -81,9 +82,10 @@ public final class IOContext: @unchecked Sendable {
         return true
     }
 
-    /// Writes one line to stderr, prefixed "odds: ".
+    /// Writes one line to stderr, prefixed "odds: ": redacted, and made safe for the terminal (log
+    /// lines and errors may quote a provider's text).
     public func err(_ line: String) {
-        let safe = redactor.redact(line)
+        let safe = TerminalText.safe(redactor.redact(line))
         FileHandle.standardError.write(Data(("odds: " + safe + "\n").utf8))
     }
 

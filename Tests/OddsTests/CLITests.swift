@@ -306,6 +306,10 @@ struct CLITests {
         }
         let unknown = try await CLI.run(["live", "--provider", "boltodds", "--demo", "--book", "bet366"])
         #expect(unknown.status == 64 && unknown.stderr.contains("no sportsbook 'bet366'"))
+        // Whatever an error sentence quotes reaches the terminal made safe (stderr is made safe in one place).
+        let hostile = try await CLI.run(["live", "--provider", "boltodds", "--demo", "--book", "\u{1B}]0;x\u{07}bet"])
+        #expect(hostile.status == 64 && hostile.stderr.contains("no sportsbook"))
+        #expect(!hostile.stderr.contains("\u{1B}") && !hostile.stderr.contains("\u{07}"), "\(hostile.stderr.debugDescription)")
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("odds-bolt-\(UUID().uuidString).ndjson").path
         defer { try? FileManager.default.removeItem(atPath: file) }
