@@ -22,7 +22,7 @@ extension SimSocket {
 }
 
 /// What the life cycle and frame writing shared by every connection class need of it.
-protocol SimFrameWriting: SimSocket {
+protocol SimFrameWriting: SimSocket, Sendable {
     var sim: Simulator { get }
     var context: ChannelHandlerContext? { get set }
     var isOpen: Bool { get set }
@@ -32,6 +32,10 @@ protocol SimFrameWriting: SimSocket {
     var closeSent: Bool { get set }
     /// The provider's greeting, once the upgrade is done.
     func start()
+    /// A text message from the client.
+    func received(_ text: String)
+    /// A pong from the client (to a ping of ours).
+    func pongReceived()
 }
 
 extension SimFrameWriting {
@@ -42,6 +46,35 @@ extension SimFrameWriting {
         isOpen = true
         sim.register(self)
         context.eventLoop.execute { self.start() }
+    }
+
+    func pongReceived() {}
+
+    /// A frame from the client: text is recorded and handed on, pings answered, closes echoed
+    /// (or, after our own close, the connection closed).
+    func frameArrived(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+        switch frame.opcode {
+        case .text:
+            var data = frame.unmaskedData
+            let text = data.readString(length: data.readableBytes) ?? ""
+            sim.recordInbound(text)
+            received(text)
+        case .ping:
+            context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            pongReceived()
+        case .connectionClose:
+            if closeSent {
+                // The client echoed our close: the handshake is done.
+                context.close(promise: nil)
+                return
+            }
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode() ?? .normalClosure
+            close(code: Int(UInt16(webSocketErrorCode: code)), reason: "")
+        default:
+            break
+        }
     }
 
     /// Stops the connection's timers and unregisters it.
@@ -157,26 +190,7 @@ final class BoltOddsConnection: ChannelInboundHandler, SimSocket, SimFrameWritin
         }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.opcode {
-        case .text:
-            var data = frame.unmaskedData
-            let text = data.readString(length: data.readableBytes) ?? ""
-            sim.recordInbound(text)
-            received(text)
-        case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
-        case .connectionClose:
-            if closeSent { context.close(promise: nil); return }
-            var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
-            close(code: Int(UInt16(webSocketErrorCode: code)), reason: "")
-        default:
-            break
-        }
-    }
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) { frameArrived(unwrapInboundIn(data), context: context) }
 
     /// A subscribe (the only message a client sends); anything else gets an error (inferred text).
     func received(_ text: String) {

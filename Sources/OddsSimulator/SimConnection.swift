@@ -86,32 +86,9 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.opcode {
-        case .text:
-            var data = frame.unmaskedData
-            let text = data.readString(length: data.readableBytes) ?? ""
-            sim.recordInbound(text)
-            received(text)
-        case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
-        case .pong:
-            unansweredPings = 0
-        case .connectionClose:
-            if closeSent {
-                // The client echoed our close: the handshake is done.
-                context.close(promise: nil)
-                return
-            }
-            var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
-            close(code: Int(UInt16(webSocketErrorCode: code)), reason: "")
-        default:
-            break
-        }
-    }
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) { frameArrived(unwrapInboundIn(data), context: context) }
+
+    func pongReceived() { unansweredPings = 0 }
 
     func wants(_ m: SimMatch) -> Bool {
         switch provider {
