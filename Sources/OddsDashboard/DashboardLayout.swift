@@ -216,16 +216,15 @@ public enum DashboardLayout {
     /// The main market's 1 / X / 2 cells: price, move marker and colour; SUSP for suspended lines.
     static func priceCells(_ model: DashboardModel, _ state: EventState) -> [(String, CellAttributes)] {
         guard let market = state.event.mainMarket else { return [("", []), ("", []), ("", [])] }
-        let line = state.event.mainLine
         let multiBook = state.event.books.count > 1
-        func cell(_ s: Selection?) -> (String, CellAttributes) {
-            guard let s else { return ("", []) }
+        func cell(_ c: LineCell?) -> (String, CellAttributes) {
+            guard let c else { return ("", []) }
+            let s = c.selection
             if s.suspended { return ("SUSP", .dim) }
             guard let price = s.price else { return ("-", .dim) }
             // The best across books, with its book (short: the column is narrow).
-            let book = line.first { $0.selection.ref == s.ref }?.book
-            let text = price.formatted(model.oddsFormat) + (multiBook ? " " + String((book ?? "").prefix(4)) : "")
-            guard let move = state.moves[SelectionKey(marketID: market.id, book: book ?? market.book, selectionID: s.id, line: s.line)],
+            let text = price.formatted(model.oddsFormat) + (multiBook ? " " + String((c.book ?? "").prefix(4)) : "")
+            guard let move = state.moves[SelectionKey(marketID: market.id, book: c.book ?? market.book, selectionID: s.id, line: s.line)],
                   let direction = move.direction else { return (text + " ", []) }
             let age = model.now.timeIntervalSince(move.changedAt)
             guard age <= model.moveMarkerSeconds else { return (text + " ", []) }
@@ -233,14 +232,7 @@ public enum DashboardLayout {
             if age <= model.flashSeconds { attributes.insert(.bold); attributes.insert(.underline) }
             return (text + (direction == .up ? "▲" : "▼"), attributes)
         }
-        let s = line.map(\.selection)
-        switch s.count {
-        case 3: return s.map { cell($0) }
-        case 2: return [cell(s[0]), ("", []), cell(s[1])]
-        default:
-            let favourite = s.filter(\.isAvailable).min { $0.price!.decimalOdds < $1.price!.decimalOdds }
-            return [cell(favourite), ("", []), ("", [])]
-        }
+        return Event.columns(state.event.mainLine).map(cell)
     }
 
     // MARK: Ticker

@@ -274,6 +274,19 @@ public struct Event: Hashable, Sendable, Identifiable {
         }
     }
 
+    /// A main line in the 1 / X / 2 columns: three selections as they are, two in 1 and 2, none
+    /// empty; otherwise (outrights, races) the favourite in 1.
+    public static func columns(_ line: [LineCell]) -> [LineCell?] {
+        switch line.count {
+        case 3: return line
+        case 2: return [line[0], nil, line[1]]
+        case 0: return [nil, nil, nil]
+        default:
+            let favourite = line.filter(\.selection.isAvailable).min { $0.selection.price!.decimalOdds < $1.selection.price!.decimalOdds }
+            return [favourite, nil, nil]
+        }
+    }
+
     static func isMainMarketName(_ name: String) -> Bool {
         let n = name.lowercased()
         return ["fulltime result", "full time result", "match result", "1x2", "match winner", "to win match",

@@ -94,21 +94,14 @@ public enum EventReporter {
         let line = e.mainLine
         // With several books, each price names the book that offers it (the best across books).
         let multiBook = e.books.count > 1
-        let s = line.map(\.selection)
-        func cell(_ sel: Selection) -> String {
-            if sel.suspended { return "SUSP" }
-            guard let price = sel.price else { return "-" }
-            let book = multiBook ? line.first { $0.selection.ref == sel.ref }?.book : nil
-            return price.formatted(format) + (book.map { " \($0)" } ?? "")
-        }
-        switch s.count {
-        case 3: return s.map(cell)
-        case 2: return [cell(s[0]), "", cell(s[1])]
-        case 0: return ["", "", ""]
-        default:
-            // Outrights (races): the favourite.
-            let fav = s.filter(\.isAvailable).min { $0.price!.decimalOdds < $1.price!.decimalOdds }
-            return [fav.map { "\($0.name) \(cell($0))" } ?? "", "", ""]
+        // Outrights (races) show the favourite, by name.
+        let outright = line.count != 2 && line.count != 3
+        return Event.columns(line).map { c in
+            guard let c else { return "" }
+            let s = c.selection
+            let text = s.suspended ? "SUSP"
+                : s.price.map { $0.formatted(format) + (multiBook ? c.book.map { " \($0)" } ?? "" : "") } ?? "-"
+            return outright ? "\(s.name) \(text)" : text
         }
     }
 
@@ -122,9 +115,8 @@ public enum EventReporter {
             t.rows.append([e.id, e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
             // The link of the very price shown (the best book's, with several books).
             let line = e.mainLine
-            let links = line.count == 3 ? line.map(\.selection.link) : line.count == 2 ? [line[0].selection.link, nil, line[1].selection.link]
-                : [nil, nil, nil]
-            t.links.append([nil, nil, nil, nil, nil] + links)
+            let outright = line.count != 2 && line.count != 3
+            t.links.append([nil, nil, nil, nil, nil] + Event.columns(line).map { outright ? nil : $0?.selection.link })
             let live: CellStyle = e.status == .live ? .live : .plain
             t.styles.append([.plain, .plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain })
         }
