@@ -19,7 +19,7 @@ let package = Package(
         .executableTarget(name: "odds", dependencies: ["OddsCLI"]),
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
-            "OddsTickOdds", "OddsBoltOdds", "OddsSimulator", "OddsDashboard", "OddsTerminal",
+            "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -30,7 +30,7 @@ let package = Package(
                                                           .product(name: "Logging", package: "swift-log")]),
         .target(name: "OddsModel"),
         .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsPulseScore", "OddsTickOdds",
-                                                 "OddsBoltOdds"]),
+                                                 "OddsBoltOdds", "OddsSportsAPI"]),
         .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput"]),
         .systemLibrary(name: "CNcursesw"),
         .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"]),
@@ -53,7 +53,10 @@ let package = Package(
                                                      .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .target(name: "OddsBoltOdds", dependencies: ["OddsModel", "OddsJSON", "OddsStore", "OddsTransport",
                                                      .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds"]),
+        .target(name: "OddsSportsAPI", dependencies: ["OddsModel", "OddsJSON", "OddsStore", "OddsTransport",
+                                                      .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+        .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds",
+                                                      "OddsSportsAPI"]),
         .target(name: "OddsSimulator", dependencies: [
             "OddsModel", "OddsJSON",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -65,7 +68,7 @@ let package = Package(
         ]),
         .testTarget(name: "OddsTests", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
-            "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSimulator", "OddsCLI", "OddsDashboard", "OddsFuzz",
+            "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsCLI", "OddsDashboard", "OddsFuzz",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
     ]

@@ -4,7 +4,9 @@ enum Docs {
     Providers: pulsescore (Bet365 odds; REST and WebSocket), tickodds (scores, clock, incidents and odds; \
     REST and WebSocket) and boltodds (many sportsbooks side by side: an odds stream, play-by-play and live \
     scores over three WebSockets, REST listings; tables show the best price across books with its book). \
-    sportsapi and sportsapi-v1 have their places in the config and are not supported yet. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
+    sportsapi (SportsAPIPro v2: live scores, and per match incidents, statistics, lineups and odds from several \
+    books, over one WebSocket of channels) and sportsapi-v1 (SportsAPIPro v1: live scores of nine sports). \
+    `odds watch MATCH` follows one match's incidents live. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
     of the provider; its data is labelled as demo data (stderr, the table banner, "demo": true in JSON, and a \
     last "demo" column in TSV and CSV).
 
@@ -17,13 +19,15 @@ enum Docs {
     suspended, ended, unknown), startTime, score {home, away} or null, clock, period, markets [{name, book?, \
     selections [{name, line, suspended, isMain, price {decimal, american, fractional, probability, book} or \
     null, link (BoltOdds' deep link, when sent)}]}], \
-    incidents [{kind (goal, card, substitution, var, period, other), minute, team, player, detail}], \
+    incidents [{kind (goal, card, substitution, var, period, injuryTime, other), minute, addedTime, team, player, \
+    assist, playerOut, reason, score, detail, id}], stats [{name, group, home, away}], lineups {home, away: \
+    {formation, starters, substitutes: [{name, number, position}]}, confirmed} or null, \
     updatedAt (ISO 8601, UTC); "demo": true in demo mode. Prices are strings: the provider's own text in its \
     format, exact conversions (rounded half away from zero) in the others.
 
     STREAM LINES (odds stream): {"type": ..., "provider", "receivedAt", ...} with type snapshot (events), upsert \
     (event), remove (eventId), price (eventId, marketId, market, selection, previous, direction), score \
-    (eventId, from, to), incident (eventId, incident), status (eventId, status, period), book (book, event: one \
+    (eventId, from, to), incident (eventId, incident), stats (eventId, stats), lineups (eventId, lineups), status (eventId, status, period), book (book, event: one \
     book's whole view of a game), scoreboard (eventId, home, away, league, score, scoreText, clock, period, \
     status), clear (book, and league or eventId, or sport), heartbeat, or \
     connection (connection: the provider's connection it is about, "live" where there is one; state: \
@@ -52,7 +56,14 @@ enum Docs {
     wss://spro.agency/api/playbyplay (pbp_url) and live scores wss://spro.agency/api/livescores (scores_url), \
     the sport of each competition (a built-in table: NBA is basketball, EPL soccer, ...), the end of the \
     initial state (1 s without a new game), a bad key refused at the upgrade (HTTP 401: exit 3), and the \
-    silence after which a connection is dead (90 s; silence_seconds).
+    silence after which a connection is dead (90 s; silence_seconds). \
+    SportsAPIPro v2: documented wss://v2.football.sportsapipro.com/ws (key as ?x-api-key=, or the x-api-key \
+    header with key_in = "header"; x-sport header from --sport), its channels, and a ping every 30 s \
+    (ping_seconds; no pong or data for two intervals: reconnect); inferred: the shapes of every channel's data \
+    (read as SofaScore-style events, incidents, statistics, lineups and odds), the unsubscribe reply and the \
+    error message. SportsAPIPro v1: documented wss://v1.{sport}.sportsapipro.com/ws ({sport} is filled from \
+    --sport, default football), channels and messages; inferred: the game fields beyond team names and scores \
+    (365Scores-style statusGroup, statusText, gameTime) and the ping message {"type":"ping"}.
 
     EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \
     key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \

@@ -12,7 +12,8 @@ public struct OddsCommand: AsyncParsableCommand {
         discussion: Docs.root,
         version: OddsVersion.current,
         subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Record.self, PulseScoreCommand.self,
-                      TickOddsCommand.self, BoltOddsCommand.self, ConfigCommand.self, Sim.self],
+                      TickOddsCommand.self, BoltOddsCommand.self, SportsAPICommand.self, SportsAPIV1Command.self, Watch.self,
+                      ConfigCommand.self, Sim.self],
         defaultSubcommand: nil
     )
 

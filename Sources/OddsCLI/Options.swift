@@ -60,7 +60,7 @@ public struct CommonOptions: ParsableArguments {
 
 /// `--provider` for the provider-neutral commands.
 public struct ProviderOption: ParsableArguments {
-    @Option(name: .long, help: "Provider: pulsescore, tickodds or boltodds (sportsapi, sportsapi-v1 are planned). Default: config, else pulsescore.")
+    @Option(name: .long, help: "Provider: pulsescore, tickodds, boltodds, sportsapi or sportsapi-v1. Default: config, else pulsescore.")
     var provider: ProviderID?
 
     public init() {}

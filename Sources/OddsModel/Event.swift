@@ -161,12 +161,13 @@ public struct Market: Hashable, Sendable {
 
 /// What kind of thing happened in a match.
 public enum IncidentKind: String, Sendable, Codable, CaseIterable {
-    case goal, card, substitution, `var`, period, other
+    case goal, card, substitution, `var`, period, injuryTime, other
 
-    /// Classifies a provider's label ("Goal", "Red Card", "VAR Decision", "Half Time").
+    /// Classifies a provider's label ("Goal", "Red Card", "VAR Decision", "Half Time", "Injury Time").
     public init(label: String) {
         let l = label.lowercased()
         if l.contains("goal") || l.contains("penalty scored") { self = .goal }
+        else if l.contains("injury") || l.contains("added time") || l.contains("stoppage") { self = .injuryTime }
         else if l.contains("card") { self = .card }
         else if l.contains("sub") { self = .substitution }
         else if l.contains("var") { self = .var }
@@ -180,12 +181,87 @@ public struct Incident: Hashable, Sendable {
     public var kind: IncidentKind
     public var minute: Int?
     public var team: Side?
+    /// The scorer, the booked player, the player coming on.
     public var player: String?
     /// The provider's own words ("Red Card", "Goal").
     public var detail: String?
+    /// The provider's id of the incident, when it sends one: the same incident sent again is known by it.
+    public var id: String?
+    /// Minutes added to `minute` (45+2: minute 45, added 2); for injury time, the minutes announced.
+    public var addedTime: Int?
+    /// Who assisted a goal.
+    public var assist: String?
+    /// The player going off in a substitution.
+    public var playerOut: String?
+    /// Why: a card's reason ("Foul"), a VAR decision ("Goal disallowed").
+    public var reason: String?
+    /// The score after a goal, as the provider gives it.
+    public var score: Score?
 
-    public init(kind: IncidentKind, minute: Int? = nil, team: Side? = nil, player: String? = nil, detail: String? = nil) {
+    public init(kind: IncidentKind, minute: Int? = nil, team: Side? = nil, player: String? = nil, detail: String? = nil,
+                id: String? = nil, addedTime: Int? = nil, assist: String? = nil, playerOut: String? = nil,
+                reason: String? = nil, score: Score? = nil) {
         self.kind = kind; self.minute = minute; self.team = team; self.player = player; self.detail = detail
+        self.id = id; self.addedTime = addedTime; self.assist = assist; self.playerOut = playerOut; self.reason = reason
+        self.score = score
+    }
+
+    /// "45+2'", "67'", or nil without a minute.
+    public var minuteLabel: String? {
+        guard let minute else { return nil }
+        if let added = addedTime, added > 0, kind != .injuryTime { return "\(minute)+\(added)'" }
+        return "\(minute)'"
+    }
+
+    /// What identifies this incident when it is sent again: the provider's id, else what it says.
+    public var identity: String {
+        if let id { return "id:" + id }
+        return [kind.rawValue, minute.map(String.init) ?? "", addedTime.map(String.init) ?? "", team?.rawValue ?? "",
+                player ?? "", playerOut ?? "", detail ?? ""].joined(separator: "|")
+    }
+}
+
+/// One line of a match's statistics: the provider's name and each team's value, as sent ("55%", "12").
+public struct TeamStat: Hashable, Sendable {
+    public var name: String
+    public var home: String
+    public var away: String
+    /// The provider's group ("Match overview", "Shots"), when it groups them.
+    public var group: String?
+    public init(name: String, home: String, away: String, group: String? = nil) {
+        self.name = name; self.home = home; self.away = away; self.group = group
+    }
+}
+
+/// A player in a lineup.
+public struct LineupPlayer: Hashable, Sendable {
+    public var name: String
+    public var number: String?
+    /// The provider's position code ("G", "D", "M", "F").
+    public var position: String?
+    public init(name: String, number: String? = nil, position: String? = nil) {
+        self.name = name; self.number = number; self.position = position
+    }
+}
+
+/// One team's lineup.
+public struct Lineup: Hashable, Sendable {
+    public var formation: String?
+    public var starters: [LineupPlayer]
+    public var substitutes: [LineupPlayer]
+    public init(formation: String? = nil, starters: [LineupPlayer] = [], substitutes: [LineupPlayer] = []) {
+        self.formation = formation; self.starters = starters; self.substitutes = substitutes
+    }
+}
+
+/// Both teams' lineups; a side not announced yet is nil.
+public struct Lineups: Hashable, Sendable {
+    public var home: Lineup?
+    public var away: Lineup?
+    /// Whether the provider marks them confirmed (not predicted).
+    public var confirmed: Bool?
+    public init(home: Lineup? = nil, away: Lineup? = nil, confirmed: Bool? = nil) {
+        self.home = home; self.away = away; self.confirmed = confirmed
     }
 }
 
@@ -210,6 +286,10 @@ public struct Event: Hashable, Sendable, Identifiable {
     public var period: String?
     public var markets: [Market]
     public var incidents: [Incident]
+    /// Match statistics, when a provider sends them (SportsAPIPro's stats channel).
+    public var stats: [TeamStat] = []
+    /// Lineups, when a provider sends them.
+    public var lineups: Lineups?
     /// When this event last changed, as seen by the client.
     public var updatedAt: Date?
 

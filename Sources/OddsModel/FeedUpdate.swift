@@ -108,6 +108,10 @@ public enum FeedUpdate: Hashable, Sendable {
     case price(PriceUpdate)
     case score(eventID: String, from: Score?, to: Score)
     case incident(eventID: String, Incident)
+    /// The match's whole statistics table now.
+    case stats(eventID: String, [TeamStat])
+    /// The match's lineups now.
+    case lineups(eventID: String, Lineups)
     case status(eventID: String, status: EventStatus, period: String?)
     /// Drop everything of a book or a sport (BoltOdds' `book_clear` and `sport_clear`).
     case clear(ClearScope)
@@ -119,7 +123,8 @@ public enum FeedUpdate: Hashable, Sendable {
         switch self {
         case .upsert(let e), .bookUpsert(let e, _): return e.id
         case .scoreboard(let s): return s.eventID
-        case .remove(let id), .score(let id, _, _), .incident(let id, _), .status(let id, _, _): return id
+        case .remove(let id), .score(let id, _, _), .incident(let id, _), .status(let id, _, _), .stats(let id, _),
+             .lineups(let id, _): return id
         case .price(let p): return p.eventID
         case .snapshot, .heartbeat, .connection, .clear: return nil
         }

@@ -54,10 +54,35 @@ public enum EventJSON {
         .object([
             ("kind", .string(i.kind.rawValue)),
             ("minute", i.minute.map { .int($0) } ?? .null),
+            ("addedTime", i.addedTime.map { .int($0) } ?? .null),
             ("team", .optionalString(i.team?.rawValue)),
             ("player", .optionalString(i.player)),
+            ("assist", .optionalString(i.assist)),
+            ("playerOut", .optionalString(i.playerOut)),
+            ("reason", .optionalString(i.reason)),
+            ("score", score(i.score)),
             ("detail", .optionalString(i.detail)),
+            ("id", .optionalString(i.id)),
         ])
+    }
+
+    public static func stats(_ stats: [TeamStat]) -> JSONOutput {
+        .array(stats.map { s in
+            .object([("name", .string(s.name)), ("group", .optionalString(s.group)), ("home", .string(s.home)), ("away", .string(s.away))])
+        })
+    }
+
+    public static func lineups(_ l: Lineups?) -> JSONOutput {
+        guard let l else { return .null }
+        func players(_ list: [LineupPlayer]) -> JSONOutput {
+            .array(list.map { .object([("name", .string($0.name)), ("number", .optionalString($0.number)), ("position", .optionalString($0.position))]) })
+        }
+        func side(_ s: Lineup?) -> JSONOutput {
+            guard let s else { return .null }
+            return .object([("formation", .optionalString(s.formation)), ("starters", players(s.starters)),
+                            ("substitutes", players(s.substitutes))])
+        }
+        return .object([("home", side(l.home)), ("away", side(l.away)), ("confirmed", l.confirmed.map { .bool($0) } ?? .null)])
     }
 
     public static func event(_ e: Event, labels: [(String, JSONOutput)] = []) -> JSONOutput {
@@ -76,6 +101,8 @@ public enum EventJSON {
             ("period", .optionalString(e.period)),
             ("markets", .array(e.markets.map(market))),
             ("incidents", .array(e.incidents.map(incident))),
+            ("stats", stats(e.stats)),
+            ("lineups", lineups(e.lineups)),
             ("updatedAt", e.updatedAt.map { .string(date($0)) } ?? .null),
         ]
         fields += labels
@@ -123,6 +150,12 @@ public enum EventJSON {
         case .incident(let id, let i):
             head("incident")
             fields += [("eventId", .string(id)), ("incident", incident(i))]
+        case .stats(let id, let list):
+            head("stats")
+            fields += [("eventId", .string(id)), ("stats", stats(list))]
+        case .lineups(let id, let l):
+            head("lineups")
+            fields += [("eventId", .string(id)), ("lineups", lineups(l))]
         case .status(let id, let status, let period):
             head("status")
             fields += [("eventId", .string(id)), ("status", .string(status.rawValue)), ("period", .optionalString(period))]

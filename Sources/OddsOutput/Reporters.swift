@@ -181,17 +181,109 @@ public enum EventReporter {
             out += "\nINCIDENTS\n"
             for i in e.incidents.reversed() { out += "  " + incidentLine(i, event: e) + "\n" }
         }
+        if !e.stats.isEmpty {
+            var t = Tabular(columns: [.init("STATISTIC", shrinkable: true), .init(e.home, rightAligned: true), .init(e.away ?? "AWAY", rightAligned: true)])
+            t.rows = e.stats.map { [$0.name, $0.home, $0.away] }
+            out += "\nSTATISTICS\n" + t.renderAligned(width: options.width, color: options.color)
+        }
+        if let l = e.lineups {
+            out += "\nLINEUPS" + (l.confirmed == false ? " (predicted)" : "") + "\n"
+            for (team, side) in [(e.home, l.home), (e.away ?? "away", l.away)] {
+                guard let side else { continue }
+                out += "  \(team)" + (side.formation.map { " (\($0))" } ?? "") + "\n"
+                func names(_ list: [LineupPlayer]) -> String {
+                    list.map { p in [p.number, p.name].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")
+                }
+                if !side.starters.isEmpty { out += "    " + names(side.starters) + "\n" }
+                if !side.substitutes.isEmpty { out += "    subs: " + names(side.substitutes) + "\n" }
+            }
+        }
         return out
     }
 
     /// "67' goal Salah (Liverpool)".
     public static func incidentLine(_ i: Incident, event: Event) -> String {
         var parts: [String] = []
-        if let m = i.minute { parts.append("\(m)'") }
+        if let m = i.minuteLabel { parts.append(m) }
         parts.append(i.detail?.lowercased() ?? i.kind.rawValue)
         if let p = i.player { parts.append(p) }
+        if let a = i.assist { parts.append("(assist \(a))") }
+        if let o = i.playerOut { parts.append("for \(o)") }
         if let team = i.team { parts.append("(\(team == .home ? event.home : (event.away ?? "away")))") }
+        if let r = i.reason { parts.append("— \(r.lowercased())") }
         return parts.joined(separator: " ")
+    }
+}
+
+/// The lines `odds watch` prints for a person: one per incident, and the score line.
+public enum WatchReporter {
+    /// "67'    GOAL         Arsenal 2-1  Saka (assist Ødegaard)", "72'    RED CARD     Chelsea  Cucurella — foul".
+    public static func line(_ i: Incident, event e: Event) -> String {
+        let minute = (i.minuteLabel ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)
+        let team = i.team.map { $0 == .home ? e.home : (e.away ?? "away") }
+        var what = label(i)
+        var rest: [String] = []
+        switch i.kind {
+        case .goal:
+            let score = (i.score ?? e.score).map { " \($0.home)-\($0.away)" } ?? ""
+            if let team { rest.append(team + score) }
+            if let p = i.player { rest.append(p + (i.assist.map { " (assist \($0))" } ?? "")) }
+        case .card:
+            if let team { rest.append(team) }
+            if let p = i.player { rest.append(p + (i.reason.map { " — \($0.lowercased())" } ?? "")) }
+            else if let r = i.reason { rest.append("— " + r.lowercased()) }
+        case .substitution:
+            if let team { rest.append(team) }
+            rest.append([i.player.map { "on " + $0 }, i.playerOut.map { "off " + $0 }].compactMap { $0 }.joined(separator: ", "))
+        case .var:
+            if let team { rest.append(team) }
+            if let r = i.reason { rest.append(r) }
+        case .injuryTime:
+            what = "+\(i.addedTime ?? 0) MIN"
+            rest.append("added time")
+        case .period:
+            if let s = e.score { rest.append("\(e.home) \(s.home)-\(s.away) \(e.away ?? "")") }
+        case .other:
+            if let team { rest.append(team) }
+            if let p = i.player { rest.append(p) }
+        }
+        return minute + what.padding(toLength: 13, withPad: " ", startingAt: 0) + rest.filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
+    /// "GOAL", "RED CARD", "HALF TIME".
+    public static func label(_ i: Incident) -> String {
+        switch i.kind {
+        case .goal: return i.detail == "Own goal" ? "OWN GOAL" : (i.detail == "Penalty" ? "PENALTY GOAL" : "GOAL")
+        case .card:
+            switch i.detail?.lowercased() {
+            case "red card"?: return "RED CARD"
+            case "second yellow"?: return "2ND YELLOW"
+            default: return i.detail?.uppercased() ?? "CARD"
+            }
+        case .substitution: return "SUB"
+        case .var: return "VAR"
+        case .injuryTime: return "ADDED TIME"
+        case .period:
+            switch i.detail?.uppercased() {
+            case "HT"?: return "HALF TIME"
+            case "FT"?: return "FULL TIME"
+            case let d?: return d
+            case nil: return "PERIOD"
+            }
+        case .other: return (i.detail ?? "INCIDENT").uppercased()
+        }
+    }
+
+    /// Whether `--bell` rings: goals and red cards (a second yellow is a red).
+    public static func rings(_ i: Incident) -> Bool {
+        i.kind == .goal || (i.kind == .card && ["red card", "second yellow"].contains(i.detail?.lowercased() ?? ""))
+    }
+
+    /// "Arsenal 2-1 Chelsea  67'  2nd half".
+    public static func scoreLine(_ e: Event) -> String {
+        let score = e.scoreLabel ?? "v"
+        let facts = [e.clock, e.period ?? (e.status == .unknown ? nil : e.status.rawValue)].compactMap { $0 }
+        return "\(e.home) \(score) \(e.away ?? "")" + (facts.isEmpty ? "" : "  " + facts.joined(separator: "  "))
     }
 }
 

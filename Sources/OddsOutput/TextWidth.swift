@@ -114,10 +114,25 @@ extension TerminalText {
                 e.markets[m].selections[s].line = e.markets[m].selections[s].line.map(safe)
             }
         }
-        for i in e.incidents.indices {
-            e.incidents[i].player = e.incidents[i].player.map(safe)
-            e.incidents[i].detail = e.incidents[i].detail.map(safe)
+        e.incidents = e.incidents.map(safe)
+        e.stats = e.stats.map { TeamStat(name: safe($0.name), home: safe($0.home), away: safe($0.away), group: $0.group.map(safe)) }
+        if let l = e.lineups {
+            func side(_ s: Lineup?) -> Lineup? {
+                s.map { s in
+                    let p = { (p: LineupPlayer) in LineupPlayer(name: safe(p.name), number: p.number.map(safe), position: p.position.map(safe)) }
+                    return Lineup(formation: s.formation.map(safe), starters: s.starters.map(p), substitutes: s.substitutes.map(p))
+                }
+            }
+            e.lineups = Lineups(home: side(l.home), away: side(l.away), confirmed: l.confirmed)
         }
         return e
+    }
+
+    /// Every provider string of an incident made safe.
+    public static func safe(_ incident: Incident) -> Incident {
+        var i = incident
+        i.player = i.player.map(safe); i.detail = i.detail.map(safe); i.assist = i.assist.map(safe)
+        i.playerOut = i.playerOut.map(safe); i.reason = i.reason.map(safe); i.id = i.id.map(safe)
+        return i
     }
 }

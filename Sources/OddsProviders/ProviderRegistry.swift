@@ -1,6 +1,7 @@
 import OddsBoltOdds
 import OddsModel
 import OddsPulseScore
+import OddsSportsAPI
 import OddsTickOdds
 import OddsTransport
 
@@ -34,10 +35,15 @@ public enum ProviderRegistry {
                   ("pbp_url", BoltOddsClient.defaultPlayByPlayURL, false),
                   ("scores_url", BoltOddsClient.defaultLiveScoresURL, false),
               ]),
-        Entry(id: .sportsapi, restURL: "https://v2.football.sportsapipro.com",
-              webSocketURL: "wss://v2.football.sportsapipro.com/ws", supported: false, options: []),
-        Entry(id: .sportsapiV1, restURL: "https://v1.football.sportsapipro.com",
-              webSocketURL: "wss://v1.football.sportsapipro.com/ws", supported: false, options: []),
+        Entry(id: .sportsapi, restURL: SportsAPIProClient.defaultRESTURL, webSocketURL: SportsAPIProClient.defaultWebSocketURL,
+              supported: true, options: [
+                  ("key_in", "query", true),
+                  ("ping_seconds", "30", true),
+              ]),
+        Entry(id: .sportsapiV1, restURL: SportsAPIProV1Client.defaultRESTURL, webSocketURL: SportsAPIProV1Client.defaultWebSocketURL,
+              supported: true, options: [
+                  ("ping_seconds", "30", false),
+              ]),
     ]
 
     public static func entry(_ id: ProviderID) -> Entry {
@@ -65,8 +71,8 @@ public enum ProviderRegistry {
         case .pulsescore: return PulseScoreClient(settings: settings, transport: transport, retry: retry)
         case .tickodds: return TickOddsClient(settings: settings, transport: transport, retry: retry)
         case .boltodds: return BoltOddsClient(settings: settings, transport: transport, retry: retry)
-        case .sportsapi, .sportsapiV1:
-            throw unsupported(id)
+        case .sportsapi: return SportsAPIProClient(settings: settings, transport: transport)
+        case .sportsapiV1: return SportsAPIProV1Client(settings: settings, transport: transport)
         }
     }
 }

@@ -120,6 +120,16 @@ public struct LiveStore: Sendable {
             }
             events[key]!.lastIncidentAt = now
             touch(key, at: now)
+        case .stats(let id, let stats):
+            let key = EventKey(provider: provider, id: id)
+            guard events[key] != nil else { return }
+            events[key]!.event.stats = stats
+            touch(key, at: now)
+        case .lineups(let id, let lineups):
+            let key = EventKey(provider: provider, id: id)
+            guard events[key] != nil else { return }
+            events[key]!.event.lineups = lineups
+            touch(key, at: now)
         case .status(let id, let status, let period):
             let key = EventKey(provider: provider, id: id)
             guard events[key] != nil else { return }
@@ -201,7 +211,7 @@ public struct LiveStore: Sendable {
         if !placed { markets += incoming.markets }
         events.values[index].event.markets = markets
         // Teams and competition as this feed names them; score, clock and incidents come from others.
-        events.values[index].event.home = incoming.home
+        if !incoming.home.isEmpty { events.values[index].event.home = incoming.home }
         if let away = incoming.away { events.values[index].event.away = away }
         if let league = incoming.league { events.values[index].event.league = league }
         if incoming.sport != "unknown" { events.values[index].event.sport = incoming.sport }
@@ -221,6 +231,9 @@ public struct LiveStore: Sendable {
                                                   league: board.league, home: home, away: board.away),
                                      lastUpdate: now)
         }
+        // An event first heard of without its teams (odds before the match channel) gets them now.
+        if events[key]!.event.home.isEmpty, let home = board.home { events[key]!.event.home = home }
+        if events[key]!.event.away == nil, let away = board.away { events[key]!.event.away = away }
         if let score = board.score { events[key]!.event.score = score; events[key]!.event.scoreText = nil }
         else if let text = board.scoreText { events[key]!.event.score = nil; events[key]!.event.scoreText = text }
         if let clock = board.clock { events[key]!.event.clock = clock }
@@ -257,6 +270,9 @@ public struct LiveStore: Sendable {
         // Providers that send incidents one by one send events without them: keep what we have.
         if event.incidents.isEmpty { event.incidents = events.values[index].event.incidents }
         else if event.incidents.count > events.values[index].event.incidents.count { events.values[index].lastIncidentAt = now }
+        // Stats and lineups come on channels of their own.
+        if event.stats.isEmpty { event.stats = events.values[index].event.stats }
+        if event.lineups == nil { event.lineups = events.values[index].event.lineups }
         recordMoves(index: index, old: events.values[index].event.markets, new: event.markets, at: now)
         events.values[index].event = event
         events.values[index].lastUpdate = now

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import OddsJSON
+import OddsModel
+import OddsOutput
+import OddsSportsAPI
+import OddsStore
+import OddsTransport
+
+/// `odds watch MATCH`: one match's incidents as they happen.
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Follow one match live: a line per incident (goals, cards, substitutions, VAR, periods) and the score.",
+        discussion: """
+            MATCH is the provider's match id or a team name, matched (any case, part of a name) against the live matches \
+            of --sport; more than one match is refused with the candidates (exit 64). On a terminal, one line per \
+            incident as it happens under a score line kept current; piped, NDJSON (incident and scoreboard updates). \
+            Ends when the match ends, or on Ctrl-C. Providers with incidents: sportsapi (default), tickodds, boltodds. \
+            Example: odds watch Arsenal --bell
+            """)
+
+    @Argument(help: ArgumentHelp("A match id, or a team name among the live matches.", valueName: "match"))
+    var match: String
+
+    @Option(name: .long, help: "Provider: sportsapi (default), tickodds or boltodds.")
+    var provider: ProviderID?
+
+    @OptionGroup var sportOption: SportOption
+
+    @Flag(name: .long, help: "Ring the terminal bell on goals and red cards.")
+    var bell = false
+
+    @OptionGroup var common: CommonOptions
+
+    static let providers: [ProviderID] = [.sportsapi, .tickodds, .boltodds]
+
+    func validate() throws {
+        if let provider, !Watch.providers.contains(provider) {
+            throw ValidationError("\(provider.displayName) sends no incidents; watch works with sportsapi, tickodds or boltodds.")
+        }
+        if match.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("Name a match: its id or a team.") }
+    }
+
+    func run() async throws {
+        let id = provider ?? .sportsapi
+        try await withRuntime(common, provider: id, sport: sportOption.sport) { rt in
+            let client = try await rt.preparedProvider(id)
+            let event = try await Watch.resolve(match, provider: client, sport: rt.settings.sport)
+            let stats = FeedStats()
+            let feed: FeedStream
+            if id == .sportsapi {
+                let channels: [SportsAPIProChannel] = [.match(event.id), .incidents(event.id)]
+                feed = FeedRunner.run(try rt.sportsAPI().feed(sport: nil, channels: channels), transport: rt.transport, stats: stats)
+            } else {
+                feed = client.stream(sport: rt.settings.sport, stats: stats)
+            }
+            try await Watch.follow(event, feed: feed, bell: bell, rt)
+        }
+    }
+
+    /// The live match that `typed` names: its id, or the one match whose team names contain it.
+    static func resolve(_ typed: String, provider: any OddsProvider, sport: String?) async throws -> Event {
+        let live = try await provider.liveEvents(sport: sport)
+        if let byID = live.first(where: { $0.id == typed }) { return byID }
+        let found = candidates(typed, in: live)
+        if found.count == 1 { return found[0] }
+        if found.count > 1 {
+            let list = found.prefix(10).map { "\($0.id) \(TerminalText.safe($0.title))" }.joined(separator: "; ")
+            throw OddsError.usage("'\(typed)' matches \(found.count) live matches: \(list). Name one by its id.")
+        }
+        // A SportsAPIPro id need not be live to be followed (a match about to start).
+        if provider.id == .sportsapi, typed.allSatisfy(\.isNumber) {
+            return Event(provider: .sportsapi, id: typed, sport: sport ?? "unknown", home: "", away: nil)
+        }
+        throw OddsError.notFound("No live match of \(provider.id.displayName)\(sport.map { " (\($0))" } ?? "") is '\(typed)'.")
+    }
+
+    /// Live matches with a team whose name contains `typed` (any case, accents ignored); an exact
+    /// team name wins over a part of one.
+    static func candidates(_ typed: String, in events: [Event]) -> [Event] {
+        func fold(_ s: String) -> String { s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        let t = fold(typed.trimmingCharacters(in: .whitespaces))
+        let exact = events.filter { e in [e.home, e.away ?? ""].contains { fold($0) == t } || fold(e.title) == t }
+        if !exact.isEmpty { return exact }
+        return events.filter { e in [e.home, e.away ?? ""].contains { fold($0).contains(t) } }
+    }
+
+    /// Prints the match's incidents as they come, until it ends, the feed stops, or a signal.
+    static func follow(_ start: Event, feed: FeedStream, bell: Bool, _ rt: Runtime) async throws {
+        let io = rt.io
+        let human = io.stdoutIsTTY && rt.common.requestedFormat == nil
+        let labels = rt.renderOptions.jsonLabels
+        let key = EventKey(provider: start.provider, id: start.id)
+        if human, rt.demo { io.out("DEMO: simulated match, not real.\n") }
+        _ = try await untilInterrupted {
+            var store = LiveStore()
+            store.apply(FeedMessage(provider: start.provider, receivedAt: Date(), update: .upsert(start)))
+            var shownScore = ""
+            func showScore(_ e: Event) {
+                guard human else { return }
+                let line = TerminalText.safe(WatchReporter.scoreLine(e))
+                if line != shownScore { io.out("\r\u{1B}[2K" + line); shownScore = line }
+            }
+            if let e = store.events[key]?.event, !e.home.isEmpty { showScore(e) }
+            for try await message in feed {
+                guard message.update.eventID == start.id || message.update.eventID == nil else { continue }
+                store.apply(message)
+                if case .remove(let id) = message.update, id == start.id { return }
+                guard let event = store.events[key]?.event else { continue }
+                switch message.update {
+                case .incident(_, let incident):
+                    if human {
+                        io.out("\r\u{1B}[2K" + TerminalText.safe(WatchReporter.line(incident, event: event)) + "\n")
+                        if bell, WatchReporter.rings(incident) { io.out("\u{07}") }
+                        shownScore = ""
+                        showScore(event)
+                    } else {
+                        io.out(EventJSON.update(message, labels: labels).rendered + "\n")
+                    }
+                case .scoreboard, .score, .status, .upsert, .bookUpsert, .snapshot:
+                    if human { showScore(event) }
+                    else if case .scoreboard = message.update { io.out(EventJSON.update(message, labels: labels).rendered + "\n") }
+                    else if case .score = message.update { io.out(EventJSON.update(message, labels: labels).rendered + "\n") }
+                case .connection(let state):
+                    if case .stopped = state { break }
+                    if human, state != .live { io.err("\(message.provider.displayName): \(state.label)") }
+                default:
+                    break
+                }
+                if io.stdoutClosed { return }
+                if event.status == .ended { return }
+            }
+        }
+        if human && io.stdoutIsTTY { io.out("\n") }
+    }
+}

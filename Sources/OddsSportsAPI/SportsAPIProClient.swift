@@ -1,0 +1,213 @@
+import Foundation
+import NIOConcurrencyHelpers
+import OddsModel
+import OddsStore
+import OddsTransport
+
+/// Runs a feed into a store until `done` says so (checked every 50 ms), the feed ends, or
+/// `timeout` passes; returns the store. SportsAPIPro has no REST: one-shot answers come from the
+/// WebSocket's snapshots.
+func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeInterval, what: String,
+             done: @escaping @Sendable (LiveStore) -> Bool) async throws -> LiveStore {
+    let stream = FeedRunner.run(adapters, transport: transport, stats: FeedStats())
+    let state = NIOLockedValueBox((store: LiveStore(), failure: Error?.none, ended: false))
+    let consumer = Task {
+        do {
+            for try await message in stream { state.withLockedValue { $0.store.apply(message) } }
+            state.withLockedValue { $0.ended = true }
+        } catch {
+            state.withLockedValue { $0.failure = error; $0.ended = true }
+        }
+    }
+    defer { consumer.cancel() }
+    let start = Date()
+    while true {
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let (store, failure, ended) = state.withLockedValue { ($0.store, $0.failure, $0.ended) }
+        if let failure { throw failure }
+        if ended || done(store) { return store }
+        if Date().timeIntervalSince(start) > timeout {
+            throw OddsError.network("No \(what) within \(Int(timeout)) s.")
+        }
+    }
+}
+
+/// SportsAPIPro v2: live scores, and per match score, incidents, statistics, odds and lineups, all
+/// over one channel WebSocket.
+public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
+    // @unchecked: immutable.
+    public let id = ProviderID.sportsapi
+    /// Documented.
+    public static let defaultWebSocketURL = "wss://v2.football.sportsapipro.com/ws"
+    /// v2 has no REST API in its docs; kept for configuration symmetry.
+    public static let defaultRESTURL = "https://v2.football.sportsapipro.com"
+    /// Seconds a channel may stay without a snapshot after it was confirmed before a one-shot
+    /// answer is given without it (the docs send one "if available").
+    public static let snapshotWait: TimeInterval = 2
+    static let answerTimeout: TimeInterval = 15
+
+    let settings: ProviderSettings
+    let transport: Transport
+
+    public init(settings: ProviderSettings, transport: Transport) {
+        self.settings = settings
+        self.transport = transport
+    }
+
+    /// The `x-sport` value for a sport as typed; a sport v2 does not serve is a usage error.
+    public static func sportHeader(_ sport: String?) throws -> String? {
+        guard let sport else { return nil }
+        guard let value = SportsAPIProSports.v2Value(sport) else {
+            throw OddsError.usage("SportsAPIPro v2 has no sport '\(sport)'; it serves \(SportsAPIProSports.v2.map(SportsAPIProSports.slug).joined(separator: ", ")).")
+        }
+        return value
+    }
+
+    public func prepare(sport: String?, books: [String]) async throws { _ = try SportsAPIProClient.sportHeader(sport) }
+
+    /// The live-scores feed of one sport (nil: the server's default, football), plus any channels.
+    public func feed(sport: String?, channels: [SportsAPIProChannel] = [.liveScores(sport: nil)]) throws -> SportsAPIProFeed {
+        SportsAPIProFeed(settings: settings, sport: try SportsAPIProClient.sportHeader(sport), channels: channels)
+    }
+
+    public static func feedConnections(settings: ProviderSettings, sport: String?) -> [any FeedAdapter] {
+        [SportsAPIProFeed(settings: settings, sport: (try? sportHeader(sport)) ?? nil, channels: [.liveScores(sport: nil)])]
+    }
+
+    public func feedConnections(sport: String?) -> [any FeedAdapter] {
+        SportsAPIProClient.feedConnections(settings: settings, sport: sport)
+    }
+
+    public func stream(sport: String?, stats: FeedStats) -> FeedStream {
+        FeedRunner.run(feedConnections(sport: sport), transport: transport, stats: stats)
+    }
+
+    /// Two missed pings.
+    public var stalenessBound: TimeInterval { 2 * SportsAPIProFeed.pingInterval + 10 }
+
+    /// Live matches now: the live-scores channel's snapshot.
+    public func liveEvents(sport: String?) async throws -> [Event] {
+        let feed = try self.feed(sport: sport)
+        let channels: [SportsAPIProChannel] = [.liveScores(sport: nil)]
+        let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "live scores from SportsAPIPro") { _ in
+            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait)
+        }
+        let slug = sport.flatMap(SportsAPIProSports.v2Value).map(SportsAPIProSports.slug)
+        return store.currentEvents(provider: .sportsapi).filter { e in
+            (e.status == .live || e.status == .halftime || e.status == .suspended) && (slug == nil || e.sport == slug || e.sport == "unknown")
+        }
+    }
+
+    /// v2 lists no live sports: its documented sports, without counts.
+    public func liveSports() async throws -> [SportCount] {
+        SportsAPIProSports.v2.map { SportCount(sport: SportsAPIProSports.slug($0), name: $0, count: nil) }
+    }
+
+    public func liveEvent(id: String) async throws -> Event {
+        try await match(id: id, parts: SportsAPIProChannel.all(match: id))
+    }
+
+    /// One match as its channels' snapshots give it: `parts` are the channels to ask (the match
+    /// channel is always added, for the teams and score).
+    public func match(id: String, parts: [SportsAPIProChannel]) async throws -> Event {
+        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw OddsError.usage("'\(id)' is not a match id.")
+        }
+        var list: [SportsAPIProChannel] = [.match(id)]
+        for p in parts where !list.contains(p) { list.append(p) }
+        let channels = list
+        let feed = try self.feed(sport: nil, channels: channels)
+        let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "answer from SportsAPIPro for match \(id)") { _ in
+            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait)
+        }
+        guard let event = store.currentEvents(provider: .sportsapi).first(where: { $0.id == id }) else {
+            throw OddsError.notFound("SportsAPIPro has no match '\(id)'.")
+        }
+        return event
+    }
+}
+
+/// SportsAPIPro v1: live scores of nine sports over one WebSocket per sport's host.
+public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
+    // @unchecked: immutable.
+    public let id = ProviderID.sportsapiV1
+    /// Documented, with the sport in the host.
+    public static let defaultWebSocketURL = "wss://v1.{sport}.sportsapipro.com/ws"
+    public static let defaultRESTURL = "https://v1.{sport}.sportsapipro.com"
+    /// The host's sport when none is asked for (the docs' example).
+    public static let defaultHostSport = "football"
+
+    let settings: ProviderSettings
+    let transport: Transport
+
+    public init(settings: ProviderSettings, transport: Transport) {
+        self.settings = settings
+        self.transport = transport
+    }
+
+    /// v1's slug for a sport as typed; a sport v1 does not serve is a usage error.
+    public static func sportValue(_ sport: String?) throws -> String? {
+        guard let sport else { return nil }
+        guard let value = SportsAPIProSports.v1Value(sport) else {
+            throw OddsError.usage("SportsAPIPro v1 has no sport '\(sport)'; it serves \(SportsAPIProSports.v1.map(SportsAPIProSports.slug).joined(separator: ", ")).")
+        }
+        return value
+    }
+
+    public func prepare(sport: String?, books: [String]) async throws { _ = try SportsAPIProV1Client.sportValue(sport) }
+
+    /// A feed on the host of `sport` with these channels (none: the server's `all`).
+    public func feed(sport: String?, channels: [String]) throws -> SportsAPIProV1Feed {
+        SportsAPIProV1Feed(settings: settings, hostSport: try SportsAPIProV1Client.sportValue(sport) ?? SportsAPIProV1Client.defaultHostSport,
+                           channels: channels)
+    }
+
+    public static func feedConnections(settings: ProviderSettings, sport: String?) -> [any FeedAdapter] {
+        let value = (try? sportValue(sport)) ?? nil
+        return [SportsAPIProV1Feed(settings: settings, hostSport: value ?? defaultHostSport, channels: [value ?? "live"])]
+    }
+
+    public func feedConnections(sport: String?) -> [any FeedAdapter] {
+        SportsAPIProV1Client.feedConnections(settings: settings, sport: sport)
+    }
+
+    public func stream(sport: String?, stats: FeedStats) -> FeedStream {
+        FeedRunner.run(feedConnections(sport: sport), transport: transport, stats: stats)
+    }
+
+    /// Documented: updates every 1–2 s.
+    public var stalenessBound: TimeInterval { 60 }
+
+    /// Live games now: the first `scores` message of the sport's channel (or `live`).
+    public func liveEvents(sport: String?) async throws -> [Event] {
+        let value = try SportsAPIProV1Client.sportValue(sport)
+        let channel = value ?? "live"
+        let feed = try self.feed(sport: sport, channels: [channel])
+        let store = try await collect([feed], transport: transport, timeout: 15, what: "scores from SportsAPIPro v1") { _ in
+            feed.received([channel])
+        }
+        let slug = value.map(SportsAPIProSports.slug)
+        return store.currentEvents(provider: .sportsapiV1).filter { e in
+            (e.status == .live || e.status == .halftime || e.status == .suspended) && (slug == nil || e.sport == slug)
+        }
+    }
+
+    public func liveSports() async throws -> [SportCount] {
+        let events = try await liveEvents(sport: nil)
+        var counts: [String: Int] = [:]
+        for e in events { counts[e.sport, default: 0] += 1 }
+        return SportsAPIProSports.v1.map { SportsAPIProSports.slug($0) }.map { SportCount(sport: $0, name: $0, count: counts[$0] ?? 0) }
+    }
+
+    public func liveEvent(id: String) async throws -> Event {
+        let channel = "match:\(id)"
+        let feed = try self.feed(sport: nil, channels: [channel])
+        let store = try await collect([feed], transport: transport, timeout: 15, what: "answer from SportsAPIPro v1 for game \(id)") { store in
+            feed.received([channel]) || store.currentEvents(provider: .sportsapiV1).contains { $0.id == id }
+        }
+        guard let event = store.currentEvents(provider: .sportsapiV1).first(where: { $0.id == id }) else {
+            throw OddsError.notFound("SportsAPIPro v1 has no game '\(id)'.")
+        }
+        return event
+    }
+}

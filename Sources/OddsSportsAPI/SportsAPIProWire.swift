@@ -1,0 +1,499 @@
+import Foundation
+import OddsJSON
+import OddsModel
+
+/// SportsAPIPro's sport names and the project's slugs.
+public enum SportsAPIProSports {
+    /// v2's `x-sport` values (documented).
+    public static let v2 = ["football", "basketball", "ice-hockey", "tennis", "rugby", "handball", "volleyball", "baseball",
+                            "american-football", "cricket", "futsal", "mma", "motorsport", "darts", "snooker", "badminton",
+                            "table-tennis", "beach-volley", "cycling", "esports", "bandy", "aussie-rules", "floorball",
+                            "minifootball", "waterpolo"]
+    /// v1's sport slugs (documented in its `connected` message and channel list).
+    public static let v1 = ["football", "basketball", "tennis", "hockey", "handball", "american-football", "baseball",
+                            "volleyball", "rugby"]
+
+    private static let v2Aliases = ["soccer": "football", "hockey": "ice-hockey", "beach-volleyball": "beach-volley",
+                                    "water-polo": "waterpolo", "australian-rules": "aussie-rules", "aussie-rules-football": "aussie-rules",
+                                    "mixed-martial-arts": "mma", "ufc": "mma", "e-sports": "esports"]
+    private static let v1Aliases = ["soccer": "football", "ice-hockey": "hockey"]
+
+    /// The `x-sport` value for a sport as the user types it ("soccer", "Ice Hockey"); nil if v2 has none.
+    public static func v2Value(_ typed: String) -> String? {
+        let s = sportSlug(typed)
+        let v = v2Aliases[s] ?? s
+        return v2.contains(v) ? v : nil
+    }
+
+    /// v1's sport slug for a sport as typed; nil if v1 has none.
+    public static func v1Value(_ typed: String) -> String? {
+        let s = sportSlug(typed)
+        let v = v1Aliases[s] ?? s
+        return v1.contains(v) ? v : nil
+    }
+
+    /// The project's slug for a provider sport name (v1 or v2): football is soccer, hockey ice hockey.
+    public static func slug(_ providerName: String) -> String {
+        switch sportSlug(providerName) {
+        case "football": return "soccer"
+        case "hockey": return "ice-hockey"
+        case let s: return s
+        }
+    }
+}
+
+/// A v2 channel, parsed from its documented name.
+public enum SportsAPIProChannel: Hashable, Sendable {
+    case liveScores(sport: String?)
+    case match(String)
+    case incidents(String)
+    case stats(String)
+    case odds(String)
+    case lineups(String)
+
+    /// The sub-channels of a match, as the docs list them.
+    public static let matchParts = ["incidents", "stats", "odds", "lineups"]
+
+    public init?(_ name: String) {
+        if name == "live-scores" { self = .liveScores(sport: nil); return }
+        if name.hasPrefix("live-scores:") {
+            let sport = String(name.dropFirst("live-scores:".count))
+            guard !sport.isEmpty else { return nil }
+            self = .liveScores(sport: sport)
+            return
+        }
+        let parts = name.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.first == "match", parts.count >= 2, !parts[1].isEmpty else { return nil }
+        let id = parts[1]
+        switch parts.count == 2 ? nil : parts[2] {
+        case nil: self = .match(id)
+        case "incidents"? where parts.count == 3: self = .incidents(id)
+        case "stats"? where parts.count == 3: self = .stats(id)
+        case "odds"? where parts.count == 3: self = .odds(id)
+        case "lineups"? where parts.count == 3: self = .lineups(id)
+        default: return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .liveScores(let sport): return sport.map { "live-scores:\($0)" } ?? "live-scores"
+        case .match(let id): return "match:\(id)"
+        case .incidents(let id): return "match:\(id):incidents"
+        case .stats(let id): return "match:\(id):stats"
+        case .odds(let id): return "match:\(id):odds"
+        case .lineups(let id): return "match:\(id):lineups"
+        }
+    }
+
+    public var matchID: String? {
+        switch self {
+        case .liveScores: return nil
+        case .match(let id), .incidents(let id), .stats(let id), .odds(let id), .lineups(let id): return id
+        }
+    }
+
+    /// Every channel of one match: score, incidents, stats, odds, lineups.
+    public static func all(match id: String) -> [SportsAPIProChannel] {
+        [.match(id), .incidents(id), .stats(id), .odds(id), .lineups(id)]
+    }
+}
+
+/// Decoders of SportsAPIPro's messages. The envelopes are documented; the `data` payloads are not
+/// (the docs show `{ ... }`), so every payload reader accepts the public shapes these feeds are
+/// known by (SofaScore-style events, incidents, statistics, lineups and odds for v2; 365Scores-style
+/// games for v1), and takes what it can from an object it does not fully know. Inferred; the README
+/// lists these shapes.
+public enum SportsAPIProWire {
+    /// A v2 message.
+    public enum Message: Equatable, Sendable {
+        case welcome(natsConnected: Bool?, sport: String?)
+        case subscribed(channel: String, mode: String?)
+        case unsubscribed(channel: String)
+        case data(channel: String, snapshot: Bool, data: JSONValue, source: String?, timestamp: Int?)
+        case pong
+        case error(String, channel: String?)
+    }
+
+    public static func message(_ v: JSONValue) throws -> Message {
+        guard v.isObject else { throw MalformedMessage("not an object") }
+        guard let type = v["type"]?.string else { throw MalformedMessage("no type") }
+        let channel = v["channel"]?.string
+        switch type {
+        case "welcome":
+            return .welcome(natsConnected: v["natsConnected"]?.bool, sport: v["sport"]?.string)
+        case "subscribed":
+            guard let channel else { throw MalformedMessage("subscribed without a channel") }
+            return .subscribed(channel: channel, mode: v["mode"]?.string)
+        case "unsubscribed":
+            guard let channel else { throw MalformedMessage("unsubscribed without a channel") }
+            return .unsubscribed(channel: channel)
+        case "snapshot", "update":
+            guard let channel else { throw MalformedMessage("\(type) without a channel") }
+            guard let data = v["data"], !data.isNull else { throw MalformedMessage("\(type) without data") }
+            return .data(channel: channel, snapshot: type == "snapshot", data: data, source: v["source"]?.string,
+                         timestamp: v["timestamp"]?.int)
+        case "pong":
+            return .pong
+        case "error":
+            let text = v["message"]?.text ?? v["error"]?.text ?? v["reason"]?.text ?? "an error without a message"
+            return .error(text, channel: channel)
+        default:
+            throw MalformedMessage("unknown type '\(type)'")
+        }
+    }
+
+    // MARK: - Payload helpers
+
+    /// The first of several keys that is present and not null.
+    static func first(_ v: JSONValue?, _ keys: [String]) -> JSONValue? {
+        guard let v else { return nil }
+        for k in keys { if let x = v[k], !x.isNull { return x } }
+        return nil
+    }
+
+    /// A name: a string, or an object's `name` (or `shortName`).
+    static func name(_ v: JSONValue?) -> String? {
+        guard let v else { return nil }
+        if let s = v.string { return s.isEmpty ? nil : s }
+        return first(v, ["name", "shortName", "displayName"])?.string
+    }
+
+    /// A whole number in a sane range, from a number or a numeric string.
+    static func int(_ v: JSONValue?, range: ClosedRange<Int> = -1...100_000) -> Int? {
+        guard let v else { return nil }
+        let n: Int?
+        if let i = v.int { n = i } else if let s = v.string { n = Int(s) } else { n = nil }
+        guard let n, range.contains(n) else { return nil }
+        return n
+    }
+
+    /// A list inside a payload: the payload itself when it is an array, else the first key that holds one.
+    static func list(_ v: JSONValue, _ keys: [String]) -> [JSONValue]? {
+        if let a = v.array { return a }
+        for k in keys { if let a = v[k]?.array { return a } }
+        return nil
+    }
+
+    // MARK: - Matches (live-scores, match:{id})
+
+    /// The matches of a live-scores or match payload: an array, `events`/`matches`/`games`, or one match.
+    public static func matches(_ data: JSONValue) -> [JSONValue] {
+        if let l = list(data, ["events", "matches", "games", "liveEvents"]) { return l }
+        if let e = first(data, ["event", "match", "game"]), e.isObject { return [e] }
+        return data.isObject ? [data] : []
+    }
+
+    /// One match as a scoreboard; nil without an id. `sport` is the feed's sport when the match
+    /// does not say; `at` the message's time, for a clock given as a period start.
+    public static func scoreboard(_ m: JSONValue, channelMatchID: String? = nil, sport: String?, at: Date) -> Scoreboard? {
+        guard let id = first(m, ["id", "matchId", "eventId"])?.text ?? channelMatchID, !id.isEmpty, id.count <= 64 else { return nil }
+        var board = Scoreboard(eventID: id)
+        board.home = name(first(m, ["homeTeam", "home", "homeCompetitor"]))
+        board.away = name(first(m, ["awayTeam", "away", "awayCompetitor"]))
+        board.league = name(first(m, ["tournament", "league", "competition", "uniqueTournament"]))
+        let sportName = name(first(m, ["sport"])) ?? m["tournament"]?["category"]?["sport"].flatMap { first($0, ["slug", "name"])?.string }
+        board.sport = (sportName ?? sport).map(SportsAPIProSports.slug)
+        let home = score(first(m, ["homeScore"])) ?? int(m["score"]?["home"])
+        let away = score(first(m, ["awayScore"])) ?? int(m["score"]?["away"])
+        if let home, let away, home >= 0, away >= 0 { board.score = Score(home: home, away: away) }
+        let status = first(m, ["status"])
+        let statusType = status.flatMap { $0.string ?? first($0, ["type"])?.string }?.lowercased()
+        let description = status.flatMap { first($0, ["description", "text"])?.string }
+        board.status = statusType.map(eventStatus) ?? description.map(eventStatus)
+        if board.status == .live, let d = description?.lowercased(), d.contains("halftime") || d == "ht" || d.contains("half time") || d.contains("break") {
+            board.status = .halftime
+        }
+        board.period = description ?? first(m, ["period", "periodName"])?.string
+        board.clock = clock(m, status: board.status, description: description, at: at)
+        return board
+    }
+
+    /// A score: a number, or an object's `current` (or `display`).
+    static func score(_ v: JSONValue?) -> Int? {
+        guard let v else { return nil }
+        if let n = int(v, range: -1...10_000) { return n }
+        return int(first(v, ["current", "display", "score"]), range: -1...10_000)
+    }
+
+    static func eventStatus(_ text: String) -> EventStatus {
+        let t = text.lowercased()
+        if ["inprogress", "in_progress", "live", "playing"].contains(t) || t.contains("half") && !t.contains("time") { return .live }
+        if ["finished", "ended", "ft", "afterextra", "afterpenalties", "aet", "ap"].contains(t) || t.contains("ended") || t.contains("finished") { return .ended }
+        if ["notstarted", "not_started", "scheduled", "ns", "upcoming"].contains(t) { return .scheduled }
+        if t.contains("halftime") || t == "ht" || t.contains("half time") || t.contains("pause") { return .halftime }
+        if t.contains("interrupt") || t.contains("suspend") { return .suspended }
+        if t.contains("postponed") || t.contains("cancel") || t.contains("abandon") { return .ended }
+        return .unknown
+    }
+
+    /// The match clock as a minute ("67'"): given as `minute`/`clock`/`time.minute`, or worked out
+    /// from SofaScore's `time.currentPeriodStartTimestamp` and the period's first minute.
+    static func clock(_ m: JSONValue, status: EventStatus?, description: String?, at: Date) -> String? {
+        if let c = first(m, ["clock", "liveTime", "displayClock"])?.string, !c.isEmpty { return c }
+        if let n = int(first(m, ["minute", "currentMinute"]), range: 0...200) ?? int(m["time"]?["minute"], range: 0...200)
+            ?? int(m["time"]?["played"], range: 0...200) {
+            return "\(n)'"
+        }
+        guard status == .live, let time = m["time"], let start = int(time["currentPeriodStartTimestamp"], range: 0...Int(Int32.max)) else { return nil }
+        let offset: Int
+        if let initial = int(time["initial"], range: 0...20_000) { offset = initial / 60 }
+        else if let d = description?.lowercased(), d.contains("2nd") || d.contains("second") { offset = 45 }
+        else { offset = 0 }
+        let elapsed = Int(at.timeIntervalSince1970) - start
+        guard elapsed >= 0, elapsed < 4 * 3600 else { return nil }
+        return "\(offset + elapsed / 60 + 1)'"
+    }
+
+    // MARK: - Incidents
+
+    /// The incidents of an incidents payload, oldest first; unreadable entries are left out and counted.
+    public static func incidents(_ data: JSONValue, skipped: inout Int) -> [Incident] {
+        guard let items = list(data, ["incidents", "events", "items"]) else { skipped += 1; return [] }
+        var out: [Incident] = []
+        for item in items {
+            if let i = incident(item) { out.append(i) } else { skipped += 1 }
+        }
+        // SofaScore lists the newest first; a timeline reads oldest first.
+        return out.enumerated().sorted { a, b in
+            let ka = (a.element.minute ?? Int.max, a.element.addedTime ?? 0), kb = (b.element.minute ?? Int.max, b.element.addedTime ?? 0)
+            if ka != kb { return ka < kb }
+            return (items.count > 1 && isNewestFirst(items)) ? a.offset > b.offset : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Whether a list runs from the latest minute to the earliest.
+    static func isNewestFirst(_ items: [JSONValue]) -> Bool {
+        let minutes = items.compactMap { int(first($0, ["time", "minute"]), range: 0...300) }
+        guard let f = minutes.first, let l = minutes.last else { return false }
+        return f > l
+    }
+
+    /// One incident; nil for an entry that is not an object or has no type.
+    public static func incident(_ v: JSONValue) -> Incident? {
+        guard v.isObject, let type = first(v, ["incidentType", "type", "kind"])?.string, !type.isEmpty else { return nil }
+        let cls = first(v, ["incidentClass", "class", "cardType"])?.string
+        var i = Incident(kind: .other)
+        i.id = first(v, ["id", "incidentId"])?.text
+        i.minute = int(first(v, ["time", "minute"]), range: 0...300)
+        i.addedTime = int(first(v, ["addedTime", "injuryTime", "extraTime"]), range: 0...60)
+        if let home = first(v, ["isHome"])?.bool { i.team = home ? .home : .away }
+        else if let side = first(v, ["team", "side"])?.string?.lowercased(), side == "home" || side == "away" { i.team = Side(rawValue: side) }
+        i.player = name(first(v, ["player", "playerName", "scorer"]))
+        i.reason = first(v, ["reason", "description"])?.string
+        if let h = int(v["homeScore"], range: 0...10_000), let a = int(v["awayScore"], range: 0...10_000) { i.score = Score(home: h, away: a) }
+        switch type.lowercased() {
+        case "goal":
+            i.kind = .goal
+            i.assist = name(first(v, ["assist1", "assist", "assistName"]))
+            switch cls?.lowercased() {
+            case "owngoal"?: i.detail = "Own goal"
+            case "penalty"?: i.detail = "Penalty"
+            default: i.detail = "Goal"
+            }
+        case "card":
+            i.kind = .card
+            switch cls?.lowercased() {
+            case "red"?: i.detail = "Red card"
+            case "yellowred"?: i.detail = "Second yellow"
+            default: i.detail = cls == nil ? "Card" : "Yellow card"
+            }
+        case "substitution":
+            i.kind = .substitution
+            i.player = name(first(v, ["playerIn", "in"])) ?? i.player
+            i.playerOut = name(first(v, ["playerOut", "out"]))
+            i.detail = "Substitution"
+        case "vardecision", "var":
+            i.kind = .var
+            i.reason = i.reason ?? cls ?? first(v, ["decision", "text"])?.string
+            i.detail = "VAR"
+        case "period":
+            i.kind = .period
+            i.detail = first(v, ["text", "period", "name"])?.string ?? "Period"
+        case "injurytime", "addedtime":
+            i.kind = .injuryTime
+            i.addedTime = int(first(v, ["length", "addedTime", "minutes"]), range: 0...60) ?? i.addedTime
+            i.detail = "Injury time"
+        default:
+            i.kind = IncidentKind(label: type)
+            i.detail = type
+        }
+        return i
+    }
+
+    // MARK: - Statistics
+
+    /// The statistics of a stats payload: SofaScore's periods and groups (the whole match, "ALL",
+    /// when given), a flat list of `{name, home, away}`, or an object of name → `{home, away}`.
+    public static func stats(_ data: JSONValue) -> [TeamStat]? {
+        if let periods = list(data, ["statistics", "stats"]), periods.contains(where: { $0["groups"] != nil }) {
+            let period = periods.first { $0["period"]?.string?.uppercased() == "ALL" } ?? periods[0]
+            var out: [TeamStat] = []
+            for g in period["groups"]?.array ?? [] {
+                let group = first(g, ["groupName", "name"])?.string
+                for item in list(g, ["statisticsItems", "items"]) ?? [] {
+                    if let s = stat(item, group: group) { out.append(s) }
+                }
+            }
+            return out
+        }
+        if let items = list(data, ["statistics", "stats", "items"]) {
+            return items.compactMap { stat($0, group: nil) }
+        }
+        if case .object(let o) = data {
+            let out = o.members.compactMap { m -> TeamStat? in
+                guard let h = m.value["home"]?.text, let a = m.value["away"]?.text else { return nil }
+                return TeamStat(name: m.key, home: h, away: a)
+            }
+            return out.isEmpty ? nil : out
+        }
+        return nil
+    }
+
+    static func stat(_ v: JSONValue, group: String?) -> TeamStat? {
+        guard let name = first(v, ["name", "key", "type"])?.string, let h = first(v, ["home", "homeValue"])?.text,
+              let a = first(v, ["away", "awayValue"])?.text else { return nil }
+        return TeamStat(name: name, home: h, away: a, group: group)
+    }
+
+    // MARK: - Lineups
+
+    public static func lineups(_ data: JSONValue) -> Lineups? {
+        func side(_ v: JSONValue?) -> Lineup? {
+            guard let v, v.isObject else { return nil }
+            var l = Lineup(formation: first(v, ["formation"])?.text)
+            for p in list(v, ["players", "lineup"]) ?? [] {
+                guard let n = name(first(p, ["player"])) ?? name(first(p, ["name", "playerName"])) else { continue }
+                let player = LineupPlayer(name: n, number: first(p, ["shirtNumber", "jerseyNumber", "number"])?.text
+                                            ?? first(p, ["player"])?["jerseyNumber"]?.text,
+                                          position: first(p, ["position"])?.string ?? p["player"]?["position"]?.string)
+                if first(p, ["substitute", "isSubstitute", "bench"])?.bool == true { l.substitutes.append(player) }
+                else { l.starters.append(player) }
+            }
+            for p in list(v, ["substitutes", "bench"]) ?? [] {
+                if let n = name(first(p, ["player"])) ?? name(first(p, ["name"])) {
+                    l.substitutes.append(LineupPlayer(name: n, number: first(p, ["shirtNumber", "number"])?.text,
+                                                      position: first(p, ["position"])?.string))
+                }
+            }
+            return l
+        }
+        let l = Lineups(home: side(first(data, ["home", "homeTeam"])), away: side(first(data, ["away", "awayTeam"])),
+                        confirmed: data["confirmed"]?.bool)
+        return l.home == nil && l.away == nil ? nil : l
+    }
+
+    // MARK: - Odds
+
+    /// The markets of an odds payload, each with its book: a list of providers (`providers`,
+    /// `bookmakers`, `books`) each with markets, or markets that name their provider. A price is kept
+    /// as sent: fractional ("11/10") when given, as it is exact, else decimal ("2.10").
+    public static func odds(_ data: JSONValue, matchID: String, skipped: inout Int) -> [String: [Market]] {
+        var byBook: [String: [Market]] = [:]
+        func add(_ markets: [JSONValue], book: String?) {
+            for m in markets {
+                guard let b = book ?? name(first(m, ["provider", "bookmaker", "book", "sportsbook"])) else { skipped += 1; continue }
+                if let market = market(m, matchID: matchID, book: b) { byBook[b, default: []].append(market) } else { skipped += 1 }
+            }
+        }
+        if let books = list(data, ["providers", "bookmakers", "books", "sportsbooks"]), books.contains(where: { $0["markets"] != nil }) {
+            for b in books {
+                guard let bookName = name(first(b, ["provider", "bookmaker"])) ?? name(b) ?? first(b, ["id"])?.text else { skipped += 1; continue }
+                add(b["markets"]?.array ?? [], book: bookName)
+            }
+        } else if let markets = list(data, ["markets", "odds"]) {
+            add(markets, book: name(first(data, ["provider", "bookmaker"])))
+        }
+        return byBook
+    }
+
+    static func market(_ m: JSONValue, matchID: String, book: String) -> Market? {
+        guard let marketName = first(m, ["marketName", "name", "market"])?.string else { return nil }
+        let line = first(m, ["choiceGroup", "line", "handicap"])?.text
+        let marketID = [matchID, first(m, ["marketId", "id"])?.text ?? marketName, line ?? ""].joined(separator: ":")
+        let suspendedMarket = first(m, ["suspended", "isSuspended"])?.bool ?? false
+        var selections: [Selection] = []
+        for c in list(m, ["choices", "selections", "outcomes"]) ?? [] {
+            guard let n = first(c, ["name", "label"])?.text else { continue }
+            let price = self.price(c)
+            selections.append(Selection(id: "\(marketID):\(n)", name: n, line: line, price: price,
+                                        suspended: suspendedMarket || first(c, ["suspended", "isSuspended"])?.bool == true || price == nil))
+        }
+        guard !selections.isEmpty else { return nil }
+        return Market(id: marketID, name: line.map { "\(marketName) \($0)" } ?? marketName, book: book, selections: selections)
+    }
+
+    static func price(_ c: JSONValue) -> Price? {
+        if let f = first(c, ["fractionalValue", "fractional"])?.string, let p = Price(fractional: f) { return p }
+        if let d = first(c, ["decimalValue", "decimal", "odds", "value"])?.text, let p = Price(decimal: d) { return p }
+        return nil
+    }
+
+    // MARK: - v1
+
+    /// A v1 message.
+    public enum V1Message: Equatable, Sendable {
+        case connected(version: String?, channels: [String])
+        case scores(channel: String, games: [JSONValue], updateID: Int?)
+        case matchUpdate(channel: String, game: JSONValue, updateID: Int?)
+        case subscribed(channel: String?)
+        case pong
+        case error(String)
+    }
+
+    public static func v1Message(_ v: JSONValue) throws -> V1Message {
+        guard v.isObject else { throw MalformedMessage("not an object") }
+        guard let type = v["type"]?.string else { throw MalformedMessage("no type") }
+        let channel = v["channel"]?.string
+        let updateID = v["updateId"].flatMap { $0.int }
+        switch type {
+        case "connected":
+            return .connected(version: v["version"]?.text, channels: (v["channels"]?.array ?? []).compactMap(\.string))
+        case "scores":
+            guard let games = v["games"]?.array else { throw MalformedMessage("scores without games") }
+            return .scores(channel: channel ?? "", games: games, updateID: updateID)
+        case "match-update":
+            guard let game = v["game"], game.isObject else { throw MalformedMessage("match-update without a game") }
+            return .matchUpdate(channel: channel ?? "", game: game, updateID: updateID)
+        case "subscribed", "unsubscribed":
+            return .subscribed(channel: channel)
+        case "pong":
+            return .pong
+        case "error":
+            return .error(v["message"]?.text ?? v["error"]?.text ?? "an error without a message")
+        default:
+            throw MalformedMessage("unknown type '\(type)'")
+        }
+    }
+
+    /// One v1 game as a scoreboard: `homeCompetitor`/`awayCompetitor` with `name` and `score`
+    /// (documented; -1 means not started), `statusGroup`/`statusText`, `gameTime` (inferred, as
+    /// 365Scores sends them).
+    public static func v1Scoreboard(_ g: JSONValue, channelSport: String?) -> Scoreboard? {
+        guard let id = first(g, ["id", "gameId"])?.text, !id.isEmpty, id.count <= 64 else { return nil }
+        var b = Scoreboard(eventID: id)
+        b.home = name(g["homeCompetitor"])
+        b.away = name(g["awayCompetitor"])
+        b.league = first(g, ["competitionDisplayName", "competitionName"])?.string ?? name(g["competition"])
+        if let sid = int(g["sportId"], range: 1...100), let slug = v1SportIDs[sid] { b.sport = SportsAPIProSports.slug(slug) }
+        else if let s = channelSport { b.sport = SportsAPIProSports.slug(s) }
+        let h = score(g["homeCompetitor"]?["score"]), a = score(g["awayCompetitor"]?["score"])
+        if let h, let a, h >= 0, a >= 0 { b.score = Score(home: h, away: a) }
+        let text = first(g, ["statusText", "shortStatusText"])?.string
+        switch int(g["statusGroup"], range: 0...100) {
+        case 1?, 2?: b.status = .scheduled
+        case 3?: b.status = .live
+        case 4?: b.status = .ended
+        default: b.status = text.map(eventStatus)
+        }
+        if b.status == .scheduled, let h, h < 0 { b.score = nil }
+        if let t = text?.lowercased(), t == "ht" || t.contains("half time") || t.contains("halftime") { b.status = .halftime }
+        b.period = text
+        if b.status == .live, let minute = int(g["gameTime"], range: 0...300) { b.clock = "\(minute)'" }
+        return b
+    }
+
+    /// v1's sport ids, as its `connected` message lists them.
+    static let v1SportIDs = [1: "football", 2: "basketball", 3: "tennis", 4: "hockey", 5: "handball", 6: "american-football",
+                             7: "baseball", 8: "volleyball", 9: "rugby"]
+}
