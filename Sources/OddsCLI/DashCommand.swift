@@ -3,6 +3,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import OddsDashboard
 import OddsModel
+import OddsSportsAPI
+import OddsStore
 import OddsTerminal
 import OddsTransport
 
@@ -44,8 +46,18 @@ struct Dash: AsyncParsableCommand {
             let stats: FeedStats
             let feed: FeedStream
             let provider: any OddsProvider
+            var focus: MatchChannelFocus?
             if let path = replay.replay {
                 (feed, stats, provider) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
+            } else if rt.settings.provider == .sportsapi {
+                // One feed whose match channels follow the detail pane.
+                let client = try rt.sportsAPI()
+                try await client.prepare(sport: rt.settings.sport, books: rt.common.book)
+                let adapter = try client.feed(sport: rt.settings.sport)
+                provider = client
+                stats = FeedStats()
+                feed = FeedRunner.run(adapter, transport: rt.transport, stats: stats)
+                focus = MatchChannelFocus(feed: adapter)
             } else {
                 provider = try await rt.preparedProvider(rt.settings.provider)
                 stats = FeedStats()
@@ -66,7 +78,7 @@ struct Dash: AsyncParsableCommand {
             // The terminal is the dashboard's while it runs: a failed save is reported once it is restored.
             let saveError = NIOLockedValueBox<String?>(nil)
             let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed, restamp: rt.replaying,
-                                                    books: common.bookFilter) { favourites in
+                                                    books: common.bookFilter, focus: focus.map { f in { f.focus($0?.id) } }) { favourites in
                 do { try ConfigFile.saveFavourites(favourites, path: configPath) } catch {
                     saveError.withLockedValue { $0 = (error as? OddsError)?.message ?? "\(error)" }
                 }
@@ -102,7 +114,8 @@ enum DashboardRunner {
     }
 
     static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream, restamp: Bool = false,
-                    books: BookFilter = BookFilter([]), saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
+                    books: BookFilter = BookFilter([]), focus: ((EventKey?) -> Void)? = nil,
+                    saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox()
         let stop = ManagedFlag()
         let signals = TerminationSignals { stop.set() }
@@ -119,7 +132,7 @@ enum DashboardRunner {
                 await inbox.push(.feedEnded(reason: (error as? OddsError)?.message ?? String(describing: error)))
             }
         }
-        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, save: saveFavourites)
+        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, focus: focus, save: saveFavourites)
         feedTask.cancel()
         _ = inbox.drain()
         signals.cancel()
@@ -131,8 +144,10 @@ enum DashboardRunner {
     /// The UI loop. Key reads never block: between polls it sleeps, so it does not hold a thread of
     /// the cooperative pool, and curses is only ever called from this one task.
     static func loop(terminal: CursesTerminal, model initial: DashboardModel, inbox: Inbox, stop: ManagedFlag,
-                     save: ([String]) -> Void) async -> DashboardModel {
+                     focus: ((EventKey?) -> Void)? = nil, save: ([String]) -> Void) async -> DashboardModel {
         var model = initial
+        var focused: EventKey?
+        defer { if focused != nil { focus?(nil) } }
         var dirty = true
         var lastDraw = Date.distantPast
         var lastTick = Date()
@@ -167,6 +182,10 @@ enum DashboardRunner {
                 _ = update(&model, .tick(now))
                 lastTick = now
                 dirty = true
+            }
+            if model.focused != focused {
+                focused = model.focused
+                focus?(focused)
             }
             if dirty && now.timeIntervalSince(lastDraw) >= frameInterval {
                 terminal.draw(DashboardLayout.layout(model))

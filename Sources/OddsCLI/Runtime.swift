@@ -195,6 +195,10 @@ func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport:
         settings.providers[.boltodds]!.webSocketURL = sim.webSocketURL(.boltodds)
         settings.providers[.boltodds]!.options["pbp_url"] = sim.boltOddsPlayByPlayURL
         settings.providers[.boltodds]!.options["scores_url"] = sim.boltOddsLiveScoresURL
+        for id in [ProviderID.sportsapi, .sportsapiV1] {
+            settings.providers[id]!.key = key
+            settings.providers[id]!.webSocketURL = sim.webSocketURL(id == .sportsapi ? .sportsapi : .sportsapiV1)
+        }
         io.err("DEMO MODE: simulated data from the built-in simulator (seed \(demo.seed), 127.0.0.1:\(sim.port)), not real odds.")
     }
     let transport = Transport(logger: logger, redactor: io.redactor, trustRoots: trustRoots)

@@ -71,6 +71,8 @@ struct Sim: AsyncParsableCommand {
         export ODDS_BOLTODDS_WS_URL=\(sim.webSocketURL(.boltodds))
         export ODDS_BOLTODDS_PBP_URL=\(sim.boltOddsPlayByPlayURL)
         export ODDS_BOLTODDS_SCORES_URL=\(sim.boltOddsLiveScoresURL)
+        export ODDS_SPORTSAPI_WS_URL=\(sim.webSocketURL(.sportsapi))
+        export ODDS_SPORTSAPI_V1_WS_URL='\(sim.webSocketURL(.sportsapiV1))'
 
         """)
         _ = try await untilInterrupted {

@@ -288,6 +288,26 @@ public enum DashboardLayout {
         for i in e.incidents.reversed() {
             line("  " + EventReporter.incidentLine(i, event: e), i.kind == .goal ? .bold : [])
         }
+        if !e.stats.isEmpty {
+            line("")
+            line("Statistics", [.bold, .underline])
+            line("  " + TextWidth.pad("", to: 24) + "  " + TextWidth.pad(e.home, to: 14) + "  " + (e.away ?? ""), .dim)
+            for s in e.stats {
+                line("  " + TextWidth.pad(s.name, to: 24) + "  " + TextWidth.pad(s.home, to: 14) + "  " + s.away)
+            }
+        }
+        if let l = e.lineups {
+            line("")
+            line("Lineups" + (l.confirmed == false ? " (predicted)" : ""), [.bold, .underline])
+            for (team, side) in [(e.home, l.home), (e.away ?? "away", l.away)] {
+                guard let side else { continue }
+                line("  " + team + (side.formation.map { " " + $0 } ?? ""), .bold)
+                line("    " + side.starters.map { p in [p.number, p.name].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", "))
+                if !side.substitutes.isEmpty {
+                    line("    subs: " + side.substitutes.map(\.name).joined(separator: ", "), .dim)
+                }
+            }
+        }
         let body = screen.height - 2
         let start = min(model.detailScroll, max(0, lines.count - body))
         for (row, segments) in lines.dropFirst(start).prefix(body).enumerated() {

@@ -183,6 +183,13 @@ public struct DashboardModel: Sendable {
         return best
     }
 
+    /// The match the detail pane shows, if it is open: the run loop subscribes to its channels
+    /// while it is (SportsAPIPro's match channels) and unsubscribes when it closes.
+    public var focused: EventKey? {
+        if case .detail(let k) = mode { return k }
+        return nil
+    }
+
     /// Table rows that fit on screen.
     public var visibleRowCount: Int { max(1, DashboardLayout.tableRows(height: height)) }
 }

@@ -3,6 +3,7 @@ import OddsJSON
 import OddsBoltOdds
 import OddsModel
 import OddsPulseScore
+import OddsSportsAPI
 import OddsTickOdds
 import OddsTransport
 
@@ -201,7 +202,7 @@ public struct Fuzzer {
                    stillWorks: { validTickOdds.withUnsafeBufferPointer { b in
                        (try? JSONSpan.valueEnd(b, from: 0)).map { JSONSpan.skipWhitespace(b, from: $0) == b.count } ?? false
                    } }),
-        ] + boltTargets + [
+        ] + boltTargets + sportsAPITargets(settings: settings, valid: validBoltOdds) + [
             Target(name: "boltodds odds fast path", decode: { BoltOddsDecoders.fastAnswers($0) },
                    stillWorks: { validBoltOdds.contains { BoltOddsDecoders.fastAnswers($0) } },
                    disagrees: { !BoltOddsDecoders.agree($0) }),
@@ -215,6 +216,18 @@ public struct Fuzzer {
 }
 
 extension Fuzzer {
+    /// SportsAPIPro v2's and v1's feeds, each checked with the first frame of `valid` it decodes into data.
+    static func sportsAPITargets(settings: ProviderSettings, valid: [[UInt8]]) -> [Target] {
+        let adapters: [any FeedAdapter] = SportsAPIProClient.feedConnections(settings: settings, sport: nil)
+            + SportsAPIProV1Client.feedConnections(settings: settings, sport: nil)
+        return adapters.map { adapter in
+            // A frame that decodes into updates once; v1 drops a repeated updateId, so its check is that it still reads.
+            let frame = valid.first { (try? adapter.decode($0, first: false)).map { !$0.isEmpty } ?? false } ?? Array(#"{"type":"pong"}"#.utf8)
+            return Target(name: "\(adapter.provider.rawValue) \(adapter.connectionName)", decode: { (try? adapter.decode($0, first: false)) != nil },
+                          stillWorks: { (try? adapter.receive(frame, first: false)) != nil })
+        }
+    }
+
     /// Runs every decoder over `count` hostile variants of `corpus`; the first frame of the corpus
     /// each decoder accepts is what it must still decode afterwards.
     public static func runAll(corpus: [[UInt8]], count: Int, seed: UInt64) -> [Report] {

@@ -196,9 +196,9 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             var skipped = 0
             let byBook = SportsAPIProWire.odds(data, matchID: id, skipped: &skipped)
             let known = lock.withLock { teams[id] }
-            let updates: [FeedUpdate] = byBook.keys.sorted().map { book in
+            let updates: [FeedUpdate] = byBook.map { entry in
                 .bookUpsert(Event(provider: .sportsapi, id: id, sport: known?.sport ?? "unknown", league: known?.league,
-                                  home: known?.home ?? "", away: known?.away, markets: byBook[book]!), book: book)
+                                  home: known?.home ?? "", away: known?.away, markets: entry.markets), book: entry.book)
             }
             return skipped == 0 ? .data(updates) : .batch([.data(updates)], skipped: Array(repeating: "an unreadable market", count: skipped))
         }
@@ -332,5 +332,29 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
 
     public func closeAction(code: Int?) -> CloseAction {
         .reconnect(reason: code.map { "connection closed (code \($0))" } ?? "connection dropped")
+    }
+}
+
+/// Keeps a feed subscribed to the match channels of the one match a view shows (the dashboard's
+/// detail pane), and unsubscribes from them when the view leaves it, as the docs ask.
+public final class MatchChannelFocus: @unchecked Sendable {
+    // @unchecked: `current` is behind `lock`.
+    private let lock = NIOLock()
+    private var current: String?
+    let feed: SportsAPIProFeed
+    /// Channels of the focused match; the match channel itself is added, live-scores is kept.
+    public static func channels(_ id: String) -> [SportsAPIProChannel] { SportsAPIProChannel.all(match: id) }
+
+    public init(feed: SportsAPIProFeed) { self.feed = feed }
+
+    /// Follows `matchID` (nil: none).
+    public func focus(_ matchID: String?) {
+        let previous: String? = lock.withLock {
+            defer { current = matchID }
+            return current
+        }
+        guard previous != matchID else { return }
+        if let previous { feed.unsubscribe(MatchChannelFocus.channels(previous)) }
+        if let matchID { feed.subscribe(MatchChannelFocus.channels(matchID)) }
     }
 }

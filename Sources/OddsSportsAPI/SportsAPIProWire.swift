@@ -388,12 +388,14 @@ public enum SportsAPIProWire {
     /// The markets of an odds payload, each with its book: a list of providers (`providers`,
     /// `bookmakers`, `books`) each with markets, or markets that name their provider. A price is kept
     /// as sent: fractional ("11/10") when given, as it is exact, else decimal ("2.10").
-    public static func odds(_ data: JSONValue, matchID: String, skipped: inout Int) -> [String: [Market]] {
-        var byBook: [String: [Market]] = [:]
+    public static func odds(_ data: JSONValue, matchID: String, skipped: inout Int) -> [(book: String, markets: [Market])] {
+        // Books in the order the payload lists them.
+        var byBook: [(book: String, markets: [Market])] = []
         func add(_ markets: [JSONValue], book: String?) {
             for m in markets {
                 guard let b = book ?? name(first(m, ["provider", "bookmaker", "book", "sportsbook"])) else { skipped += 1; continue }
-                if let market = market(m, matchID: matchID, book: b) { byBook[b, default: []].append(market) } else { skipped += 1 }
+                guard let market = market(m, matchID: matchID, book: b) else { skipped += 1; continue }
+                if let i = byBook.firstIndex(where: { $0.book == b }) { byBook[i].markets.append(market) } else { byBook.append((b, [market])) }
             }
         }
         if let books = list(data, ["providers", "bookmakers", "books", "sportsbooks"]), books.contains(where: { $0["markets"] != nil }) {

@@ -15,7 +15,8 @@ struct FuzzTests {
     static func corpus() throws -> [[UInt8]] {
         var frames: [[UInt8]] = []
         for name in ["pulsescore-ws-data.json", "tickodds-heartbeat.json", "boltodds-initial-state.json", "boltodds-live-score.json",
-                     "boltodds-pbp-current-state.json", "boltodds-pbp-stream3.json"] {
+                     "boltodds-pbp-current-state.json", "boltodds-pbp-stream3.json", "sportsapi-welcome.json", "sportsapi-incidents.json",
+                     "sportsapi-v1-connected.json", "sportsapi-v1-scores.json"] {
             frames.append(Array(try Fixture.text("docs/\(name)").utf8))
         }
         let event = try Fixture.text("docs/tickodds-event.json")
