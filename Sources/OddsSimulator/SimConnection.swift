@@ -73,8 +73,8 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
             if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(ping), delay: .milliseconds(ping), { [weak self] _ in
                 self?.ping()
             }) { timers.append(t) }
-        case .boltodds:
-            break // BoltOdds sockets have their own handler, BoltOddsConnection.
+        case .boltodds, .sportsapi, .sportsapiV1:
+            break // BoltOdds and SportsAPIPro sockets have their own handlers.
         }
     }
 
@@ -96,7 +96,7 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
         case .tickodds:
             guard let subs = subscriptions else { return true }
             return subs.contains("all") || subs.contains(PulseScoreFormat.sportName(m.sport))
-        case .boltodds: return false
+        case .boltodds, .sportsapi, .sportsapiV1: return false
         }
     }
 
@@ -112,7 +112,7 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
                 if let m, !wants(m) { continue }
                 for message in TickOddsFormat.messages(for: change, world: sim.world) { send(message) }
             }
-        case .boltodds: break
+        case .boltodds, .sportsapi, .sportsapiV1: break
         }
     }
 

@@ -82,6 +82,7 @@ extension Simulator {
         requestCount += 1
         // BoltOdds has POST endpoints; the other providers answer 405 to anything but GET.
         if let answer = boltOddsRoute(head, path: path, query: query, body: body) { return answer }
+        if let answer = sportsAPIRoute(head) { return answer }
         guard head.method == .GET else { return Self.error(405, "Method not allowed") }
         if path.hasPrefix(Self.pulseScoreBase) {
             let key = head.headers.first(name: "X-Secret")

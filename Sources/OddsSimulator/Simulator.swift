@@ -30,7 +30,13 @@ public enum SimScenario: String, Sendable, CaseIterable {
 }
 
 /// Which provider protocol a simulated endpoint speaks.
-public enum SimProvider: String, Sendable, CaseIterable { case pulsescore, tickodds, boltodds }
+public enum SimProvider: String, Sendable, CaseIterable {
+    case pulsescore, tickodds, boltodds
+    /// SportsAPIPro v2 (channels over one WebSocket).
+    case sportsapi
+    /// SportsAPIPro v1 (scores over a per-sport WebSocket).
+    case sportsapiV1 = "sportsapi-v1"
+}
 
 /// A protocol-faithful simulator of the providers' REST and WebSocket APIs, on loopback.
 ///
@@ -72,6 +78,14 @@ public final class Simulator: @unchecked Sendable {
         /// (documented: 12 per minute); one more is refused at the upgrade with 429. Off with `enforceRateLimit`.
         public var boltOddsConnectionsPerWindow = 12
         public var boltOddsConnectionWindow: TimeInterval = 60
+        /// SportsAPIPro v2's `natsConnected` in `welcome`; false: channels deliver by safety-net poll only.
+        public var sportsAPINATSConnected = true
+        /// SportsAPIPro v2's safety-net poll of `:incidents` (documented: 15 s); 0: none.
+        public var sportsAPIIncidentsPollInterval: TimeInterval = 15
+        /// SportsAPIPro v2's safety-net poll of `:stats` (documented: 30 s); 0: none.
+        public var sportsAPIStatsPollInterval: TimeInterval = 30
+        /// SportsAPIPro v2's polling of `:lineups` (documented: 60 s); 0: none.
+        public var sportsAPILineupsPollInterval: TimeInterval = 60
         public init() {}
 
         /// Options for a named scenario.
@@ -113,6 +127,7 @@ public final class Simulator: @unchecked Sendable {
     var world: SimWorld
     var connections: [ObjectIdentifier: any SimSocket] = [:]
     var boltOdds = BoltOddsState()
+    var sportsAPI: SportsAPIProState
     var restLog: [String: [Date]] = [:]
     var failREST: [(status: Int, remaining: Int, retryAfter: String?)] = []
     var closeNextCodes: [Int] = []
@@ -130,6 +145,7 @@ public final class Simulator: @unchecked Sendable {
         self.options = options
         self.world = SimWorld(seed: options.seed)
         self.world.secondsPerTick = options.secondsPerTick
+        self.sportsAPI = SportsAPIProState(world: world, natsConnected: options.sportsAPINATSConnected)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
@@ -163,8 +179,15 @@ public final class Simulator: @unchecked Sendable {
                         channel.eventLoop.makeSucceededFuture(self.acceptsUpgrade(head) ? HTTPHeaders() : nil)
                     },
                     upgradePipelineHandler: { channel, head in
-                        if let feed = BoltOddsFeed(path: splitURI(head.uri).0) {
+                        let path = splitURI(head.uri).0
+                        if let feed = BoltOddsFeed(path: path) {
                             return channel.pipeline.addHandler(BoltOddsConnection(sim: self, head: head, feed: feed))
+                        }
+                        if path == SportsAPIProV2.path {
+                            return channel.pipeline.addHandler(SportsAPIProV2Connection(sim: self, head: head))
+                        }
+                        if SportsAPIProV1.sport(ofPath: path) != nil {
+                            return channel.pipeline.addHandler(SportsAPIProV1Connection(sim: self, head: head))
                         }
                         return channel.pipeline.addHandler(SimConnection(sim: self, head: head))
                     })
@@ -217,6 +240,8 @@ public final class Simulator: @unchecked Sendable {
         case .pulsescore: return baseURL + "/api/v2/bet365"
         case .tickodds: return baseURL
         case .boltodds: return baseURL + "/api"
+        // The SportsAPIPro docs describe WebSockets only.
+        case .sportsapi, .sportsapiV1: return baseURL
         }
     }
 
@@ -226,6 +251,9 @@ public final class Simulator: @unchecked Sendable {
         case .pulsescore: return webSocketBase + "/api/v2/bet365/ws/live"
         case .tickodds: return webSocketBase + "/ws/live"
         case .boltodds: return webSocketBase + "/api"
+        case .sportsapi: return webSocketBase + SportsAPIProV2.path
+        // `{sport}` is left for the client to fill, as in the docs' `wss://v1.{sport}.sportsapipro.com/ws`.
+        case .sportsapiV1: return webSocketBase + "/v1/{sport}/ws"
         }
     }
 
@@ -305,6 +333,7 @@ public final class Simulator: @unchecked Sendable {
     func tickOnLoop() {
         let changes = world.tick()
         boltOddsRecord(changes)
+        sportsAPIRecord(changes)
         for c in connections.values { c.worldChanged(changes) }
     }
 
@@ -317,7 +346,7 @@ public final class Simulator: @unchecked Sendable {
             // by the plain handler (401 bad key; inferred: 403 without the Live plan, 429 over 50).
             return tickOddsRefusal(key: query["apiKey"]) == nil
         case "/api", "/api/playbyplay", "/api/livescores": return boltOddsAcceptsUpgrade(query)
-        default: return false
+        default: return sportsAPIAcceptsUpgrade(head)
         }
     }
 
