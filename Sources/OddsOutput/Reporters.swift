@@ -209,6 +209,7 @@ public enum EventReporter {
         if let p = i.player { parts.append(p) }
         if let a = i.assist { parts.append("(assist \(a))") }
         if let o = i.playerOut { parts.append("for \(o)") }
+        if i.kind == .injuryTime, let added = i.addedTime { parts.append("+\(added)") }
         if let team = i.team { parts.append("(\(team == .home ? event.home : (event.away ?? "away")))") }
         if let r = i.reason { parts.append("— \(r.lowercased())") }
         return parts.joined(separator: " ")

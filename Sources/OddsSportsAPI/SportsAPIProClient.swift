@@ -7,13 +7,21 @@ import OddsTransport
 /// Runs a feed into a store until `done` says so (checked every 50 ms), the feed ends, or
 /// `timeout` passes; returns the store. SportsAPIPro has no REST: one-shot answers come from the
 /// WebSocket's snapshots.
+///
+/// `done` is told how many updates (connection states aside) the store has taken; an adapter's
+/// count of what it passed on, read after its own readiness, says whether the store has caught up.
 func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeInterval, what: String,
-             done: @escaping @Sendable (LiveStore) -> Bool) async throws -> LiveStore {
+             done: @escaping @Sendable (LiveStore, _ applied: Int) -> Bool) async throws -> LiveStore {
     let stream = FeedRunner.run(adapters, transport: transport, stats: FeedStats())
-    let state = NIOLockedValueBox((store: LiveStore(), failure: Error?.none, ended: false))
+    let state = NIOLockedValueBox((store: LiveStore(), failure: Error?.none, ended: false, applied: 0))
     let consumer = Task {
         do {
-            for try await message in stream { state.withLockedValue { $0.store.apply(message) } }
+            for try await message in stream {
+                state.withLockedValue { s in
+                    s.store.apply(message)
+                    if case .connection = message.update {} else { s.applied += 1 }
+                }
+            }
             state.withLockedValue { $0.ended = true }
         } catch {
             state.withLockedValue { $0.failure = error; $0.ended = true }
@@ -23,9 +31,9 @@ func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeI
     let start = Date()
     while true {
         try await Task.sleep(nanoseconds: 50_000_000)
-        let (store, failure, ended) = state.withLockedValue { ($0.store, $0.failure, $0.ended) }
+        let (store, failure, ended, applied) = state.withLockedValue { ($0.store, $0.failure, $0.ended, $0.applied) }
         if let failure { throw failure }
-        if ended || done(store) { return store }
+        if ended || done(store, applied) { return store }
         if Date().timeIntervalSince(start) > timeout {
             throw OddsError.network("No \(what) within \(Int(timeout)) s.")
         }
@@ -89,8 +97,8 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
     public func liveEvents(sport: String?) async throws -> [Event] {
         let feed = try self.feed(sport: sport)
         let channels: [SportsAPIProChannel] = [.liveScores(sport: nil)]
-        let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "live scores from SportsAPIPro") { _ in
-            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait)
+        let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "live scores from SportsAPIPro") { _, applied in
+            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
         }
         let slug = sport.flatMap(SportsAPIProSports.v2Value).map(SportsAPIProSports.slug)
         return store.currentEvents(provider: .sportsapi).filter { e in
@@ -117,8 +125,8 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         for p in parts where !list.contains(p) { list.append(p) }
         let channels = list
         let feed = try self.feed(sport: nil, channels: channels)
-        let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "answer from SportsAPIPro for match \(id)") { _ in
-            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait)
+        let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "answer from SportsAPIPro for match \(id)") { _, applied in
+            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
         }
         guard let event = store.currentEvents(provider: .sportsapi).first(where: { $0.id == id }) else {
             throw OddsError.notFound("SportsAPIPro has no match '\(id)'.")
@@ -183,8 +191,8 @@ public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
         let value = try SportsAPIProV1Client.sportValue(sport)
         let channel = value ?? "live"
         let feed = try self.feed(sport: sport, channels: [channel])
-        let store = try await collect([feed], transport: transport, timeout: 15, what: "scores from SportsAPIPro v1") { _ in
-            feed.received([channel])
+        let store = try await collect([feed], transport: transport, timeout: 15, what: "scores from SportsAPIPro v1") { _, applied in
+            feed.settled([channel], quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
         }
         let slug = value.map(SportsAPIProSports.slug)
         return store.currentEvents(provider: .sportsapiV1).filter { e in
@@ -202,8 +210,8 @@ public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
     public func liveEvent(id: String) async throws -> Event {
         let channel = "match:\(id)"
         let feed = try self.feed(sport: nil, channels: [channel])
-        let store = try await collect([feed], transport: transport, timeout: 15, what: "answer from SportsAPIPro v1 for game \(id)") { store in
-            feed.received([channel]) || store.currentEvents(provider: .sportsapiV1).contains { $0.id == id }
+        let store = try await collect([feed], transport: transport, timeout: 15, what: "answer from SportsAPIPro v1 for game \(id)") { store, applied in
+            (feed.received([channel]) && applied >= feed.emitted) || store.currentEvents(provider: .sportsapiV1).contains { $0.id == id }
         }
         guard let event = store.currentEvents(provider: .sportsapiV1).first(where: { $0.id == id }) else {
             throw OddsError.notFound("SportsAPIPro v1 has no game '\(id)'.")

@@ -43,6 +43,7 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
     private var teams: [String: Scoreboard] = [:]
     private var shownErrors = Set<String>()
     private var nats: Bool?
+    private var emittedCount = 0
 
     /// Matches whose incidents are remembered for deduplication, at most.
     static let seenMatches = 500
@@ -125,34 +126,47 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
         }
     }
 
+    /// Updates passed on so far (a keepalive is one heartbeat): with `settled`, a one-shot answer
+    /// knows when its store holds what a snapshot brought.
+    public var emitted: Int { lock.withLock { emittedCount } }
+
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
+        let (inbound, snapshot) = try classify(frame)
+        // Counted before the snapshot is marked, so that a reader who sees the mark sees the count.
+        lock.withLock {
+            emittedCount += inbound.updates.count
+            if let snapshot { snapshots.insert(snapshot) }
+        }
+        return inbound
+    }
+
+    private func classify(_ frame: [UInt8]) throws -> (Inbound, snapshot: String?) {
         let message = try SportsAPIProWire.message(JSONParser.message(bytes: frame))
         switch message {
         case .welcome(let natsConnected, _):
             lock.withLock { nats = natsConnected }
             if natsConnected == false {
-                return .notice("SportsAPIPro v2 says its real-time bridge is down (natsConnected: false): incidents and stats come by poll every 15 and 30 s until it is back.")
+                return (.notice("SportsAPIPro v2 says its real-time bridge is down (natsConnected: false): incidents and stats come by poll every 15 and 30 s until it is back."), nil)
             }
-            return .keepalive
+            return (.keepalive, nil)
         case .subscribed(let channel, let mode):
             lock.withLock {
                 subscribedAt[channel] = Date()
                 if let mode { modes[channel] = mode }
             }
-            return .keepalive
+            return (.keepalive, nil)
         case .unsubscribed, .pong:
-            return .keepalive
+            return (.keepalive, nil)
         case .error(let text, let channel):
             let full = channel.map { "\(text) (channel \($0))" } ?? text
             let first = lock.withLock { shownErrors.count < 100 ? shownErrors.insert(full).inserted : false }
             let inbound = classifySportsAPIError(full, provider: provider)
-            if case .notice = inbound, !first { return .keepalive }
-            return inbound
+            if case .notice = inbound, !first { return (.keepalive, nil) }
+            return (inbound, nil)
         case .data(let name, let snapshot, let data, _, let timestamp):
             guard let channel = SportsAPIProChannel(name) else { throw MalformedMessage("data for an unknown channel") }
             let updates = try self.updates(channel, data: data, at: timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date())
-            if snapshot { lock.withLock { _ = snapshots.insert(name) } }
-            return updates
+            return (updates, snapshot ? name : nil)
         }
     }
 
@@ -237,6 +251,8 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
     private var lastUpdateID: [String: Int] = [:]
     private var received = Set<String>()
     private var shownErrors = Set<String>()
+    private var connectedAt: Date?
+    private var emittedCount = 0
 
     public init(settings: ProviderSettings, hostSport: String, channels: [String]) {
         self.settings = settings
@@ -263,6 +279,7 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
         let channels: [String] = lock.withLock {
             self.link = link
             received = []
+            connectedAt = Date()
             return self.channels
         }
         // The server subscribes every connection to `all`: narrowed when something else was asked for.
@@ -293,6 +310,20 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
     /// Whether a scores message has come on this connection for each channel.
     public func received(_ list: [String]) -> Bool { lock.withLock { list.allSatisfy(received.contains) } }
 
+    /// Whether each channel has answered, or the connection has been up `quiet` seconds (a channel
+    /// without games sends nothing).
+    public func settled(_ list: [String], quiet: TimeInterval, now: Date = Date()) -> Bool {
+        lock.withLock {
+            list.allSatisfy(received.contains) || connectedAt.map { now.timeIntervalSince($0) >= quiet } ?? false
+        }
+    }
+
+    /// A message on a channel this feed did not ask for (the server's `all`, before the narrowing
+    /// unsubscribe arrives) is not passed on.
+    private func wanted(_ channel: String) -> Bool {
+        channel.isEmpty || lock.withLock { channels.contains(channel) || channels.contains("all") }
+    }
+
     /// True (and the id kept) when `id` is newer than the channel's last; a smaller or repeated id is stale.
     private func fresh(_ id: Int?, channel: String) -> Bool {
         guard let id else { return true }
@@ -303,30 +334,40 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
         }
     }
 
+    /// Updates passed on so far (see `SportsAPIProFeed.emitted`).
+    public var emitted: Int { lock.withLock { emittedCount } }
+
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
+        let (inbound, channel) = try classify(frame)
+        lock.withLock {
+            emittedCount += inbound.updates.count
+            if let channel { received.insert(channel) }
+        }
+        return inbound
+    }
+
+    private func classify(_ frame: [UInt8]) throws -> (Inbound, received: String?) {
         switch try SportsAPIProWire.v1Message(JSONParser.message(bytes: frame)) {
         case .connected, .subscribed, .pong:
-            return .keepalive
+            return (.keepalive, nil)
         case .error(let text):
             let first = lock.withLock { shownErrors.count < 100 ? shownErrors.insert(text).inserted : false }
             let inbound = classifySportsAPIError(text, provider: provider)
-            if case .notice = inbound, !first { return .keepalive }
-            return inbound
+            if case .notice = inbound, !first { return (.keepalive, nil) }
+            return (inbound, nil)
         case .scores(let channel, let games, let updateID):
-            guard fresh(updateID, channel: channel) else { return .keepalive }
-            lock.withLock { _ = received.insert(channel) }
+            guard wanted(channel), fresh(updateID, channel: channel) else { return (.keepalive, nil) }
             let sport = SportsAPIProSports.v1.contains(channel) ? channel : nil
             var boards: [FeedUpdate] = []
             var skipped = 0
             for g in games {
                 if let b = SportsAPIProWire.v1Scoreboard(g, channelSport: sport) { boards.append(.scoreboard(b)) } else { skipped += 1 }
             }
-            return skipped == 0 ? .data(boards) : .batch([.data(boards)], skipped: Array(repeating: "a game without an id", count: skipped))
+            return (skipped == 0 ? .data(boards) : .batch([.data(boards)], skipped: Array(repeating: "a game without an id", count: skipped)), channel)
         case .matchUpdate(let channel, let game, let updateID):
-            guard fresh(updateID, channel: channel) else { return .keepalive }
-            lock.withLock { _ = received.insert(channel) }
+            guard wanted(channel), fresh(updateID, channel: channel) else { return (.keepalive, nil) }
             guard let b = SportsAPIProWire.v1Scoreboard(game, channelSport: nil) else { throw MalformedMessage("a game without an id") }
-            return .data([.scoreboard(b)])
+            return (.data([.scoreboard(b)]), channel)
         }
     }
 

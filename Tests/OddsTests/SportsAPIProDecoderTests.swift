@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func v1ScoresFollowUpdateIdOrder() throws {
-        let feed = Self.v1Feed()
+        let feed = Self.v1Feed(["football", "live"])
         #expect(try feed.receive(Array(Fixture.text("docs/sportsapi-v1-connected.json").utf8), first: true) == .keepalive)
         let scores = try Fixture.text("docs/sportsapi-v1-scores.json")
         let updates = try feed.decode(scores, first: false)
@@ -185,10 +185,13 @@ import Testing
         #expect(try feed.decode(scores.replacingOccurrences(of: "5612062220", with: "5612062221"), first: false).count == 2)
         // Another channel has its own order.
         #expect(try feed.decode(scores.replacingOccurrences(of: "\"football\"", with: "\"live\""), first: false).count == 2)
+        // A channel not asked for (the server's `all`, before the narrowing unsubscribe) is not passed on.
+        let all = scores.replacingOccurrences(of: "\"football\"", with: "\"all\"").replacingOccurrences(of: "5612062220", with: "5612062299")
+        #expect(try feed.receive(Array(all.utf8), first: false) == .keepalive)
     }
 
     @Test func v1MatchUpdateAndBadGames() throws {
-        let feed = Self.v1Feed()
+        let feed = Self.v1Feed(["all"])
         let update = #"{"type":"match-update","channel":"match:4467358","game":{"id":4467358,"statusGroup":4,"statusText":"Ended","homeCompetitor":{"name":"Arsenal","score":3},"awayCompetitor":{"name":"Chelsea","score":1}},"updateId":9,"ts":1}"#
         guard case .scoreboard(let b)? = try feed.decode(update, first: false).first else { Issue.record("no scoreboard"); return }
         #expect(b.status == .ended && b.score == Score(home: 3, away: 1))
