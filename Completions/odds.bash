@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|dash|record|pulsescore|tickodds|boltodds|config|sim|help)
+    live|sports|event|stream|dash|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|config|sim|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream dash record pulsescore tickodds boltodds config sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch config sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -1207,6 +1207,380 @@ _odds_boltodds_match-info() {
         ;;
     '--book')
         __odds_add_completions -W "$(__odds_custom_complete ---completion boltodds match-info -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __odds_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    live|match|incidents|stats|lineups|odds|stream)
+        # Offer subcommand argument completions
+        "_odds_sportsapi_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'live match incidents stats lineups odds stream' -- "${cur}"))
+        ;;
+    esac
+}
+
+_odds_sportsapi_live() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--sport --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi live -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi live -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi_match() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi match -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi_incidents() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi incidents -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi_stats() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi stats -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi_lineups() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi lineups -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi_odds() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi odds -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi_stream() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--channel --book)
+    non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--channel')
+        return
+        ;;
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi stream -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi stream -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi-v1() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __odds_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    live|stream)
+        # Offer subcommand argument completions
+        "_odds_sportsapi-v1_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'live stream' -- "${cur}"))
+        ;;
+    esac
+}
+
+_odds_sportsapi-v1_live() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--sport --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi-v1 live -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi-v1 live -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_sportsapi-v1_stream() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--channel --book)
+    non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--channel')
+        return
+        ;;
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi-v1 stream -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion sportsapi-v1 stream -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_watch() {
+    repeating_flags=()
+    non_repeating_flags=(--bell --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--provider --sport --odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        return
+        ;;
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion watch -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion watch -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -78,7 +78,8 @@ struct Dash: AsyncParsableCommand {
             // The terminal is the dashboard's while it runs: a failed save is reported once it is restored.
             let saveError = NIOLockedValueBox<String?>(nil)
             let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed, restamp: rt.replaying,
-                                                    books: common.bookFilter, focus: focus.map { f in { f.focus($0?.id) } }) { favourites in
+                                                    books: common.bookFilter, focus: focus.map { f in { f.focus($0?.id) } },
+                                                    rows: focus.map { f in { f.rows($0.map(\.id)) } }) { favourites in
                 do { try ConfigFile.saveFavourites(favourites, path: configPath) } catch {
                     saveError.withLockedValue { $0 = (error as? OddsError)?.message ?? "\(error)" }
                 }
@@ -115,7 +116,7 @@ enum DashboardRunner {
 
     static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream, restamp: Bool = false,
                     books: BookFilter = BookFilter([]), focus: ((EventKey?) -> Void)? = nil,
-                    saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
+                    rows: (([EventKey]) -> Void)? = nil, saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox()
         let stop = ManagedFlag()
         let signals = TerminationSignals { stop.set() }
@@ -132,7 +133,8 @@ enum DashboardRunner {
                 await inbox.push(.feedEnded(reason: (error as? OddsError)?.message ?? String(describing: error)))
             }
         }
-        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, focus: focus, save: saveFavourites)
+        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, focus: focus, rows: rows,
+                               save: saveFavourites)
         feedTask.cancel()
         _ = inbox.drain()
         signals.cancel()
@@ -144,9 +146,11 @@ enum DashboardRunner {
     /// The UI loop. Key reads never block: between polls it sleeps, so it does not hold a thread of
     /// the cooperative pool, and curses is only ever called from this one task.
     static func loop(terminal: CursesTerminal, model initial: DashboardModel, inbox: Inbox, stop: ManagedFlag,
-                     focus: ((EventKey?) -> Void)? = nil, save: ([String]) -> Void) async -> DashboardModel {
+                     focus: ((EventKey?) -> Void)? = nil, rows: (([EventKey]) -> Void)? = nil,
+                     save: ([String]) -> Void) async -> DashboardModel {
         var model = initial
         var focused: EventKey?
+        var shownRows: [EventKey] = []
         defer { if focused != nil { focus?(nil) } }
         var dirty = true
         var lastDraw = Date.distantPast
@@ -182,6 +186,11 @@ enum DashboardRunner {
                 _ = update(&model, .tick(now))
                 lastTick = now
                 dirty = true
+                // The rows on screen, four times a second (sorting them is not free).
+                if let rows {
+                    let visible = model.visibleRows
+                    if !visible.isEmpty, visible != shownRows { shownRows = visible; rows(visible) }
+                }
             }
             if model.focused != focused {
                 focused = model.focused

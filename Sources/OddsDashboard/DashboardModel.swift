@@ -183,6 +183,12 @@ public struct DashboardModel: Sendable {
         return best
     }
 
+    /// The rows on screen, top to bottom (none while the detail pane is open).
+    public var visibleRows: [EventKey] {
+        guard case .table = mode else { return [] }
+        return Array(rows.dropFirst(scroll).prefix(visibleRowCount))
+    }
+
     /// The match the detail pane shows, if it is open: the run loop subscribes to its channels
     /// while it is (SportsAPIPro's match channels) and unsubscribes when it closes.
     public var focused: EventKey? {
@@ -211,7 +217,8 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         // Sorting every row on every update is the expensive part: only when rows can disappear.
         switch m.update {
         case .snapshot, .remove, .clear: model.clampSelection()
-        default: break
+        // A feed that adds rows one by one (scoreboards) gets its first row selected.
+        default: if model.selected == nil { model.clampSelection() }
         }
         return []
     case .feedEnded(let reason):

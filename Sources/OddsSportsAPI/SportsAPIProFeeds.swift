@@ -377,12 +377,16 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
 }
 
 /// Keeps a feed subscribed to the match channels of the one match a view shows (the dashboard's
-/// detail pane), and unsubscribes from them when the view leaves it, as the docs ask.
+/// detail pane), and to the incidents of the rows on screen (for their latest incident), and
+/// unsubscribes from them when the view leaves them, as the docs ask.
 public final class MatchChannelFocus: @unchecked Sendable {
-    // @unchecked: `current` is behind `lock`.
+    // @unchecked: `current` and `rows` are behind `lock`.
     private let lock = NIOLock()
     private var current: String?
+    private var rows: [String] = []
     let feed: SportsAPIProFeed
+    /// Rows whose incidents are followed, at most.
+    public static let rowLimit = 60
     /// Channels of the focused match; the match channel itself is added, live-scores is kept.
     public static func channels(_ id: String) -> [SportsAPIProChannel] { SportsAPIProChannel.all(match: id) }
 
@@ -395,7 +399,23 @@ public final class MatchChannelFocus: @unchecked Sendable {
             return current
         }
         guard previous != matchID else { return }
-        if let previous { feed.unsubscribe(MatchChannelFocus.channels(previous)) }
+        // A row on screen keeps its incidents channel.
+        let kept = Set(lock.withLock { rows })
+        if let previous { feed.unsubscribe(MatchChannelFocus.channels(previous).filter { !(kept.contains(previous) && $0 == .incidents(previous)) }) }
         if let matchID { feed.subscribe(MatchChannelFocus.channels(matchID)) }
+    }
+
+    /// Follows the incidents of the rows on screen (the first `rowLimit`); rows that left the screen
+    /// are unsubscribed, unless the detail pane shows them.
+    public func rows(_ ids: [String]) {
+        let (gone, new, focused): ([String], [String], String?) = lock.withLock {
+            let wanted = Array(ids.prefix(MatchChannelFocus.rowLimit))
+            let gone = rows.filter { !wanted.contains($0) }
+            let new = wanted.filter { !rows.contains($0) }
+            rows = wanted
+            return (gone, new, current)
+        }
+        feed.unsubscribe(gone.filter { $0 != focused }.map { .incidents($0) })
+        feed.subscribe(new.map { .incidents($0) })
     }
 }

@@ -79,7 +79,7 @@ struct CLITests {
         #expect(!events.isEmpty)
         for e in events {
             #expect(Set(e.keys) == ["provider", "id", "sport", "league", "home", "away", "status", "startTime", "score", "scoreText",
-                                    "clock", "period", "markets", "incidents", "updatedAt", "demo"])
+                                    "clock", "period", "markets", "incidents", "stats", "lineups", "updatedAt", "demo"])
             #expect(e["demo"] as? Bool == true)
             let markets = try #require(e["markets"] as? [[String: Any]])
             let selection = try #require((markets.first?["selections"] as? [[String: Any]])?.first)
@@ -151,17 +151,25 @@ struct CLITests {
         #expect(r.stdout.isEmpty)
     }
 
-    @Test("Usage errors exit 64; an unsupported provider says so")
+    @Test("Usage errors exit 64: a bad option, two formats, a sport the provider does not serve, an ambiguous match")
     func usage() async throws {
         #expect(try await CLI.run(["live", "--odds-format", "roman"]).status == 64)
         #expect(try await CLI.run(["live", "--json", "--csv", "--demo"]).status == 64)
-        let r = try await CLI.run(["live", "--provider", "sportsapi"], env: CLI.environment(["ODDS_SPORTSAPI_KEY": "k-123456"]))
-        #expect(r.status == 64)
-        #expect(r.stderr.contains("not supported yet"))
-        // Checked before the key: --demo has no SportsAPIPro key, and the answer is still "not supported".
-        let demo = try await CLI.run(["live", "--provider", "sportsapi", "--demo"])
-        #expect(demo.status == 64)
-        #expect(demo.stderr.contains("SportsAPIPro v2 is not supported yet; use --provider pulsescore, tickodds or boltodds."))
+        let sport = try await CLI.run(["live", "--provider", "sportsapi", "--sport", "curling", "--demo"])
+        #expect(sport.status == 64)
+        #expect(sport.stderr.contains("SportsAPIPro v2 has no sport 'curling'"))
+        let v1 = try await CLI.run(["sportsapi-v1", "live", "--sport", "cricket", "--demo"])
+        #expect(v1.status == 64 && v1.stderr.contains("SportsAPIPro v1 has no sport 'cricket'"))
+        let channel = try await CLI.run(["sportsapi", "stream", "--channel", "match:1:gossip", "--demo"])
+        #expect(channel.status == 64)
+        // "a" is in the names of many live matches: they are listed, and none is chosen.
+        let ambiguous = try await CLI.run(["watch", "a", "--demo"])
+        #expect(ambiguous.status == 64, "\(ambiguous.stderr)")
+        #expect(ambiguous.stderr.contains("live matches:") && ambiguous.stderr.contains("Name one by its id."))
+        let none = try await CLI.run(["watch", "Nobody United", "--demo"])
+        #expect(none.status == 5, "\(none.stderr)")
+        let pulse = try await CLI.run(["watch", "Arsenal", "--provider", "pulsescore", "--demo"])
+        #expect(pulse.status == 64 && pulse.stderr.contains("sends no incidents"))
     }
 
     @Test("A rejected key: exit 3, and the key is in no output, even verbose")
@@ -506,5 +514,58 @@ struct PromptExitTests {
             #expect(r.status == 0, "\(r.stderr)")
             #expect(seconds < 1.5, "took \(seconds) s to exit")
         }
+    }
+}
+
+@Suite("SportsAPIPro from the binary", .timeLimit(.minutes(3)))
+struct SportsAPIProCLITests {
+    @Test("sportsapi match --json has score, incidents, stats, lineups and odds of several books; labelled demo")
+    func matchJSON() async throws {
+        let live = try await CLI.run(["sportsapi", "live", "--demo", "--json"])
+        #expect(live.status == 0, "\(live.stderr)")
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [[String: Any]])
+        // The match with the most goals: its incidents are not empty.
+        func goals(_ e: [String: Any]) -> Int { ((e["score"] as? [String: Int])?.values.reduce(0, +)) ?? 0 }
+        let id = try #require(events.max { goals($0) < goals($1) }?["id"] as? String)
+        let r = try await CLI.run(["sportsapi", "match", id, "--demo", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let e = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(e["demo"] as? Bool == true && !(((e["incidents"] as? [Any]) ?? []).isEmpty))
+        #expect(!((e["stats"] as? [Any]) ?? []).isEmpty)
+        let lineups = try #require(e["lineups"] as? [String: Any])
+        #expect(((lineups["home"] as? [String: Any])?["starters"] as? [Any])?.count == 11)
+        let books = Set(((e["markets"] as? [[String: Any]]) ?? []).compactMap { $0["book"] as? String })
+        #expect(books.count >= 2)
+        for sub in ["incidents", "stats", "lineups", "odds"] {
+            let one = try await CLI.run(["sportsapi", sub, id, "--demo"])
+            #expect(one.status == 0 && one.stdout.contains("\ttrue"), "\(sub): \(one.stderr)")
+        }
+    }
+
+    @Test("watch piped: NDJSON of the match's incidents and scoreboards, labelled demo")
+    func watchPiped() async throws {
+        let r = try await CLI.run(["watch", "Arsenal", "--demo"], env: CLI.environment(["ODDS_DEMO_TICK": "0.1"]), timeout: 60) { process, output in
+            try await waitFor("an incident line", timeout: 40) { output().contains(#""type":"incident""#) }
+            process.signal(SIGINT)
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(["incident", "scoreboard", "score"].contains(object["type"] as? String ?? ""))
+            #expect(object["demo"] as? Bool == true)
+        }
+    }
+
+    @Test("live --provider sportsapi-v1 and odds sportsapi-v1 stream")
+    func v1() async throws {
+        let live = try await CLI.run(["live", "--provider", "sportsapi-v1", "--demo", "--json"])
+        #expect(live.status == 0, "\(live.stderr)")
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [[String: Any]])
+        #expect(!events.isEmpty && events.allSatisfy { $0["provider"] as? String == "sportsapi-v1" })
+        let stream = try await CLI.run(["sportsapi-v1", "stream", "--channel", "football", "--limit", "3", "--demo"])
+        #expect(stream.status == 0, "\(stream.stderr)")
+        #expect(stream.stdout.split(separator: "\n").count == 3)
     }
 }

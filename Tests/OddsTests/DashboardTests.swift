@@ -119,6 +119,30 @@ struct DashboardTests {
         #expect(screen.rows[2][2].attributes.contains(.dim))
     }
 
+    @Test("A feed of scoreboards only (SportsAPIPro) selects its first row; Enter focuses it, with its stats and lineups in the pane; Esc leaves it")
+    func scoreboardRowsAndFocus() throws {
+        let t0 = DashboardFixture.t0
+        var model = DashboardModel(provider: .sportsapi, sport: "soccer", demo: true, oddsFormat: .decimal, now: t0)
+        _ = update(&model, .resize(width: 120, height: 40))
+        for (id, home, away) in [("1", "Arsenal", "Chelsea"), ("2", "Everton", "Fulham")] {
+            _ = update(&model, .feed(FeedMessage(provider: .sportsapi, receivedAt: t0, update:
+                .scoreboard(Scoreboard(eventID: id, home: home, away: away, sport: "soccer", score: Score(home: 0, away: 0), status: .live)))))
+        }
+        #expect(model.selected != nil && model.visibleRows.count == 2 && model.focused == nil)
+        _ = update(&model, .key(.enter))
+        let focused = try #require(model.focused)
+        #expect(model.visibleRows.isEmpty)
+        _ = update(&model, .feed(FeedMessage(provider: .sportsapi, receivedAt: t0, update:
+            .stats(eventID: focused.id, [TeamStat(name: "Ball possession", home: "61%", away: "39%")]))))
+        _ = update(&model, .feed(FeedMessage(provider: .sportsapi, receivedAt: t0, update:
+            .lineups(eventID: focused.id, Lineups(home: Lineup(formation: "4-3-3", starters: [LineupPlayer(name: "David Raya", number: "22")]))))))
+        let screen = DashboardLayout.layout(model).text
+        #expect(screen.contains("Statistics") && screen.contains("Ball possession") && screen.contains("61%"))
+        #expect(screen.contains("Lineups") && screen.contains("4-3-3") && screen.contains("22 David Raya"))
+        _ = update(&model, .key(.escape))
+        #expect(model.focused == nil)
+    }
+
     @Test("Moving, paging, first and last")
     func movement() throws {
         var model = try DashboardFixture.model(width: 120, height: 24)

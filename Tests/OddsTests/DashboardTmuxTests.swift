@@ -127,6 +127,43 @@ struct DashboardTmuxTests {
         #expect(try await session.display("#{cursor_flag}") == "1")
     } }
 
+    @Test("SportsAPIPro: rows with scores; the detail pane fills with statistics and lineups from the match channels")
+    func sportsAPIDetail() async throws { try await Self.withSession { session in
+        try await session.start(Self.command() + "\(CLI.binary.path) dash --provider sportsapi --demo; echo EXIT=$?")
+        let first = try await session.waitFor("the table") { $0.contains("SportsAPIPro v2") && $0.contains("Newcastle") }
+        #expect(first.contains("LATEST INCIDENT") && first.contains("DEMO DATA"))
+        // The rows on screen follow their incidents: the latest shows in its column.
+        try await session.waitFor("a latest incident in a row") { screen in
+            screen.split(separator: "\n").dropFirst(2).prefix(12).contains { row in
+                ["' goal", "' yellow card", "' red card", "' substitution", "' injury time", "' ht", "' var"].contains(where: row.contains)
+            }
+        }
+        try await session.keys("Enter")
+        let detail = try await session.waitFor("statistics and lineups in the detail pane") {
+            $0.contains("Statistics") && $0.contains("Ball possession") && $0.contains("Lineups")
+        }
+        #expect(detail.contains("Incidents"))
+        try await session.keys("Escape")
+        try await session.waitFor("back to the table") { $0.contains("LATEST INCIDENT") }
+        try await session.keys("q")
+        let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
+        #expect(Self.exitLine(after) == "EXIT=0")
+        #expect(try await session.display("#{alternate_on}") == "0")
+    } }
+
+    @Test("watch on a terminal: a line per incident under a score line; Ctrl-C ends it with exit 0")
+    func watchOnATerminal() async throws { try await Self.withSession { session in
+        try await session.start(Self.command() + "\(CLI.binary.path) watch Arsenal --demo; echo EXIT=$?")
+        let screen = try await session.waitFor("incident lines and the score line") { s in
+            s.contains("Brighton") && s.contains("Arsenal")
+                && ["GOAL", "CARD", "SUB ", "HALF TIME", "ADDED TIME"].contains(where: s.contains)
+        }
+        #expect(screen.contains("DEMO"))
+        try await session.keys("C-c")
+        let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
+        #expect(Self.exitLine(after) == "EXIT=0")
+    } }
+
     @Test("SIGTERM, SIGINT and SIGHUP restore the terminal and exit 0", arguments: [SIGTERM, SIGINT, SIGHUP])
     func terminationSignal(_ signal: Int32) async throws { try await Self.withSession { session in
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-\(UUID().uuidString).pid").path

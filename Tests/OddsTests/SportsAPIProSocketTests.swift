@@ -96,7 +96,20 @@ struct SportsAPIProSocketTests {
             }
             focus.focus(nil)
             try await waitFor("the match channels gone") { await sim.sportsAPIChannels() == [["live-scores"]] }
-            #expect(feed.subscribedChannels == ["live-scores"])
+            // The rows on screen follow their incidents; rows that scroll away are let go.
+            let ids = SportsAPIProSocketTests.store(probe).currentEvents().map(\.id)
+            #expect(ids.count >= 3)
+            focus.rows(Array(ids.prefix(2)))
+            try await waitFor("two rows' incidents") {
+                await sim.sportsAPIChannels() == [["live-scores"] + ids.prefix(2).map { "match:\($0):incidents" }]
+            }
+            focus.focus(ids[1])
+            focus.rows([ids[2]])
+            focus.focus(nil)
+            try await waitFor("the third row's incidents alone") {
+                await sim.sportsAPIChannels() == [["live-scores", "match:\(ids[2]):incidents"]]
+            }
+            #expect(feed.subscribedChannels == ["live-scores", "match:\(ids[2]):incidents"])
             let sent = await sim.receivedTexts
             for c in matchChannels { #expect(sent.contains(#"{"action":"unsubscribe","channel":"\#(c)"}"#)) }
         }
@@ -158,10 +171,10 @@ struct SportsAPIProSocketTests {
             let stats = FeedStats()
             let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: stats, policy: fastReconnect))
             defer { probe.stop() }
-            // The world is still: only pongs answer. Five seconds is more than twice the silence limit.
-            try await Task.sleep(nanoseconds: 5_000_000_000)
-            let pings = await sim.receivedTexts.filter { $0 == #"{"action":"ping","channel":"live-scores"}"# }
-            #expect(pings.count >= 3)
+            // The world is still: only pongs answer. Three pings take more than the silence limit.
+            try await waitFor("three pings", timeout: 30) {
+                await sim.receivedTexts.filter { $0 == #"{"action":"ping","channel":"live-scores"}"# }.count >= 3
+            }
             #expect(stats.connects == 1)
             #expect(probe.count { if case .heartbeat = $0 { return true }; return false } >= 3)
         }
@@ -258,8 +271,8 @@ struct SportsAPIProSocketTests {
             try await waitFor("live and one match") { await sim.sportsAPIChannels(.sportsapiV1) == [["live", "match:4400001"]] }
             feed.unsubscribe("live")
             try await waitFor("the match alone") { await sim.sportsAPIChannels(.sportsapiV1) == [["match:4400001"]] }
-            try await Task.sleep(nanoseconds: 2_500_000_000)
-            #expect(await sim.receivedTexts.filter { $0 == #"{"type":"ping"}"# }.count >= 2)
+            try await waitFor("two pings", timeout: 30) { await sim.receivedTexts.filter { $0 == #"{"type":"ping"}"# }.count >= 2 }
+            try await Task.sleep(nanoseconds: 200_000_000)
             #expect(probe.count { if case .heartbeat = $0 { return true }; return false } >= 2)
         }
     }
