@@ -246,7 +246,7 @@ public struct ResolvedSettings: Sendable {
             }
             // Durations from outside are checked once, here: `inf`, `nan`, `1e300` or `-1` would reach
             // timers that trap on them.
-            for k in ["heartbeat_seconds", "silence_seconds"] {
+            for k in ["heartbeat_seconds", "silence_seconds", "ping_seconds"] {
                 guard let text = options[k] else { continue }
                 guard let v = Double(text), v.isFinite, v > 0, v <= 86_400 else {
                     throw OddsError.config("\(k) under [\(id.configName)] in \(configPath) must be a number of seconds from 0 to 86400, not \"\(text)\".")
