@@ -31,7 +31,7 @@ enum Docs {
     book's whole view of a game), scoreboard (eventId, home, away, league, score, scoreText, clock, period, \
     status), clear (book, and league or eventId, or sport), heartbeat, or \
     connection (connection: the provider's connection it is about, "live" where there is one; state: \
-    connecting, live, reconnecting with retryIn/attempt/reason, stale, stopped with reason).
+    connecting, live, degraded with reason, reconnecting with retryIn/attempt/reason, stale, stopped with reason).
 
     CONFIGURATION: $XDG_CONFIG_HOME/odds/config.toml (default ~/.config/odds/config.toml; ODDS_CONFIG \
     overrides the path) with provider, sport, odds_format and ca_file (a PEM file of extra certificate \

@@ -66,6 +66,7 @@ public enum DashboardLayout {
             let left = max(0, Int((seconds - model.now.timeIntervalSince(since)).rounded(.up)))
             return ("reconnecting in \(left)s (attempt \(attempt))", [.yellow, .bold])
         case .stale: return ("stale", [.yellow, .bold])
+        case .degraded: return ("● degraded: polled", .yellow)
         case .stopped(let reason): return ("stopped: \(reason)", [.red, .bold])
         }
     }

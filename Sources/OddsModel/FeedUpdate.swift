@@ -4,6 +4,9 @@ import Foundation
 public enum ConnectionState: Hashable, Sendable {
     case connecting
     case live
+    /// Connected, but the provider says its feed is not real-time now (SportsAPIPro's
+    /// `natsConnected: false`: updates come by poll).
+    case degraded(reason: String)
     /// Waiting `seconds` before reconnect attempt number `attempt`, after `reason`.
     case reconnecting(seconds: Double, attempt: Int, reason: String)
     /// No message within the feed's staleness bound.
@@ -15,7 +18,7 @@ public enum ConnectionState: Hashable, Sendable {
     public var severity: Int {
         switch self {
         case .live: return 0
-        case .connecting: return 1
+        case .connecting, .degraded: return 1
         case .stale: return 2
         case .reconnecting: return 3
         case .stopped: return 4
@@ -26,6 +29,7 @@ public enum ConnectionState: Hashable, Sendable {
         switch self {
         case .connecting: return "connecting"
         case .live: return "live"
+        case .degraded: return "degraded"
         case .reconnecting: return "reconnecting"
         case .stale: return "stale"
         case .stopped: return "stopped"

@@ -175,7 +175,7 @@ public enum EventJSON {
             switch state {
             case .reconnecting(let seconds, let attempt, let reason):
                 fields += [("retryIn", .number(String(format: "%g", seconds))), ("attempt", .int(attempt)), ("reason", .string(reason))]
-            case .stopped(let reason):
+            case .stopped(let reason), .degraded(let reason):
                 fields.append(("reason", .string(reason)))
             default: break
             }

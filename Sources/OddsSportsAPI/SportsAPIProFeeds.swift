@@ -4,6 +4,12 @@ import OddsJSON
 import OddsModel
 import OddsTransport
 
+/// The updates of an inbound message that a one-shot answer counts (connection states aside: the
+/// runner adds its own).
+func countable(_ inbound: Inbound) -> Int {
+    inbound.updates.reduce(0) { n, u in if case .connection = u { return n }; return n + 1 }
+}
+
 /// What a SportsAPIPro `error` message means: a key or plan problem stops the feed; anything else
 /// (an unknown channel or action) is shown once.
 func classifySportsAPIError(_ text: String, provider: ProviderID) -> Inbound {
@@ -134,7 +140,7 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
         let (inbound, snapshot) = try classify(frame)
         // Counted before the snapshot is marked, so that a reader who sees the mark sees the count.
         lock.withLock {
-            emittedCount += inbound.updates.count
+            emittedCount += countable(inbound)
             if let snapshot { snapshots.insert(snapshot) }
         }
         return inbound
@@ -146,7 +152,11 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
         case .welcome(let natsConnected, _):
             lock.withLock { nats = natsConnected }
             if natsConnected == false {
-                return (.notice("SportsAPIPro v2 says its real-time bridge is down (natsConnected: false): incidents and stats come by poll every 15 and 30 s until it is back."), nil)
+                // Shown where connection states are (the dashboard's header, stream lines), and said once on stderr.
+                let reason = "natsConnected: false; updates by poll (incidents 15 s, stats 30 s)"
+                return (.batch([.data([.connection(.degraded(reason: reason))]),
+                                .notice("SportsAPIPro v2 says its real-time bridge is down (natsConnected: false): incidents and stats come by poll every 15 and 30 s until it is back.")],
+                               skipped: []), nil)
             }
             return (.keepalive, nil)
         case .subscribed(let channel, let mode):
@@ -340,7 +350,7 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
         let (inbound, channel) = try classify(frame)
         lock.withLock {
-            emittedCount += inbound.updates.count
+            emittedCount += countable(inbound)
             if let channel { received.insert(channel) }
         }
         return inbound

@@ -129,6 +129,8 @@ struct DashboardTests {
                 .scoreboard(Scoreboard(eventID: id, home: home, away: away, sport: "soccer", score: Score(home: 0, away: 0), status: .live)))))
         }
         #expect(model.selected != nil && model.visibleRows.count == 2 && model.focused == nil)
+        _ = update(&model, .feed(FeedMessage(provider: .sportsapi, receivedAt: t0, update: .connection(.degraded(reason: "natsConnected: false")))))
+        #expect(DashboardLayout.layout(model).text.split(separator: "\n").first?.contains("degraded: polled") == true)
         _ = update(&model, .key(.enter))
         let focused = try #require(model.focused)
         #expect(model.visibleRows.isEmpty)

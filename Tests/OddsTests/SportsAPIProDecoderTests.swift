@@ -30,10 +30,14 @@ import Testing
         #expect(try feed.receive(Array(Fixture.text("docs/sportsapi-pong.json").utf8), first: false) == .keepalive)
     }
 
-    @Test func aDegradedBridgeIsSaid() throws {
+    @Test func aDegradedBridgeIsADegradedConnectionAndSaidOnce() throws {
         let inbound = try Self.feed().receive(Array(#"{"type":"welcome","sport":"football","natsConnected":false,"channels":[]}"#.utf8), first: true)
-        guard case .notice(let text) = inbound else { Issue.record("expected a notice, got \(inbound)"); return }
-        #expect(text.contains("natsConnected: false"))
+        guard case .batch(let items, let skipped) = inbound, items.count == 2, skipped.isEmpty,
+              case .data(let updates) = items[0], case .notice(let text) = items[1] else {
+            Issue.record("expected a degraded state and a notice, got \(inbound)"); return
+        }
+        guard case .connection(.degraded(let reason))? = updates.first else { Issue.record("no degraded state"); return }
+        #expect(reason.contains("natsConnected: false") && text.contains("natsConnected: false"))
     }
 
     @Test func incidentsAreReadWithEverythingTheyCarry() throws {

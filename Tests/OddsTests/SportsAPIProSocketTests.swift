@@ -165,18 +165,37 @@ struct SportsAPIProSocketTests {
     @Test("A ping every interval is answered with a pong, which keeps a quiet connection alive")
     func pingKeepsAlive() async throws {
         try await withSimulator { sim, transport in
-            let client = SportsAPIProSocketTests.v2(sim, transport, options: ["ping_seconds": "1"])
+            // Pings 3 s apart, dead after 6 s of silence: margins a busy two-core test run can keep.
+            let client = SportsAPIProSocketTests.v2(sim, transport, options: ["ping_seconds": "3"])
             let feed = try client.feed(sport: nil, channels: [.liveScores(sport: nil)])
-            #expect(feed.silenceLimit == 2)
+            #expect(feed.silenceLimit == 6)
             let stats = FeedStats()
             let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: stats, policy: fastReconnect))
             defer { probe.stop() }
             // The world is still: only pongs answer. Three pings take more than the silence limit.
-            try await waitFor("three pings", timeout: 30) {
+            try await waitFor("three pings", timeout: 40) {
                 await sim.receivedTexts.filter { $0 == #"{"action":"ping","channel":"live-scores"}"# }.count >= 3
             }
             #expect(stats.connects == 1)
             #expect(probe.count { if case .heartbeat = $0 { return true }; return false } >= 3)
+        }
+    }
+
+    @Test("natsConnected false: the connection shows as degraded; live scores still come (by poll)")
+    func degraded() async throws {
+        try await withSimulator({ $0.sportsAPINATSConnected = false }) { sim, transport in
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let probe = FeedProbe(client.stream(sport: "soccer", stats: FeedStats()))
+            defer { probe.stop() }
+            try await probe.wait("a degraded connection and live scores") { p in
+                p.count { if case .connection(.degraded) = $0 { return true }; return false } == 1
+                    && !SportsAPIProSocketTests.store(p).events.isEmpty
+            }
+            var store = LiveStore()
+            for m in probe.messages { store.apply(m) }
+            #expect(store.feeds[.sportsapi]?.connections["live"]?.label == "degraded")
+            // One-shot answers do not wait on the state line.
+            #expect(!(try await client.liveEvents(sport: "soccer")).isEmpty)
         }
     }
 
