@@ -117,6 +117,9 @@ struct Watch: AsyncParsableCommand {
                     } else {
                         io.out(EventJSON.update(message, labels: labels).rendered + "\n")
                     }
+                case .heartbeat:
+                    // A pong: the clock runs on between messages.
+                    showScore(event)
                 case .scoreboard, .score, .status, .upsert, .bookUpsert, .snapshot:
                     if human { showScore(event) }
                     else if case .scoreboard = message.update { io.out(EventJSON.update(message, labels: labels).rendered + "\n") }

@@ -196,7 +196,7 @@ public enum DashboardLayout {
             if key == selected { base.insert(.reverse); screen.fill(y: y, attributes: base) }
             let favourite = model.favourites.contains(e.home) || (e.away.map(model.favourites.contains) ?? false)
             screen.put(favourite ? "★" : " ", x: c.x[0], y: y, attributes: base.union(.yellow))
-            let time = stale ? "stale" : EventReporter.timeLabel(e)
+            let time = stale ? "stale" : EventReporter.timeLabel(e, at: model.now)
             screen.put(TextWidth.pad(time, to: c.time), x: c.x[1], y: y,
                        attributes: base.union(e.status == .live && !stale ? .green : []))
             screen.put(TextWidth.pad(e.league ?? "", to: c.league), x: c.x[2], y: y, attributes: base)
@@ -267,7 +267,7 @@ public enum DashboardLayout {
         if let l = e.league { facts.append(l) }
         facts.append(e.status.rawValue)
         if let s = e.scoreLabel { facts.append("score \(s)") }
-        if let c = e.clock { facts.append("clock \(c)") }
+        if let c = e.clockLabel(at: model.now) { facts.append("clock \(c)") }
         if let p = e.period { facts.append(p) }
         facts.append("updated " + age(model.now.timeIntervalSince(state.lastUpdate)))
         line(facts.joined(separator: " · "), .dim)

@@ -265,6 +265,23 @@ public struct Lineups: Hashable, Sendable {
     }
 }
 
+/// A running match clock: minute `minute` began at `at` (the second half: 45 at its kick-off). Feeds
+/// that send when a period started rather than the minute (SportsAPIPro) let the clock run between
+/// their messages.
+public struct ClockStart: Hashable, Sendable {
+    public var at: Date
+    public var minute: Int
+    public init(at: Date, minute: Int) { self.at = at; self.minute = minute }
+
+    /// "67'" at `now`; past the period's regular end (45, 90, 105, 120) as "45+2'".
+    public func label(at now: Date) -> String {
+        let played = minute + max(0, Int(now.timeIntervalSince(at) / 60)) + 1
+        let end: Int? = [45, 90, 105, 120].first { $0 > minute }
+        if let end, played > end { return "\(end)+\(played - end)'" }
+        return "\(played)'"
+    }
+}
+
 /// One sporting event (fixture, match or race) as every provider is normalized to.
 public struct Event: Hashable, Sendable, Identifiable {
     public var provider: ProviderID
@@ -283,6 +300,8 @@ public struct Event: Hashable, Sendable, Identifiable {
     /// race): kept and shown as sent, never dropped. Nil when `score` holds it.
     public var scoreText: String?
     public var clock: String?
+    /// When the clock runs on its own between messages (see `clockLabel(at:)`).
+    public var clockStart: ClockStart?
     public var period: String?
     public var markets: [Market]
     public var incidents: [Incident]
@@ -301,6 +320,12 @@ public struct Event: Hashable, Sendable, Identifiable {
         self.away = away; self.status = status; self.startTime = startTime; self.score = score
         self.scoreText = score == nil ? scoreText : nil; self.clock = clock
         self.period = period; self.markets = markets; self.incidents = incidents; self.updatedAt = updatedAt
+    }
+
+    /// The clock at `now`: running from `clockStart` while the match is live, else as sent.
+    public func clockLabel(at now: Date) -> String? {
+        if status == .live, let start = clockStart { return start.label(at: now) }
+        return clock
     }
 
     /// "Liverpool v Man City", or just the home name for a race.

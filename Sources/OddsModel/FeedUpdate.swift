@@ -84,6 +84,8 @@ public struct Scoreboard: Hashable, Sendable {
     /// A score that is not N-N, as sent.
     public var scoreText: String?
     public var clock: String?
+    /// Set when the clock runs from a known start (the event's `clockStart`).
+    public var clockStart: ClockStart?
     public var period: String?
     public var status: EventStatus?
 

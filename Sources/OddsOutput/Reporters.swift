@@ -72,15 +72,16 @@ public enum EventReporter {
         options.color ? ANSI.code(.warning) + s + ANSI.reset : s
     }
 
-    /// "67:23", "HT", "Set 2", "FT" …: the clock when running, else the period or status.
-    public static func timeLabel(_ e: Event) -> String {
+    /// "67:23", "HT", "Set 2", "FT" …: the clock when running (at `now`, for a clock that runs on
+    /// its own), else the period or status.
+    public static func timeLabel(_ e: Event, at now: Date = Date()) -> String {
         switch e.status {
         case .halftime: return "HT"
         case .ended: return "FT"
         case .suspended: return "SUSP"
         default: break
         }
-        if let c = e.clock, !c.isEmpty { return c }
+        if let c = e.clockLabel(at: now), !c.isEmpty { return c }
         if let p = e.period, !p.isEmpty { return p }
         switch e.status {
         case .scheduled: return "pre"
@@ -281,9 +282,9 @@ public enum WatchReporter {
     }
 
     /// "Arsenal 2-1 Chelsea  67'  2nd half".
-    public static func scoreLine(_ e: Event) -> String {
+    public static func scoreLine(_ e: Event, at now: Date = Date()) -> String {
         let score = e.scoreLabel ?? "v"
-        let facts = [e.clock, e.period ?? (e.status == .unknown ? nil : e.status.rawValue)].compactMap { $0 }
+        let facts = [e.clockLabel(at: now), e.period ?? (e.status == .unknown ? nil : e.status.rawValue)].compactMap { $0 }
         return "\(e.home) \(score) \(e.away ?? "")" + (facts.isEmpty ? "" : "  " + facts.joined(separator: "  "))
     }
 }

@@ -205,7 +205,7 @@ public enum SportsAPIProWire {
             board.status = .halftime
         }
         board.period = description ?? first(m, ["period", "periodName"])?.string
-        board.clock = clock(m, status: board.status, description: description, at: at)
+        (board.clock, board.clockStart) = clock(m, status: board.status, description: description, sport: board.sport, at: at)
         return board
     }
 
@@ -228,21 +228,25 @@ public enum SportsAPIProWire {
     }
 
     /// The match clock as a minute ("67'"): given as `minute`/`clock`/`time.minute`, or worked out
-    /// from SofaScore's `time.currentPeriodStartTimestamp` and the period's first minute.
-    static func clock(_ m: JSONValue, status: EventStatus?, description: String?, at: Date) -> String? {
-        if let c = first(m, ["clock", "liveTime", "displayClock"])?.string, !c.isEmpty { return c }
+    /// from SofaScore's `time.currentPeriodStartTimestamp` and the period's first minute (soccer,
+    /// whose clock counts up), which also lets it run between messages.
+    static func clock(_ m: JSONValue, status: EventStatus?, description: String?, sport: String?,
+                      at: Date) -> (String?, ClockStart?) {
+        if let c = first(m, ["clock", "liveTime", "displayClock"])?.string, !c.isEmpty { return (c, nil) }
         if let n = int(first(m, ["minute", "currentMinute"]), range: 0...200) ?? int(m["time"]?["minute"], range: 0...200)
             ?? int(m["time"]?["played"], range: 0...200) {
-            return "\(n)'"
+            return ("\(n)'", nil)
         }
-        guard status == .live, let time = m["time"], let start = int(time["currentPeriodStartTimestamp"], range: 0...Int(Int32.max)) else { return nil }
+        guard status == .live, sport == nil || sport == "soccer", let time = m["time"],
+              let start = int(time["currentPeriodStartTimestamp"], range: 0...Int(Int32.max)) else { return (nil, nil) }
         let offset: Int
         if let initial = int(time["initial"], range: 0...20_000) { offset = initial / 60 }
         else if let d = description?.lowercased(), d.contains("2nd") || d.contains("second") { offset = 45 }
         else { offset = 0 }
         let elapsed = Int(at.timeIntervalSince1970) - start
-        guard elapsed >= 0, elapsed < 4 * 3600 else { return nil }
-        return "\(offset + elapsed / 60 + 1)'"
+        guard elapsed >= 0, elapsed < 4 * 3600 else { return (nil, nil) }
+        let clockStart = ClockStart(at: Date(timeIntervalSince1970: TimeInterval(start)), minute: offset)
+        return (clockStart.label(at: at), clockStart)
     }
 
     // MARK: - Incidents

@@ -237,6 +237,7 @@ public struct LiveStore: Sendable {
         if let score = board.score { events[key]!.event.score = score; events[key]!.event.scoreText = nil }
         else if let text = board.scoreText { events[key]!.event.score = nil; events[key]!.event.scoreText = text }
         if let clock = board.clock { events[key]!.event.clock = clock }
+        if board.clockStart != nil || board.clock != nil { events[key]!.event.clockStart = board.clockStart }
         if let period = board.period { events[key]!.event.period = period }
         if let status = board.status { events[key]!.event.status = status }
         if let league = board.league, events[key]!.event.league == nil { events[key]!.event.league = league }

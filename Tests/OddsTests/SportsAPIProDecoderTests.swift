@@ -2,6 +2,7 @@ import Foundation
 import OddsJSON
 import OddsModel
 import OddsOutput
+import OddsStore
 @testable import OddsCLI
 @testable import OddsSportsAPI
 import OddsTransport
@@ -97,6 +98,15 @@ import Testing
         #expect(b.sport == "soccer" && b.score == Score(home: 2, away: 1) && b.status == .live && b.period == "2nd half")
         // 2,100 s into the second half at the message's timestamp: the 81st minute.
         #expect(b.clock == "81'")
+        // And the clock runs on between messages, into stoppage time.
+        let start = try #require(b.clockStart)
+        #expect(start.minute == 45 && start.label(at: Date(timeIntervalSince1970: 1_710_727_500 + 44 * 60 + 5)) == "90'")
+        #expect(start.label(at: Date(timeIntervalSince1970: 1_710_727_500 + 47 * 60)) == "90+3'")
+        var store = LiveStore()
+        store.apply(FeedMessage(provider: .sportsapi, receivedAt: Date(), update: .scoreboard(b)))
+        let e = try #require(store.events[EventKey(provider: .sportsapi, id: "14109842")]?.event)
+        #expect(e.clockLabel(at: Date(timeIntervalSince1970: 1_710_727_500 + 60 * 60)) == "90+16'")
+        #expect(e.clock == "81'")
         guard case .scoreboard(let later)? = updates.last else { return }
         #expect(later.status == .scheduled && later.score == nil && later.clock == nil)
     }
