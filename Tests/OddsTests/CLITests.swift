@@ -558,6 +558,26 @@ struct SportsAPIProCLITests {
         }
     }
 
+    @Test("watch follows a match of every provider with incidents: TickOdds and BoltOdds play-by-play too", arguments: ["tickodds", "boltodds"])
+    func watchOtherProviders(_ provider: String) async throws {
+        // The live match with the most to tell: TickOdds and BoltOdds name their games their own way.
+        let live = try await CLI.run(["live", "--provider", provider, "--sport", "soccer", "--demo", "--json"])
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [[String: Any]])
+        let id = try #require(events.first?["id"] as? String)
+        let r = try await CLI.run(["watch", id, "--provider", provider, "--demo"], env: CLI.environment(["ODDS_DEMO_TICK": "0.05"]),
+                                  timeout: 90) { process, output in
+            try await waitFor("an incident or scoreboard line", timeout: 60) {
+                output().contains(#""type":"incident""#) || output().contains(#""type":"score""#) || output().contains(#""type":"scoreboard""#)
+            }
+            process.signal(SIGINT)
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        for line in r.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["provider"] as? String == provider && object["eventId"] as? String == id)
+        }
+    }
+
     @Test("live --provider sportsapi-v1 and odds sportsapi-v1 stream")
     func v1() async throws {
         let live = try await CLI.run(["live", "--provider", "sportsapi-v1", "--demo", "--json"])
