@@ -108,7 +108,22 @@ final class Runtime: @unchecked Sendable {
 
     func printEvents(_ events: [Event]) {
         let books = common.bookFilter
-        io.out(EventReporter.render(events.map { stamped(books.apply($0)) }, format: outputFormat, options: renderOptions))
+        switch outputFormat {
+        case .json, .ndjson:
+            // One event at a time, so a large answer (BoltOdds' every book of every game) is never
+            // held twice more as a JSON tree and its text.
+            let labels = renderOptions.jsonLabels
+            let array = outputFormat == .json
+            if array { io.out("[") }
+            for (i, event) in events.enumerated() {
+                let text = EventJSON.event(stamped(books.apply(event)), labels: labels).rendered
+                io.out(array ? (i > 0 ? "," : "") + text : text + "\n")
+                if io.stdoutClosed { return }
+            }
+            if array { io.out("]\n") }
+        default:
+            io.out(EventReporter.render(events.map { stamped(books.apply($0)) }, format: outputFormat, options: renderOptions))
+        }
     }
 
     func printEvent(_ unstamped: Event) {
