@@ -58,6 +58,14 @@ func humanLine(_ m: FeedMessage, store: LiveStore) -> String? {
     case .incident(let id, let i):
         guard let e = store.events[EventKey(provider: m.provider, id: id)]?.event else { return "\(time)  \(id)  \(i.detail ?? i.kind.rawValue)" }
         return "\(time)  \(e.title)  " + EventReporter.incidentLine(i, event: e)
+    case .stats(let id, let list):
+        return "\(time)  \(title(id))  " + list.prefix(5).map { "\($0.name) \($0.home)-\($0.away)" }.joined(separator: ", ")
+    case .lineups(let id, let l):
+        let sides = [l.home, l.away].map { $0.map { "\($0.formation ?? "?") (\($0.starters.count) + \($0.substitutes.count))" } ?? "not yet" }
+        return "\(time)  \(title(id))  lineups: " + sides.joined(separator: " v ")
+    case .bookUpsert(let e, let book):
+        let main = e.mainMarket.map { m in m.selections.map { "\($0.name) \($0.suspended ? "SUSP" : $0.price?.text ?? "-")" }.joined(separator: "  ") }
+        return "\(time)  \(title(e.id))  \(book): " + (main ?? "no markets")
     case .connection(let state):
         return "\(time)  \(m.provider.displayName) \(m.connection): \(state.label)"
     default:

@@ -214,6 +214,23 @@ import Testing
         #expect(skipped.count == 1 && items.flatMap(\.updates).count == 1)
     }
 
+    @Test func streamLinesForAPersonSayStatsLineupsAndEachBooksPrices() throws {
+        var store = LiveStore()
+        let t = Date(timeIntervalSince1970: 1_795_440_000)
+        func line(_ u: FeedUpdate) -> String? {
+            let m = FeedMessage(provider: .sportsapi, receivedAt: t, update: u)
+            store.apply(m)
+            return humanLine(m, store: store)
+        }
+        _ = line(.scoreboard(Scoreboard(eventID: "9", home: "Arsenal", away: "Chelsea", status: .live)))
+        #expect(line(.stats(eventID: "9", [TeamStat(name: "Ball possession", home: "55%", away: "45%")]))?.hasSuffix("Arsenal v Chelsea  Ball possession 55%-45%") == true)
+        #expect(line(.lineups(eventID: "9", Lineups(home: Lineup(formation: "4-3-3", starters: [LineupPlayer(name: "A")]))))?.hasSuffix("lineups: 4-3-3 (1 + 0) v not yet") == true)
+        let market = Market(id: "9:1", name: "Full time", book: "bet365", selections: [
+            Selection(id: "1", name: "1", price: Price(fractional: "11/10")), Selection(id: "2", name: "2", price: nil, suspended: true)])
+        let odds = Event(provider: .sportsapi, id: "9", sport: "soccer", home: "Arsenal", away: "Chelsea", markets: [market])
+        #expect(line(.bookUpsert(odds, book: "bet365"))?.hasSuffix("Arsenal v Chelsea  bet365: 1 11/10  2 SUSP") == true)
+    }
+
     // MARK: - watch
 
     static func event(_ id: String, _ home: String, _ away: String) -> Event {
