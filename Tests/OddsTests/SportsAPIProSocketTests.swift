@@ -231,6 +231,32 @@ struct SportsAPIProSocketTests {
         }
     }
 
+    @Test("Malformed and wrong-typed messages are skipped and counted on both versions; the stream goes on", arguments: [true, false])
+    func malformed(_ v2: Bool) async throws {
+        try await withSimulator { sim, transport in
+            let stats = FeedStats()
+            let stream = v2 ? SportsAPIProSocketTests.v2(sim, transport).stream(sport: nil, stats: stats)
+                            : SportsAPIProSocketTests.v1(sim, transport).stream(sport: nil, stats: stats)
+            let probe = FeedProbe(stream)
+            defer { probe.stop() }
+            try await probe.wait("the first scores") { !SportsAPIProSocketTests.store($0).events.isEmpty }
+            await sim.injectMalformed(count: 5)
+            if v2 {
+                await sim.injectText(#"{"type":"update","channel":"match:1:stats","data":"oops"}"#)
+                await sim.injectText(#"{"type":"snapshot","channel":"live-scores","data":{"events":[{"id":{"no":1}}]}}"#)
+            } else {
+                await sim.injectText(#"{"type":"scores","channel":"live","games":"oops","updateId":1}"#)
+            }
+            try await waitFor("the bad messages counted") { stats.malformed >= (v2 ? 7 : 6) }
+            #expect(probe.error == nil && !probe.finished && stats.connects == 1)
+            // Still reading: a ping's pong (v2) or the next scores (v1) arrive.
+            let before = probe.messages.count
+            if v2 { await sim.injectText(#"{"type":"pong","channel":"live-scores","timestamp":1}"#) }
+            else { await sim.sportsAPIV1SendScores(updateID: await sim.sportsAPIV1UpdateID + 10, channel: "live") }
+            try await probe.wait("a message after the bad ones") { $0.messages.count > before }
+        }
+    }
+
     // MARK: - v1
 
     @Test("v1: the sport fills the host template; the server's all is narrowed to the sport asked for; live games")
