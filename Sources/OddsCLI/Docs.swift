@@ -2,8 +2,8 @@
 enum Docs {
     static let root = """
     Providers: pulsescore (Bet365 odds; REST and WebSocket), tickodds (scores, clock, incidents and odds; \
-    REST and WebSocket) and boltodds (many sportsbooks side by side: an odds stream, play-by-play and live \
-    scores over three WebSockets, REST listings; tables show the best price across books with its book). \
+    REST and WebSocket), boltodds (many sportsbooks side by side: an odds stream, play-by-play and live \
+    scores over three WebSockets, REST listings; tables show the best price across books with its book), \
     sportsapi (SportsAPIPro v2: live scores, and per match incidents, statistics, lineups and odds from several \
     books, over one WebSocket of channels) and sportsapi-v1 (SportsAPIPro v1: live scores of nine sports). \
     `odds watch MATCH` follows one match's incidents live. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
