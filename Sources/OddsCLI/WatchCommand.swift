@@ -125,8 +125,14 @@ struct Watch: AsyncParsableCommand {
                     else if case .scoreboard = message.update { io.out(EventJSON.update(message, labels: labels).rendered + "\n") }
                     else if case .score = message.update { io.out(EventJSON.update(message, labels: labels).rendered + "\n") }
                 case .connection(let state):
+                    // The first connecting says nothing; a later state goes above the score line, on stderr.
                     if case .stopped = state { break }
-                    if human, state != .live { io.err("\(message.provider.displayName): \(state.label)") }
+                    if human, state != .live, state != .connecting {
+                        io.out("\r\u{1B}[2K")
+                        io.err("\(message.provider.displayName): \(state.label)")
+                        shownScore = ""
+                        showScore(event)
+                    }
                 default:
                     break
                 }
