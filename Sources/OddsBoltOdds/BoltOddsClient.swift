@@ -236,41 +236,28 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     /// REST endpoint for odds.
     public func liveEvents(sport: String?) async throws -> [Event] {
         let filters = currentFilters(sport: sport)
-        let stream = FeedRunner.run(feedConnections(filters: filters, pbp: false), transport: transport, stats: FeedStats())
         // When the last new game appeared, and whether live scores have spoken.
-        let state = NIOLockedValueBox((store: LiveStore(), lastNewGame: Date?.none, scores: false, failure: Error?.none, ended: false))
-        let consumer = Task {
-            do {
-                for try await message in stream {
-                    state.withLockedValue { s in
-                        let before = s.store.events.count
-                        s.store.apply(message)
-                        if s.store.events.count > before { s.lastNewGame = Date() }
-                        if case .scoreboard = message.update { s.scores = true }
-                    }
-                }
-                state.withLockedValue { $0.ended = true }
-            } catch {
-                state.withLockedValue { $0.failure = error; $0.ended = true }
-            }
-        }
-        defer { consumer.cancel() }
-        let start = Date()
-        while true {
-            try await Task.sleep(nanoseconds: 100_000_000)
-            let s = state.withLockedValue { ($0.lastNewGame, $0.failure, $0.ended, $0.scores) }
-            if let failure = s.1 { throw failure }
-            if let last = s.0 {
+        let state = try await FeedRunner.collect(
+            feedConnections(filters: filters, pbp: false), transport: transport,
+            initial: (store: LiveStore(), lastNewGame: Date?.none, scores: false), poll: 0.1, timeout: BoltOddsClient.initialStateTimeout,
+            fold: { s, message in
+                let before = s.store.events.count
+                s.store.apply(message)
+                if s.store.events.count > before { s.lastNewGame = Date() }
+                if case .scoreboard = message.update { s.scores = true }
+            },
+            done: { s in
+                guard let last = s.lastNewGame else { return false }
                 let quiet = Date().timeIntervalSince(last)
-                if quiet >= BoltOddsClient.initialStateQuiet && (s.3 || quiet >= BoltOddsClient.scoresGrace) { break }
-            }
-            if s.2 { break }
-            if Date().timeIntervalSince(start) > BoltOddsClient.initialStateTimeout {
-                if s.0 != nil { break }
-                throw OddsError.network("No odds from BoltOdds within \(Int(BoltOddsClient.initialStateTimeout)) s.")
-            }
-        }
-        let events = state.withLockedValue { $0.store.currentEvents(provider: .boltodds) }
+                return quiet >= BoltOddsClient.initialStateQuiet && (s.scores || quiet >= BoltOddsClient.scoresGrace)
+            },
+            timedOut: { s in
+                guard s.lastNewGame != nil else {
+                    throw OddsError.network("No odds from BoltOdds within \(Int(BoltOddsClient.initialStateTimeout)) s.")
+                }
+                return s
+            })
+        let events = state.store.currentEvents(provider: .boltodds)
         return events.filter { sport == nil || filters.sports != nil || $0.sport == sport }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import OddsModel
 import OddsStore
 import OddsTransport
@@ -12,32 +11,13 @@ import OddsTransport
 /// count of what it passed on, read after its own readiness, says whether the store has caught up.
 func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeInterval, what: String,
              done: @escaping @Sendable (LiveStore, _ applied: Int) -> Bool) async throws -> LiveStore {
-    let stream = FeedRunner.run(adapters, transport: transport, stats: FeedStats())
-    let state = NIOLockedValueBox((store: LiveStore(), failure: Error?.none, ended: false, applied: 0))
-    let consumer = Task {
-        do {
-            for try await message in stream {
-                state.withLockedValue { s in
-                    s.store.apply(message)
-                    if case .connection = message.update {} else { s.applied += 1 }
-                }
-            }
-            state.withLockedValue { $0.ended = true }
-        } catch {
-            state.withLockedValue { $0.failure = error; $0.ended = true }
-        }
-    }
-    defer { consumer.cancel() }
-    let start = Date()
-    while true {
-        try await Task.sleep(nanoseconds: 50_000_000)
-        let (store, failure, ended, applied) = state.withLockedValue { ($0.store, $0.failure, $0.ended, $0.applied) }
-        if let failure { throw failure }
-        if ended || done(store, applied) { return store }
-        if Date().timeIntervalSince(start) > timeout {
-            throw OddsError.network("No \(what) within \(Int(timeout)) s.")
-        }
-    }
+    try await FeedRunner.collect(adapters, transport: transport, initial: (store: LiveStore(), applied: 0), poll: 0.05, timeout: timeout,
+                                 fold: { s, message in
+                                     s.store.apply(message)
+                                     if case .connection = message.update {} else { s.applied += 1 }
+                                 },
+                                 done: { done($0.store, $0.applied) },
+                                 timedOut: { _ in throw OddsError.network("No \(what) within \(Int(timeout)) s.") }).store
 }
 
 /// SportsAPIPro v2: live scores, and per match score, incidents, statistics, odds and lineups, all
