@@ -21,8 +21,9 @@ extension SimSocket {
     func close(code: Int) { close(code: code, reason: "") }
 }
 
-/// What the life cycle and frame writing shared by every connection class need of it.
-protocol SimFrameWriting: SimSocket, Sendable {
+/// A connection class of the simulator: its channel handler life cycle (added, removed, inactive, read)
+/// and its frame writing are shared, from what it provides here.
+protocol SimFrameWriting: ChannelInboundHandler, SimSocket, Sendable where InboundIn == WebSocketFrame {
     var sim: Simulator { get }
     var context: ChannelHandlerContext? { get set }
     var isOpen: Bool { get set }
@@ -41,12 +42,21 @@ protocol SimFrameWriting: SimSocket, Sendable {
 extension SimFrameWriting {
     /// The handler is in place: registered, and started on the next loop turn (the upgrade is still
     /// in progress while handlers are added).
-    func opened(_ context: ChannelHandlerContext) {
+    func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         isOpen = true
         sim.register(self)
         context.eventLoop.execute { self.start() }
     }
+
+    func handlerRemoved(context: ChannelHandlerContext) { finish() }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) { frameArrived(unwrapInboundIn(data), context: context) }
 
     func pongReceived() {}
 
@@ -168,14 +178,6 @@ final class BoltOddsConnection: ChannelInboundHandler, SimSocket, SimFrameWritin
         key = splitURI(head.uri).1["key"] ?? ""
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { opened(context) }
-    func handlerRemoved(context: ChannelHandlerContext) { finish() }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        finish()
-        context.fireChannelInactive()
-    }
-
     func start() {
         closeAfterFirst = sim.takeCloseCode()
         send(BoltOdds.connectedText)
@@ -189,8 +191,6 @@ final class BoltOddsConnection: ChannelInboundHandler, SimSocket, SimFrameWritin
             })
         }
     }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) { frameArrived(unwrapInboundIn(data), context: context) }
 
     /// A subscribe (the only message a client sends); anything else gets an error (inferred text).
     func received(_ text: String) {

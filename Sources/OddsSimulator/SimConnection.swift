@@ -38,14 +38,6 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
         }
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { opened(context) }
-    func handlerRemoved(context: ChannelHandlerContext) { finish() }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        finish()
-        context.fireChannelInactive()
-    }
-
     func start() {
         guard let plan = sim.options.keys[key] else { close(code: 4001, reason: "Authentication failed"); return }
         switch provider {
@@ -85,8 +77,6 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
         let frame = WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(string: "sim"))
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) { frameArrived(unwrapInboundIn(data), context: context) }
 
     func pongReceived() { unansweredPings = 0 }
 

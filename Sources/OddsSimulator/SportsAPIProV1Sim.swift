@@ -162,16 +162,6 @@ final class SportsAPIProV1Connection: ChannelInboundHandler, SimSocket, SimFrame
         number = sim.connectionCount
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { opened(context) }
-    func handlerRemoved(context: ChannelHandlerContext) { finish() }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        finish()
-        context.fireChannelInactive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) { frameArrived(unwrapInboundIn(data), context: context) }
-
     func start() {
         closeAfterFirst = sim.takeCloseCode()
         send(SportsAPIProV1.connectedText)
