@@ -8,24 +8,25 @@ import OddsModel
 /// outcome, a duplicate key, an odd type) returns nil and the generic decoder reads the whole frame,
 /// so both always agree (a differential fuzz target checks this).
 enum BoltOddsFast {
-    static func frame(_ bytes: [UInt8]) -> [BoltOddsWire.OddsMessage]? {
+    /// Every update of the frame's messages, in order; nil when the frame is not for this path.
+    static func frame(_ bytes: [UInt8]) -> [FeedUpdate]? {
         bytes.withUnsafeBufferPointer { buffer in
             var s = JSONScanner(buffer)
+            var memo = StringMemo()
+            var templates = Templates()
+            var updates: [FeedUpdate] = []
             do {
-                var messages: [BoltOddsWire.OddsMessage] = []
                 if s.isArray() {
                     if try s.enterArray() {
                         repeat {
-                            guard let m = try message(&s) else { return nil }
-                            messages.append(m)
+                            guard try message(&s, into: &updates, memo: &memo, templates: &templates) else { return nil }
                         } while try s.nextElement()
                     }
                 } else {
-                    guard let m = try message(&s) else { return nil }
-                    messages.append(m)
+                    guard try message(&s, into: &updates, memo: &memo, templates: &templates) else { return nil }
                 }
                 try s.finish()
-                return messages
+                return updates
             } catch {
                 return nil
             }
@@ -41,36 +42,40 @@ enum BoltOddsFast {
         }
     }
 
-    static func message(_ s: inout JSONScanner) throws -> BoltOddsWire.OddsMessage? {
-        guard s.isObject(), try s.enterObject() else { return nil }
+    /// One data message's updates, appended; false when it is not one this path reads.
+    static func message(_ s: inout JSONScanner, into updates: inout [FeedUpdate], memo: inout StringMemo,
+                        templates: inout Templates) throws -> Bool {
+        guard s.isObject(), try s.enterObject() else { return false }
         var action: String?
         var game: Game?
         var seen = Seen()
         repeat {
             if s.key(is: "action") {
-                guard seen.first(1), case .string(let a) = try s.scalar() else { return nil }
+                guard seen.first(1), let a = try string(&s, memo: &memo) else { return false }
                 action = a
             } else if s.key(is: "data") {
-                guard seen.first(2), let g = try data(&s) else { return nil }
+                guard seen.first(2), let g = try data(&s, memo: &memo, templates: &templates) else { return false }
                 game = g
             } else {
                 try s.skip()
             }
         } while try s.nextMember()
-        guard let action, let game else { return nil }
+        guard let action, let game else { return false }
         switch action {
         case "initial_state", "game_update", "game_added":
-            return .updates([.bookUpsert(game.event, book: game.book)])
+            updates.append(.bookUpsert(game.event, book: game.book))
         case "line_update":
             let event = game.event
-            return .updates(event.markets.flatMap { market in
-                market.selections.map {
-                    .price(PriceUpdate(eventID: event.id, marketID: market.id, marketName: market.name, book: game.book, selection: $0))
+            for market in event.markets {
+                for selection in market.selections {
+                    updates.append(.price(PriceUpdate(eventID: event.id, marketID: market.id, marketName: market.name,
+                                                      book: game.book, selection: selection)))
                 }
-            })
+            }
         default:
-            return nil
+            return false
         }
+        return true
     }
 
     struct Game {
@@ -78,122 +83,428 @@ enum BoltOddsFast {
         var book: String
     }
 
+    /// What one member of a data object or an outcome was read as. `text` is nil for null and for an
+    /// empty value, which the decoders treat alike.
+    struct MemberRead {
+        enum Field { case odds, name, target, overUnder, line, link, league, book, label, home, away, other }
+        var field: Field
+        var text: String?
+        var price: Price?
+    }
+
+    /// One frame's members by position, as last read. A game comes once per book and its books
+    /// repeat each other's outcome keys, names, targets and lines (only odds and links differ): where
+    /// the bytes at the same position are the bytes read last time, they are taken as read then
+    /// (`JSONScanner.member(matches:)`), without reading the key or making a `String`. Odds and
+    /// links, which differ from book to book, are not remembered.
+    struct Templates {
+        static let width = 8
+        static let positions = 256
+        /// Outcome `p`'s member `j` at `p * width + j`, the data object's members after them: the
+        /// bytes (empty: nothing remembered) and what they were read as.
+        private(set) var spans: [UnsafeBufferPointer<UInt8>] = []
+        private(set) var reads: [MemberRead] = []
+        /// Outcome `p`'s key with its colon, and its text.
+        private(set) var keySpans: [UnsafeBufferPointer<UInt8>] = []
+        private(set) var keys: [String] = []
+        /// Per outcome position: the rest of the outcome after its last odds and link, from member
+        /// `tailMembers[p]` to its closing brace, as last read: its bytes, the fields it set (bits as
+        /// in `Seen`) and their texts (name, target, over/under, line at `4 * p`).
+        private var tailSpans: [UnsafeBufferPointer<UInt8>] = []
+        private var tailMembers: [Int] = []
+        private(set) var tailBits: [UInt16] = []
+        private(set) var tailTexts: [String?] = []
+
+        /// The position when outcome `p`'s tail starts at `member` and the scanner is at its bytes
+        /// (then moved past them, out of the outcome).
+        func matchTail(_ p: Int, member: Int, _ s: inout JSONScanner) -> Int? {
+            guard p < tailSpans.count, tailMembers[p] == member, s.objectRest(matches: tailSpans[p]) else { return nil }
+            return p
+        }
+
+        mutating func rememberTail(_ p: Int, member: Int, span: UnsafeBufferPointer<UInt8>, bits: UInt16,
+                                   texts: (String?, String?, String?, String?)) {
+            guard p < Templates.positions else { return }
+            while tailSpans.count <= p {
+                tailSpans.append(UnsafeBufferPointer(start: nil, count: 0))
+                tailMembers.append(-1)
+                tailBits.append(0)
+                tailTexts.append(contentsOf: [nil, nil, nil, nil])
+            }
+            tailSpans[p] = span
+            tailMembers[p] = member
+            tailBits[p] = bits
+            tailTexts[4 * p] = texts.0
+            tailTexts[4 * p + 1] = texts.1
+            tailTexts[4 * p + 2] = texts.2
+            tailTexts[4 * p + 3] = texts.3
+        }
+
+        static func outcomeSlot(_ p: Int, _ j: Int) -> Int? {
+            j < width && p < positions ? p * width + j : nil
+        }
+
+        static func dataSlot(_ j: Int) -> Int? { j < width ? positions * width + j : nil }
+
+        /// The slot's member when the scanner is at the same bytes (then moved past them).
+        func match(_ slot: Int?, _ s: inout JSONScanner) -> Int? {
+            guard let slot, slot < spans.count, spans[slot].count > 0, s.member(matches: spans[slot]) else { return nil }
+            return slot
+        }
+
+        mutating func remember(_ slot: Int?, _ span: UnsafeBufferPointer<UInt8>, _ read: MemberRead) {
+            guard let slot else { return }
+            if spans.count <= slot {
+                let empty = MemberRead(field: .other)
+                spans.append(contentsOf: repeatElement(UnsafeBufferPointer(start: nil, count: 0), count: slot + 1 - spans.count))
+                reads.append(contentsOf: repeatElement(empty, count: slot + 1 - reads.count))
+            }
+            spans[slot] = span
+            reads[slot] = read
+        }
+
+        func key(_ p: Int, _ s: inout JSONScanner) -> String? {
+            guard p < keySpans.count, s.key(matches: keySpans[p]) else { return nil }
+            return keys[p]
+        }
+
+        mutating func rememberKey(_ p: Int, _ span: UnsafeBufferPointer<UInt8>, _ key: String) {
+            guard p < Templates.positions else { return }
+            if keySpans.count <= p {
+                keySpans.append(contentsOf: repeatElement(UnsafeBufferPointer(start: nil, count: 0), count: p + 1 - keySpans.count))
+                keys.append(contentsOf: repeatElement("", count: p + 1 - keys.count))
+            }
+            keySpans[p] = span
+            keys[p] = key
+        }
+    }
+
     /// A data object with every field as the generic decoder requires it; nil for anything else.
-    static func data(_ s: inout JSONScanner) throws -> Game? {
-        guard s.isObject(), try s.enterObject() else { return nil }
+    static func data(_ s: inout JSONScanner, memo: inout StringMemo, templates: inout Templates) throws -> Game? {
+        guard s.isObject(), try s.enterObjectBeforeKey() else { return nil }
         var league, book, label, home, away: String?
         var markets: [Market] = []
         var seen = Seen()
+        var j = 0
         repeat {
-            if s.key(is: "outcomes") {
-                guard seen.first(1), s.isObject() else { return nil }
-                guard let read = try outcomes(&s, book: book) else { return nil }
-                markets = read
-                // The book may come after the outcomes: their markets name it once known (below).
-                if book == nil { seen.bits |= 64 }
-            } else if s.key(is: "sport") {
-                guard seen.first(2), case .string(let v) = try s.scalar() else { return nil }
-                league = v
-            } else if s.key(is: "sportsbook") {
-                guard seen.first(4), case .string(let v) = try s.scalar() else { return nil }
-                book = v
-            } else if s.key(is: "game") {
-                guard seen.first(8), case .string(let v) = try s.scalar() else { return nil }
-                label = v
-            } else if s.key(is: "home_team") {
-                guard seen.first(16), case .string(let v) = try s.scalar() else { return nil }
-                home = v
-            } else if s.key(is: "away_team") {
-                guard seen.first(32), case .string(let v) = try s.scalar() else { return nil }
-                away = v
+            let slot = Templates.dataSlot(j)
+            let field: MemberRead.Field
+            var text: String?
+            if let i = templates.match(slot, &s) {
+                field = templates.reads[i].field
+                text = templates.reads[i].text
             } else {
-                try s.skip()
+                let start = s.index
+                try s.readMemberKey()
+                if s.key(is: "outcomes") {
+                    guard seen.first(1), s.isObject() else { return nil }
+                    guard let read = try outcomes(&s, book: book, memo: &memo, templates: &templates) else { return nil }
+                    markets = read
+                    // The book may come after the outcomes: their markets name it once known (below).
+                    if book == nil { seen.bits |= 64 }
+                    j += 1
+                    continue
+                }
+                if s.key(is: "sport") { field = .league }
+                else if s.key(is: "sportsbook") { field = .book }
+                else if s.key(is: "game") { field = .label }
+                else if s.key(is: "home_team") { field = .home }
+                else if s.key(is: "away_team") { field = .away }
+                else { field = .other }
+                if field == .other {
+                    try s.skip()
+                } else {
+                    guard let v = try string(&s, memo: &memo) else { return nil }
+                    text = v
+                }
+                templates.remember(slot, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), MemberRead(field: field, text: text))
             }
-        } while try s.nextMember()
+            switch field {
+            case .league: guard seen.first(2) else { return nil }; league = text
+            case .book: guard seen.first(4) else { return nil }; book = text
+            case .label: guard seen.first(8) else { return nil }; label = text
+            case .home: guard seen.first(16) else { return nil }; home = text
+            case .away: guard seen.first(32) else { return nil }; away = text
+            default: break
+            }
+            j += 1
+        } while try s.nextMemberBeforeKey()
         guard let book, !book.isEmpty, let label, !label.isEmpty, let home, !home.isEmpty, let away, !away.isEmpty else {
             return nil
         }
         if seen.bits & 64 != 0 { for i in markets.indices { markets[i].book = book } }
-        let event = Event(provider: .boltodds, id: label, sport: league.map(BoltOddsLeagues.sport) ?? "unknown", league: league,
+        let event = Event(provider: .boltodds, id: label, sport: league.map { memo.sport($0) } ?? "unknown", league: league,
                           home: home, away: away, status: .live, markets: markets)
         return Game(event: event, book: book)
     }
 
     /// Outcomes as markets, in order of first appearance; nil when any outcome is not plainly good.
-    static func outcomes(_ s: inout JSONScanner, book: String?) throws -> [Market]? {
+    static func outcomes(_ s: inout JSONScanner, book: String?, memo: inout StringMemo,
+                         templates: inout Templates) throws -> [Market]? {
         var markets: [Market] = []
-        guard try s.enterObject() else { return [] }
+        guard try s.enterObjectBeforeKey() else { return [] }
+        var p = 0
         repeat {
-            let key = s.currentKey
-            guard s.isObject(), let (market, selection) = try outcome(&s, key: key) else { return nil }
+            let key: String
+            if let k = templates.key(p, &s) {
+                key = k
+            } else {
+                let start = s.index
+                try s.readMemberKey()
+                key = s.currentKeyBytes.map { memo.string($0) } ?? s.currentKey
+                templates.rememberKey(p, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), key)
+            }
+            guard s.isObject(), let (market, selection) = try outcome(&s, key: key, position: p, memo: &memo,
+                                                                      templates: &templates) else { return nil }
             if let i = markets.firstIndex(where: { $0.id == market }) {
                 // A duplicate outcome is the generic decoder's to skip and count.
-                guard !markets[i].selections.contains(where: { $0.ref == selection.ref }) else { return nil }
+                guard !markets[i].selections.contains(where: { $0.id == selection.id && $0.line == selection.line }) else {
+                    return nil
+                }
                 markets[i].selections.append(selection)
             } else {
-                markets.append(Market(id: market, name: market, book: book, selections: [selection]))
+                var selections: [Selection] = []
+                selections.reserveCapacity(4)
+                selections.append(selection)
+                markets.append(Market(id: market, name: market, book: book, selections: selections))
             }
-        } while try s.nextMember()
+            p += 1
+        } while try s.nextMemberBeforeKey()
         return markets
     }
 
     /// One outcome, as `BoltOddsWire.outcome` reads it; nil for anything it would skip or read differently.
-    static func outcome(_ s: inout JSONScanner, key: String) throws -> (String, Selection)? {
-        guard try s.enterObject() else { return (key, Selection(id: key, name: key, price: nil, suspended: true)) }
-        var name, target, overUnder, line, link, odds: String?
-        var oddsPresent = false
-        var seen = Seen()
-        repeat {
-            if s.key(is: "odds") {
-                guard seen.first(1) else { return nil }
-                switch try s.scalar() {
-                case .string(let v): odds = v; oddsPresent = true
-                case .null: break
-                default: return nil
-                }
-            } else if s.key(is: "outcome_name") {
-                guard seen.first(2), let v = try text(&s, numbers: false) else { return nil }
-                name = v
-            } else if s.key(is: "outcome_target") {
-                guard seen.first(4), let v = try text(&s, numbers: true) else { return nil }
-                target = v
-            } else if s.key(is: "outcome_over_under") {
-                guard seen.first(8), let v = try text(&s, numbers: true) else { return nil }
-                overUnder = v
-            } else if s.key(is: "outcome_line") {
-                guard seen.first(16), let v = try text(&s, numbers: true) else { return nil }
-                line = v
-            } else if s.key(is: "link") {
-                guard seen.first(32), let v = try text(&s, numbers: false) else { return nil }
-                link = v
-            } else {
-                try s.skip()
-            }
-        } while try s.nextMember()
-        let market = name.flatMap { $0.isEmpty ? nil : $0 } ?? key
-        let t = target.flatMap { $0.isEmpty ? nil : $0 }
-        let ou = overUnder.flatMap { $0.isEmpty ? nil : $0 }
-        let selectionName = [t, ou].compactMap { $0 }.joined(separator: " ")
-        let l = line.flatMap { $0.isEmpty ? nil : $0 }
-        if let l, Rational(decimalText: l) == nil { return nil }
+    static func outcome(_ s: inout JSONScanner, key: String, position p: Int, memo: inout StringMemo,
+                        templates: inout Templates) throws -> (String, Selection)? {
+        guard try s.enterObjectBeforeKey() else { return (key, Selection(id: key, name: key, price: nil, suspended: true)) }
+        var name, target, overUnder, line, link: String?
         var price: Price?
-        if oddsPresent, let odds {
-            // The generic decoder's rules ("" is no price); what it would skip leaves the frame to it.
-            do { price = try BoltOddsWire.americanPrice(.string(odds), key: key) } catch { return nil }
+        var seen = Seen()
+        // The members after the last odds and link (which differ from book to book), to remember.
+        var tailMember = 0, tailStart = s.index
+        var tailBits: UInt16 = 0
+        var j = 0
+        var open = true
+        var tailTaken = false
+        while open {
+            if let t = templates.matchTail(p, member: j, &s) {
+                let bits = templates.tailBits[t]
+                guard seen.bits & bits == 0 else { return nil }
+                seen.bits |= bits
+                let k = t * 4
+                if bits & 2 != 0 { name = templates.tailTexts[k] }
+                if bits & 4 != 0 { target = templates.tailTexts[k + 1] }
+                if bits & 8 != 0 { overUnder = templates.tailTexts[k + 2] }
+                if bits & 16 != 0 { line = templates.tailTexts[k + 3] }
+                tailTaken = true
+                break
+            }
+            let slot = Templates.outcomeSlot(p, j)
+            var member: MemberRead
+            if s.readMemberKey(ifLiteral: "odds") {
+                guard let m = try odds(&s, key: key) else { return nil }
+                member = m
+            } else if s.readMemberKey(ifLiteral: "link") {
+                guard let m = try textMember(&s, field: .link, memo: &memo) else { return nil }
+                member = m
+            } else if let i = templates.match(slot, &s) {
+                member = templates.reads[i]
+            } else {
+                let start = s.index
+                try s.readMemberKey()
+                guard let m = try outcomeMember(&s, key: key, memo: &memo) else { return nil }
+                member = m
+                if m.field != .odds && m.field != .link {
+                    templates.remember(slot, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), m)
+                }
+            }
+            var bit: UInt16 = 0
+            switch member.field {
+            case .odds: guard seen.first(1) else { return nil }; price = member.price.take()
+            case .name: guard seen.first(2) else { return nil }; name = member.text.take(); bit = 2
+            case .target: guard seen.first(4) else { return nil }; target = member.text.take(); bit = 4
+            case .overUnder: guard seen.first(8) else { return nil }; overUnder = member.text.take(); bit = 8
+            case .line: guard seen.first(16) else { return nil }; line = member.text.take(); bit = 16
+            case .link: guard seen.first(32) else { return nil }; link = member.text.take()
+            default: break
+            }
+            tailBits |= bit
+            let restart = member.field == .odds || member.field == .link
+            j += 1
+            open = try s.nextMemberBeforeKey()
+            if restart { tailMember = j; tailStart = s.index; tailBits = 0 }
         }
-        let id = selectionName.isEmpty ? key : selectionName
-        return (market, Selection(id: id, name: id, line: l, price: price, suspended: price == nil,
-                                  link: link.flatMap { $0.isEmpty ? nil : $0 }))
+        if !tailTaken, tailMember < j {
+            // The tail's fields were set last, so their values are the outcome's.
+            templates.rememberTail(p, member: tailMember, span: UnsafeBufferPointer(rebasing: s.bytes[tailStart..<s.index]),
+                                   bits: tailBits, texts: (name, target, overUnder, line))
+        }
+        let id: String
+        switch (target, overUnder) {
+        case (nil, nil): id = key
+        case (let t?, nil): id = t
+        case (nil, let ou?): id = ou
+        case (let t?, let ou?): id = memo.joined(t, ou)
+        }
+        return (name ?? key, Selection(id: id, name: id, line: line, price: price, suspended: price == nil, link: link))
+    }
+
+    /// The member the scanner is at (its key read), as `BoltOddsWire.outcome` reads it: empty texts
+    /// as nil, a line checked as a number; nil for anything it would skip or read differently.
+    static func outcomeMember(_ s: inout JSONScanner, key: String, memo: inout StringMemo) throws -> MemberRead? {
+        if s.key(is: "odds") { return try odds(&s, key: key) }
+        let field: MemberRead.Field
+        if s.key(is: "outcome_name") { field = .name }
+        else if s.key(is: "outcome_target") { field = .target }
+        else if s.key(is: "outcome_over_under") { field = .overUnder }
+        else if s.key(is: "outcome_line") { field = .line }
+        else if s.key(is: "link") { field = .link }
+        else { try s.skip(); return MemberRead(field: .other) }
+        return try textMember(&s, field: field, memo: &memo)
+    }
+
+    /// An odds value (its key read).
+    static func odds(_ s: inout JSONScanner, key: String) throws -> MemberRead? {
+        var m = MemberRead(field: .odds)
+        if let b = s.plainString() {
+            guard let p = americanPrice(b) else { return nil }
+            m.price = p
+        } else {
+            switch try s.scalar() {
+            case .string(let v):
+                // The generic decoder's rules ("" is no price); what it would skip leaves the frame to it.
+                do { m.price = try BoltOddsWire.americanPrice(.string(v), key: key) } catch { return nil }
+            case .null: break
+            default: return nil
+            }
+        }
+        return m
+    }
+
+    /// A name, target, over/under, line or link value (its key read).
+    static func textMember(_ s: inout JSONScanner, field: MemberRead.Field, memo: inout StringMemo) throws -> MemberRead? {
+        var m = MemberRead(field: field)
+        guard let read = try text(&s, numbers: field != .name && field != .link) else { return nil }
+        guard let t = Text.nonEmpty(read) else { return m }
+        if field == .line {
+            switch t {
+            case .bytes(let b): guard Rational(decimalBytes: b) != nil else { return nil }
+            case .string(let v): guard Rational(decimalText: v) != nil else { return nil }
+            }
+        }
+        if field == .link, case .bytes(let b) = t {
+            // Links are one per outcome and book: made as they are, not remembered.
+            m.text = String(decoding: b, as: UTF8.self)
+        } else {
+            m.text = t.string(&memo)
+        }
+        return m
+    }
+
+    /// A string or number member as read: its bytes in the frame (printable ASCII, no escapes), or
+    /// decoded text.
+    enum Text {
+        case bytes(UnsafeBufferPointer<UInt8>)
+        case string(String)
+
+        var isEmpty: Bool {
+            switch self {
+            case .bytes(let b): return b.isEmpty
+            case .string(let v): return v.isEmpty
+            }
+        }
+
+        func string(_ memo: inout StringMemo) -> String {
+            switch self {
+            case .bytes(let b): return memo.string(b)
+            case .string(let v): return v
+            }
+        }
+
+        /// Nil for an empty text, as the generic decoder drops empty names, targets and lines.
+        static func nonEmpty(_ t: Text??) -> Text? {
+            guard case .some(.some(let t)) = t, !t.isEmpty else { return nil }
+            return t
+        }
+    }
+
+    /// American odds from a plain string's bytes with `BoltOddsWire.americanPrice`'s rules: `.some(nil)`
+    /// when blank (no price), nil when it would be an error (the generic decoder reads the frame).
+    static func americanPrice(_ bytes: UnsafeBufferPointer<UInt8>) -> Price?? {
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
+        while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
+        if lo == hi { return .some(nil) }
+        var d = lo
+        if bytes[d] == UInt8(ascii: "+") || bytes[d] == UInt8(ascii: "-") { d += 1 }
+        guard hi - d >= 1, hi - d <= 7 else { return nil }
+        for i in d..<hi where !(0x30...0x39).contains(bytes[i]) { return nil }
+        guard let price = Price(americanBytes: UnsafeBufferPointer(rebasing: bytes[lo..<hi])) else { return nil }
+        return .some(price)
+    }
+
+    /// A string member's text (shared through the memo); nil for another type.
+    static func string(_ s: inout JSONScanner, memo: inout StringMemo) throws -> String? {
+        if let b = s.plainString() { return memo.string(b) }
+        guard case .string(let v) = try s.scalar() else { return nil }
+        return v
     }
 
     /// A string (or, when `numbers`, a number's text) as `.some(text)`, null as `.some(nil)`; nil
     /// for another type, which the generic decoder reads differently.
-    static func text(_ s: inout JSONScanner, numbers: Bool) throws -> String?? {
+    static func text(_ s: inout JSONScanner, numbers: Bool) throws -> Text?? {
+        if let b = s.plainString() { return .some(.bytes(b)) }
         switch try s.scalar() {
-        case .string(let v): return .some(v)
-        case .number(let v) where numbers: return .some(v)
+        case .string(let v): return .some(.string(v))
+        case .number(let v) where numbers: return .some(.string(v))
         case .null: return .some(nil)
         default: return nil
         }
+    }
+}
+
+/// One frame's strings by their bytes. The initial state sends each game once per book, so its
+/// outcome keys, names, teams and label repeat: the second book on shares the first one's `String`
+/// instead of allocating its own. Short strings are stored inline by Swift and not remembered.
+struct StringMemo {
+    private var slots: [String?] = []
+    private var lastLeague: String?
+    private var lastSport = "unknown"
+
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.count > 15 else { return String(decoding: bytes, as: UTF8.self) }
+        if slots.isEmpty { slots = Array(repeating: nil, count: 1024) }
+        var h: UInt64 = 14_695_981_039_346_656_037
+        for b in bytes { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+        let slot = Int(truncatingIfNeeded: h >> 54)
+        if let s = slots[slot], s.utf8.count == bytes.count,
+           s.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) == true {
+            return s
+        }
+        let s = String(decoding: bytes, as: UTF8.self)
+        slots[slot] = s
+        return s
+    }
+
+    /// "Team Over": the target and the over/under with a space, as the generic decoder joins them.
+    mutating func joined(_ a: String, _ b: String) -> String {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: x.count + 1 + y.count) { buffer in
+                    var i = 0
+                    for c in x { buffer[i] = c; i += 1 }
+                    buffer[i] = 0x20; i += 1
+                    for c in y { buffer[i] = c; i += 1 }
+                    return string(UnsafeBufferPointer(buffer))
+                }
+            }
+        }
+    }
+
+    /// The project's sport for a competition, remembered for the last one (a frame is mostly one after another).
+    mutating func sport(_ league: String) -> String {
+        if league != lastLeague { lastLeague = league; lastSport = BoltOddsLeagues.sport(league) }
+        return lastSport
     }
 }

@@ -139,10 +139,7 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
 
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
         // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
-        if let messages = BoltOddsFast.frame(frame) {
-            let items = messages.map(inbound)
-            return items.count == 1 ? items[0] : .batch(items, skipped: [])
-        }
+        if let updates = BoltOddsFast.frame(frame) { return .data(kept(updates)) }
         var skipped: [String] = []
         let (messages, bad) = try BoltOddsWire.messages(frame) { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }
         let items = messages.map(inbound)
@@ -160,18 +157,24 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
         case .error(let text):
             return classifyError(text, resend: lock.withLock { filters.subscribeMessage })
         case .updates(let updates):
-            let sport = lock.withLock { filters.sport }
-            var kept: [FeedUpdate] = []
-            for u in updates {
-                if case .bookUpsert(let e, _) = u {
-                    // Without a competition list, the sport is kept here.
-                    if let sport, e.sport != sport { continue }
-                    index.add([e.id])
-                }
-                kept.append(u)
-            }
-            return .data(kept)
+            return .data(kept(updates))
         }
+    }
+
+    /// The updates of the sport asked for (without a competition list, the sport is kept here); the
+    /// games they name go into the index.
+    private func kept(_ updates: [FeedUpdate]) -> [FeedUpdate] {
+        let sport = lock.withLock { filters.sport }
+        var games: [String] = []
+        var kept = updates
+        if let sport {
+            kept.removeAll { if case .bookUpsert(let e, _) = $0 { return e.sport != sport } else { return false } }
+        }
+        for u in kept {
+            if case .bookUpsert(let e, _) = u, games.last != e.id { games.append(e.id) }
+        }
+        if !games.isEmpty { index.add(games) }
+        return kept
     }
 
     /// BoltOdds documents no close codes: every close or drop reconnects with backoff.
@@ -311,6 +314,11 @@ public enum BoltOddsDecoders {
         guard let fast = BoltOddsFast.frame(bytes) else { return true }
         var skipped: [String] = []
         guard let generic = try? BoltOddsWire.messages(bytes, { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }) else { return false }
-        return generic.skipped.isEmpty && skipped.isEmpty && generic.messages == fast
+        var updates: [FeedUpdate] = []
+        for m in generic.messages {
+            guard case .updates(let u) = m else { return false }
+            updates += u
+        }
+        return generic.skipped.isEmpty && skipped.isEmpty && updates == fast
     }
 }

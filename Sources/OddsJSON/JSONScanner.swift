@@ -68,13 +68,7 @@ public struct JSONScanner {
     /// when it is empty. Throws when the value is not an object: call `isObject` first if it may not be.
     @inlinable
     public mutating func enterObject() throws -> Bool {
-        try checkDepth()
-        skipWhitespace()
-        guard _index < bytes.count, bytes[_index] == UInt8(ascii: "{") else { throw error("expected an object") }
-        _index += 1
-        skipWhitespace()
-        if _index < bytes.count, bytes[_index] == UInt8(ascii: "}") { _index += 1; return false }
-        depth += 1
+        guard try enterObjectBeforeKey() else { return false }
         try readKey()
         return true
     }
@@ -82,18 +76,108 @@ public struct JSONScanner {
     /// After a member's value: true with the next key read, false when the object closed.
     @inlinable
     public mutating func nextMember() throws -> Bool {
+        guard try nextMemberBeforeKey() else { return false }
+        try readKey()
+        return true
+    }
+
+    /// `enterObject()` without reading the first key: the scanner stops at it, for `member(matches:)`
+    /// or `readMemberKey()`. False (with the object consumed) when it is empty.
+    @inlinable
+    public mutating func enterObjectBeforeKey() throws -> Bool {
+        try checkDepth()
+        skipWhitespace()
+        guard _index < bytes.count, bytes[_index] == UInt8(ascii: "{") else { throw error("expected an object") }
+        _index += 1
+        skipWhitespace()
+        if _index < bytes.count, bytes[_index] == UInt8(ascii: "}") { _index += 1; return false }
+        depth += 1
+        return true
+    }
+
+    /// `nextMember()` without reading the next key (see `enterObjectBeforeKey`).
+    @inlinable
+    public mutating func nextMemberBeforeKey() throws -> Bool {
         skipWhitespace()
         guard _index < bytes.count else { throw error("unexpected end") }
         if bytes[_index] == UInt8(ascii: ",") {
             _index += 1
             skipWhitespace()
-            try readKey()
             return true
         }
         guard bytes[_index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
         _index += 1
         depth -= 1
         return false
+    }
+
+    /// When the key the scanner stopped at is `name` written plainly (`"name":`, no escapes), reads
+    /// it and returns true; false with nothing consumed otherwise (read it with `readMemberKey()`).
+    @inlinable
+    public mutating func readMemberKey(ifLiteral name: StaticString) -> Bool {
+        let n = name.utf8CodeUnitCount
+        guard _index + n + 2 < bytes.count, bytes[_index] == UInt8(ascii: "\""), bytes[_index + n + 1] == UInt8(ascii: "\"")
+        else { return false }
+        let p = name.utf8Start
+        var k = 0
+        while k < n {
+            if bytes[_index + 1 + k] != p[k] { return false }
+            k += 1
+        }
+        var i = _index + n + 2
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return false }
+        keyStart = _index + 1
+        keyCount = n
+        escapedKey = nil
+        _index = i + 1
+        skipWhitespace()
+        return true
+    }
+
+    /// When the bytes here are exactly `rest`: the rest of an object up to and including its closing
+    /// brace, as this scanner read it before at the same nesting depth (see `consume`), moves past
+    /// them, leaving the object, and returns true.
+    @inlinable
+    public mutating func objectRest(matches rest: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = rest.count
+        guard n > 0, depth > 0, _index + n <= bytes.count, rest[n - 1] == UInt8(ascii: "}"),
+              memcmp(bytes.baseAddress! + _index, rest.baseAddress!, n) == 0 else { return false }
+        _index += n
+        depth -= 1
+        return true
+    }
+
+    /// Reads the key the scanner stopped at (after `enterObjectBeforeKey` or `nextMemberBeforeKey`).
+    @inlinable
+    public mutating func readMemberKey() throws { try readKey() }
+
+    /// When the bytes here are exactly `member` (a whole `"key": value` this scanner read before at
+    /// the same nesting depth, see `consume`) and a `,` or `}` follows, moves past them and returns
+    /// true. The key is then not read: the caller knows it from when it read those bytes.
+    @inlinable
+    public mutating func member(matches member: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = member.count
+        guard n > 0, _index + n < bytes.count,
+              memcmp(bytes.baseAddress! + _index, member.baseAddress!, n) == 0 else { return false }
+        // A number is not self-delimiting ("1.5" is a prefix of "1.55"): what follows must end the member.
+        var i = _index + n
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: "}") else { return false }
+        _index += n
+        return true
+    }
+
+    /// When the bytes here are exactly `key` (a key with its colon, as this scanner read it before
+    /// from `readMemberKey()`'s start to its end), moves past them and returns true; the key's text
+    /// is the caller's to remember (`currentKey` is not updated).
+    @inlinable
+    public mutating func key(matches key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = key.count
+        guard n > 0, _index + n <= bytes.count,
+              memcmp(bytes.baseAddress! + _index, key.baseAddress!, n) == 0 else { return false }
+        _index += n
+        return true
     }
 
     /// Enters the array that starts here. False (with the array consumed) when it is empty.
@@ -121,19 +205,39 @@ public struct JSONScanner {
         return false
     }
 
+    /// The index of the first byte from `i` on that ends a plain string run: a quote, a backslash,
+    /// a control character or a non-ASCII byte (`bytes.count` when none). Eight bytes at a time.
+    @inlinable
+    func plainRunEnd(from start: Int) -> Int {
+        var i = start
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { return n }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self).littleEndian
+            let q = x ^ (ones &* 0x22)
+            let b = x ^ (ones &* 0x5C)
+            // A byte that is zero (after the xor) or below 0x20 sets its high bit; so does any byte >= 0x80.
+            // Borrows can also mark bytes above a marked one, but the lowest mark is always exact.
+            let marks = ((q &- ones) & ~q | (b &- ones) & ~b | (x &- ones &* 0x20) & ~x | x) & highs
+            if marks != 0 { return i + marks.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < n {
+            let c = base[i]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { return i }
+            i += 1
+        }
+        return n
+    }
+
     @inlinable
     mutating func readKey() throws {
         guard _index < bytes.count, bytes[_index] == UInt8(ascii: "\"") else { throw error("expected key") }
         let start = _index + 1
-        var i = start
-        var plain = true
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == UInt8(ascii: "\"") { break }
-            if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { plain = false; break }
-            i += 1
-        }
-        if plain, i < bytes.count {
+        let i = plainRunEnd(from: start)
+        if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
             keyStart = start
             keyCount = i - start
             escapedKey = nil
@@ -152,6 +256,14 @@ public struct JSONScanner {
     public var currentKey: String {
         guard keyCount >= 0 else { return escapedKey ?? "" }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<(keyStart + keyCount)]), as: UTF8.self)
+    }
+
+    /// The current member's key as its bytes when it is printable ASCII without escapes; nil otherwise
+    /// (read `currentKey`).
+    @inlinable
+    public var currentKeyBytes: UnsafeBufferPointer<UInt8>? {
+        guard keyCount >= 0 else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[keyStart..<(keyStart + keyCount)])
     }
 
     /// True when the current member's key is `name` (an ASCII key as written in the wire format).
@@ -190,6 +302,31 @@ public struct JSONScanner {
             return .container
         default: throw error("unexpected character")
         }
+    }
+
+    /// When the value here is a string of printable ASCII without escapes, its bytes (between the
+    /// quotes), moved past; nil otherwise, with nothing consumed (read it with `scalar()`). Lets a
+    /// decoder look at a value's bytes, or share one `String` for bytes it has seen, instead of
+    /// making a `String` for every value.
+    @inlinable
+    public mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
+        skipWhitespace()
+        guard depth < JSONScanner.maxDepth, _index < bytes.count, bytes[_index] == UInt8(ascii: "\"") else { return nil }
+        let start = _index + 1
+        let i = plainRunEnd(from: start)
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+        _index = i + 1
+        return UnsafeBufferPointer(rebasing: bytes[start..<i])
+    }
+
+    /// True, moved past it, when the value here is `null`.
+    @inlinable
+    public mutating func null() -> Bool {
+        skipWhitespace()
+        guard depth < JSONScanner.maxDepth, _index + 4 <= bytes.count, bytes[_index] == UInt8(ascii: "n"), bytes[_index + 1] == UInt8(ascii: "u"),
+              bytes[_index + 2] == UInt8(ascii: "l"), bytes[_index + 3] == UInt8(ascii: "l") else { return false }
+        _index += 4
+        return true
     }
 
     /// Skips the value here, checking it as the generic parser would.
@@ -263,13 +400,8 @@ public struct JSONScanner {
     /// Skips a string: plain ASCII is only scanned; escapes and UTF-8 are checked as when decoding.
     @inlinable
     mutating func skipString() throws {
-        var i = _index + 1
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == UInt8(ascii: "\"") { _index = i + 1; return }
-            if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { break }
-            i += 1
-        }
+        let i = plainRunEnd(from: _index + 1)
+        if i < bytes.count, bytes[i] == UInt8(ascii: "\"") { _index = i + 1; return }
         _ = try parseString()
     }
 

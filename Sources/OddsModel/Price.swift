@@ -31,9 +31,23 @@ public struct Price: Hashable, Sendable {
     /// American odds such as "-110" or "+150" (a bare "150" is read as positive).
     public init?(american text: String) {
         let trimmed = text.trimmingSpaces
-        guard let value = Rational(decimalText: trimmed), value.denominator == 1, value.numerator.magnitude >= 100 else {
-            return nil
-        }
+        guard let value = Rational(decimalText: trimmed) else { return nil }
+        self.init(american: trimmed, value: value)
+    }
+
+    /// `init(american:)` on a frame's UTF-8 bytes, with spaces and tabs around it trimmed: no
+    /// `String` is made unless it is a price.
+    public init?(americanBytes bytes: UnsafeBufferPointer<UInt8>) {
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
+        while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
+        let trimmed = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+        guard let value = Rational(decimalBytes: trimmed) else { return nil }
+        self.init(american: String(decoding: trimmed, as: UTF8.self), value: value)
+    }
+
+    private init?(american trimmed: String, value: Rational) {
+        guard value.denominator == 1, value.numerator.magnitude >= 100 else { return nil }
         let a = value.numerator
         let decimal: Rational?
         if a > 0 {

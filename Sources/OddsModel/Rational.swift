@@ -7,6 +7,8 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Creates a reduced rational; returns nil for a zero denominator.
     public init?(_ numerator: Int64, _ denominator: Int64) {
         guard denominator != 0 else { return nil }
+        // Whole numbers (every American price, most lines) need no reduction.
+        if denominator == 1 { self.numerator = numerator; self.denominator = 1; return }
         var n = numerator, d = denominator
         if d < 0 { n = -n; d = -d }
         let g = Rational.gcd(n.magnitude, d.magnitude)
@@ -14,10 +16,18 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         self.denominator = d / Int64(g)
     }
 
+    /// The greatest common divisor (1 when both are zero), by the binary method: no division.
     public static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        var a = a, b = b
-        while b != 0 { (a, b) = (b, a % b) }
-        return a == 0 ? 1 : a
+        if a == 0 { return b == 0 ? 1 : b }
+        if b == 0 { return a }
+        let shift = (a | b).trailingZeroBitCount
+        var a = a >> a.trailingZeroBitCount, b = b
+        repeat {
+            b >>= b.trailingZeroBitCount
+            if a > b { swap(&a, &b) }
+            b -= a
+        } while b != 0
+        return a << shift
     }
 
     public static func < (lhs: Rational, rhs: Rational) -> Bool {
@@ -76,18 +86,27 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Parses plain decimal text such as "2.10", "7" or "0.5" exactly (no exponent, at most 12 fraction digits).
     public init?(decimalText: some StringProtocol) {
+        if let r = decimalText.utf8.withContiguousStorageIfAvailable({ Rational(decimalBytes: $0) }) {
+            guard let r else { return nil }
+            self = r
+        } else {
+            guard let r = Array(decimalText.utf8).withUnsafeBufferPointer({ Rational(decimalBytes: $0) }) else { return nil }
+            self = r
+        }
+    }
+
+    /// `init(decimalText:)` on the text's UTF-8 bytes (decoders read numbers straight from a frame).
+    public init?(decimalBytes: UnsafeBufferPointer<UInt8>) {
         var integer: Int64 = 0
         var fraction: Int64 = 0
         var scale: Int64 = 1
         var seenDot = false
         var digits = 0
         var negative = false
-        var first = true
-        for byte in decimalText.utf8 {
-            defer { first = false }
+        for (i, byte) in decimalBytes.enumerated() {
             switch byte {
-            case UInt8(ascii: "-") where first: negative = true
-            case UInt8(ascii: "+") where first: continue
+            case UInt8(ascii: "-") where i == 0: negative = true
+            case UInt8(ascii: "+") where i == 0: continue
             case UInt8(ascii: "."):
                 if seenDot { return nil }
                 seenDot = true

@@ -197,19 +197,23 @@ public struct LiveStore: Sendable {
             events[key] = EventState(event: event, lastUpdate: now)
             return
         }
-        recordMoves(index: index, old: events.values[index].event.markets, new: incoming.markets, at: now)
-        // This book's markets where they were (books keep their order), or at the end.
-        var markets: [Market] = []
-        var placed = false
-        for market in events.values[index].event.markets {
-            if market.book == book {
-                if !placed { markets += incoming.markets; placed = true }
-            } else {
-                markets.append(market)
+        if events.values[index].event.markets.contains(where: { $0.book == book }) {
+            recordMoves(index: index, old: events.values[index].event.markets, new: incoming.markets, at: now)
+            // This book's markets where they were (books keep their order).
+            var markets: [Market] = []
+            var placed = false
+            for market in events.values[index].event.markets {
+                if market.book == book {
+                    if !placed { markets += incoming.markets; placed = true }
+                } else {
+                    markets.append(market)
+                }
             }
+            events.values[index].event.markets = markets
+        } else {
+            // A book new to this event (the initial state, book by book): nothing moved; in place, at the end.
+            events.values[index].event.markets += incoming.markets
         }
-        if !placed { markets += incoming.markets }
-        events.values[index].event.markets = markets
         // Teams and competition as this feed names them; score, clock and incidents come from others.
         if !incoming.home.isEmpty { events.values[index].event.home = incoming.home }
         if let away = incoming.away { events.values[index].event.away = away }

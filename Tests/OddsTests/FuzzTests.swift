@@ -2,7 +2,10 @@ import Foundation
 import OddsBoltOdds
 import OddsFuzz
 import OddsJSON
+import OddsModel
+import OddsStore
 import OddsTickOdds
+import OddsTransport
 @testable import OddsPulseScore
 @testable import OddsSimulator
 import Testing
@@ -122,5 +125,49 @@ struct BoltOddsFastPathTests {
             }
         }
         #expect(answered > 10)
+    }
+
+    /// One book's initial_state for the game, with `outcomes` as written.
+    static func book(_ name: String, _ outcomes: String) -> String {
+        #"{"action":"initial_state","data":{"sport":"NBA","sportsbook":"\#(name)","game":"Lakers vs Celtics, 2026-11-24, 01","home_team":"Lakers","away_team":"Celtics","outcomes":{\#(outcomes)}}}"#
+    }
+
+    @Test("Books that repeat the bytes of the book before are read from what was read then, and only where the bytes are the same")
+    func repeatedBooks() throws {
+        let ml = #""Lakers Moneyline":{"odds":"-120","link":"https://a.example/1","outcome_name":"Moneyline","outcome_line":null,"outcome_over_under":null,"outcome_target":"Lakers"}"#
+        let total = #""Over 1.5 Total":{"odds":"+100","link":"https://a.example/2","outcome_name":"Total","outcome_line":1.5,"outcome_over_under":"Over","outcome_target":null}"#
+        let frames: [(String, Bool)] = [
+            // The same outcomes: every book after the first is read from the first one's.
+            ("[" + [ml + "," + total, ml + "," + total, ml + "," + total].enumerated().map { Self.book("b\($0.offset)", $0.element) }
+                .joined(separator: ",") + "]", true),
+            // A number line that the one before is a prefix of (1.5, then 1.55), after the tail.
+            ("[" + Self.book("a", total) + "," + Self.book("b", total.replacingOccurrences(of: "1.5,", with: "1.55,")) + "]", true),
+            // The same tail after an odds member moved to the end; a changed target; spaces.
+            ("[" + Self.book("a", ml) + "," + Self.book("b", ml.replacingOccurrences(of: #""odds":"-120","#, with: "")
+                .replacingOccurrences(of: "}", with: #","odds":"-125"}"#)) + "," + Self.book("c", ml.replacingOccurrences(of: #""Lakers"}"#, with: #" "Lakers " }"#)) + "]", true),
+            // A key that the tail already set, in front of the same tail: a duplicate, left to the generic decoder.
+            ("[" + Self.book("a", ml) + "," + Self.book("b", ml.replacingOccurrences(of: #""link""#, with: #""outcome_target":"X","link""#)) + "]", false),
+        ]
+        for (text, answers) in frames {
+            let frame = Array(text.utf8)
+            #expect(BoltOddsDecoders.fastAnswers(frame) == answers, "\(text)")
+            #expect(BoltOddsDecoders.agree(frame), "\(text)")
+        }
+        // What the second book of the prefix case holds: its own line.
+        let store = try BoltOddsFastPathTests.storeOf(frames[1].0)
+        let lines = store.flatMap(\.markets).filter { $0.book == "b" }.flatMap(\.selections).compactMap(\.line)
+        #expect(lines == ["1.55"])
+        let targets = try BoltOddsFastPathTests.storeOf(frames[2].0).flatMap(\.markets).filter { $0.book == "c" }.flatMap(\.selections).map(\.id)
+        #expect(targets == ["Lakers "])
+    }
+
+    static func storeOf(_ text: String) throws -> [Event] {
+        let adapter = BoltOddsClient.feedConnections(settings: ProviderSettings(key: "k", restURL: "", webSocketURL: ""),
+                                                     filters: BoltOddsFilters())[0]
+        var store = LiveStore()
+        for u in try adapter.decode(Array(text.utf8), first: false) {
+            store.apply(FeedMessage(provider: .boltodds, receivedAt: Date(), update: u))
+        }
+        return store.currentEvents()
     }
 }
