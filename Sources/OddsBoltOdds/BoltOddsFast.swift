@@ -8,25 +8,31 @@ import OddsModel
 /// outcome, a duplicate key, an odd type) returns nil and the generic decoder reads the whole frame,
 /// so both always agree (a differential fuzz target checks this).
 enum BoltOddsFast {
-    /// Every update of the frame's messages, in order; nil when the frame is not for this path.
-    static func frame(_ bytes: [UInt8]) -> [FeedUpdate]? {
+    /// What a frame says: every update of its messages, in order, and the games its books' views name.
+    struct Read {
+        var updates: [FeedUpdate] = []
+        var games: [String] = []
+    }
+
+    /// A frame's updates; nil when the frame is not for this path.
+    static func frame(_ bytes: [UInt8]) -> Read? {
         bytes.withUnsafeBufferPointer { buffer in
             var s = JSONScanner(buffer)
             var memo = StringMemo()
             var templates = Templates()
-            var updates: [FeedUpdate] = []
+            var read = Read()
             do {
                 if s.isArray() {
                     if try s.enterArray() {
                         repeat {
-                            guard try message(&s, into: &updates, memo: &memo, templates: &templates) else { return nil }
+                            guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
                         } while try s.nextElement()
                     }
                 } else {
-                    guard try message(&s, into: &updates, memo: &memo, templates: &templates) else { return nil }
+                    guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
                 }
                 try s.finish()
-                return updates
+                return read
             } catch {
                 return nil
             }
@@ -43,7 +49,7 @@ enum BoltOddsFast {
     }
 
     /// One data message's updates, appended; false when it is not one this path reads.
-    static func message(_ s: inout JSONScanner, into updates: inout [FeedUpdate], memo: inout StringMemo,
+    static func message(_ s: inout JSONScanner, into read: inout Read, memo: inout StringMemo,
                         templates: inout Templates) throws -> Bool {
         guard s.isObject(), try s.enterObject() else { return false }
         var action: String?
@@ -60,15 +66,16 @@ enum BoltOddsFast {
                 try s.skip()
             }
         } while try s.nextMember()
-        guard let action, let game else { return false }
+        guard let action, let game = game.take() else { return false }
         switch action {
         case "initial_state", "game_update", "game_added":
-            updates.append(.bookUpsert(game.event, book: game.book))
+            if read.games.last != game.event.id { read.games.append(game.event.id) }
+            read.updates.append(.bookUpsert(game.event, book: game.book))
         case "line_update":
             let event = game.event
             for market in event.markets {
                 for selection in market.selections {
-                    updates.append(.price(PriceUpdate(eventID: event.id, marketID: market.id, marketName: market.name,
+                    read.updates.append(.price(PriceUpdate(eventID: event.id, marketID: market.id, marketName: market.name,
                                                       book: game.book, selection: selection)))
                 }
             }
@@ -242,6 +249,7 @@ enum BoltOddsFast {
     static func outcomes(_ s: inout JSONScanner, book: String?, memo: inout StringMemo,
                          templates: inout Templates) throws -> [Market]? {
         var markets: [Market] = []
+        markets.reserveCapacity(4)
         guard try s.enterObjectBeforeKey() else { return [] }
         var p = 0
         repeat {
@@ -254,29 +262,19 @@ enum BoltOddsFast {
                 key = s.currentKeyBytes.map { memo.string($0) } ?? s.currentKey
                 templates.rememberKey(p, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), key)
             }
-            guard s.isObject(), let (market, selection) = try outcome(&s, key: key, position: p, memo: &memo,
-                                                                      templates: &templates) else { return nil }
-            if let i = markets.firstIndex(where: { $0.id == market }) {
-                // A duplicate outcome is the generic decoder's to skip and count.
-                guard !markets[i].selections.contains(where: { $0.id == selection.id && $0.line == selection.line }) else {
-                    return nil
-                }
-                markets[i].selections.append(selection)
-            } else {
-                var selections: [Selection] = []
-                selections.reserveCapacity(4)
-                selections.append(selection)
-                markets.append(Market(id: market, name: market, book: book, selections: selections))
-            }
+            guard s.isObject(), try outcome(&s, key: key, position: p, into: &markets, book: book, memo: &memo,
+                                            templates: &templates) else { return nil }
             p += 1
         } while try s.nextMemberBeforeKey()
         return markets
     }
 
     /// One outcome, as `BoltOddsWire.outcome` reads it; nil for anything it would skip or read differently.
-    static func outcome(_ s: inout JSONScanner, key: String, position p: Int, memo: inout StringMemo,
-                        templates: inout Templates) throws -> (String, Selection)? {
-        guard try s.enterObjectBeforeKey() else { return (key, Selection(id: key, name: key, price: nil, suspended: true)) }
+    static func outcome(_ s: inout JSONScanner, key: String, position p: Int, into markets: inout [Market], book: String?,
+                        memo: inout StringMemo, templates: inout Templates) throws -> Bool {
+        guard try s.enterObjectBeforeKey() else {
+            return add(Selection(id: key, name: key, price: nil, suspended: true), market: key, to: &markets, book: book)
+        }
         var name, target, overUnder, line, link: String?
         var price: Price?
         var seen = Seen()
@@ -289,7 +287,7 @@ enum BoltOddsFast {
         while open {
             if let t = templates.matchTail(p, member: j, &s) {
                 let bits = templates.tailBits[t]
-                guard seen.bits & bits == 0 else { return nil }
+                guard seen.bits & bits == 0 else { return false }
                 seen.bits |= bits
                 let k = t * 4
                 if bits & 2 != 0 { name = templates.tailTexts[k] }
@@ -299,20 +297,35 @@ enum BoltOddsFast {
                 tailTaken = true
                 break
             }
+            // Odds and links, in every outcome and different in each: read here, not remembered.
+            if s.readMemberKey(ifLiteral: "odds") {
+                guard seen.first(1), case .some(let read) = try odds(&s, key: key, memo: &memo) else { return false }
+                price = read
+                j += 1
+                open = try s.nextMemberBeforeKey()
+                tailMember = j; tailStart = s.index; tailBits = 0
+                continue
+            }
+            if s.readMemberKey(ifLiteral: "link") {
+                guard seen.first(32), let read = try text(&s, numbers: false) else { return false }
+                switch Text.nonEmpty(read) {
+                case .bytes(let b)?: link = String(decoding: b, as: UTF8.self)
+                case .string(let v)?: link = v
+                case nil: link = nil
+                }
+                j += 1
+                open = try s.nextMemberBeforeKey()
+                tailMember = j; tailStart = s.index; tailBits = 0
+                continue
+            }
             let slot = Templates.outcomeSlot(p, j)
             var member: MemberRead
-            if s.readMemberKey(ifLiteral: "odds") {
-                guard let m = try odds(&s, key: key) else { return nil }
-                member = m
-            } else if s.readMemberKey(ifLiteral: "link") {
-                guard let m = try textMember(&s, field: .link, memo: &memo) else { return nil }
-                member = m
-            } else if let i = templates.match(slot, &s) {
+            if let i = templates.match(slot, &s) {
                 member = templates.reads[i]
             } else {
                 let start = s.index
                 try s.readMemberKey()
-                guard let m = try outcomeMember(&s, key: key, memo: &memo) else { return nil }
+                guard let m = try outcomeMember(&s, key: key, memo: &memo) else { return false }
                 member = m
                 if m.field != .odds && m.field != .link {
                     templates.remember(slot, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), m)
@@ -320,12 +333,12 @@ enum BoltOddsFast {
             }
             var bit: UInt16 = 0
             switch member.field {
-            case .odds: guard seen.first(1) else { return nil }; price = member.price.take()
-            case .name: guard seen.first(2) else { return nil }; name = member.text.take(); bit = 2
-            case .target: guard seen.first(4) else { return nil }; target = member.text.take(); bit = 4
-            case .overUnder: guard seen.first(8) else { return nil }; overUnder = member.text.take(); bit = 8
-            case .line: guard seen.first(16) else { return nil }; line = member.text.take(); bit = 16
-            case .link: guard seen.first(32) else { return nil }; link = member.text.take()
+            case .odds: guard seen.first(1) else { return false }; price = member.price.take()
+            case .name: guard seen.first(2) else { return false }; name = member.text.take(); bit = 2
+            case .target: guard seen.first(4) else { return false }; target = member.text.take(); bit = 4
+            case .overUnder: guard seen.first(8) else { return false }; overUnder = member.text.take(); bit = 8
+            case .line: guard seen.first(16) else { return false }; line = member.text.take(); bit = 16
+            case .link: guard seen.first(32) else { return false }; link = member.text.take()
             default: break
             }
             tailBits |= bit
@@ -346,13 +359,35 @@ enum BoltOddsFast {
         case (nil, let ou?): id = ou
         case (let t?, let ou?): id = memo.joined(t, ou)
         }
-        return (name ?? key, Selection(id: id, name: id, line: line, price: price, suspended: price == nil, link: link))
+        return add(Selection(id: id, name: id, line: line, price: price, suspended: price == nil, link: link), market: name ?? key,
+                   to: &markets, book: book)
+    }
+
+    /// Files a selection under its market (markets in order of first appearance); false for a
+    /// duplicate outcome, which is the generic decoder's to skip and count.
+    static func add(_ selection: consuming Selection, market: String, to markets: inout [Market], book: String?) -> Bool {
+        if let i = markets.firstIndex(where: { $0.id == market }) {
+            for k in markets[i].selections.indices
+            where markets[i].selections[k].id == selection.id && markets[i].selections[k].line == selection.line {
+                return false
+            }
+            markets[i].selections.append(consume selection)
+        } else {
+            var selections: [Selection] = []
+            selections.reserveCapacity(4)
+            selections.append(consume selection)
+            markets.append(Market(id: market, name: market, book: book, selections: selections))
+        }
+        return true
     }
 
     /// The member the scanner is at (its key read), as `BoltOddsWire.outcome` reads it: empty texts
     /// as nil, a line checked as a number; nil for anything it would skip or read differently.
     static func outcomeMember(_ s: inout JSONScanner, key: String, memo: inout StringMemo) throws -> MemberRead? {
-        if s.key(is: "odds") { return try odds(&s, key: key) }
+        if s.key(is: "odds") {
+            guard case .some(let price) = try odds(&s, key: key, memo: &memo) else { return nil }
+            return MemberRead(field: .odds, price: price)
+        }
         let field: MemberRead.Field
         if s.key(is: "outcome_name") { field = .name }
         else if s.key(is: "outcome_target") { field = .target }
@@ -363,22 +398,16 @@ enum BoltOddsFast {
         return try textMember(&s, field: field, memo: &memo)
     }
 
-    /// An odds value (its key read).
-    static func odds(_ s: inout JSONScanner, key: String) throws -> MemberRead? {
-        var m = MemberRead(field: .odds)
-        if let b = s.plainString() {
-            guard let p = americanPrice(b) else { return nil }
-            m.price = p
-        } else {
-            switch try s.scalar() {
-            case .string(let v):
-                // The generic decoder's rules ("" is no price); what it would skip leaves the frame to it.
-                do { m.price = try BoltOddsWire.americanPrice(.string(v), key: key) } catch { return nil }
-            case .null: break
-            default: return nil
-            }
+    /// An odds value (its key read): `.some(nil)` for no price, nil for what the generic decoder reads otherwise.
+    static func odds(_ s: inout JSONScanner, key: String, memo: inout StringMemo) throws -> Price?? {
+        if let b = s.plainString() { return memo.price(b) }
+        switch try s.scalar() {
+        case .string(let v):
+            // The generic decoder's rules ("" is no price); what it would skip leaves the frame to it.
+            do { return .some(try BoltOddsWire.americanPrice(.string(v), key: key)) } catch { return nil }
+        case .null: return .some(nil)
+        default: return nil
         }
-        return m
     }
 
     /// A name, target, over/under, line or link value (its key read).
@@ -484,6 +513,34 @@ struct StringMemo {
         let s = String(decoding: bytes, as: UTF8.self)
         slots[slot] = s
         return s
+    }
+
+    private var priceKeys: [UInt64] = []
+    private var prices: [Price?] = []
+    private var pricesRead = 0
+
+    /// `BoltOddsFast.americanPrice` of a plain string's bytes, remembered by its text: a full
+    /// subscription's hundreds of thousands of odds are a few thousand distinct texts.
+    mutating func price(_ bytes: UnsafeBufferPointer<UInt8>) -> Price?? {
+        // Up to 8 bytes of printable ASCII (no NUL) pack into a key of their own.
+        guard bytes.count >= 1, bytes.count <= 8 else { return BoltOddsFast.americanPrice(bytes) }
+        if priceKeys.isEmpty {
+            // Worth it only for a frame of many prices (the initial state), not a line update.
+            pricesRead += 1
+            if pricesRead < 64 { return BoltOddsFast.americanPrice(bytes) }
+            priceKeys = Array(repeating: 0, count: 4096)
+            prices = Array(repeating: nil, count: 4096)
+        }
+        var key: UInt64 = 0
+        for (i, b) in bytes.enumerated() { key |= UInt64(b) << (8 * UInt64(i)) }
+        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        if priceKeys[slot] == key { return .some(prices[slot]) }
+        let read = BoltOddsFast.americanPrice(bytes)
+        if case .some(let price) = read {
+            priceKeys[slot] = key
+            prices[slot] = price
+        }
+        return read
     }
 
     /// "Team Over": the target and the over/under with a space, as the generic decoder joins them.

@@ -139,7 +139,7 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
 
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
         // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
-        if let updates = BoltOddsFast.frame(frame) { return .data(kept(updates)) }
+        if let read = BoltOddsFast.frame(frame) { return .data(kept(read.updates, games: read.games)) }
         var skipped: [String] = []
         let (messages, bad) = try BoltOddsWire.messages(frame) { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }
         let items = messages.map(inbound)
@@ -162,16 +162,18 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     }
 
     /// The updates of the sport asked for (without a competition list, the sport is kept here); the
-    /// games they name go into the index.
-    private func kept(_ updates: [FeedUpdate]) -> [FeedUpdate] {
+    /// games they name (the books' views', when the decoder has listed them) go into the index.
+    private func kept(_ updates: [FeedUpdate], games listed: [String]? = nil) -> [FeedUpdate] {
         let sport = lock.withLock { filters.sport }
-        var games: [String] = []
         var kept = updates
+        var games = sport == nil ? listed ?? [] : []
         if let sport {
             kept.removeAll { if case .bookUpsert(let e, _) = $0 { return e.sport != sport } else { return false } }
         }
-        for u in kept {
-            if case .bookUpsert(let e, _) = u, games.last != e.id { games.append(e.id) }
+        if sport != nil || listed == nil {
+            for u in kept {
+                if case .bookUpsert(let e, _) = u, games.last != e.id { games.append(e.id) }
+            }
         }
         if !games.isEmpty { index.add(games) }
         return kept
@@ -311,7 +313,7 @@ public enum BoltOddsDecoders {
     /// True when the fast path, where it answers, gives exactly the generic decoder's messages, and
     /// the generic decoder skipped nothing in them.
     public static func agree(_ bytes: [UInt8]) -> Bool {
-        guard let fast = BoltOddsFast.frame(bytes) else { return true }
+        guard let fast = BoltOddsFast.frame(bytes)?.updates else { return true }
         var skipped: [String] = []
         guard let generic = try? BoltOddsWire.messages(bytes, { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }) else { return false }
         var updates: [FeedUpdate] = []

@@ -113,7 +113,7 @@ public struct JSONScanner {
 
     /// When the key the scanner stopped at is `name` written plainly (`"name":`, no escapes), reads
     /// it and returns true; false with nothing consumed otherwise (read it with `readMemberKey()`).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readMemberKey(ifLiteral name: StaticString) -> Bool {
         let n = name.utf8CodeUnitCount
         guard _index + n + 2 < bytes.count, bytes[_index] == UInt8(ascii: "\""), bytes[_index + n + 1] == UInt8(ascii: "\"")

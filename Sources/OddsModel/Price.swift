@@ -42,9 +42,38 @@ public struct Price: Hashable, Sendable {
         while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
         while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
         let trimmed = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+        // The usual form, an optional sign and up to 7 digits, read here; anything else as text.
+        var i = 0, negative = false
+        if i < trimmed.count, trimmed[i] == UInt8(ascii: "-") || trimmed[i] == UInt8(ascii: "+") {
+            negative = trimmed[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var magnitude: Int64 = 0
+        var plain = i < trimmed.count && trimmed.count - i <= 7
+        while plain, i < trimmed.count {
+            let d = trimmed[i] &- UInt8(ascii: "0")
+            if d > 9 { plain = false } else { magnitude = magnitude * 10 + Int64(d) }
+            i += 1
+        }
+        if plain {
+            guard magnitude >= 100 else { return nil }
+            // (a + 100) / 100 for +a, (m + 100) / m for -m: both reduce by gcd(m mod 100, 100).
+            let g = Int64(Price.gcdWith100[Int(magnitude % 100)])
+            self.init(text: String(decoding: trimmed, as: UTF8.self), format: .american,
+                      decimalOdds: negative ? Rational(reduced: (magnitude + 100) / g, magnitude / g)
+                                            : Rational(reduced: (magnitude + 100) / g, 100 / g))
+            return
+        }
         guard let value = Rational(decimalBytes: trimmed) else { return nil }
         self.init(american: String(decoding: trimmed, as: UTF8.self), value: value)
     }
+
+    private init(text: String, format: OddsFormat, decimalOdds: Rational) {
+        self.text = text; self.format = format; self.decimalOdds = decimalOdds
+    }
+
+    /// gcd(n, 100) for n in 0..<100.
+    private static let gcdWith100: [UInt8] = (0..<100).map { UInt8(Rational.gcd(UInt64($0), 100)) }
 
     private init?(american trimmed: String, value: Rational) {
         guard value.denominator == 1, value.numerator.magnitude >= 100 else { return nil }

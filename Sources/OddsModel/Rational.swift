@@ -16,6 +16,12 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         self.denominator = d / Int64(g)
     }
 
+    /// A rational already in lowest terms with a positive denominator (the caller has reduced it).
+    init(reduced numerator: Int64, _ denominator: Int64) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
     /// The greatest common divisor (1 when both are zero), by the binary method: no division.
     public static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
         if a == 0 { return b == 0 ? 1 : b }

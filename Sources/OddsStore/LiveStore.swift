@@ -197,7 +197,9 @@ public struct LiveStore: Sendable {
             events[key] = EventState(event: event, lastUpdate: now)
             return
         }
-        if events.values[index].event.markets.contains(where: { $0.book == book }) {
+        // Read in place (through `modify`): the getter of `values[index]` would copy the event.
+        let known = LiveStore.inPlace(&events.values[index]) { $0.event.markets.contains { $0.book == book } }
+        if known {
             recordMoves(index: index, old: events.values[index].event.markets, new: incoming.markets, at: now)
             // This book's markets where they were (books keep their order).
             var markets: [Market] = []
@@ -248,6 +250,8 @@ public struct LiveStore: Sendable {
         if let sport = board.sport, events[key]!.event.sport == "unknown" { events[key]!.event.sport = sport }
         touch(key, at: now)
     }
+
+    private static func inPlace<R>(_ state: inout EventState, _ body: (inout EventState) -> R) -> R { body(&state) }
 
     /// Price moves from `old` to `new` markets (same id and book, same selection).
     private mutating func recordMoves(index: Dictionary<EventKey, EventState>.Index, old: [Market], new: [Market], at now: Date) {
