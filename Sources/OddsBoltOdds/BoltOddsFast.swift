@@ -170,9 +170,9 @@ enum BoltOddsFast {
             reads[slot] = read
         }
 
-        func key(_ p: Int, _ s: inout JSONScanner) -> String? {
-            guard p < keySpans.count, s.key(matches: keySpans[p]) else { return nil }
-            return keys[p]
+        /// True (and the scanner past it) when outcome `p`'s key is the one read last time: its text is `keys[p]`.
+        func key(_ p: Int, _ s: inout JSONScanner) -> Bool {
+            p < keySpans.count && s.key(matches: keySpans[p])
         }
 
         mutating func rememberKey(_ p: Int, _ span: UnsafeBufferPointer<UInt8>, _ key: String) {
@@ -253,14 +253,14 @@ enum BoltOddsFast {
         guard try s.enterObjectBeforeKey() else { return [] }
         var p = 0
         repeat {
-            let key: String
-            if let k = templates.key(p, &s) {
-                key = k
-            } else {
+            // Nil: the template's (most outcomes never use their key: they name a target or side).
+            var key: String?
+            if !templates.key(p, &s) {
                 let start = s.index
                 try s.readMemberKey()
-                key = s.currentKeyBytes.map { memo.string($0) } ?? s.currentKey
-                templates.rememberKey(p, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), key)
+                let text = s.currentKeyBytes.map { memo.string($0) } ?? s.currentKey
+                templates.rememberKey(p, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), text)
+                key = text
             }
             guard s.isObject(), try outcome(&s, key: key, position: p, into: &markets, book: book, memo: &memo,
                                             templates: &templates) else { return nil }
@@ -270,9 +270,10 @@ enum BoltOddsFast {
     }
 
     /// One outcome, as `BoltOddsWire.outcome` reads it; nil for anything it would skip or read differently.
-    static func outcome(_ s: inout JSONScanner, key: String, position p: Int, into markets: inout [Market], book: String?,
+    static func outcome(_ s: inout JSONScanner, key: String?, position p: Int, into markets: inout [Market], book: String?,
                         memo: inout StringMemo, templates: inout Templates) throws -> Bool {
         guard try s.enterObjectBeforeKey() else {
+            let key = key ?? templates.keys[p]
             return add(Selection(id: key, name: key, price: nil, suspended: true), market: key, to: &markets, book: book)
         }
         var name, target, overUnder, line, link: String?
@@ -299,7 +300,7 @@ enum BoltOddsFast {
             }
             // Odds and links, in every outcome and different in each: read here, not remembered.
             if s.readMemberKey(ifLiteral: "odds") {
-                guard seen.first(1), case .some(let read) = try odds(&s, key: key, memo: &memo) else { return false }
+                guard seen.first(1), case .some(let read) = try odds(&s, memo: &memo) else { return false }
                 price = read
                 j += 1
                 open = try s.nextMemberBeforeKey()
@@ -325,7 +326,7 @@ enum BoltOddsFast {
             } else {
                 let start = s.index
                 try s.readMemberKey()
-                guard let m = try outcomeMember(&s, key: key, memo: &memo) else { return false }
+                guard let m = try outcomeMember(&s, memo: &memo) else { return false }
                 member = m
                 if m.field != .odds && m.field != .link {
                     templates.remember(slot, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), m)
@@ -354,12 +355,12 @@ enum BoltOddsFast {
         }
         let id: String
         switch (target, overUnder) {
-        case (nil, nil): id = key
+        case (nil, nil): id = key ?? templates.keys[p]
         case (let t?, nil): id = t
         case (nil, let ou?): id = ou
         case (let t?, let ou?): id = memo.joined(t, ou)
         }
-        return add(Selection(id: id, name: id, line: line, price: price, suspended: price == nil, link: link), market: name ?? key,
+        return add(Selection(id: id, name: id, line: line, price: price, suspended: price == nil, link: link), market: name ?? key ?? templates.keys[p],
                    to: &markets, book: book)
     }
 
@@ -383,9 +384,9 @@ enum BoltOddsFast {
 
     /// The member the scanner is at (its key read), as `BoltOddsWire.outcome` reads it: empty texts
     /// as nil, a line checked as a number; nil for anything it would skip or read differently.
-    static func outcomeMember(_ s: inout JSONScanner, key: String, memo: inout StringMemo) throws -> MemberRead? {
+    static func outcomeMember(_ s: inout JSONScanner, memo: inout StringMemo) throws -> MemberRead? {
         if s.key(is: "odds") {
-            guard case .some(let price) = try odds(&s, key: key, memo: &memo) else { return nil }
+            guard case .some(let price) = try odds(&s, memo: &memo) else { return nil }
             return MemberRead(field: .odds, price: price)
         }
         let field: MemberRead.Field
@@ -399,12 +400,12 @@ enum BoltOddsFast {
     }
 
     /// An odds value (its key read): `.some(nil)` for no price, nil for what the generic decoder reads otherwise.
-    static func odds(_ s: inout JSONScanner, key: String, memo: inout StringMemo) throws -> Price?? {
+    static func odds(_ s: inout JSONScanner, memo: inout StringMemo) throws -> Price?? {
         if let b = s.plainString() { return memo.price(b) }
         switch try s.scalar() {
         case .string(let v):
             // The generic decoder's rules ("" is no price); what it would skip leaves the frame to it.
-            do { return .some(try BoltOddsWire.americanPrice(.string(v), key: key)) } catch { return nil }
+            do { return .some(try BoltOddsWire.americanPrice(.string(v), key: "")) } catch { return nil }
         case .null: return .some(nil)
         default: return nil
         }
@@ -528,12 +529,12 @@ struct StringMemo {
             // Worth it only for a frame of many prices (the initial state), not a line update.
             pricesRead += 1
             if pricesRead < 64 { return BoltOddsFast.americanPrice(bytes) }
-            priceKeys = Array(repeating: 0, count: 4096)
-            prices = Array(repeating: nil, count: 4096)
+            priceKeys = Array(repeating: 0, count: 8192)
+            prices = Array(repeating: nil, count: 8192)
         }
         var key: UInt64 = 0
         for (i, b) in bytes.enumerated() { key |= UInt64(b) << (8 * UInt64(i)) }
-        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 51)
         if priceKeys[slot] == key { return .some(prices[slot]) }
         let read = BoltOddsFast.americanPrice(bytes)
         if case .some(let price) = read {
