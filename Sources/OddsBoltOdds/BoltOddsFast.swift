@@ -121,6 +121,8 @@ enum BoltOddsFast {
         private var tailMembers: [Int] = []
         private(set) var tailBits: [UInt16] = []
         private(set) var tailTexts: [String?] = []
+        /// The selection id the tail made, when the members before it were only odds and links.
+        private(set) var tailIDs: [String?] = []
 
         /// The position when outcome `p`'s tail starts at `member` and the scanner is at its bytes
         /// (then moved past them, out of the outcome).
@@ -130,14 +132,16 @@ enum BoltOddsFast {
         }
 
         mutating func rememberTail(_ p: Int, member: Int, span: UnsafeBufferPointer<UInt8>, bits: UInt16,
-                                   texts: (String?, String?, String?, String?)) {
+                                   texts: (String?, String?, String?, String?), id: String?) {
             guard p < Templates.positions else { return }
             while tailSpans.count <= p {
                 tailSpans.append(UnsafeBufferPointer(start: nil, count: 0))
                 tailMembers.append(-1)
                 tailBits.append(0)
                 tailTexts.append(contentsOf: [nil, nil, nil, nil])
+                tailIDs.append(nil)
             }
+            tailIDs[p] = id
             tailSpans[p] = span
             tailMembers[p] = member
             tailBits[p] = bits
@@ -289,8 +293,14 @@ enum BoltOddsFast {
             if let t = templates.matchTail(p, member: j, &s) {
                 let bits = templates.tailBits[t]
                 guard seen.bits & bits == 0 else { return false }
-                seen.bits |= bits
                 let k = t * 4
+                // Nothing but odds and links before the tail: the selection is the tail's, as made last time.
+                if seen.bits & 30 == 0, let id = templates.tailIDs[t] {
+                    let selection = Selection(id: id, name: id, line: bits & 16 != 0 ? templates.tailTexts[k + 3] : nil,
+                                              price: price, suspended: price == nil, link: link)
+                    return add(selection, market: templates.tailTexts[k] ?? key ?? templates.keys[p], to: &markets, book: book)
+                }
+                seen.bits |= bits
                 if bits & 2 != 0 { name = templates.tailTexts[k] }
                 if bits & 4 != 0 { target = templates.tailTexts[k + 1] }
                 if bits & 8 != 0 { overUnder = templates.tailTexts[k + 2] }
@@ -348,17 +358,20 @@ enum BoltOddsFast {
             open = try s.nextMemberBeforeKey()
             if restart { tailMember = j; tailStart = s.index; tailBits = 0 }
         }
-        if !tailTaken, tailMember < j {
-            // The tail's fields were set last, so their values are the outcome's.
-            templates.rememberTail(p, member: tailMember, span: UnsafeBufferPointer(rebasing: s.bytes[tailStart..<s.index]),
-                                   bits: tailBits, texts: (name, target, overUnder, line))
-        }
         let id: String
         switch (target, overUnder) {
         case (nil, nil): id = key ?? templates.keys[p]
         case (let t?, nil): id = t
         case (nil, let ou?): id = ou
         case (let t?, let ou?): id = memo.joined(t, ou)
+        }
+        if !tailTaken, tailMember < j {
+            // The tail's fields were set last, so their values are the outcome's; when the members
+            // before it set none of them (odds and links only) and it names a target or side, so is
+            // the selection's id (without one, the id is the outcome's key, which may differ).
+            let headOnly = seen.bits & ~tailBits & 30 == 0 && (target != nil || overUnder != nil)
+            templates.rememberTail(p, member: tailMember, span: UnsafeBufferPointer(rebasing: s.bytes[tailStart..<s.index]),
+                                   bits: tailBits, texts: (name, target, overUnder, line), id: headOnly ? id : nil)
         }
         return add(Selection(id: id, name: id, line: line, price: price, suspended: price == nil, link: link), market: name ?? key ?? templates.keys[p],
                    to: &markets, book: book)

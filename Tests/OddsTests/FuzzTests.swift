@@ -145,6 +145,10 @@ struct BoltOddsFastPathTests {
             // The same tail after an odds member moved to the end; a changed target; spaces.
             ("[" + Self.book("a", ml) + "," + Self.book("b", ml.replacingOccurrences(of: #""odds":"-120","#, with: "")
                 .replacingOccurrences(of: "}", with: #","odds":"-125"}"#)) + "," + Self.book("c", ml.replacingOccurrences(of: #""Lakers"}"#, with: #" "Lakers " }"#)) + "]", true),
+            // The same tail under another key, with no target or side: the selection is named by its own key.
+            ("[" + Self.book("a", #""Draw":{"odds":"+250","link":"https://a.example/3","outcome_name":"Moneyline","outcome_target":null}"#)
+                + "," + Self.book("b", #""Tie":{"odds":"+240","link":"https://a.example/4","outcome_name":"Moneyline","outcome_target":null}"#)
+                + "]", true),
             // A key that the tail already set, in front of the same tail: a duplicate, left to the generic decoder.
             ("[" + Self.book("a", ml) + "," + Self.book("b", ml.replacingOccurrences(of: #""link""#, with: #""outcome_target":"X","link""#)) + "]", false),
         ]
@@ -159,6 +163,8 @@ struct BoltOddsFastPathTests {
         #expect(lines == ["1.55"])
         let targets = try BoltOddsFastPathTests.storeOf(frames[2].0).flatMap(\.markets).filter { $0.book == "c" }.flatMap(\.selections).map(\.id)
         #expect(targets == ["Lakers "])
+        let draws = try BoltOddsFastPathTests.storeOf(frames[3].0).flatMap(\.markets).flatMap(\.selections).map(\.id)
+        #expect(draws == ["Draw", "Tie"])
     }
 
     static func storeOf(_ text: String) throws -> [Event] {
