@@ -380,7 +380,9 @@ enum BoltOddsFast {
     /// Files a selection under its market (markets in order of first appearance); false for a
     /// duplicate outcome, which is the generic decoder's to skip and count.
     static func add(_ selection: consuming Selection, market: String, to markets: inout [Market], book: String?) -> Bool {
-        if let i = markets.firstIndex(where: { $0.id == market }) {
+        // Outcomes of one market mostly come together: the last market first.
+        let last = markets.count - 1
+        if let i = last >= 0 && markets[last].id == market ? last : markets.firstIndex(where: { $0.id == market }) {
             for k in markets[i].selections.indices
             where markets[i].selections[k].id == selection.id && markets[i].selections[k].line == selection.line {
                 return false
@@ -529,8 +531,8 @@ struct StringMemo {
         return s
     }
 
-    private var priceKeys: [UInt64] = []
-    private var prices: [Price?] = []
+    /// Remembered prices by their text packed in a key (0: empty slot), 4,096 slots.
+    private var prices: [(key: UInt64, price: Price?)] = []
     private var pricesRead = 0
 
     /// `BoltOddsFast.americanPrice` of a plain string's bytes, remembered by its text: a full
@@ -538,22 +540,19 @@ struct StringMemo {
     mutating func price(_ bytes: UnsafeBufferPointer<UInt8>) -> Price?? {
         // Up to 8 bytes of printable ASCII (no NUL) pack into a key of their own.
         guard bytes.count >= 1, bytes.count <= 8 else { return BoltOddsFast.americanPrice(bytes) }
-        if priceKeys.isEmpty {
+        if prices.isEmpty {
             // Worth it only for a frame of many prices (the initial state), not a line update.
             pricesRead += 1
             if pricesRead < 64 { return BoltOddsFast.americanPrice(bytes) }
-            priceKeys = Array(repeating: 0, count: 8192)
-            prices = Array(repeating: nil, count: 8192)
+            prices = Array(repeating: (0, nil), count: 4096)
         }
         var key: UInt64 = 0
-        for (i, b) in bytes.enumerated() { key |= UInt64(b) << (8 * UInt64(i)) }
-        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 51)
-        if priceKeys[slot] == key { return .some(prices[slot]) }
+        var i = bytes.count
+        while i > 0 { i -= 1; key = key << 8 | UInt64(bytes[i]) }
+        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        if prices[slot].key == key { return .some(prices[slot].price) }
         let read = BoltOddsFast.americanPrice(bytes)
-        if case .some(let price) = read {
-            priceKeys[slot] = key
-            prices[slot] = price
-        }
+        if case .some(let price) = read { prices[slot] = (key, price) }
         return read
     }
 

@@ -33,8 +33,10 @@ public struct JSONScanner {
     @usableFromInline
     func error(_ reason: String) -> JSONParseError { JSONParseError(offset: _index, reason: reason) }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func skipWhitespace() {
+        // Usually there is none: one comparison.
+        if _index < bytes.count, bytes[_index] > 0x20 { return }
         while _index < bytes.count {
             switch bytes[_index] {
             case 0x20, 0x09, 0x0A, 0x0D: _index += 1
