@@ -51,21 +51,36 @@ enum BoltOddsFast {
     /// One data message's updates, appended; false when it is not one this path reads.
     static func message(_ s: inout JSONScanner, into read: inout Read, memo: inout StringMemo,
                         templates: inout Templates) throws -> Bool {
-        guard s.isObject(), try s.enterObject() else { return false }
+        guard s.isObject(), try s.enterObjectBeforeKey() else { return false }
         var action: String?
         var game: Game?
         var seen = Seen()
+        var j = 0
         repeat {
+            // The action and timestamp repeat from message to message: taken as read the last time.
+            let slot = Templates.messageSlot(j)
+            j += 1
+            if let i = templates.match(slot, &s) {
+                if templates.reads[i].field == .action {
+                    guard seen.first(1) else { return false }
+                    action = templates.reads[i].text
+                }
+                continue
+            }
+            let start = s.index
+            try s.readMemberKey()
             if s.key(is: "action") {
                 guard seen.first(1), let a = try string(&s, memo: &memo) else { return false }
                 action = a
+                templates.remember(slot, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), MemberRead(field: .action, text: a))
             } else if s.key(is: "data") {
                 guard seen.first(2), let g = try data(&s, memo: &memo, templates: &templates) else { return false }
                 game = g
             } else {
                 try s.skip()
+                templates.remember(slot, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), MemberRead(field: .other))
             }
-        } while try s.nextMember()
+        } while try s.nextMemberBeforeKey()
         guard let action, let game = game.take() else { return false }
         switch action {
         case "initial_state", "game_update", "game_added":
@@ -93,7 +108,7 @@ enum BoltOddsFast {
     /// What one member of a data object or an outcome was read as. `text` is nil for null and for an
     /// empty value, which the decoders treat alike.
     struct MemberRead {
-        enum Field { case odds, name, target, overUnder, line, link, league, book, label, home, away, other }
+        enum Field { case odds, name, target, overUnder, line, link, league, book, label, home, away, action, other }
         var field: Field
         var text: String?
         var price: Price?
@@ -156,6 +171,8 @@ enum BoltOddsFast {
         }
 
         static func dataSlot(_ j: Int) -> Int? { j < width ? positions * width + j : nil }
+
+        static func messageSlot(_ j: Int) -> Int? { j < width ? (positions + 1) * width + j : nil }
 
         /// The slot's member when the scanner is at the same bytes (then moved past them).
         func match(_ slot: Int?, _ s: inout JSONScanner) -> Int? {

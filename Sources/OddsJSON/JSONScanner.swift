@@ -98,7 +98,7 @@ public struct JSONScanner {
     }
 
     /// `nextMember()` without reading the next key (see `enterObjectBeforeKey`).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func nextMemberBeforeKey() throws -> Bool {
         skipWhitespace()
         guard _index < bytes.count else { throw error("unexpected end") }
@@ -209,7 +209,7 @@ public struct JSONScanner {
 
     /// The index of the first byte from `i` on that ends a plain string run: a quote, a backslash,
     /// a control character or a non-ASCII byte (`bytes.count` when none). Eight bytes at a time.
-    @inlinable
+    @inlinable @inline(__always)
     func plainRunEnd(from start: Int) -> Int {
         var i = start
         let n = bytes.count
@@ -310,7 +310,7 @@ public struct JSONScanner {
     /// quotes), moved past; nil otherwise, with nothing consumed (read it with `scalar()`). Lets a
     /// decoder look at a value's bytes, or share one `String` for bytes it has seen, instead of
     /// making a `String` for every value.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
         skipWhitespace()
         guard depth < JSONScanner.maxDepth, _index < bytes.count, bytes[_index] == UInt8(ascii: "\"") else { return nil }
