@@ -122,8 +122,8 @@ enum BoltOddsFast {
     struct Templates {
         static let width = 8
         static let positions = 256
-        /// Outcome `p`'s member `j` at `p * width + j`, the data object's members after them: the
-        /// bytes (empty: nothing remembered) and what they were read as.
+        /// The message's members, the data object's, then outcome `p`'s member `j` at
+        /// `(p + 2) * width + j`: the bytes (empty: nothing remembered) and what they were read as.
         private(set) var spans: [UnsafeBufferPointer<UInt8>] = []
         private(set) var reads: [MemberRead] = []
         /// Outcome `p`'s key with its colon, and its text.
@@ -166,13 +166,15 @@ enum BoltOddsFast {
             tailTexts[4 * p + 3] = texts.3
         }
 
+        // The message's and the data object's slots come first, so that a small frame (a line
+        // update) makes small arrays.
+        static func messageSlot(_ j: Int) -> Int? { j < width ? j : nil }
+
+        static func dataSlot(_ j: Int) -> Int? { j < width ? width + j : nil }
+
         static func outcomeSlot(_ p: Int, _ j: Int) -> Int? {
-            j < width && p < positions ? p * width + j : nil
+            j < width && p < positions ? (p + 2) * width + j : nil
         }
-
-        static func dataSlot(_ j: Int) -> Int? { j < width ? positions * width + j : nil }
-
-        static func messageSlot(_ j: Int) -> Int? { j < width ? (positions + 1) * width + j : nil }
 
         /// The slot's member when the scanner is at the same bytes (then moved past them).
         func match(_ slot: Int?, _ s: inout JSONScanner) -> Int? {
@@ -530,12 +532,18 @@ enum BoltOddsFast {
 /// instead of allocating its own. Short strings are stored inline by Swift and not remembered.
 struct StringMemo {
     private var slots: [String?] = []
+    private var longStrings = 0
     private var lastLeague: String?
     private var lastSport = "unknown"
 
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.count > 15 else { return String(decoding: bytes, as: UTF8.self) }
-        if slots.isEmpty { slots = Array(repeating: nil, count: 1024) }
+        if slots.isEmpty {
+            // Worth it only for a frame of many strings (the initial state), not a line update.
+            longStrings += 1
+            if longStrings < 32 { return String(decoding: bytes, as: UTF8.self) }
+            slots = Array(repeating: nil, count: 1024)
+        }
         var h: UInt64 = 14_695_981_039_346_656_037
         for b in bytes { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
         let slot = Int(truncatingIfNeeded: h >> 54)
