@@ -1,3 +1,4 @@
+import Foundation
 import OddsModel
 import OddsSimulator
 import Testing
@@ -115,6 +116,36 @@ struct PriceTests {
             #expect(p.fractionalText == "\(reduced.numerator)/\(reduced.denominator)")
             #expect(p.decimalOdds == reduced.adding(Rational(1, 1)!))
         }
+    }
+
+    @Test("American odds read on bytes are the text reading, for every form and around every edge")
+    func americanBytes() {
+        var texts = ["+100", "-110", "+0100", "100", "-0", "99", "-99", "+", "-", "", " -110 ", "\t+150", "1.0", "-110.0",
+                     "1234567", "-1234567", "12345678", "99999999", "+1e3", "1,000", "--110", "+-110", "0", "00100"]
+        for n in stride(from: -1_300, through: 1_300, by: 7) { texts += ["\(n)", "+\(n)"] }
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let read = bytes.withUnsafeBufferPointer { Price(americanBytes: $0) }
+            #expect(read == Price(american: text), "\(text)")
+            if let read { #expect(read.text == text.trimmingCharacters(in: .whitespaces)) }
+        }
+        // The reduction by gcd(n, 100) from the table: -150 is 5/3, +250 is 7/2, -100 and +100 are 2.
+        #expect(Price(american: "-150")?.decimalOdds == Rational(5, 3))
+        #expect(Array("+250".utf8).withUnsafeBufferPointer { Price(americanBytes: $0) }?.decimalOdds == Rational(7, 2))
+        #expect(Array("-100".utf8).withUnsafeBufferPointer { Price(americanBytes: $0) }?.decimalOdds == Rational(2, 1))
+    }
+
+    @Test("The binary gcd is Euclid's")
+    func gcd() {
+        func euclid(_ a: UInt64, _ b: UInt64) -> UInt64 {
+            var a = a, b = b
+            while b != 0 { (a, b) = (b, a % b) }
+            return a == 0 ? 1 : a
+        }
+        var random = SeededRandom(seed: 5)
+        var pairs: [(UInt64, UInt64)] = [(0, 0), (0, 7), (7, 0), (1, 1), (100, 250), (1 << 40, 1 << 20), (UInt64.max, 3)]
+        for _ in 0..<2_000 { pairs.append((random.next() % 1_000_000, random.next() % 1_000_000)) }
+        for (a, b) in pairs { #expect(Rational.gcd(a, b) == euclid(a, b), "\(a), \(b)") }
     }
 
     @Test("Comparison of rationals does not overflow")
