@@ -21,6 +21,8 @@ enum BoltOddsFast {
             var memo = StringMemo()
             var templates = Templates()
             var read = Read()
+            // About one message per 2 KB (the initial state's are 2 KB): one allocation, not log2(n) copies.
+            read.updates.reserveCapacity(min(bytes.count / 2048 + 1, 50_000))
             do {
                 if s.isArray() {
                     if try s.enterArray() {
