@@ -197,33 +197,35 @@ public struct LiveStore: Sendable {
             events[key] = EventState(event: event, lastUpdate: now)
             return
         }
-        // Read in place (through `modify`): the getter of `values[index]` would copy the event.
-        let known = LiveStore.inPlace(&events.values[index]) { $0.event.markets.contains { $0.book == book } }
-        if known {
-            recordMoves(index: index, old: events.values[index].event.markets, new: incoming.markets, at: now)
-            // This book's markets where they were (books keep their order).
-            var markets: [Market] = []
-            var placed = false
-            for market in events.values[index].event.markets {
-                if market.book == book {
-                    if !placed { markets += incoming.markets; placed = true }
-                } else {
-                    markets.append(market)
+        // In place (through `modify`): the getter of `values[index]` would copy the whole event state.
+        LiveStore.inPlace(&events.values[index]) { state in
+            if state.event.markets.contains(where: { $0.book == book }) {
+                let old = state.event.markets
+                LiveStore.recordMoves(&state, old: old, new: incoming.markets, at: now)
+                // This book's markets where they were (books keep their order).
+                var markets: [Market] = []
+                var placed = false
+                for market in old {
+                    if market.book == book {
+                        if !placed { markets += incoming.markets; placed = true }
+                    } else {
+                        markets.append(market)
+                    }
                 }
+                state.event.markets = markets
+            } else {
+                // A book new to this event (the initial state, book by book): nothing moved; at the end.
+                state.event.markets += incoming.markets
             }
-            events.values[index].event.markets = markets
-        } else {
-            // A book new to this event (the initial state, book by book): nothing moved; in place, at the end.
-            events.values[index].event.markets += incoming.markets
+            // Teams and competition as this feed names them; score, clock and incidents come from others.
+            if !incoming.home.isEmpty { state.event.home = incoming.home }
+            if let away = incoming.away { state.event.away = away }
+            if let league = incoming.league { state.event.league = league }
+            if incoming.sport != "unknown" { state.event.sport = incoming.sport }
+            if let start = incoming.startTime { state.event.startTime = start }
+            state.event.updatedAt = now
+            state.lastUpdate = now
         }
-        // Teams and competition as this feed names them; score, clock and incidents come from others.
-        if !incoming.home.isEmpty { events.values[index].event.home = incoming.home }
-        if let away = incoming.away { events.values[index].event.away = away }
-        if let league = incoming.league { events.values[index].event.league = league }
-        if incoming.sport != "unknown" { events.values[index].event.sport = incoming.sport }
-        if let start = incoming.startTime { events.values[index].event.startTime = start }
-        events.values[index].event.updatedAt = now
-        events.values[index].lastUpdate = now
     }
 
     /// Score, clock, period and status from a scores feed; a match not known yet is added when the
@@ -254,7 +256,7 @@ public struct LiveStore: Sendable {
     private static func inPlace<R>(_ state: inout EventState, _ body: (inout EventState) -> R) -> R { body(&state) }
 
     /// Price moves from `old` to `new` markets (same id and book, same selection).
-    private mutating func recordMoves(index: Dictionary<EventKey, EventState>.Index, old: [Market], new: [Market], at now: Date) {
+    private static func recordMoves(_ state: inout EventState, old: [Market], new: [Market], at now: Date) {
         for market in new {
             guard let oldMarket = old.first(where: { $0.id == market.id && $0.book == market.book }) else { continue }
             // An unchanged market (often the very same storage, from the decoder's cache) moved nothing.
@@ -262,7 +264,7 @@ public struct LiveStore: Sendable {
             for selection in market.selections {
                 guard let before = oldMarket.selections.first(where: { $0.ref == selection.ref }),
                       let move = LiveStore.move(from: before.price, to: selection.price, at: now) else { continue }
-                events.values[index].moves[SelectionKey(market: market, selection: selection)] = move
+                state.moves[SelectionKey(market: market, selection: selection)] = move
             }
         }
     }
@@ -270,21 +272,24 @@ public struct LiveStore: Sendable {
     private mutating func upsert(_ incoming: Event, key: EventKey, at now: Date) {
         var event = incoming
         event.updatedAt = now
-        // One hash of the key: later writes go through the index (Dictionary.Values is mutable in place).
+        // One hash of the key; then the state in place (the getter of `values[index]` would copy it).
         guard let index = events.index(forKey: key) else {
             events[key] = EventState(event: event, lastUpdate: now,
                                      lastIncidentAt: event.incidents.isEmpty ? nil : now)
             return
         }
-        // Providers that send incidents one by one send events without them: keep what we have.
-        if event.incidents.isEmpty { event.incidents = events.values[index].event.incidents }
-        else if event.incidents.count > events.values[index].event.incidents.count { events.values[index].lastIncidentAt = now }
-        // Stats and lineups come on channels of their own.
-        if event.stats.isEmpty { event.stats = events.values[index].event.stats }
-        if event.lineups == nil { event.lineups = events.values[index].event.lineups }
-        recordMoves(index: index, old: events.values[index].event.markets, new: event.markets, at: now)
-        events.values[index].event = event
-        events.values[index].lastUpdate = now
+        LiveStore.inPlace(&events.values[index]) { state in
+            // Providers that send incidents one by one send events without them: keep what we have.
+            if event.incidents.isEmpty { event.incidents = state.event.incidents }
+            else if event.incidents.count > state.event.incidents.count { state.lastIncidentAt = now }
+            // Stats and lineups come on channels of their own.
+            if event.stats.isEmpty { event.stats = state.event.stats }
+            if event.lineups == nil { event.lineups = state.event.lineups }
+            let old = state.event.markets
+            LiveStore.recordMoves(&state, old: old, new: event.markets, at: now)
+            state.event = event
+            state.lastUpdate = now
+        }
     }
 
     /// The move from `before` to `after`, if the price changed.
@@ -294,30 +299,31 @@ public struct LiveStore: Sendable {
     }
 
     private mutating func applyPrice(_ update: PriceUpdate, key: EventKey, at now: Date) {
-        // One hash of the key; then in-place writes through the index (a copy of the markets held
-        // while writing would copy them).
+        // One hash of the key; then the state in place (the getter of `values[index]` would copy it,
+        // and a copy of the markets held while writing would copy them).
         guard let index = events.index(forKey: key) else { return }
-        var selection = update.selection
-        let ref = selection.ref
-        let mi = events.values[index].event.markets.firstIndex { $0.id == update.marketID && $0.book == update.book }
-        if let mi {
-            if let si = events.values[index].event.markets[mi].selections.firstIndex(where: { $0.ref == ref }) {
-                let before = events.values[index].event.markets[mi].selections[si].price
-                // A price update that does not say whether this is the main line keeps what was known.
-                if selection.isMain == nil { selection.isMain = events.values[index].event.markets[mi].selections[si].isMain }
-                if let move = LiveStore.move(from: before, to: selection.price, at: now) {
-                    events.values[index].moves[SelectionKey(update)] = move
+        LiveStore.inPlace(&events.values[index]) { state in
+            var selection = update.selection
+            let ref = selection.ref
+            if let mi = state.event.markets.firstIndex(where: { $0.id == update.marketID && $0.book == update.book }) {
+                if let si = state.event.markets[mi].selections.firstIndex(where: { $0.ref == ref }) {
+                    let before = state.event.markets[mi].selections[si].price
+                    // A price update that does not say whether this is the main line keeps what was known.
+                    if selection.isMain == nil { selection.isMain = state.event.markets[mi].selections[si].isMain }
+                    if let move = LiveStore.move(from: before, to: selection.price, at: now) {
+                        state.moves[SelectionKey(update)] = move
+                    }
+                    state.event.markets[mi].selections[si] = selection
+                } else {
+                    state.event.markets[mi].selections.append(selection)
                 }
-                events.values[index].event.markets[mi].selections[si] = selection
             } else {
-                events.values[index].event.markets[mi].selections.append(selection)
+                state.event.markets.append(Market(id: update.marketID, name: update.marketName, book: update.book,
+                                                  selections: [selection]))
             }
-        } else {
-            events.values[index].event.markets.append(Market(id: update.marketID, name: update.marketName, book: update.book,
-                                                            selections: [selection]))
+            state.lastUpdate = now
+            state.event.updatedAt = now
         }
-        events.values[index].lastUpdate = now
-        events.values[index].event.updatedAt = now
     }
 
     // MARK: - Queries
