@@ -340,11 +340,7 @@ enum BoltOddsFast {
             }
             if s.readMemberKey(ifLiteral: "link") {
                 guard seen.first(32), let read = try text(&s, numbers: false) else { return false }
-                switch Text.nonEmpty(read) {
-                case .bytes(let b)?: link = String(decoding: b, as: UTF8.self)
-                case .string(let v)?: link = v
-                case nil: link = nil
-                }
+                link = Text.nonEmpty(read)?.link
                 j += 1
                 open = try s.nextMemberBeforeKey()
                 tailMember = j; tailStart = s.index; tailBits = 0
@@ -458,12 +454,7 @@ enum BoltOddsFast {
             case .string(let v): guard Rational(decimalText: v) != nil else { return nil }
             }
         }
-        if field == .link, case .bytes(let b) = t {
-            // Links are one per outcome and book: made as they are, not remembered.
-            m.text = String(decoding: b, as: UTF8.self)
-        } else {
-            m.text = t.string(&memo)
-        }
+        m.text = field == .link ? t.link : t.string(&memo)
         return m
     }
 
@@ -487,26 +478,19 @@ enum BoltOddsFast {
             }
         }
 
+        /// A deep link's text: one per outcome and book, so made as it is, not remembered.
+        var link: String {
+            switch self {
+            case .bytes(let b): return String(decoding: b, as: UTF8.self)
+            case .string(let v): return v
+            }
+        }
+
         /// Nil for an empty text, as the generic decoder drops empty names, targets and lines.
         static func nonEmpty(_ t: Text??) -> Text? {
             guard case .some(.some(let t)) = t, !t.isEmpty else { return nil }
             return t
         }
-    }
-
-    /// American odds from a plain string's bytes with `BoltOddsWire.americanPrice`'s rules: `.some(nil)`
-    /// when blank (no price), nil when it would be an error (the generic decoder reads the frame).
-    static func americanPrice(_ bytes: UnsafeBufferPointer<UInt8>) -> Price?? {
-        var lo = 0, hi = bytes.count
-        while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
-        while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
-        if lo == hi { return .some(nil) }
-        var d = lo
-        if bytes[d] == UInt8(ascii: "+") || bytes[d] == UInt8(ascii: "-") { d += 1 }
-        guard hi - d >= 1, hi - d <= 7 else { return nil }
-        for i in d..<hi where !(0x30...0x39).contains(bytes[i]) { return nil }
-        guard let price = Price(americanBytes: UnsafeBufferPointer(rebasing: bytes[lo..<hi])) else { return nil }
-        return .some(price)
     }
 
     /// A string member's text (shared through the memo); nil for another type.
@@ -562,15 +546,15 @@ struct StringMemo {
     private var prices: [(key: UInt64, price: Price?)] = []
     private var pricesRead = 0
 
-    /// `BoltOddsFast.americanPrice` of a plain string's bytes, remembered by its text: a full
+    /// `BoltOddsWire.americanPrice(bytes:)` of a plain string's bytes, remembered by its text: a full
     /// subscription's hundreds of thousands of odds are a few thousand distinct texts.
     mutating func price(_ bytes: UnsafeBufferPointer<UInt8>) -> Price?? {
         // Up to 8 bytes of printable ASCII (no NUL) pack into a key of their own.
-        guard bytes.count >= 1, bytes.count <= 8 else { return BoltOddsFast.americanPrice(bytes) }
+        guard bytes.count >= 1, bytes.count <= 8 else { return BoltOddsWire.americanPrice(bytes: bytes) }
         if prices.isEmpty {
             // Worth it only for a frame of many prices (the initial state), not a line update.
             pricesRead += 1
-            if pricesRead < 64 { return BoltOddsFast.americanPrice(bytes) }
+            if pricesRead < 64 { return BoltOddsWire.americanPrice(bytes: bytes) }
             prices = Array(repeating: (0, nil), count: 4096)
         }
         var key: UInt64 = 0
@@ -578,7 +562,7 @@ struct StringMemo {
         while i > 0 { i -= 1; key = key << 8 | UInt64(bytes[i]) }
         let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
         if prices[slot].key == key { return .some(prices[slot].price) }
-        let read = BoltOddsFast.americanPrice(bytes)
+        let read = BoltOddsWire.americanPrice(bytes: bytes)
         if case .some(let price) = read { prices[slot] = (key, price) }
         return read
     }

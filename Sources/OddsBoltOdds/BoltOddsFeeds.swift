@@ -166,17 +166,22 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     private func kept(_ updates: [FeedUpdate], games listed: [String]? = nil) -> [FeedUpdate] {
         let sport = lock.withLock { filters.sport }
         var kept = updates
-        var games = sport == nil ? listed ?? [] : []
         if let sport {
             kept.removeAll { if case .bookUpsert(let e, _) = $0 { return e.sport != sport } else { return false } }
         }
-        if sport != nil || listed == nil {
-            for u in kept {
-                if case .bookUpsert(let e, _) = u, games.last != e.id { games.append(e.id) }
-            }
-        }
+        // The decoder's list holds every game of the frame: it is the answer only when nothing was left out.
+        let games = sport == nil ? listed ?? BoltOddsOddsFeed.games(in: kept) : BoltOddsOddsFeed.games(in: kept)
         if !games.isEmpty { index.add(games) }
         return kept
+    }
+
+    /// The games the books' views among `updates` name, in order.
+    private static func games(in updates: [FeedUpdate]) -> [String] {
+        var games: [String] = []
+        for u in updates {
+            if case .bookUpsert(let e, _) = u, games.last != e.id { games.append(e.id) }
+        }
+        return games
     }
 
     /// BoltOdds documents no close codes: every close or drop reconnects with backoff.

@@ -130,19 +130,28 @@ enum BoltOddsWire {
     static func americanPrice(_ v: JSONValue?, key: String) throws -> Price? {
         guard let v, !v.isNull else { return nil }
         guard let text = v.text else { throw Malformed("outcome \(key): odds are not text") }
-        // On bytes: an optional sign and 1 to 7 ASCII digits, between spaces or tabs (the initial
-        // state holds hundreds of thousands of these).
-        var bytes = Substring(text).utf8[...]
-        while let b = bytes.first, b == 0x20 || b == 0x09 { bytes.removeFirst() }
-        while let b = bytes.last, b == 0x20 || b == 0x09 { bytes.removeLast() }
-        if bytes.isEmpty { return nil }
-        var digits = bytes
-        if let b = digits.first, b == UInt8(ascii: "+") || b == UInt8(ascii: "-") { digits.removeFirst() }
-        guard !digits.isEmpty, digits.count <= 7, digits.allSatisfy({ (0x30...0x39).contains($0) }),
-              let price = Price(american: String(Substring(bytes))) else {
+        let read = text.utf8.withContiguousStorageIfAvailable(americanPrice(bytes:))
+            ?? Array(text.utf8).withUnsafeBufferPointer(americanPrice(bytes:))
+        guard case .some(let price) = read else {
             throw Malformed("outcome \(key): odds \(text.trimmingCharacters(in: .whitespaces)) are not American odds")
         }
         return price
+    }
+
+    /// The rule for odds text, on its UTF-8 bytes (the initial state holds hundreds of thousands):
+    /// between spaces or tabs, an optional sign and 1 to 7 ASCII digits. `.some(nil)` when blank (no
+    /// price: suspended or withdrawn), nil when it is not American odds.
+    static func americanPrice(bytes: UnsafeBufferPointer<UInt8>) -> Price?? {
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
+        while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
+        if lo == hi { return .some(nil) }
+        var d = lo
+        if bytes[d] == UInt8(ascii: "+") || bytes[d] == UInt8(ascii: "-") { d += 1 }
+        guard hi - d >= 1, hi - d <= 7 else { return nil }
+        for i in d..<hi where !(0x30...0x39).contains(bytes[i]) { return nil }
+        guard let price = Price(americanBytes: UnsafeBufferPointer(rebasing: bytes[lo..<hi])) else { return nil }
+        return .some(price)
     }
 
     // MARK: - Live scores

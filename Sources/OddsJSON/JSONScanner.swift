@@ -37,12 +37,7 @@ public struct JSONScanner {
     mutating func skipWhitespace() {
         // Usually there is none: one comparison.
         if _index < bytes.count, bytes[_index] > 0x20 { return }
-        while _index < bytes.count {
-            switch bytes[_index] {
-            case 0x20, 0x09, 0x0A, 0x0D: _index += 1
-            default: return
-            }
-        }
+        _index = JSONSpan.skipWhitespace(bytes, from: _index)
     }
 
     /// The first byte of the next value (after whitespace), nil at the end.
@@ -126,8 +121,7 @@ public struct JSONScanner {
             if bytes[_index + 1 + k] != p[k] { return false }
             k += 1
         }
-        var i = _index + n + 2
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        let i = JSONSpan.skipWhitespace(bytes, from: _index + n + 2)
         guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return false }
         keyStart = _index + 1
         keyCount = n
@@ -163,8 +157,7 @@ public struct JSONScanner {
         guard n > 0, _index + n < bytes.count,
               memcmp(bytes.baseAddress! + _index, member.baseAddress!, n) == 0 else { return false }
         // A number is not self-delimiting ("1.5" is a prefix of "1.55"): what follows must end the member.
-        var i = _index + n
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        let i = JSONSpan.skipWhitespace(bytes, from: _index + n)
         guard i < bytes.count, bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: "}") else { return false }
         _index += n
         return true
@@ -319,16 +312,6 @@ public struct JSONScanner {
         guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
         _index = i + 1
         return UnsafeBufferPointer(rebasing: bytes[start..<i])
-    }
-
-    /// True, moved past it, when the value here is `null`.
-    @inlinable
-    public mutating func null() -> Bool {
-        skipWhitespace()
-        guard depth < JSONScanner.maxDepth, _index + 4 <= bytes.count, bytes[_index] == UInt8(ascii: "n"), bytes[_index + 1] == UInt8(ascii: "u"),
-              bytes[_index + 2] == UInt8(ascii: "l"), bytes[_index + 3] == UInt8(ascii: "l") else { return false }
-        _index += 4
-        return true
     }
 
     /// Skips the value here, checking it as the generic parser would.

@@ -73,6 +73,8 @@ public enum JSONSpan {
         return i
     }
 
+    /// The index of the first byte from `start` on that is not JSON whitespace.
+    @inlinable
     public static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var i = start
         while i < bytes.count {
