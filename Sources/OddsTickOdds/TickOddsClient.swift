@@ -191,14 +191,21 @@ public final class TickOddsFeed: FeedAdapter {
                 let key = SuspendedKey(marketID: p.marketID, selection: p.selection.ref)
                 if p.selection.suspended { suspendedByUpdate[p.eventID, default: []].insert(key) }
                 else { suspendedByUpdate[p.eventID]?.remove(key) }
-            case .upsert(var e):
-                if apply(&e) { updates[i] = .upsert(e) }
+            case .upsert:
+                // Most events have no suspension to keep: looked up before the event is taken out.
+                guard !suspendedByUpdate.isEmpty, let id = updates[i].eventID, let keys = suspendedByUpdate[id], !keys.isEmpty,
+                      case .upsert(var e) = updates[i] else { continue }
+                updates[i] = .heartbeat
+                TickOddsFeed.suspend(keys, in: &e)
+                updates[i] = .upsert(e)
             case .snapshot(var events):
                 // A snapshot does not say a line reopened either: suspensions of its events still hold.
                 let ids = Set(events.map(\.id))
                 suspendedByUpdate = suspendedByUpdate.filter { ids.contains($0.key) }
                 marketCache.retain(ids)
-                for j in events.indices { _ = apply(&events[j]) }
+                for j in events.indices {
+                    if let keys = suspendedByUpdate[events[j].id] { TickOddsFeed.suspend(keys, in: &events[j]) }
+                }
                 updates[i] = .snapshot(events)
             case .remove(let id):
                 suspendedByUpdate[id] = nil
@@ -209,15 +216,17 @@ public final class TickOddsFeed: FeedAdapter {
         }
     }
 
-    private func apply(_ e: inout Event) -> Bool {
-        guard let keys = suspendedByUpdate[e.id], !keys.isEmpty else { return false }
-        for m in e.markets.indices {
-            for s in e.markets[m].selections.indices
-            where keys.contains(SuspendedKey(marketID: e.markets[m].id, selection: e.markets[m].selections[s].ref)) {
-                e.markets[m].selections[s].suspended = true
+    /// Marks the selections named by `keys` suspended (a few keys: each is looked for, rather than
+    /// every selection hashed).
+    static func suspend(_ keys: Set<SuspendedKey>, in e: inout Event) {
+        for key in keys {
+            for m in e.markets.indices where e.markets[m].id == key.marketID {
+                for s in e.markets[m].selections.indices
+                where !e.markets[m].selections[s].suspended && e.markets[m].selections[s].ref == key.selection {
+                    e.markets[m].selections[s].suspended = true
+                }
             }
         }
-        return true
     }
 
     /// TickOdds documents no close codes: every close or drop reconnects with backoff. What stops

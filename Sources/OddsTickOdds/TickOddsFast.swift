@@ -58,31 +58,71 @@ struct MarketFields {
         selections = try (v["selections"]?.array ?? []).map { try SelectionFields($0).selection(fallbackID: nil) }
     }
 
-    init(_ s: inout JSONScanner) throws {
-        guard try s.enterObject() else { return }
+    /// The members a market group's template remembers (the selections are remembered one by one).
+    enum Field { case name, key, period, other }
+
+    /// Reads a market group. `memo`, what this fixture's group at the same position held: members and
+    /// selections whose bytes it has seen at the same place are taken as read then.
+    init(_ s: inout JSONScanner, memo: TickOddsMarketCache.Group? = nil) throws {
+        guard try s.enterObjectBeforeKey() else { return }
+        var position = -1
         repeat {
+            position += 1
+            if let memo, let (field, value) = memo.members.match(position, &s) {
+                set(field, value)
+                continue
+            }
+            let start = s.index
+            try s.readMemberKey()
             if s.key(is: "selections") {
+                memo?.members.forget(position)
                 selections = []
                 guard s.isArray() else { try s.skip(); continue }
                 guard try s.enterArray() else { continue }
                 // A bad selection throws here, where the generic decoder would throw only if this is the
                 // last `selections`: the fast path then gives the message to the generic decoder.
+                var j = 0
                 repeat {
                     guard s.isObject() else { throw MalformedMessage("selection without name") }
-                    selections.append(try SelectionFields(&s, readID: false).selection(fallbackID: nil))
+                    if let selection = memo?.selection(j, at: &s) {
+                        selections.append(selection)
+                    } else {
+                        let start = s.index
+                        let selection = try SelectionFields(&s, readID: false).selection(fallbackID: nil)
+                        memo?.remember(selection, j, s, from: start)
+                        selections.append(selection)
+                    }
+                    j += 1
                 } while try s.nextElement()
+                continue
             }
-            else if s.key(is: "name") { name = try s.scalar() }
-            else if s.key(is: "key") { key = try s.scalar() }
-            else if s.key(is: "period") { period = try s.scalar() }
-            else { try s.skip() }
-        } while try s.nextMember()
+            let field: Field = s.key(is: "name") ? .name : s.key(is: "key") ? .key : s.key(is: "period") ? .period : .other
+            let value: JSONScalar
+            if field == .other { try s.skip(); value = .null } else { value = try s.scalar() }
+            set(field, value)
+            memo?.members.remember(position, s, from: start, (field, value))
+        } while try s.nextMemberBeforeKey()
     }
 
-    func market() throws -> Market {
+    mutating func set(_ field: Field, _ value: JSONScalar) {
+        switch field {
+        case .name: name = value
+        case .key: key = value
+        case .period: period = value
+        case .other: break
+        }
+    }
+
+    /// The market; `memo` gives back the id and name made last time from the same name, key and period.
+    func market(memo: TickOddsMarketCache.Group? = nil) throws -> Market {
+        if let memo, let market = memo.builtMarket(name: name, key: key, period: period, selections: selections) {
+            return market
+        }
         guard let name = name?.string else { throw MalformedMessage("market group without name") }
         let id = TickOddsWire.marketID(key: key?.string ?? sportSlug(name), period: period?.string)
-        return Market(id: id, name: name, book: TickOddsWire.book, selections: selections)
+        let market = Market(id: id, name: name, book: TickOddsWire.book, selections: selections)
+        memo?.built(market, name: self.name, key: key, period: period)
+        return market
     }
 }
 
@@ -148,10 +188,13 @@ struct UpdateFields {
 
     /// The updates the message makes, its refreshed event last. `incident` reads the message's
     /// incident for the refreshed event (the fast reader throws for an object: the generic one reads it).
-    func updates(refreshed: Event, incident: (Event) throws -> Incident) throws -> [FeedUpdate] {
+    func updates(refreshed: Event, incident: (Event) throws -> Incident,
+                 selectionRef: (String?, String?) -> (marketID: String, side: String?) = TickOddsWire.selectionRef) throws -> [FeedUpdate] {
         guard let change = change?.string else { throw MalformedMessage("update without change") }
         let id = fixtureId?.text ?? refreshed.id
         var updates: [FeedUpdate] = []
+        // At most the change and the refreshed event: one allocation.
+        updates.reserveCapacity(2)
         switch change {
         case "score":
             // A score that is not N-N stays as text on the refreshed event (the upsert below).
@@ -166,7 +209,7 @@ struct UpdateFields {
             updates.append(.status(eventID: id, status: refreshed.status, period: refreshed.period))
         case "odds":
             if let selection {
-                let ref = TickOddsWire.selectionRef(selection.id?.text, marketKey: marketKey?.string)
+                let ref = selectionRef(selection.id?.text, marketKey?.string)
                 let name = marketName?.string ?? refreshed.markets.first { $0.id == ref.marketID }?.name ?? ref.marketID
                 updates.append(.price(PriceUpdate(eventID: id, marketID: ref.marketID, marketName: name, book: TickOddsWire.book,
                                                   selection: try selection.selection(fallbackID: ref.side))))
@@ -203,14 +246,74 @@ struct EventFields {
         flatOdds = v["odds"]?.array.map { $0.map(FlatOddsFields.init) }
     }
 
+    /// The scalar members of an event, as a member template remembers what it read.
+    enum Field { case fixtureId, home, away, sportName, sport, league, leagueName, competition, status, startTime, score, clock, period, other }
+
+    /// The scalar field the current key names; nil for the containers and unknown keys.
+    static func field(_ s: JSONScanner) -> Field? {
+        if s.key(is: "fixtureId") { return .fixtureId }
+        if s.key(is: "home") { return .home }
+        if s.key(is: "away") { return .away }
+        if s.key(is: "sportName") { return .sportName }
+        if s.key(is: "league") { return .league }
+        if s.key(is: "status") { return .status }
+        if s.key(is: "score") { return .score }
+        if s.key(is: "clock") { return .clock }
+        if s.key(is: "period") { return .period }
+        if s.key(is: "startTime") { return .startTime }
+        if s.key(is: "sport") { return .sport }
+        if s.key(is: "leagueName") { return .leagueName }
+        if s.key(is: "competition") { return .competition }
+        return nil
+    }
+
+    mutating func set(_ field: Field, _ value: JSONScalar) {
+        switch field {
+        case .fixtureId: fixtureId = value
+        case .home: home = value
+        case .away: away = value
+        case .sportName: sportName = value
+        case .sport: sport = value
+        case .league: league = value
+        case .leagueName: leagueName = value
+        case .competition: competition = value
+        case .status: status = value
+        case .startTime: startTime = value
+        case .score: score = value
+        case .clock: clock = value
+        case .period: period = value
+        case .other: break
+        }
+    }
+
+    /// The fixture's memory in the cache, when the fast reader had one: `event()` patches the
+    /// event it built last time instead of building every field again.
+    var memo: TickOddsMarketCache.Fixture?
+
     /// Reads an event object; nil when the value is not an object (the generic decoder then decides).
-    /// `cache` gives back the market of a group whose bytes it has seen at the same place.
+    /// `cache` gives back the market of a group whose bytes it has seen at the same place, and the
+    /// scalar members whose bytes it has seen at the same position.
     init?(_ s: inout JSONScanner, cache: TickOddsMarketCache? = nil) throws {
-        // This fixture's memory in the cache, looked up once its id is known.
-        var memo: TickOddsMarketCache.Fixture?
         guard s.isObject() else { try s.skip(); return nil }
-        guard try s.enterObject() else { return }
+        guard try s.enterObjectBeforeKey() else { return }
+        var position = -1
         repeat {
+            position += 1
+            // The fixture's memory, once its id is known (the id is an event's first member).
+            if memo == nil, let cache, let id = fixtureId?.text { memo = cache.fixture(id) }
+            if let memo, let (field, value) = memo.members.match(position, &s) {
+                set(field, value)
+                continue
+            }
+            let start = s.index
+            try s.readMemberKey()
+            if let field = EventFields.field(s) {
+                let value = try s.scalar()
+                set(field, value)
+                memo?.members.remember(position, s, from: start, (field, value))
+                continue
+            }
+            memo?.members.forget(position)
             if s.key(is: "marketGroups") {
                 guard s.isArray() else { marketGroups = nil; try s.skip(); continue }
                 var groups: [Market] = []
@@ -223,8 +326,9 @@ struct EventFields {
                             continue
                         }
                         let start = s.index
-                        let market = try MarketFields(&s).market()
-                        memo?.store(market, index: groups.count, nesting: s.nesting, bytes: s.bytes, start..<s.index)
+                        let group = memo?.group(index: groups.count)
+                        let market = try MarketFields(&s, memo: group).market(memo: group)
+                        group?.store(market, nesting: s.nesting, s.bytes[start..<s.index])
                         groups.append(market)
                     } while try s.nextElement()
                 }
@@ -250,31 +354,49 @@ struct EventFields {
                 }
                 flatOdds = flat
             }
-            else if s.key(is: "fixtureId") { fixtureId = try s.scalar() }
-            else if s.key(is: "home") { home = try s.scalar() }
-            else if s.key(is: "away") { away = try s.scalar() }
-            else if s.key(is: "sportName") { sportName = try s.scalar() }
-            else if s.key(is: "league") { league = try s.scalar() }
-            else if s.key(is: "status") { status = try s.scalar() }
-            else if s.key(is: "score") { score = try s.scalar() }
-            else if s.key(is: "clock") { clock = try s.scalar() }
-            else if s.key(is: "period") { period = try s.scalar() }
-            else if s.key(is: "startTime") { startTime = try s.scalar() }
-            else if s.key(is: "sport") { sport = try s.scalar() }
-            else if s.key(is: "leagueName") { leagueName = try s.scalar() }
-            else if s.key(is: "competition") { competition = try s.scalar() }
             else if s.key(is: "legacyOdds"), let legacy = memo ?? cache?.fixture(fixtureId?.text) {
                 memo = legacy
                 try legacy.skip(slot: -1, &s)
             }
-            else { try s.skip() }
-        } while try s.nextMember()
+            else {
+                try s.skip()
+                memo?.members.remember(position, s, from: start, (.other, .null))
+            }
+        } while try s.nextMemberBeforeKey()
         // A later non-array `marketGroups` undid the groups after the flat list was skipped: rare,
         // and the generic decoder has the whole tree.
         if marketGroups == nil && skippedFlatOdds { return nil }
     }
 
+    /// True when every field `event()` reads but the clock and the markets is as in `other`.
+    func sameHeader(as other: EventFields) -> Bool {
+        isObject == other.isObject && fixtureId == other.fixtureId && home == other.home && away == other.away
+            && sportName == other.sportName && sport == other.sport && league == other.league
+            && leagueName == other.leagueName && competition == other.competition && status == other.status
+            && startTime == other.startTime && score == other.score && period == other.period
+    }
+
+    /// The markets: the groups, else the flat list; all suspended while the event is.
+    func markets() throws -> [Market] {
+        if let badGroups { throw badGroups }
+        var markets: [Market] = []
+        if let marketGroups {
+            markets = marketGroups
+        } else if let flatOdds {
+            markets = try FlatOddsFields.markets(flatOdds)
+        }
+        if status?.string == "suspended" {
+            for m in markets.indices { for s in markets[m].selections.indices { markets[m].selections[s].suspended = true } }
+        }
+        return markets
+    }
+
     func event() throws -> Event {
+        // A refreshed event whose other fields are as last time: the event built then, with this
+        // clock and these markets (what building it again would give, without making its values again).
+        if let memo, memo.sameHeader(self) {
+            return memo.patch(clock: clock?.string, markets: try markets())
+        }
         guard isObject else { throw MalformedMessage("expected an event object") }
         guard let id = fixtureId?.text, !id.isEmpty else { throw MalformedMessage("event without fixtureId") }
         guard let home = home?.string else { throw MalformedMessage("event \(id) without home") }
@@ -282,22 +404,14 @@ struct EventFields {
         // A missing sport stays unknown: guessing "Soccer" would file a tennis match under football.
         let sportName = sportName?.string ?? sport?.string ?? "unknown"
         let league = league?.string ?? leagueName?.string ?? competition?.string
-        var markets: [Market] = []
-        if let badGroups { throw badGroups }
-        if let marketGroups {
-            markets = marketGroups
-        } else if let flatOdds {
-            markets = try FlatOddsFields.markets(flatOdds)
-        }
-        let statusText = status?.string
-        if statusText == "suspended" {
-            for m in markets.indices { for s in markets[m].selections.indices { markets[m].selections[s].suspended = true } }
-        }
-        return Event(provider: .tickodds, id: id, sport: sportSlug(sportName), league: league, home: home, away: away,
-                     status: TickOddsWire.status(statusText),
-                     startTime: startTime?.string.flatMap(TickOddsWire.parseDate),
-                     score: score?.string.flatMap(Score.init(text:)), scoreText: score?.string,
-                     clock: clock?.string, period: period?.string, markets: markets)
+        let markets = try markets()
+        let event = Event(provider: .tickodds, id: id, sport: sportSlug(sportName), league: league, home: home, away: away,
+                          status: TickOddsWire.status(status?.string),
+                          startTime: startTime?.string.flatMap(TickOddsWire.parseDate),
+                          score: score?.string.flatMap(Score.init(text:)), scoreText: score?.string,
+                          clock: clock?.string, period: period?.string, markets: markets)
+        memo?.remember(self, event)
+        return event
     }
 }
 
@@ -360,11 +474,12 @@ enum TickOddsFast {
             return [.upsert(try event.event())]
         case "update":
             guard let event else { return nil }
-            return try update.updates(refreshed: try event.event()) { refreshed in
+            let memo = event.memo
+            return try update.updates(refreshed: try event.event(), incident: { refreshed in
                 // A label; an incident object is rare and left to the generic decoder.
                 guard case .string(let label)? = incident else { throw MalformedMessage("an incident object") }
                 return TickOddsWire.incident(.string(label), event: refreshed)
-            }
+            }, selectionRef: { memo?.selectionRef($0, marketKey: $1) ?? TickOddsWire.selectionRef($0, marketKey: $1) })
         case "heartbeat":
             return [.heartbeat]
         case "match_end":
@@ -381,39 +496,170 @@ enum TickOddsFast {
 /// they are compared instead of read again. Bounded: at most `maxFixtures` fixtures.
 public final class TickOddsMarketCache {
     /// Bytes checked before, with the depth they were checked at: taken only where it is no deeper.
-    struct Seen { var bytes: [UInt8]; var nesting: Int }
+    struct Seen {
+        var bytes: [UInt8]
+        var nesting: Int
+
+        mutating func set(_ span: UnsafeBufferPointer<UInt8>, nesting: Int) {
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(contentsOf: span)
+            self.nesting = nesting
+        }
+    }
 
     /// What one fixture's last events held: market groups (read), flat odds entries and
     /// `legacyOdds` (skipped), by position.
     final class Fixture {
-        var groups: [(seen: Seen, market: Market)] = []
-        var flat: [Seen] = []
-        var legacy: Seen?
+        var groups: [Group] = []
+        var flat: [Skipped] = []
+        let legacy = Skipped()
+        /// The event object's scalar (and unknown) members by position.
+        var members = MemberTemplates<(EventFields.Field, JSONScalar)>()
+        /// The fields of the last event read, without its markets, and the event built from them.
+        private var lastFields: EventFields?
+        private var lastEvent: Event?
         unowned let cache: TickOddsMarketCache
         init(_ cache: TickOddsMarketCache) { self.cache = cache }
+
+        func remember(_ fields: EventFields, _ event: Event) {
+            var header = fields
+            // Not the memo itself (a cycle), nor the markets (not compared).
+            header.memo = nil
+            header.marketGroups = nil
+            header.flatOdds = nil
+            lastFields = header
+            lastEvent = event
+        }
+
+        /// Where odds updates' selections belong, by selection id and market key (a fixture has a few).
+        private var refs: [(id: String, marketKey: String?, marketID: String, side: String?)] = []
+
+        /// `TickOddsWire.selectionRef`, remembered for the ids seen before.
+        func selectionRef(_ id: String?, marketKey: String?) -> (marketID: String, side: String?) {
+            guard let id else { return TickOddsWire.selectionRef(nil, marketKey: marketKey) }
+            for k in refs.indices where refs[k].id == id && refs[k].marketKey == marketKey {
+                return (refs[k].marketID, refs[k].side)
+            }
+            let ref = TickOddsWire.selectionRef(id, marketKey: marketKey)
+            if refs.count >= 64 { refs.removeAll(keepingCapacity: true) }
+            refs.append((id, marketKey, ref.marketID, ref.side))
+            return ref
+        }
+
+        /// True when `fields` are those of the last event but for its clock and markets (compared in
+        /// place, not copied out).
+        func sameHeader(_ fields: EventFields) -> Bool {
+            lastEvent != nil && lastFields!.sameHeader(as: fields)
+        }
+
+        /// The last event with this clock and these markets (after `sameHeader`), remembered as the last.
+        func patch(clock: String?, markets: [Market]) -> Event {
+            lastEvent!.clock = clock
+            lastEvent!.markets = markets
+            return lastEvent!
+        }
 
         /// The market of the group at the scanner's position, when its bytes are the ones seen at
         /// this place (the scanner then moves past them).
         func market(index: Int, at s: inout JSONScanner) -> Market? {
-            guard index < groups.count, s.nesting <= groups[index].seen.nesting, s.consume(groups[index].seen.bytes) else { return nil }
+            guard index < groups.count, let market = groups[index].market, s.nesting <= groups[index].seen.nesting,
+                  s.consume(groups[index].seen.bytes) else { return nil }
             cache.hits += 1
-            return groups[index].market
+            return market
         }
 
-        func store(_ market: Market, index: Int, nesting: Int, bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-            let entry = (Seen(bytes: Array(UnsafeBufferPointer(rebasing: bytes[range])), nesting: nesting), market)
-            if index < groups.count { groups[index] = entry } else if index == groups.count { groups.append(entry) }
+        /// The memory of the group at `index` (made for the next position); nil past it.
+        func group(index: Int) -> Group? {
+            if index < groups.count { return groups[index] }
+            guard index == groups.count else { return nil }
+            groups.append(Group())
+            return groups[index]
         }
 
         /// Moves past the value here: by comparison when it repeats what this place held, else by a
-        /// checked skip (remembered for next time). `slot` -1 is `legacyOdds`, others flat entries.
+        /// checked skip (remembered for next time), member by member for an object, whose unchanged
+        /// members are compared too. `slot` -1 is `legacyOdds`, others flat entries.
         func skip(slot: Int, _ s: inout JSONScanner) throws {
-            let seen = slot < 0 ? legacy : (slot < flat.count ? flat[slot] : nil)
-            if let seen, s.nesting <= seen.nesting, s.consume(seen.bytes) { cache.hits += 1; return }
+            let memo: Skipped
+            if slot < 0 {
+                memo = legacy
+            } else if slot < flat.count {
+                memo = flat[slot]
+            } else {
+                memo = Skipped()
+                if slot == flat.count { flat.append(memo) }
+            }
+            if !memo.seen.bytes.isEmpty, s.nesting <= memo.seen.nesting, s.consume(memo.seen.bytes) { cache.hits += 1; return }
             let nesting = s.nesting
-            let range = try s.skipRange()
-            let new = Seen(bytes: Array(UnsafeBufferPointer(rebasing: s.bytes[range])), nesting: nesting)
-            if slot < 0 { legacy = new } else if slot < flat.count { flat[slot] = new } else if slot == flat.count { flat.append(new) }
+            guard s.isObject() else {
+                memo.seen.set(UnsafeBufferPointer(rebasing: s.bytes[try s.skipRange()]), nesting: nesting)
+                return
+            }
+            let start = s.index
+            if try s.enterObjectBeforeKey() {
+                var position = -1
+                repeat {
+                    position += 1
+                    if memo.members.match(position, &s) != nil { continue }
+                    let member = s.index
+                    try s.readMemberKey()
+                    try s.skip()
+                    memo.members.remember(position, s, from: member, ())
+                } while try s.nextMemberBeforeKey()
+            }
+            memo.seen.set(UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), nesting: nesting)
+        }
+    }
+
+    /// A value the fast path skips (a flat odds entry, `legacyOdds`): its bytes, and an object's members.
+    final class Skipped {
+        var seen = Seen(bytes: [], nesting: 0)
+        var members = MemberTemplates<Void>()
+    }
+
+    /// What one market group position of a fixture held: the group's bytes and market, its members
+    /// and selections by position, and the id and name made from its name, key and period.
+    final class Group {
+        var seen = Seen(bytes: [], nesting: 0)
+        var market: Market?
+        var members = MemberTemplates<(MarketFields.Field, JSONScalar)>()
+        var selections: [(seen: Seen, selection: Selection)] = []
+        /// The market last built here (with its selections) and the name, key and period it was built from.
+        private var builtFrom: (name: JSONScalar?, key: JSONScalar?, period: JSONScalar?)?
+        private var builtLast: Market?
+
+        func built(_ market: Market, name: JSONScalar?, key: JSONScalar?, period: JSONScalar?) {
+            builtFrom = (name, key, period)
+            builtLast = market
+        }
+
+        /// The market built last time with these selections, when it was built from the same name, key
+        /// and period. Compared in place: copying the remembered values out would cost more than they save.
+        func builtMarket(name: JSONScalar?, key: JSONScalar?, period: JSONScalar?, selections: [Selection]) -> Market? {
+            guard builtLast != nil, builtFrom!.name == name, builtFrom!.key == key, builtFrom!.period == period else { return nil }
+            builtLast!.selections = selections
+            return builtLast
+        }
+
+        func store(_ market: Market, nesting: Int, _ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+            seen.set(UnsafeBufferPointer(rebasing: bytes), nesting: nesting)
+            self.market = market
+        }
+
+        /// The selection at position `j` of the group's list, when its bytes are the ones seen there.
+        func selection(_ j: Int, at s: inout JSONScanner) -> Selection? {
+            guard j < selections.count, s.nesting <= selections[j].seen.nesting, s.consume(selections[j].seen.bytes) else { return nil }
+            return selections[j].selection
+        }
+
+        func remember(_ selection: Selection, _ j: Int, _ s: JSONScanner, from start: Int) {
+            let span = UnsafeBufferPointer(rebasing: s.bytes[start..<s.index])
+            if j < selections.count {
+                selections[j].seen.set(span, nesting: s.nesting)
+                selections[j].selection = selection
+            } else if j == selections.count, j < MemberTemplates<Void>.positions {
+                selections.append((Seen(bytes: Array(span), nesting: s.nesting), selection))
+            }
         }
     }
 
@@ -445,6 +691,39 @@ public final class TickOddsMarketCache {
     public var count: Int { fixtures.count }
 }
 
+/// An object's members by position, as last read: each one's bytes (`"key":value`), the nesting it
+/// was read at and what it was read as. Reading a member is a function of its bytes, so where the
+/// same bytes stand at the same position again (no deeper), they are taken as read then, without
+/// reading the key or making a `String` (`JSONScanner.member(matches:)`).
+struct MemberTemplates<Read> {
+    private var seen: [TickOddsMarketCache.Seen] = []
+    /// Nil: nothing remembered at that position (a container member, read its own way).
+    private var reads: [Read?] = []
+
+    /// What the member at `position` was read as, when its bytes are here (the scanner then moves past them).
+    func match(_ position: Int, _ s: inout JSONScanner) -> Read? {
+        guard position < reads.count, let read = reads[position], s.nesting <= seen[position].nesting,
+              seen[position].bytes.withUnsafeBufferPointer({ s.member(matches: $0) }) else { return nil }
+        return read
+    }
+
+    /// Remembers the member read from `start` to the scanner's position.
+    mutating func remember(_ position: Int, _ s: JSONScanner, from start: Int, _ read: Read) {
+        guard position < MemberTemplates.positions else { return }
+        while reads.count <= position { seen.append(TickOddsMarketCache.Seen(bytes: [], nesting: 0)); reads.append(nil) }
+        seen[position].set(UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), nesting: s.nesting)
+        reads[position] = read
+    }
+
+    /// Nothing is remembered at `position`.
+    mutating func forget(_ position: Int) {
+        if position < reads.count { reads[position] = nil }
+    }
+
+    /// Members past this position are not remembered (an object with thousands of members is no event).
+    static var positions: Int { 64 }
+}
+
 /// The two TickOdds message decoders, for the fuzzer and the benchmark to compare.
 public enum TickOddsDecoders {
     /// The fast path's updates, or nil when it leaves the message to the generic decoder. With a
@@ -469,3 +748,4 @@ public enum TickOddsDecoders {
         return fast == generic
     }
 }
+

@@ -98,3 +98,55 @@ struct ScoreTextTests {
         #expect(n.scoreText == nil && n.scoreLabel == "2-1")
     }
 }
+
+@Suite("TickOdds fast path memory")
+struct TickOddsTemplateTests {
+    /// An update of fixture 9 as the simulator writes it, with each part replaceable.
+    static func update(head: String = #""fixtureId":"9","sportName":"Soccer","league":"Süper Lig","home":"Göztepe","away":"B","score":"1-0","clock":"10:00","period":"1st Half","status":"in_progress""#,
+                       home: String = "2.10", over: String = "1.5", groupTail: String = #","industryKey":"h2h_3_way","period":"full_game""#,
+                       flatPrice: String = "2.10", legacy: String = #"{"Fulltime Result":{"Göztepe":2.10,"B":3.40},"Goals":{"Over":1.5}}"#,
+                       selection: String = #"{"id":"9:full_time_result:full_game:home","name":"Göztepe","odds":2.10,"handicap":null,"suspended":false}"#) -> [UInt8] {
+        let groups = #"[{"name":"Fulltime Result","key":"full_time_result"\#(groupTail),"selections":[{"id":"9:full_time_result:full_game:home","name":"Göztepe","odds":\#(home),"side":"home","isMain":true},{"id":"9:full_time_result:full_game:away","name":"B","odds":3.40,"side":"away","isMain":true}]},{"name":"Goals","key":"total_goals","period":"full_game","selections":[{"name":"Over","odds":\#(over),"side":"over","handicap":2.5},{"name":"Under","odds":2.50,"side":"under","handicap":2.5}]}]"#
+        let flat = #"[{"id":"9:full_time_result:full_game:home","marketKey":"full_time_result","side":"home","price":\#(flatPrice)},{"id":"9:full_time_result:full_game:away","marketKey":"full_time_result","side":"away","price":3.40}]"#
+        let event = "{\(head),\"marketGroups\":\(groups),\"odds\":\(flat),\"legacyOdds\":\(legacy)}"
+        return Array(#"{"type":"update","fixtureId":"9","change":"odds","event":\#(event),"selection":\#(selection),"marketName":"Fulltime Result"}"#.utf8)
+    }
+
+    @Test("Frames that repeat, change, move, duplicate or respace members of a remembered fixture read exactly as the generic decoder reads them")
+    func agreesAcrossChanges() throws {
+        typealias T = TickOddsTemplateTests
+        let head = #""fixtureId":"9","sportName":"Soccer","league":"Süper Lig","home":"Göztepe","away":"B","score":"1-0","clock":"10:00","period":"1st Half","status":"in_progress""#
+        let frames: [[UInt8]] = [
+            T.update(),
+            T.update(),                                                                   // all from memory
+            T.update(head: head.replacingOccurrences(of: "10:00", with: "10:01")),        // the clock alone: the event patched
+            T.update(head: head.replacingOccurrences(of: "1-0", with: "2-0")),            // the score: built again
+            T.update(head: head.replacingOccurrences(of: "in_progress", with: "suspended")), // every line suspended
+            T.update(),                                                                   // and open again
+            T.update(home: "2.15"),                                                       // one selection of a group
+            T.update(over: "1.55"),                                                       // a number the last one is a prefix of
+            T.update(over: "1.5 "),                                                       // the same number, spaced
+            T.update(groupTail: #","period":"full_game","industryKey":"h2h_3_way""#),     // members moved
+            T.update(groupTail: #","period":"full_game","period":"first_half""#),         // a duplicate key: the last wins
+            T.update(head: #""fixtureId":"9","home":"Göztepe","sportName":"Soccer","away":"B","score":"1-0","clock":"10:00","status":"in_progress""#), // moved, one gone
+            T.update(head: head + #","home":"Other""#),                                   // a duplicate of a remembered member
+            T.update(head: head + #","fixtureId":"10""#),                                 // another fixture's id, late
+            T.update(head: head.replacingOccurrences(of: "\"away\":\"B\"", with: "\"away\": \"B\"")),
+            T.update(head: head.replacingOccurrences(of: "\"league\":\"Süper Lig\"", with: "\"league\":{\"name\":\"x\"}")),
+            T.update(flatPrice: "2.20"),
+            T.update(legacy: #"{"Fulltime Result":{"Göztepe":2.20,"B":3.40},"Goals":{"Over":1.5}}"#),
+            T.update(legacy: #"{"Goals":{"Over":1.5},"Fulltime Result":{"Göztepe":2.20,"B":3.40}}"#),
+            T.update(legacy: "[]"),
+            T.update(selection: #"{"id":"9:total_goals:full_game:over","name":"Over","odds":1.6,"handicap":2.5,"suspended":true}"#),
+            T.update(selection: #"{"id":"9:total_goals:full_game:over","name":"Over","odds":1.6,"handicap":2.5,"suspended":true}"#),
+            T.update(),
+        ]
+        let cache = TickOddsMarketCache()
+        for (i, frame) in frames.enumerated() {
+            let generic = try TickOddsDecoders.generic(frame)
+            let fast = try #require(TickOddsDecoders.fast(frame, cache: cache), "frame \(i): no fast answer")
+            #expect(fast == generic, "frame \(i)")
+        }
+        #expect(cache.hits > 20, "\(cache.hits) cache hits")
+    }
+}
