@@ -8,6 +8,18 @@ public enum ProviderID: String, CaseIterable, Sendable, Codable {
     case sportsapi
     case sportsapiV1 = "sportsapi-v1"
 
+    /// Hashes the case, not its raw value: a raw-value enum's default hash makes and hashes the
+    /// `String` every time, and every store key carries a provider.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .pulsescore: hasher.combine(0 as UInt8)
+        case .tickodds: hasher.combine(1 as UInt8)
+        case .boltodds: hasher.combine(2 as UInt8)
+        case .sportsapi: hasher.combine(3 as UInt8)
+        case .sportsapiV1: hasher.combine(4 as UInt8)
+        }
+    }
+
     /// The PROVIDER part of `ODDS_<PROVIDER>_KEY` and friends.
     public var environmentName: String {
         switch self {

@@ -258,11 +258,12 @@ public struct LiveStore: Sendable {
     /// Price moves from `old` to `new` markets (same id and book, same selection).
     private static func recordMoves(_ state: inout EventState, old: [Market], new: [Market], at now: Date) {
         for market in new {
-            guard let oldMarket = old.first(where: { $0.id == market.id && $0.book == market.book }) else { continue }
-            // An unchanged market (often the very same storage, from the decoder's cache) moved nothing.
-            if oldMarket == market { continue }
+            guard let o = old.firstIndex(where: { $0.id == market.id && $0.book == market.book }) else { continue }
+            // The very same selections (often the same storage, from the decoder's cache) moved nothing;
+            // comparing them in full would cost what looking for moves costs.
+            if old[o].selections.sameStorage(as: market.selections) { continue }
             for selection in market.selections {
-                guard let before = oldMarket.selections.first(where: { $0.ref == selection.ref }),
+                guard let before = old[o].selections.first(where: { $0.ref == selection.ref }),
                       let move = LiveStore.move(from: before.price, to: selection.price, at: now) else { continue }
                 state.moves[SelectionKey(market: market, selection: selection)] = move
             }
@@ -356,5 +357,12 @@ extension SelectionKey {
 
     public init(_ update: PriceUpdate) {
         self.init(marketID: update.marketID, book: update.book, selectionID: update.selection.id, line: update.selection.line)
+    }
+}
+
+extension Array {
+    /// True when both arrays are the same storage (so the same elements); false says nothing.
+    func sameStorage(as other: [Element]) -> Bool {
+        count == other.count && withUnsafeBufferPointer { a in other.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 }

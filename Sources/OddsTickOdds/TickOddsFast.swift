@@ -514,12 +514,13 @@ public final class TickOddsMarketCache {
         var flat: [Skipped] = []
         let legacy = Skipped()
         /// The event object's scalar (and unknown) members by position.
-        var members = MemberTemplates<(EventFields.Field, JSONScalar)>()
+        let members = MemberTemplates<(EventFields.Field, JSONScalar)>()
         /// The fields of the last event read, without its markets, and the event built from them.
         private var lastFields: EventFields?
         private var lastEvent: Event?
-        unowned let cache: TickOddsMarketCache
-        init(_ cache: TickOddsMarketCache) { self.cache = cache }
+        /// The cache's count of hits (shared: no reference back to the cache to retain on every hit).
+        let hits: Hits
+        init(_ hits: Hits) { self.hits = hits }
 
         func remember(_ fields: EventFields, _ event: Event) {
             var header = fields
@@ -564,7 +565,7 @@ public final class TickOddsMarketCache {
         func market(index: Int, at s: inout JSONScanner) -> Market? {
             guard index < groups.count, let market = groups[index].market, s.nesting <= groups[index].seen.nesting,
                   s.consume(groups[index].seen.bytes) else { return nil }
-            cache.hits += 1
+            hits.count += 1
             return market
         }
 
@@ -589,7 +590,7 @@ public final class TickOddsMarketCache {
                 memo = Skipped()
                 if slot == flat.count { flat.append(memo) }
             }
-            if !memo.seen.bytes.isEmpty, s.nesting <= memo.seen.nesting, s.consume(memo.seen.bytes) { cache.hits += 1; return }
+            if !memo.seen.bytes.isEmpty, s.nesting <= memo.seen.nesting, s.consume(memo.seen.bytes) { hits.count += 1; return }
             let nesting = s.nesting
             guard s.isObject() else {
                 memo.seen.set(UnsafeBufferPointer(rebasing: s.bytes[try s.skipRange()]), nesting: nesting)
@@ -614,7 +615,7 @@ public final class TickOddsMarketCache {
     /// A value the fast path skips (a flat odds entry, `legacyOdds`): its bytes, and an object's members.
     final class Skipped {
         var seen = Seen(bytes: [], nesting: 0)
-        var members = MemberTemplates<Void>()
+        let members = MemberTemplates<Void>()
     }
 
     /// What one market group position of a fixture held: the group's bytes and market, its members
@@ -622,7 +623,7 @@ public final class TickOddsMarketCache {
     final class Group {
         var seen = Seen(bytes: [], nesting: 0)
         var market: Market?
-        var members = MemberTemplates<(MarketFields.Field, JSONScalar)>()
+        let members = MemberTemplates<(MarketFields.Field, JSONScalar)>()
         var selections: [(seen: Seen, selection: Selection)] = []
         /// The market last built here (with its selections) and the name, key and period it was built from.
         private var builtFrom: (name: JSONScalar?, key: JSONScalar?, period: JSONScalar?)?
@@ -666,8 +667,10 @@ public final class TickOddsMarketCache {
     var fixtures: [String: Fixture] = [:]
     /// About 3 KB a fixture (its groups, flat odds and legacyOdds bytes): at most a few MB.
     public static let maxFixtures = 2_000
+    final class Hits { var count = 0 }
+    private let hitCount = Hits()
     /// Values taken from the cache instead of read or scanned (for tests and the benchmark).
-    public internal(set) var hits = 0
+    public var hits: Int { hitCount.count }
 
     public init() {}
 
@@ -677,7 +680,7 @@ public final class TickOddsMarketCache {
         guard let id else { return nil }
         if let f = fixtures[id] { return f }
         if fixtures.count >= TickOddsMarketCache.maxFixtures { fixtures.removeAll() }
-        let f = Fixture(self)
+        let f = Fixture(hitCount)
         fixtures[id] = f
         return f
     }
@@ -695,7 +698,7 @@ public final class TickOddsMarketCache {
 /// was read at and what it was read as. Reading a member is a function of its bytes, so where the
 /// same bytes stand at the same position again (no deeper), they are taken as read then, without
 /// reading the key or making a `String` (`JSONScanner.member(matches:)`).
-struct MemberTemplates<Read> {
+final class MemberTemplates<Read> {
     private var seen: [TickOddsMarketCache.Seen] = []
     /// Nil: nothing remembered at that position (a container member, read its own way).
     private var reads: [Read?] = []
@@ -708,7 +711,7 @@ struct MemberTemplates<Read> {
     }
 
     /// Remembers the member read from `start` to the scanner's position.
-    mutating func remember(_ position: Int, _ s: JSONScanner, from start: Int, _ read: Read) {
+    func remember(_ position: Int, _ s: JSONScanner, from start: Int, _ read: Read) {
         guard position < MemberTemplates.positions else { return }
         while reads.count <= position { seen.append(TickOddsMarketCache.Seen(bytes: [], nesting: 0)); reads.append(nil) }
         seen[position].set(UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), nesting: s.nesting)
@@ -716,7 +719,7 @@ struct MemberTemplates<Read> {
     }
 
     /// Nothing is remembered at `position`.
-    mutating func forget(_ position: Int) {
+    func forget(_ position: Int) {
         if position < reads.count { reads[position] = nil }
     }
 
