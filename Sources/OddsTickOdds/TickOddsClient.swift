@@ -188,9 +188,11 @@ public final class TickOddsFeed: FeedAdapter {
         for i in updates.indices {
             switch updates[i] {
             case .price(let p):
-                let key = SuspendedKey(marketID: p.marketID, selection: p.selection.ref)
-                if p.selection.suspended { suspendedByUpdate[p.eventID, default: []].insert(key) }
-                else { suspendedByUpdate[p.eventID]?.remove(key) }
+                if p.selection.suspended {
+                    suspendedByUpdate[p.eventID, default: []].insert(SuspendedKey(marketID: p.marketID, selection: p.selection.ref))
+                } else if suspendedByUpdate[p.eventID] != nil {
+                    suspendedByUpdate[p.eventID]!.remove(SuspendedKey(marketID: p.marketID, selection: p.selection.ref))
+                }
             case .upsert:
                 // Most events have no suspension to keep: looked up before the event is taken out.
                 guard !suspendedByUpdate.isEmpty, let id = updates[i].eventID, let keys = suspendedByUpdate[id], !keys.isEmpty,

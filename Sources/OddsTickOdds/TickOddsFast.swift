@@ -19,21 +19,52 @@ struct SelectionFields {
         isMain = v["isMain"].map(JSONScalar.init)
     }
 
+    enum Field { case id, name, odds, price, suspended, side, handicap, line, isMain, other }
+
     /// `readID`: the update's selection needs its id; a market group's selections do not.
-    init(_ s: inout JSONScanner, readID: Bool) throws {
-        guard try s.enterObject() else { return }
+    /// `templates`: the members of the selection read at this place before (always with the same `readID`).
+    init(_ s: inout JSONScanner, readID: Bool, templates: MemberTemplates<(Field, JSONScalar)>? = nil) throws {
+        guard try s.enterObjectBeforeKey() else { return }
+        var position = -1
         repeat {
-            if s.key(is: "name") { name = try s.scalar() }
-            else if s.key(is: "odds") { odds = try s.scalar() }
-            else if s.key(is: "side") { side = try s.scalar() }
-            else if s.key(is: "suspended") { suspended = try s.scalar() }
-            else if s.key(is: "handicap") { handicap = try s.scalar() }
-            else if s.key(is: "price") { price = try s.scalar() }
-            else if s.key(is: "line") { line = try s.scalar() }
-            else if s.key(is: "isMain") { isMain = try s.scalar() }
-            else if readID, s.key(is: "id") { id = try s.scalar() }
-            else { try s.skip() }
-        } while try s.nextMember()
+            position += 1
+            if let templates, let (field, value) = templates.match(position, &s) {
+                set(field, value)
+                continue
+            }
+            let start = s.index
+            try s.readMemberKey()
+            let field: Field
+            if s.key(is: "name") { field = .name }
+            else if s.key(is: "odds") { field = .odds }
+            else if s.key(is: "side") { field = .side }
+            else if s.key(is: "suspended") { field = .suspended }
+            else if s.key(is: "handicap") { field = .handicap }
+            else if s.key(is: "price") { field = .price }
+            else if s.key(is: "line") { field = .line }
+            else if s.key(is: "isMain") { field = .isMain }
+            else if readID, s.key(is: "id") { field = .id }
+            else { field = .other }
+            let value: JSONScalar
+            if field == .other { try s.skip(); value = .null } else { value = try s.scalar() }
+            set(field, value)
+            templates?.remember(position, s, from: start, (field, value))
+        } while try s.nextMemberBeforeKey()
+    }
+
+    mutating func set(_ field: Field, _ value: JSONScalar) {
+        switch field {
+        case .id: id = value
+        case .name: name = value
+        case .odds: odds = value
+        case .price: price = value
+        case .suspended: suspended = value
+        case .side: side = value
+        case .handicap: handicap = value
+        case .line: line = value
+        case .isMain: isMain = value
+        case .other: break
+        }
     }
 
     func selection(fallbackID: String?) throws -> Selection {
@@ -88,7 +119,8 @@ struct MarketFields {
                         selections.append(selection)
                     } else {
                         let start = s.index
-                        let selection = try SelectionFields(&s, readID: false).selection(fallbackID: nil)
+                        let selection = try SelectionFields(&s, readID: false, templates: memo?.selectionMembers(j))
+                            .selection(fallbackID: nil)
                         memo?.remember(selection, j, s, from: start)
                         selections.append(selection)
                     }
@@ -427,20 +459,51 @@ enum TickOddsFast {
         }
     }
 
+    /// The scalar members of a message.
+    enum Field { case type, change, fixtureId, to, from, marketKey, marketName, incident }
+
     private static func message(_ s: inout JSONScanner, cache: TickOddsMarketCache?) throws -> [FeedUpdate]? {
-        guard s.isObject(), try s.enterObject() else { return nil }
+        guard s.isObject(), try s.enterObjectBeforeKey() else { return nil }
         var type, incident: JSONScalar?
         var update = UpdateFields()
         var event: EventFields?
         var events: [EventFields]?
+        func set(_ field: Field, _ value: JSONScalar) {
+            switch field {
+            case .type: type = value
+            case .change: update.change = value
+            case .fixtureId: update.fixtureId = value
+            case .to: update.to = value
+            case .from: update.from = value
+            case .marketKey: update.marketKey = value
+            case .marketName: update.marketName = value
+            case .incident: incident = value
+            }
+        }
+        let templates = cache?.messageMembers
+        var position = -1
         repeat {
+            position += 1
+            if let templates, let (field, value) = templates.match(position, &s) {
+                set(field, value)
+                continue
+            }
+            let start = s.index
+            try s.readMemberKey()
+            let field: Field? = s.key(is: "type") ? .type : s.key(is: "change") ? .change : s.key(is: "fixtureId") ? .fixtureId
+                : s.key(is: "to") ? .to : s.key(is: "from") ? .from : s.key(is: "marketKey") ? .marketKey
+                : s.key(is: "marketName") ? .marketName : s.key(is: "incident") ? .incident : nil
+            if let field {
+                let value = try s.scalar()
+                set(field, value)
+                templates?.remember(position, s, from: start, (field, value))
+                continue
+            }
+            templates?.forget(position)
             if s.key(is: "event") {
                 guard let e = try EventFields(&s, cache: cache) else { return nil }
                 event = e
             }
-            else if s.key(is: "type") { type = try s.scalar() }
-            else if s.key(is: "change") { update.change = try s.scalar() }
-            else if s.key(is: "fixtureId") { update.fixtureId = try s.scalar() }
             else if s.key(is: "selection") {
                 if s.isObject() { update.selection = try SelectionFields(&s, readID: true) } else { update.selection = nil; try s.skip() }
             }
@@ -455,13 +518,8 @@ enum TickOddsFast {
                 }
                 events = list
             }
-            else if s.key(is: "to") { update.to = try s.scalar() }
-            else if s.key(is: "from") { update.from = try s.scalar() }
-            else if s.key(is: "marketKey") { update.marketKey = try s.scalar() }
-            else if s.key(is: "marketName") { update.marketName = try s.scalar() }
-            else if s.key(is: "incident") { incident = try s.scalar() }
             else { try s.skip() }
-        } while try s.nextMember()
+        } while try s.nextMemberBeforeKey()
         try s.finish()
 
         guard let type = type?.string else { return nil }
@@ -625,6 +683,14 @@ public final class TickOddsMarketCache {
         var market: Market?
         let members = MemberTemplates<(MarketFields.Field, JSONScalar)>()
         var selections: [(seen: Seen, selection: Selection)] = []
+        /// The members of the selection at each position (a changed selection mostly changes its odds alone).
+        private var selectionTemplates: [MemberTemplates<(SelectionFields.Field, JSONScalar)>] = []
+
+        func selectionMembers(_ j: Int) -> MemberTemplates<(SelectionFields.Field, JSONScalar)>? {
+            guard j < MemberTemplates<Void>.positions else { return nil }
+            while selectionTemplates.count <= j { selectionTemplates.append(MemberTemplates()) }
+            return selectionTemplates[j]
+        }
         /// The market last built here (with its selections) and the name, key and period it was built from.
         private var builtFrom: (name: JSONScalar?, key: JSONScalar?, period: JSONScalar?)?
         private var builtLast: Market?
@@ -667,6 +733,9 @@ public final class TickOddsMarketCache {
     var fixtures: [String: Fixture] = [:]
     /// About 3 KB a fixture (its groups, flat odds and legacyOdds bytes): at most a few MB.
     public static let maxFixtures = 2_000
+    /// A message's scalar members by position (`"type":"update"` and `"change":"odds"` repeat).
+    let messageMembers = MemberTemplates<(TickOddsFast.Field, JSONScalar)>()
+
     final class Hits { var count = 0 }
     private let hitCount = Hits()
     /// Values taken from the cache instead of read or scanned (for tests and the benchmark).
