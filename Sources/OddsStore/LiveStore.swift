@@ -256,7 +256,7 @@ public struct LiveStore: Sendable {
     private static func inPlace<R>(_ state: inout EventState, _ body: (inout EventState) -> R) -> R { body(&state) }
 
     /// Price moves from `old` to `new` markets (same id and book, same selection).
-    private static func recordMoves(_ state: inout EventState, old: [Market], new: [Market], at now: Date) {
+    static func recordMoves(_ state: inout EventState, old: [Market], new: [Market], at now: Date) {
         for market in new {
             guard let o = old.firstIndex(where: { $0.id == market.id && $0.book == market.book }) else { continue }
             // The very same selections (often the same storage, from the decoder's cache) moved nothing;
@@ -270,27 +270,16 @@ public struct LiveStore: Sendable {
         }
     }
 
-    private mutating func upsert(_ incoming: Event, key: EventKey, at now: Date) {
+    private mutating func upsert(_ incoming: consuming Event, key: EventKey, at now: Date) {
         var event = incoming
         event.updatedAt = now
         // One hash of the key; then the state in place (the getter of `values[index]` would copy it).
         guard let index = events.index(forKey: key) else {
-            events[key] = EventState(event: event, lastUpdate: now,
-                                     lastIncidentAt: event.incidents.isEmpty ? nil : now)
+            let incidentAt: Date? = event.incidents.isEmpty ? nil : now
+            events[key] = EventState(event: event, lastUpdate: now, lastIncidentAt: incidentAt)
             return
         }
-        LiveStore.inPlace(&events.values[index]) { state in
-            // Providers that send incidents one by one send events without them: keep what we have.
-            if event.incidents.isEmpty { event.incidents = state.event.incidents }
-            else if event.incidents.count > state.event.incidents.count { state.lastIncidentAt = now }
-            // Stats and lineups come on channels of their own.
-            if event.stats.isEmpty { event.stats = state.event.stats }
-            if event.lineups == nil { event.lineups = state.event.lineups }
-            let old = state.event.markets
-            LiveStore.recordMoves(&state, old: old, new: event.markets, at: now)
-            state.event = event
-            state.lastUpdate = now
-        }
+        events.values[index].refresh(with: event, at: now)
     }
 
     /// The move from `before` to `after`, if the price changed.
@@ -303,28 +292,7 @@ public struct LiveStore: Sendable {
         // One hash of the key; then the state in place (the getter of `values[index]` would copy it,
         // and a copy of the markets held while writing would copy them).
         guard let index = events.index(forKey: key) else { return }
-        LiveStore.inPlace(&events.values[index]) { state in
-            var selection = update.selection
-            let ref = selection.ref
-            if let mi = state.event.markets.firstIndex(where: { $0.id == update.marketID && $0.book == update.book }) {
-                if let si = state.event.markets[mi].selections.firstIndex(where: { $0.ref == ref }) {
-                    let before = state.event.markets[mi].selections[si].price
-                    // A price update that does not say whether this is the main line keeps what was known.
-                    if selection.isMain == nil { selection.isMain = state.event.markets[mi].selections[si].isMain }
-                    if let move = LiveStore.move(from: before, to: selection.price, at: now) {
-                        state.moves[SelectionKey(update)] = move
-                    }
-                    state.event.markets[mi].selections[si] = selection
-                } else {
-                    state.event.markets[mi].selections.append(selection)
-                }
-            } else {
-                state.event.markets.append(Market(id: update.marketID, name: update.marketName, book: update.book,
-                                                  selections: [selection]))
-            }
-            state.lastUpdate = now
-            state.event.updatedAt = now
-        }
+        events.values[index].apply(update, at: now)
     }
 
     // MARK: - Queries
@@ -347,6 +315,47 @@ public struct LiveStore: Sendable {
         guard let state = events[key] else { return true }
         let feedLast = feeds[key.provider]?.lastMessageAt ?? state.lastUpdate
         return now.timeIntervalSince(max(feedLast, state.lastUpdate)) > bound
+    }
+}
+
+extension EventState {
+    /// The event sent again whole: it replaces this one, with what it does not carry kept and its
+    /// price moves recorded. Mutating in place (through the dictionary's `modify`), so the state is
+    /// not copied and the event is moved in.
+    mutating func refresh(with incoming: consuming Event, at now: Date) {
+        var event = incoming
+        // Providers that send incidents one by one send events without them: keep what we have.
+        if event.incidents.isEmpty { event.incidents = self.event.incidents }
+        else if event.incidents.count > self.event.incidents.count { lastIncidentAt = now }
+        // Stats and lineups come on channels of their own.
+        if event.stats.isEmpty { event.stats = self.event.stats }
+        if event.lineups == nil { event.lineups = self.event.lineups }
+        LiveStore.recordMoves(&self, old: self.event.markets, new: event.markets, at: now)
+        self.event = event
+        lastUpdate = now
+    }
+
+    /// One selection's new price, in place.
+    mutating func apply(_ update: PriceUpdate, at now: Date) {
+        var selection = update.selection
+        let ref = selection.ref
+        if let mi = event.markets.firstIndex(where: { $0.id == update.marketID && $0.book == update.book }) {
+            if let si = event.markets[mi].selections.firstIndex(where: { $0.ref == ref }) {
+                let before = event.markets[mi].selections[si].price
+                // A price update that does not say whether this is the main line keeps what was known.
+                if selection.isMain == nil { selection.isMain = event.markets[mi].selections[si].isMain }
+                if let move = LiveStore.move(from: before, to: selection.price, at: now) {
+                    moves[SelectionKey(update)] = move
+                }
+                event.markets[mi].selections[si] = selection
+            } else {
+                event.markets[mi].selections.append(selection)
+            }
+        } else {
+            event.markets.append(Market(id: update.marketID, name: update.marketName, book: update.book, selections: [selection]))
+        }
+        lastUpdate = now
+        event.updatedAt = now
     }
 }
 

@@ -220,7 +220,7 @@ struct UpdateFields {
 
     /// The updates the message makes, its refreshed event last. `incident` reads the message's
     /// incident for the refreshed event (the fast reader throws for an object: the generic one reads it).
-    func updates(refreshed: Event, incident: (Event) throws -> Incident,
+    func updates(refreshed: consuming Event, incident: (Event) throws -> Incident,
                  selectionRef: (String?, String?) -> (marketID: String, side: String?) = TickOddsWire.selectionRef) throws -> [FeedUpdate] {
         guard let change = change?.string else { throw MalformedMessage("update without change") }
         let id = fixtureId?.text ?? refreshed.id
@@ -501,8 +501,9 @@ enum TickOddsFast {
             }
             templates?.forget(position)
             if s.key(is: "event") {
-                guard let e = try EventFields(&s, cache: cache) else { return nil }
-                event = e
+                // Read into place (a guard-let would copy the fields twice).
+                event = try EventFields(&s, cache: cache)
+                guard case .some = event else { return nil }
             }
             else if s.key(is: "selection") {
                 if s.isObject() { update.selection = try SelectionFields(&s, readID: true) } else { update.selection = nil; try s.skip() }
@@ -528,12 +529,12 @@ enum TickOddsFast {
             guard let events else { return nil }
             return [.snapshot(try events.map { try $0.event() })]
         case "match_start":
-            guard let event else { return nil }
-            return [.upsert(try event.event())]
+            guard case .some = event else { return nil }
+            return [.upsert(try event!.event())]
         case "update":
-            guard let event else { return nil }
-            let memo = event.memo
-            return try update.updates(refreshed: try event.event(), incident: { refreshed in
+            guard case .some = event else { return nil }
+            let memo = event!.memo
+            return try update.updates(refreshed: try event!.event(), incident: { refreshed in
                 // A label; an incident object is rare and left to the generic decoder.
                 guard case .string(let label)? = incident else { throw MalformedMessage("an incident object") }
                 return TickOddsWire.incident(.string(label), event: refreshed)
