@@ -30,6 +30,40 @@ public struct JSONScanner {
     @inlinable
     public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+    /// A scanner that resumes at `index` inside `nesting` open containers, as one that had read the
+    /// document up to there would be: for a decoder that knows where a member it read before stands
+    /// (its bytes before `index` being those it read then, at the same nesting).
+    @inlinable
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, resumingAt index: Int, nesting: Int) {
+        self.bytes = bytes
+        _index = min(max(0, index), bytes.count)
+        depth = nesting
+    }
+
+    /// Moves to `index` (not back), past bytes the caller has checked itself: a whole value that is
+    /// byte for byte one this scanner's grammar accepted before at this nesting (see `consume`).
+    @inlinable
+    public mutating func skipChecked(to index: Int) {
+        if index > _index { _index = min(index, bytes.count) }
+    }
+
+    /// How many bytes from `index` on are the same as `other`'s from `otherIndex` on (at most what
+    /// both have left): where two versions of a document first differ. Eight bytes at a time.
+    @inlinable
+    public func sameBytes(from index: Int, as other: UnsafeBufferPointer<UInt8>, from otherIndex: Int) -> Int {
+        let n = min(bytes.count - index, other.count - otherIndex)
+        guard n > 0, let a = bytes.baseAddress, let b = other.baseAddress else { return 0 }
+        var k = 0
+        while k + 8 <= n {
+            let x = UnsafeRawPointer(a + index + k).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + otherIndex + k).loadUnaligned(as: UInt64.self)
+            if x != y { return k + (x ^ y).littleEndian.trailingZeroBitCount / 8 }
+            k += 8
+        }
+        while k < n, a[index + k] == b[otherIndex + k] { k += 1 }
+        return k
+    }
+
     @usableFromInline
     func error(_ reason: String) -> JSONParseError { JSONParseError(offset: _index, reason: reason) }
 

@@ -34,22 +34,26 @@ struct SelectionFields {
             }
             let start = s.index
             try s.readMemberKey()
-            let field: Field
-            if s.key(is: "name") { field = .name }
-            else if s.key(is: "odds") { field = .odds }
-            else if s.key(is: "side") { field = .side }
-            else if s.key(is: "suspended") { field = .suspended }
-            else if s.key(is: "handicap") { field = .handicap }
-            else if s.key(is: "price") { field = .price }
-            else if s.key(is: "line") { field = .line }
-            else if s.key(is: "isMain") { field = .isMain }
-            else if readID, s.key(is: "id") { field = .id }
-            else { field = .other }
+            let field = SelectionFields.field(s, readID: readID)
             let value: JSONScalar
             if field == .other { try s.skip(); value = .null } else { value = try s.scalar() }
             set(field, value)
             templates?.remember(position, s, from: start, (field, value))
         } while try s.nextMemberBeforeKey()
+    }
+
+    /// The field the current key names (`other`: skipped).
+    static func field(_ s: JSONScanner, readID: Bool) -> Field {
+        if s.key(is: "name") { return .name }
+        if s.key(is: "odds") { return .odds }
+        if s.key(is: "side") { return .side }
+        if s.key(is: "suspended") { return .suspended }
+        if s.key(is: "handicap") { return .handicap }
+        if s.key(is: "price") { return .price }
+        if s.key(is: "line") { return .line }
+        if s.key(is: "isMain") { return .isMain }
+        if readID, s.key(is: "id") { return .id }
+        return .other
     }
 
     mutating func set(_ field: Field, _ value: JSONScalar) {
@@ -83,6 +87,8 @@ struct MarketFields {
     /// `selections` when it is an array (anything else reads as none), already read: a selection
     /// does not depend on its market.
     var selections: [Selection] = []
+
+    init() {}
 
     init(_ v: JSONValue) throws {
         name = v["name"].map(JSONScalar.init); key = v["key"].map(JSONScalar.init); period = v["period"].map(JSONScalar.init)
@@ -128,12 +134,17 @@ struct MarketFields {
                 } while try s.nextElement()
                 continue
             }
-            let field: Field = s.key(is: "name") ? .name : s.key(is: "key") ? .key : s.key(is: "period") ? .period : .other
+            let field = MarketFields.field(s)
             let value: JSONScalar
             if field == .other { try s.skip(); value = .null } else { value = try s.scalar() }
             set(field, value)
             memo?.members.remember(position, s, from: start, (field, value))
         } while try s.nextMemberBeforeKey()
+    }
+
+    /// The field the current key names (`other`: skipped; `selections` is read apart).
+    static func field(_ s: JSONScanner) -> Field {
+        s.key(is: "name") ? .name : s.key(is: "key") ? .key : s.key(is: "period") ? .period : .other
     }
 
     mutating func set(_ field: Field, _ value: JSONScalar) {
@@ -265,6 +276,8 @@ struct EventFields {
     var skippedFlatOdds = false
     /// Why the (last) `marketGroups` cannot be read (generic path; the fast path throws at once).
     var badGroups: Error?
+
+    init() {}
 
     init(_ v: JSONValue) {
         isObject = v.isObject
@@ -468,6 +481,10 @@ enum TickOddsFast {
         var update = UpdateFields()
         var event: EventFields?
         var events: [EventFields]?
+        // An update's event read against its fixture's layout; else where the member reader read it.
+        var laidOut: Event?
+        var fixture: TickOddsMarketCache.Fixture?
+        var eventAt: (start: Int, nesting: Int)?
         func set(_ field: Field, _ value: JSONScalar) {
             switch field {
             case .type: type = value
@@ -501,6 +518,28 @@ enum TickOddsFast {
             }
             templates?.forget(position)
             if s.key(is: "event") {
+                // A second event: left to the generic decoder.
+                guard case .none = event, laidOut == nil else { return nil }
+                if let cache, let id = update.fixtureId?.text, let f = cache.fixture(id) {
+                    fixture = f
+                    if let layout = f.layout {
+                        do {
+                            if let read = try layout.read(s) {
+                                laidOut = read.event
+                                s.skipChecked(to: read.end)
+                                f.hits.count += 1
+                                f.hits.layouts += 1
+                                continue
+                            }
+                        } catch {
+                            // A changed value that is not JSON: the layout may be half updated.
+                            f.layout = nil
+                            throw error
+                        }
+                    }
+                }
+                guard s.isObject() else { return nil }
+                eventAt = (s.index, s.nesting)
                 // Read into place (a guard-let would copy the fields twice).
                 event = try EventFields(&s, cache: cache)
                 guard case .some = event else { return nil }
@@ -532,9 +571,18 @@ enum TickOddsFast {
             guard case .some = event else { return nil }
             return [.upsert(try event!.event())]
         case "update":
-            guard case .some = event else { return nil }
-            let memo = event!.memo
-            return try update.updates(refreshed: try event!.event(), incident: { refreshed in
+            let refreshed: Event
+            let memo: TickOddsMarketCache.Fixture?
+            if let laidOut {
+                refreshed = laidOut
+                memo = fixture
+            } else {
+                guard case .some = event else { return nil }
+                memo = event!.memo
+                refreshed = try event!.event()
+                if let fixture, let eventAt { fixture.layOut(s.bytes, at: eventAt, as: refreshed) }
+            }
+            return try update.updates(refreshed: refreshed, incident: { refreshed in
                 // A label; an incident object is rare and left to the generic decoder.
                 guard case .string(let label)? = incident else { throw MalformedMessage("an incident object") }
                 return TickOddsWire.incident(.string(label), event: refreshed)
@@ -595,6 +643,19 @@ public final class TickOddsMarketCache {
             header.flatOdds = nil
             lastFields = header
             lastEvent = event
+        }
+
+        /// The fixture's last event laid out for the next to be read against (see `EventLayout`).
+        @exclusivity(unchecked) var layout: EventLayout?
+        /// Events to read member by member before laying one out again, after one could not be.
+        @exclusivity(unchecked) private var layoutRetry = 0
+
+        /// Lays out the event the member reader read at `at`.
+        func layOut(_ bytes: UnsafeBufferPointer<UInt8>, at: (start: Int, nesting: Int), as event: Event) {
+            guard layoutRetry == 0 else { layoutRetry -= 1; return }
+            layout = EventLayout.make(bytes, start: at.start, nesting: at.nesting, event: event)
+            // An event of another shape is not laid out again on every message.
+            if layout == nil { layoutRetry = 16 }
         }
 
         /// Where odds updates' selections belong, by selection id and market key (a fixture has a few).
@@ -743,10 +804,15 @@ public final class TickOddsMarketCache {
     /// A message's scalar members by position (`"type":"update"` and `"change":"odds"` repeat).
     let messageMembers = MemberTemplates<(TickOddsFast.Field, JSONScalar)>()
 
-    final class Hits { @exclusivity(unchecked) var count = 0 }
+    final class Hits {
+        @exclusivity(unchecked) var count = 0
+        @exclusivity(unchecked) var layouts = 0
+    }
     private let hitCount = Hits()
     /// Values taken from the cache instead of read or scanned (for tests and the benchmark).
     public var hits: Int { hitCount.count }
+    /// Events read against their fixture's layout (`EventLayout`), of those hits.
+    public var layoutHits: Int { hitCount.layouts }
 
     public init() {}
 

@@ -149,4 +149,47 @@ struct TickOddsTemplateTests {
         }
         #expect(cache.hits > 20, "\(cache.hits) cache hits")
     }
+
+    @Test("Events that differ from the last only inside member values are read against its layout, exactly as the generic decoder reads them")
+    func layout() throws {
+        typealias T = TickOddsTemplateTests
+        let head = #""fixtureId":"9","sportName":"Soccer","league":"Süper Lig","home":"Göztepe","away":"B","score":"1-0","clock":"10:00","period":"1st Half","status":"in_progress""#
+        let values: [[UInt8]] = [
+            T.update(head: head.replacingOccurrences(of: "10:00", with: "10:01")),          // the clock
+            T.update(head: head.replacingOccurrences(of: "1-0", with: "1-1")),              // the score: every field again
+            T.update(head: head.replacingOccurrences(of: "in_progress", with: "suspended")), // every line suspended
+            T.update(head: head.replacingOccurrences(of: "in_progress", with: "suspended"), home: "2.30"), // and a price while suspended
+            T.update(home: "2.15"),
+            T.update(home: "2.155"),                                                          // a number the last is a prefix of
+            T.update(home: "2.1"),
+            T.update(home: "null"),                                                           // no price: suspended
+            T.update(home: #""2.40""#),                                                       // a price as a string
+            T.update(home: #"{"x":[1,2]}"#),                                                  // a container where a number was
+            T.update(over: "1.75", flatPrice: "2.25"),                                        // two groups' and the flat list's values
+            T.update(head: head.replacingOccurrences(of: "Göztepe", with: "Göztepe SK")),     // a team's name
+            T.update(head: head.replacingOccurrences(of: "\"Soccer\"", with: "\"Ice Hockey\"")),
+            T.update(head: head.replacingOccurrences(of: "\"1st Half\"", with: "null")),
+            T.update(groupTail: #","industryKey":"h2h","period":"first_half""#),              // a group's period: its market id
+            T.update(groupTail: #","industryKey":{"a":1},"period":"full_game""#),            // a skipped member's value
+            T.update(legacy: #"{"Fulltime Result":{"Göztepe":9.10,"B":3.40},"Goals":{"Over":1.5}}"#),
+            T.update(selection: #"{"id":"9:total_goals:full_game:over","name":"Over","odds":1.6,"handicap":2.5,"suspended":true}"#),
+        ]
+        let cache = TickOddsMarketCache()
+        _ = try #require(TickOddsDecoders.fast(T.update(), cache: cache))
+        for (i, value) in values.enumerated() {
+            // Each change from the event before, then back.
+            for frame in [value, T.update()] {
+                let hits = cache.layoutHits
+                let generic = try TickOddsDecoders.generic(frame)
+                let fast = try #require(TickOddsDecoders.fast(frame, cache: cache), "change \(i): no fast answer")
+                #expect(fast == generic, "change \(i)")
+                #expect(cache.layoutHits == hits + 1, "change \(i): not read against the layout")
+            }
+        }
+        // A value that is not JSON: the message is left to the generic decoder, and the next is read as usual.
+        let broken = Array(String(decoding: T.update(home: "2.15"), as: UTF8.self).replacingOccurrences(of: "2.15", with: "2.1.5").utf8)
+        #expect(TickOddsDecoders.fast(broken, cache: cache) == nil)
+        #expect(TickOddsDecoders.fast(T.update(home: "2.15"), cache: cache) == (try TickOddsDecoders.generic(T.update(home: "2.15"))))
+    }
 }
+

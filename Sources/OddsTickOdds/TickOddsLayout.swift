@@ -1,0 +1,279 @@
+import OddsJSON
+import OddsModel
+
+/// A fixture's last event as bytes cut into its leaf members, with what each was read as.
+///
+/// TickOdds resends the whole event on every change, and a change alters a few members: the clock,
+/// one selection's odds, the same price in the flat `odds` list and in `legacyOdds`. The next event of
+/// the fixture is compared with these bytes eight at a time; only the members where the two differ
+/// are read (the rest are the same bytes at the same nesting, so they are valid and mean what they
+/// meant), and the event is made from the last one with those members changed. A difference
+/// anywhere but inside a member's value (a member added, removed or renamed, other spacing) leaves
+/// the event to the member-by-member reader, which lays the event out again.
+///
+/// Laid out only in the usual shape: each key once per object, `marketGroups` an array of objects
+/// with `selections` arrays of objects, and the flat `odds` list after the groups. Anything else is
+/// never laid out.
+///
+/// Its stored properties skip the dynamic exclusivity check as the market cache's do (see
+/// `TickOddsMarketCache`): a layout belongs to one fixture of one connection's cache.
+final class EventLayout {
+    /// What a leaf member is read as. Members the event does not use are only checked (`skipped`).
+    enum Kind {
+        case event(EventFields.Field)
+        case group(Int, MarketFields.Field)
+        case selection(Int, Int, SelectionFields.Field)
+        case skipped
+    }
+
+    /// One member: from its key's quote to the end of its value, offsets within the event's bytes.
+    struct Unit {
+        var start: Int
+        /// Where the value starts (after the colon and any spaces): a difference before it is the key.
+        var valueStart: Int
+        var end: Int
+        /// The nesting inside the member's object.
+        var nesting: Int
+        var kind: Kind
+    }
+
+    /// The event object's bytes, `{` to `}`.
+    @exclusivity(unchecked) private(set) var bytes: [UInt8]
+    /// The nesting at which the event object starts.
+    let nesting: Int
+    @exclusivity(unchecked) private var units: [Unit]
+    /// What the members were read as: the event's scalars, each group's, each selection's.
+    @exclusivity(unchecked) private var fields: EventFields
+    @exclusivity(unchecked) private var groups: [MarketFields]
+    @exclusivity(unchecked) private var selections: [[SelectionFields]]
+    /// The groups' markets as read (before a suspended event suspends their lines), and the event.
+    @exclusivity(unchecked) private var markets: [Market]
+    @exclusivity(unchecked) private(set) var event: Event
+
+    private init(bytes: [UInt8], nesting: Int, units: [Unit], fields: EventFields, groups: [MarketFields],
+                 selections: [[SelectionFields]], markets: [Market], event: Event) {
+        self.bytes = bytes; self.nesting = nesting; self.units = units; self.fields = fields; self.groups = groups
+        self.selections = selections; self.markets = markets; self.event = event
+    }
+
+    // MARK: Laying out
+
+    /// The layout of the event object at `start` (at `nesting`), which the member-by-member reader
+    /// read as `event`; nil when it is not of the usual shape.
+    static func make(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, nesting: Int, event: Event) -> EventLayout? {
+        var s = JSONScanner(bytes, resumingAt: start, nesting: nesting)
+        var units: [Unit] = []
+        var fields = EventFields()
+        var groups: [MarketFields] = []
+        var selections: [[SelectionFields]] = []
+        var markets: [Market] = []
+        func unit(_ memberStart: Int, _ valueStart: Int, _ s: JSONScanner, _ kind: Kind) {
+            units.append(Unit(start: memberStart - start, valueStart: valueStart - start, end: s.index - start,
+                              nesting: s.nesting, kind: kind))
+        }
+        do {
+            guard s.isObject(), try s.enterObjectBeforeKey() else { return nil }
+            var seen = Set<String>()
+            repeat {
+                let memberStart = s.index
+                try s.readMemberKey()
+                guard seen.insert(s.currentKey).inserted else { return nil }
+                let valueStart = s.index
+                if let field = EventFields.field(s) {
+                    let value = try s.scalar()
+                    fields.set(field, value)
+                    unit(memberStart, valueStart, s, .event(field))
+                } else if s.key(is: "marketGroups") {
+                    guard s.isArray() else { return nil }
+                    if try s.enterArray() {
+                        repeat {
+                            let g = groups.count
+                            guard s.isObject(), let group = try layOutGroup(&s, index: g, unit: unit) else { return nil }
+                            groups.append(group.fields)
+                            selections.append(group.selections)
+                            markets.append(try group.fields.market())
+                        } while try s.nextElement()
+                    }
+                    fields.marketGroups = markets
+                } else if s.key(is: "odds") {
+                    // Before the groups, the flat list would be read: left to the member reader.
+                    guard fields.marketGroups != nil, s.isArray() else { return nil }
+                    if try s.enterArray() {
+                        repeat {
+                            guard s.isObject() else { return nil }
+                            try layOutSkipped(&s, unit: unit)
+                        } while try s.nextElement()
+                    }
+                } else if s.key(is: "legacyOdds"), s.isObject() {
+                    try layOutSkipped(&s, unit: unit)
+                } else {
+                    try s.skip()
+                    unit(memberStart, valueStart, s, .skipped)
+                }
+            } while try s.nextMemberBeforeKey()
+        } catch {
+            return nil
+        }
+        // What the member reader made of the same bytes; laid out only where the two agree.
+        guard (try? fields.event()) == event else { return nil }
+        return EventLayout(bytes: Array(UnsafeBufferPointer(rebasing: bytes[start..<s.index])), nesting: nesting, units: units,
+                           fields: fields, groups: groups, selections: selections, markets: markets, event: event)
+    }
+
+    /// A market group's members and its selections' members.
+    private static func layOutGroup(_ s: inout JSONScanner, index g: Int,
+                                    unit: (Int, Int, JSONScanner, Kind) -> Void) throws -> (fields: MarketFields, selections: [SelectionFields])? {
+        var fields = MarketFields()
+        var selectionFields: [SelectionFields] = []
+        guard try s.enterObjectBeforeKey() else { return (fields, []) }
+        var seen = Set<String>()
+        repeat {
+            let memberStart = s.index
+            try s.readMemberKey()
+            guard seen.insert(s.currentKey).inserted else { return nil }
+            let valueStart = s.index
+            if s.key(is: "selections") {
+                guard s.isArray() else { return nil }
+                if try s.enterArray() {
+                    repeat {
+                        guard s.isObject(), try s.enterObjectBeforeKey() else { return nil }
+                        let j = selectionFields.count
+                        var selection = SelectionFields()
+                        var seenInSelection = Set<String>()
+                        repeat {
+                            let memberStart = s.index
+                            try s.readMemberKey()
+                            guard seenInSelection.insert(s.currentKey).inserted else { return nil }
+                            let valueStart = s.index
+                            let field = SelectionFields.field(s, readID: false)
+                            if field == .other { try s.skip() } else { selection.set(field, try s.scalar()) }
+                            unit(memberStart, valueStart, s, field == .other ? .skipped : .selection(g, j, field))
+                        } while try s.nextMemberBeforeKey()
+                        fields.selections.append(try selection.selection(fallbackID: nil))
+                        selectionFields.append(selection)
+                    } while try s.nextElement()
+                }
+                continue
+            }
+            let field = MarketFields.field(s)
+            if field == .other { try s.skip() } else { fields.set(field, try s.scalar()) }
+            unit(memberStart, valueStart, s, field == .other ? .skipped : .group(g, field))
+        } while try s.nextMemberBeforeKey()
+        return (fields, selectionFields)
+    }
+
+    /// An object that is only checked: its members, and the members of objects in it, one unit each.
+    private static func layOutSkipped(_ s: inout JSONScanner, unit: (Int, Int, JSONScanner, Kind) -> Void) throws {
+        guard try s.enterObjectBeforeKey() else { return }
+        repeat {
+            let memberStart = s.index
+            try s.readMemberKey()
+            let valueStart = s.index
+            if s.isObject(), try s.enterObjectBeforeKey() {
+                repeat {
+                    let innerStart = s.index
+                    try s.readMemberKey()
+                    let innerValue = s.index
+                    try s.skip()
+                    unit(innerStart, innerValue, s, .skipped)
+                } while try s.nextMemberBeforeKey()
+            } else {
+                // An empty object was consumed by the check above; anything else is skipped whole.
+                if s.index == valueStart { try s.skip() }
+                unit(memberStart, valueStart, s, .skipped)
+            }
+        } while try s.nextMemberBeforeKey()
+    }
+
+    // MARK: Reading against the layout
+
+    /// The event object at the scanner's position (after its key), read against the layout: its
+    /// event and where it ends; nil when it differs other than inside member values (the scanner's
+    /// caller then reads it member by member). Throws when a changed value is not JSON.
+    func read(_ scanner: JSONScanner) throws -> (event: Event, end: Int)? {
+        var probe = scanner
+        guard probe.isObject(), probe.nesting == nesting else { return nil }
+        let base = probe.index
+        var changes: [(unit: Int, value: JSONScalar?, length: Int)] = []
+        var newAt = base, oldAt = 0, u = 0
+        let frame = scanner.bytes
+        // Read through a local: one access to the property, not one per member.
+        let cut = units
+        try bytes.withUnsafeBufferPointer { old in
+            while true {
+                let same = probe.sameBytes(from: newAt, as: old, from: oldAt)
+                if oldAt + same == old.count { newAt += same; return }
+                let at = oldAt + same
+                while u < cut.count, cut[u].end < at { u += 1 }
+                // A difference before the next member's value, or past the last: not a changed value.
+                guard u < cut.count, cut[u].valueStart <= at else { changes.removeAll(); newAt = -1; return }
+                var s = JSONScanner(frame, resumingAt: newAt + (cut[u].valueStart - oldAt), nesting: cut[u].nesting)
+                let value: JSONScalar?
+                if case .skipped = cut[u].kind { try s.skip(); value = nil } else { value = try s.scalar() }
+                changes.append((u, value, s.index - (newAt + (cut[u].start - oldAt))))
+                newAt = s.index
+                oldAt = cut[u].end
+                u += 1
+            }
+        }
+        guard newAt >= 0 else { return nil }
+        let event = try apply(changes)
+        // Remembered for the next event: its bytes, and the members after a changed one moved.
+        bytes.replaceSubrange(0..<bytes.count, with: UnsafeBufferPointer(rebasing: frame[base..<newAt]))
+        var shift = 0
+        var c = 0
+        for k in units.indices {
+            let length = units[k].end - units[k].start
+            units[k].start += shift
+            units[k].valueStart += shift
+            units[k].end += shift
+            if c < changes.count, changes[c].unit == k {
+                units[k].end = units[k].start + changes[c].length
+                shift += changes[c].length - length
+                c += 1
+            }
+        }
+        return (event, newAt)
+    }
+
+    /// The event with the changed members' new values.
+    private func apply(_ changes: [(unit: Int, value: JSONScalar?, length: Int)]) throws -> Event {
+        var header = false
+        var clock = false
+        var changedGroups: [Int] = []
+        var changedSelections: [(Int, Int)] = []
+        for change in changes {
+            guard let value = change.value else { continue }
+            switch units[change.unit].kind {
+            case .event(let field):
+                fields.set(field, value)
+                if field == .clock { clock = true } else { header = true }
+            case .group(let g, let field):
+                groups[g].set(field, value)
+                if changedGroups.last != g { changedGroups.append(g) }
+            case .selection(let g, let j, let field):
+                selections[g][j].set(field, value)
+                if changedSelections.last.map({ $0 != (g, j) }) ?? true { changedSelections.append((g, j)) }
+            case .skipped:
+                break
+            }
+        }
+        for (g, j) in changedSelections {
+            markets[g].selections[j] = try selections[g][j].selection(fallbackID: nil)
+        }
+        for g in changedGroups {
+            groups[g].selections = markets[g].selections
+            markets[g] = try groups[g].market()
+        }
+        if changedSelections.isEmpty && changedGroups.isEmpty && !header && !clock { return event }
+        if header || fields.status?.string == "suspended" {
+            // Every field again, as the member reader builds it (a suspended event suspends its lines).
+            fields.marketGroups = markets
+            event = try fields.event()
+        } else {
+            if clock { event.clock = fields.clock?.string }
+            event.markets = markets
+        }
+        return event
+    }
+}
