@@ -200,8 +200,10 @@ public final class TickOddsFeed: FeedAdapter {
                 updates[i] = .heartbeat
                 TickOddsFeed.suspend(keys, in: &e)
                 updates[i] = .upsert(e)
-            case .snapshot(var events):
+            case .snapshot(let list):
                 // A snapshot does not say a line reopened either: suspensions of its events still hold.
+                // (Copied here, not bound `var` in the case: that would copy every update switched on.)
+                var events = list
                 let ids = Set(events.map(\.id))
                 suspendedByUpdate = suspendedByUpdate.filter { ids.contains($0.key) }
                 marketCache.retain(ids)

@@ -218,22 +218,49 @@ final class EventLayout {
         }
         guard newAt >= 0 else { return nil }
         let event = try apply(changes)
-        // Remembered for the next event: its bytes, and the members after a changed one moved.
-        bytes.replaceSubrange(0..<bytes.count, with: UnsafeBufferPointer(rebasing: frame[base..<newAt]))
+        remember(changes, frame[base..<newAt])
+        return (event, newAt)
+    }
+
+    /// The event just read is the one to compare the next with: its bytes, and the members after a
+    /// changed one moved by what it grew or shrank. Most changes keep their length (a price, the
+    /// clock): then only the changed members' bytes are written and nothing moves.
+    private func remember(_ changes: [(unit: Int, value: JSONScalar?, length: Int)], _ event: Slice<UnsafeBufferPointer<UInt8>>) {
         var shift = 0
-        var c = 0
-        for k in units.indices {
+        var next = 0
+        var moved = false
+        for change in changes {
+            if shift != 0 { move(next..<change.unit, by: shift) }
+            let k = change.unit
             let length = units[k].end - units[k].start
             units[k].start += shift
             units[k].valueStart += shift
-            units[k].end += shift
-            if c < changes.count, changes[c].unit == k {
-                units[k].end = units[k].start + changes[c].length
-                shift += changes[c].length - length
-                c += 1
+            units[k].end = units[k].start + change.length
+            shift += change.length - length
+            moved = moved || shift != 0
+            next = k + 1
+        }
+        // Any change of length moves the bytes after it (even when a later one moves them back).
+        guard !moved else {
+            move(next..<units.count, by: shift)
+            bytes.replaceSubrange(0..<bytes.count, with: UnsafeBufferPointer(rebasing: event))
+            return
+        }
+        let start = event.startIndex
+        bytes.withUnsafeMutableBufferPointer { old in
+            for change in changes {
+                let unit = units[change.unit]
+                for i in unit.start..<unit.end { old[i] = event[start + i] }
             }
         }
-        return (event, newAt)
+    }
+
+    private func move(_ range: Range<Int>, by shift: Int) {
+        for k in range {
+            units[k].start += shift
+            units[k].valueStart += shift
+            units[k].end += shift
+        }
     }
 
     /// The event with the changed members' new values.

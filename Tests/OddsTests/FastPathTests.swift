@@ -166,6 +166,7 @@ struct TickOddsTemplateTests {
             T.update(home: #""2.40""#),                                                       // a price as a string
             T.update(home: #"{"x":[1,2]}"#),                                                  // a container where a number was
             T.update(over: "1.75", flatPrice: "2.25"),                                        // two groups' and the flat list's values
+            T.update(home: "2.1000", over: "2"),                                              // one grows, a later one shrinks as much
             T.update(head: head.replacingOccurrences(of: "Göztepe", with: "Göztepe SK")),     // a team's name
             T.update(head: head.replacingOccurrences(of: "\"Soccer\"", with: "\"Ice Hockey\"")),
             T.update(head: head.replacingOccurrences(of: "\"1st Half\"", with: "null")),
