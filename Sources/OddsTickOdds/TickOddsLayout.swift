@@ -26,22 +26,10 @@ final class EventLayout {
         case skipped
     }
 
-    /// One member: from its key's quote to the end of its value, offsets within the event's bytes.
-    struct Unit {
-        var start: Int
-        /// Where the value starts (after the colon and any spaces): a difference before it is the key.
-        var valueStart: Int
-        var end: Int
-        /// The nesting inside the member's object.
-        var nesting: Int
-        var kind: Kind
-    }
+    typealias Unit = JSONLayout<Kind>.Member
 
-    /// The event object's bytes, `{` to `}`.
-    @exclusivity(unchecked) private(set) var bytes: [UInt8]
-    /// The nesting at which the event object starts.
-    let nesting: Int
-    @exclusivity(unchecked) private var units: [Unit]
+    /// The event object's bytes cut into its leaf members.
+    @exclusivity(unchecked) private var layout: JSONLayout<Kind>
     /// What the members were read as: the event's scalars, each group's, each selection's.
     @exclusivity(unchecked) private var fields: EventFields
     @exclusivity(unchecked) private var groups: [MarketFields]
@@ -50,9 +38,9 @@ final class EventLayout {
     @exclusivity(unchecked) private var markets: [Market]
     @exclusivity(unchecked) private(set) var event: Event
 
-    private init(bytes: [UInt8], nesting: Int, units: [Unit], fields: EventFields, groups: [MarketFields],
+    private init(layout: JSONLayout<Kind>, fields: EventFields, groups: [MarketFields],
                  selections: [[SelectionFields]], markets: [Market], event: Event) {
-        self.bytes = bytes; self.nesting = nesting; self.units = units; self.fields = fields; self.groups = groups
+        self.layout = layout; self.fields = fields; self.groups = groups
         self.selections = selections; self.markets = markets; self.event = event
     }
 
@@ -116,7 +104,7 @@ final class EventLayout {
         }
         // What the member reader made of the same bytes; laid out only where the two agree.
         guard (try? fields.event()) == event else { return nil }
-        return EventLayout(bytes: Array(UnsafeBufferPointer(rebasing: bytes[start..<s.index])), nesting: nesting, units: units,
+        return EventLayout(layout: JSONLayout(bytes[start..<s.index], nesting: nesting, members: units),
                            fields: fields, groups: groups, selections: selections, markets: markets, event: event)
     }
 
@@ -191,87 +179,24 @@ final class EventLayout {
     /// event and where it ends; nil when it differs other than inside member values (the scanner's
     /// caller then reads it member by member). Throws when a changed value is not JSON.
     func read(_ scanner: JSONScanner) throws -> (event: Event, end: Int)? {
-        var probe = scanner
-        guard probe.isObject(), probe.nesting == nesting else { return nil }
-        let base = probe.index
-        var changes: [(unit: Int, value: JSONScalar?, length: Int)] = []
-        var newAt = base, oldAt = 0, u = 0
-        let frame = scanner.bytes
-        // Read through a local: one access to the property, not one per member.
-        let cut = units
-        try bytes.withUnsafeBufferPointer { old in
-            while true {
-                let same = probe.sameBytes(from: newAt, as: old, from: oldAt)
-                if oldAt + same == old.count { newAt += same; return }
-                let at = oldAt + same
-                while u < cut.count, cut[u].end < at { u += 1 }
-                // A difference before the next member's value, or past the last: not a changed value.
-                guard u < cut.count, cut[u].valueStart <= at else { changes.removeAll(); newAt = -1; return }
-                var s = JSONScanner(frame, resumingAt: newAt + (cut[u].valueStart - oldAt), nesting: cut[u].nesting)
-                let value: JSONScalar?
-                if case .skipped = cut[u].kind { try s.skip(); value = nil } else { value = try s.scalar() }
-                changes.append((u, value, s.index - (newAt + (cut[u].start - oldAt))))
-                newAt = s.index
-                oldAt = cut[u].end
-                u += 1
-            }
-        }
-        guard newAt >= 0 else { return nil }
-        let event = try apply(changes)
-        remember(changes, frame[base..<newAt])
-        return (event, newAt)
-    }
-
-    /// The event just read is the one to compare the next with: its bytes, and the members after a
-    /// changed one moved by what it grew or shrank. Most changes keep their length (a price, the
-    /// clock): then only the changed members' bytes are written and nothing moves.
-    private func remember(_ changes: [(unit: Int, value: JSONScalar?, length: Int)], _ event: Slice<UnsafeBufferPointer<UInt8>>) {
-        var shift = 0
-        var next = 0
-        var moved = false
-        for change in changes {
-            if shift != 0 { move(next..<change.unit, by: shift) }
-            let k = change.unit
-            let length = units[k].end - units[k].start
-            units[k].start += shift
-            units[k].valueStart += shift
-            units[k].end = units[k].start + change.length
-            shift += change.length - length
-            moved = moved || shift != 0
-            next = k + 1
-        }
-        // Any change of length moves the bytes after it (even when a later one moves them back).
-        guard !moved else {
-            move(next..<units.count, by: shift)
-            bytes.replaceSubrange(0..<bytes.count, with: UnsafeBufferPointer(rebasing: event))
-            return
-        }
-        let start = event.startIndex
-        bytes.withUnsafeMutableBufferPointer { old in
-            for change in changes {
-                let unit = units[change.unit]
-                for i in unit.start..<unit.end { old[i] = event[start + i] }
-            }
-        }
-    }
-
-    private func move(_ range: Range<Int>, by shift: Int) {
-        for k in range {
-            units[k].start += shift
-            units[k].valueStart += shift
-            units[k].end += shift
-        }
+        var values: [(member: Int, value: JSONScalar)] = []
+        let members = layout.members
+        guard let (changes, range) = try layout.changes(scanner, read: { m, s in
+            if case .skipped = members[m].kind { try s.skip() } else { values.append((m, try s.scalar())) }
+        }) else { return nil }
+        let event = try apply(values, members)
+        layout.remember(changes, scanner.bytes[range])
+        return (event, range.upperBound)
     }
 
     /// The event with the changed members' new values.
-    private func apply(_ changes: [(unit: Int, value: JSONScalar?, length: Int)]) throws -> Event {
+    private func apply(_ values: [(member: Int, value: JSONScalar)], _ members: [Unit]) throws -> Event {
         var header = false
         var clock = false
         var changedGroups: [Int] = []
         var changedSelections: [(Int, Int)] = []
-        for change in changes {
-            guard let value = change.value else { continue }
-            switch units[change.unit].kind {
+        for (m, value) in values {
+            switch members[m].kind {
             case .event(let field):
                 fields.set(field, value)
                 if field == .clock { clock = true } else { header = true }
