@@ -106,8 +106,50 @@ struct FuzzTests {
         }
         #expect(answered == 30)
         #expect(cache.hits > 30, "\(cache.hits) cache hits")
+        #expect(cache.layoutHits > 10, "\(cache.layoutHits) events read against their layout")
         // A message that is not JSON is left to the generic decoder, which rejects it.
         #expect(TickOddsDecoders.fast(Array("{\"type\":\"update\",".utf8)) == nil)
+    }
+}
+
+@Suite("PulseScore fast path memory")
+struct PulseScoreLayoutTests {
+    static func broadcast(home: String = #""3.55""#, draw: String = #"{"decimal":"1.63"}"#, flags: String = "", name: String = "Brighton") -> [UInt8] {
+        let event = #"{"fi":"1","sport":"Soccer","league":"Premier League","home":"\#(name)","away":"Arsenal","live":1,"mg":[{"name":"Fulltime Result","ma":[{"name":"\#(name)","pa":[{"decimal":\#(home)}]\#(flags)},{"name":"Draw","pa":[\#(draw)]}]},{"name":"Over/Under 2.5 Goals","ma":[{"name":"Over 2.5","pa":[{"decimal":"1.90"},{"decimal":"9.99"}]},{"name":"Under 2.5","pa":[]}]}]}"#
+        return Array(#"{"type":"data","timestamp":1,"events":[\#(event),\#(event.replacingOccurrences(of: "\"fi\":\"1\"", with: "\"fi\":\"2\""))]}"#.utf8)
+    }
+
+    @Test("Broadcasts whose events differ in prices, flags, names or shape read exactly as the generic decoder reads them; price changes against the layout")
+    func agrees() throws {
+        typealias T = PulseScoreLayoutTests
+        // (broadcast, read against the layouts: only prices changed since the broadcast before)
+        let frames: [([UInt8], Bool)] = [
+            (T.broadcast(), false),
+            (T.broadcast(home: #""3.60""#), true),
+            (T.broadcast(home: "3.6"), true),                       // a number, shorter
+            (T.broadcast(home: "null"), true),                      // no price: suspended
+            (T.broadcast(home: #"{"a":[1]}"#), true),               // a container where a price was
+            (T.broadcast(home: #""3.65""#, draw: #"{"decimal":"1.70"}"#), true),
+            (T.broadcast(home: #""3.65""#, draw: #"{"decimal":"1.70"}"#, flags: #","su":true"#), false),  // a flag: read whole
+            (T.broadcast(home: #""3.70""#, draw: #"{"decimal":"1.70"}"#, flags: #","su":true"#), true),   // still suspended by it
+            (T.broadcast(home: #""3.70""#, draw: #"{"decimal":"1.70","su":1}"#, flags: #","su":true"#), false),
+            (T.broadcast(home: #""3.70""#, draw: #"{"decimal":"1.75","su":1}"#, flags: #","su":true"#), true),
+            (T.broadcast(name: "Brighton & Hove"), false),          // a name
+            (T.broadcast(draw: #"{"decimal":"1.63"},{"decimal":"2"}"#), false),  // a second price object
+            (T.broadcast(draw: #"{"decimal":"1.63"},{"decimal":"3"}"#), false),  // its value is only checked
+        ]
+        let cache = PulseScoreEventCache()
+        for (i, (frame, laidOut)) in frames.enumerated() {
+            let layouts = cache.layoutHits
+            let generic = try PulseScoreWire.broadcast(frame)
+            let fast = try #require(PulseScoreDecoders.fast(frame, cache: cache), "broadcast \(i): no fast answer")
+            #expect(fast == generic, "broadcast \(i)")
+            #expect(cache.layoutHits == layouts + (laidOut ? 2 : 0), "broadcast \(i): \(cache.layoutHits - layouts) read against the layout")
+        }
+        // A price that is not JSON: the broadcast is left to the generic decoder (which rejects it).
+        let broken = Array(String(decoding: T.broadcast(home: "3.6"), as: UTF8.self).replacingOccurrences(of: "3.6", with: "3..6").utf8)
+        #expect(PulseScoreDecoders.fast(broken, cache: cache) == nil)
+        #expect(PulseScoreDecoders.fast(T.broadcast(home: "3.5"), cache: cache) == (try PulseScoreWire.broadcast(T.broadcast(home: "3.5"))))
     }
 }
 
