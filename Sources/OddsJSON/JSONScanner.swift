@@ -165,6 +165,24 @@ public struct JSONScanner {
         return true
     }
 
+    /// Reads the object here member by member: `body` is given the scanner with the member's key read,
+    /// where the member starts (its key's quote) and where its value starts, and must move past the
+    /// value. False when the value here is not an object, or (`unique`) a key comes twice (compared
+    /// decoded, so an escaped spelling is the same key).
+    @inlinable
+    public mutating func forEachMember(unique: Bool, _ body: (inout JSONScanner, _ start: Int, _ valueStart: Int) throws -> Void) throws -> Bool {
+        guard isObject() else { return false }
+        guard try enterObjectBeforeKey() else { return true }
+        var seen = Set<String>()
+        repeat {
+            let start = _index
+            try readMemberKey()
+            if unique { guard seen.insert(currentKey).inserted else { return false } }
+            try body(&self, start, _index)
+        } while try nextMemberBeforeKey()
+        return true
+    }
+
     /// When the bytes here are exactly `rest`: the rest of an object up to and including its closing
     /// brace, as this scanner read it before at the same nesting depth (see `consume`), moves past
     /// them, leaving the object, and returns true.

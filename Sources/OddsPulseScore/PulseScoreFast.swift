@@ -105,20 +105,12 @@ final class PulseScoreEventLayout {
         }
         /// Reads the members of the object here; `container` reads a member's value when it returns true.
         func object(_ s: inout JSONScanner, _ container: (inout JSONScanner, Int, Int) throws -> Bool) throws -> Bool {
-            guard s.isObject() else { return false }
-            guard try s.enterObjectBeforeKey() else { return true }
-            var seen = Set<String>()
-            repeat {
-                let start = s.index
-                try s.readMemberKey()
-                guard seen.insert(s.currentKey).inserted else { return false }
-                let valueStart = s.index
+            try s.forEachMember(unique: true) { s, start, valueStart in
                 if try !container(&s, start, valueStart) {
                     try s.skip()
                     member(start, valueStart, s, .other)
                 }
-            } while try s.nextMemberBeforeKey()
-            return true
+            }
         }
         /// The objects of the array here, each read by `element` (false: not of the usual shape).
         func array(_ s: inout JSONScanner, _ element: (inout JSONScanner, Int) throws -> Bool) throws -> Bool {

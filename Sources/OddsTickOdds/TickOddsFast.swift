@@ -24,22 +24,13 @@ struct SelectionFields {
     /// `readID`: the update's selection needs its id; a market group's selections do not.
     /// `templates`: the members of the selection read at this place before (always with the same `readID`).
     init(_ s: inout JSONScanner, readID: Bool, templates: MemberTemplates<(Field, JSONScalar)>? = nil) throws {
-        guard try s.enterObjectBeforeKey() else { return }
-        var position = -1
-        repeat {
-            position += 1
-            if let templates, let (field, value) = templates.match(position, &s) {
-                set(field, value)
-                continue
-            }
-            let start = s.index
-            try s.readMemberKey()
+        var fields = SelectionFields()
+        try MemberTemplates.readObject(&s, templates: templates, set: { fields.set($0, $1) }) { s in
             let field = SelectionFields.field(s, readID: readID)
-            let value: JSONScalar
-            if field == .other { try s.skip(); value = .null } else { value = try s.scalar() }
-            set(field, value)
-            templates?.remember(position, s, from: start, (field, value))
-        } while try s.nextMemberBeforeKey()
+            if field == .other { try s.skip(); return (field, .null) }
+            return (field, try s.scalar())
+        }
+        self = fields
     }
 
     /// The field the current key names (`other`: skipped).
@@ -101,45 +92,35 @@ struct MarketFields {
     /// Reads a market group. `memo`, what this fixture's group at the same position held: members and
     /// selections whose bytes it has seen at the same place are taken as read then.
     init(_ s: inout JSONScanner, memo: TickOddsMarketCache.Group? = nil) throws {
-        guard try s.enterObjectBeforeKey() else { return }
-        var position = -1
-        repeat {
-            position += 1
-            if let memo, let (field, value) = memo.members.match(position, &s) {
-                set(field, value)
-                continue
+        var fields = MarketFields()
+        try MemberTemplates.readObject(&s, templates: memo?.members, set: { fields.set($0, $1) }) { s in
+            guard s.key(is: "selections") else {
+                let field = MarketFields.field(s)
+                if field == .other { try s.skip(); return (field, .null) }
+                return (field, try s.scalar())
             }
-            let start = s.index
-            try s.readMemberKey()
-            if s.key(is: "selections") {
-                memo?.members.forget(position)
-                selections = []
-                guard s.isArray() else { try s.skip(); continue }
-                guard try s.enterArray() else { continue }
-                // A bad selection throws here, where the generic decoder would throw only if this is the
-                // last `selections`: the fast path then gives the message to the generic decoder.
-                var j = 0
-                repeat {
-                    guard s.isObject() else { throw MalformedMessage("selection without name") }
-                    if let selection = memo?.selection(j, at: &s) {
-                        selections.append(selection)
-                    } else {
-                        let start = s.index
-                        let selection = try SelectionFields(&s, readID: false, templates: memo?.selectionMembers(j))
-                            .selection(fallbackID: nil)
-                        memo?.remember(selection, j, s, from: start)
-                        selections.append(selection)
-                    }
-                    j += 1
-                } while try s.nextElement()
-                continue
-            }
-            let field = MarketFields.field(s)
-            let value: JSONScalar
-            if field == .other { try s.skip(); value = .null } else { value = try s.scalar() }
-            set(field, value)
-            memo?.members.remember(position, s, from: start, (field, value))
-        } while try s.nextMemberBeforeKey()
+            fields.selections = []
+            guard s.isArray() else { try s.skip(); return nil }
+            guard try s.enterArray() else { return nil }
+            // A bad selection throws here, where the generic decoder would throw only if this is the
+            // last `selections`: the fast path then gives the message to the generic decoder.
+            var j = 0
+            repeat {
+                guard s.isObject() else { throw MalformedMessage("selection without name") }
+                if let selection = memo?.selection(j, at: &s) {
+                    fields.selections.append(selection)
+                } else {
+                    let start = s.index
+                    let selection = try SelectionFields(&s, readID: false, templates: memo?.selectionMembers(j))
+                        .selection(fallbackID: nil)
+                    memo?.remember(selection, j, s, from: start)
+                    fields.selections.append(selection)
+                }
+                j += 1
+            } while try s.nextElement()
+            return nil
+        }
+        self = fields
     }
 
     /// The field the current key names (`other`: skipped; `selections` is read apart).
@@ -472,11 +453,14 @@ enum TickOddsFast {
         }
     }
 
+    /// A message the fast path leaves to the generic decoder (`message` answers nil for it).
+    struct Declined: Error {}
+
     /// The scalar members of a message.
     enum Field { case type, change, fixtureId, to, from, marketKey, marketName, incident }
 
     private static func message(_ s: inout JSONScanner, cache: TickOddsMarketCache?) throws -> [FeedUpdate]? {
-        guard s.isObject(), try s.enterObjectBeforeKey() else { return nil }
+        guard s.isObject() else { return nil }
         var type, incident: JSONScalar?
         var update = UpdateFields()
         var event: EventFields?
@@ -497,29 +481,14 @@ enum TickOddsFast {
             case .incident: incident = value
             }
         }
-        let templates = cache?.messageMembers
-        var position = -1
-        repeat {
-            position += 1
-            if let templates, let (field, value) = templates.match(position, &s) {
-                set(field, value)
-                continue
-            }
-            let start = s.index
-            try s.readMemberKey()
+        try MemberTemplates.readObject(&s, templates: cache?.messageMembers, set: set) { s in
             let field: Field? = s.key(is: "type") ? .type : s.key(is: "change") ? .change : s.key(is: "fixtureId") ? .fixtureId
                 : s.key(is: "to") ? .to : s.key(is: "from") ? .from : s.key(is: "marketKey") ? .marketKey
                 : s.key(is: "marketName") ? .marketName : s.key(is: "incident") ? .incident : nil
-            if let field {
-                let value = try s.scalar()
-                set(field, value)
-                templates?.remember(position, s, from: start, (field, value))
-                continue
-            }
-            templates?.forget(position)
+            if let field { return (field, try s.scalar()) }
             if s.key(is: "event") {
                 // A second event: left to the generic decoder.
-                guard case .none = event, laidOut == nil else { return nil }
+                guard case .none = event, laidOut == nil else { throw Declined() }
                 if let cache, let id = update.fixtureId?.text, let f = cache.fixture(id) {
                     fixture = f
                     if let layout = f.layout {
@@ -529,7 +498,7 @@ enum TickOddsFast {
                                 s.skipChecked(to: read.end)
                                 f.hits.count += 1
                                 f.hits.layouts += 1
-                                continue
+                                return nil
                             }
                         } catch {
                             // A changed value that is not JSON: the layout may be half updated.
@@ -538,28 +507,29 @@ enum TickOddsFast {
                         }
                     }
                 }
-                guard s.isObject() else { return nil }
+                guard s.isObject() else { throw Declined() }
                 eventAt = (s.index, s.nesting)
                 // Read into place (a guard-let would copy the fields twice).
                 event = try EventFields(&s, cache: cache)
-                guard case .some = event else { return nil }
+                guard case .some = event else { throw Declined() }
             }
             else if s.key(is: "selection") {
                 if s.isObject() { update.selection = try SelectionFields(&s, readID: true) } else { update.selection = nil; try s.skip() }
             }
             else if s.key(is: "events") {
-                guard s.isArray() else { return nil }
+                guard s.isArray() else { throw Declined() }
                 var list: [EventFields] = []
                 if try s.enterArray() {
                     repeat {
-                        guard let e = try EventFields(&s, cache: cache) else { return nil }
+                        guard let e = try EventFields(&s, cache: cache) else { throw Declined() }
                         list.append(e)
                     } while try s.nextElement()
                 }
                 events = list
             }
             else { try s.skip() }
-        } while try s.nextMemberBeforeKey()
+            return nil
+        }
         try s.finish()
 
         guard let type = type?.string else { return nil }
@@ -799,8 +769,10 @@ public final class TickOddsMarketCache {
     }
 
     @exclusivity(unchecked) var fixtures: [String: Fixture] = [:]
-    /// About 3 KB a fixture (its groups, flat odds and legacyOdds bytes): at most a few MB.
-    public static let maxFixtures = 2_000
+    /// About 15 KB a fixture (its groups', selections', flat odds' and legacyOdds' bytes and members,
+    /// and its event's layout, each about the size of the event): at most about 15 MB. A live feed
+    /// carries tens to a few hundred fixtures.
+    public static let maxFixtures = 1_000
     /// A message's scalar members by position (`"type":"update"` and `"change":"odds"` repeat).
     let messageMembers = MemberTemplates<(TickOddsFast.Field, JSONScalar)>()
 
@@ -867,6 +839,34 @@ final class MemberTemplates<Read> {
 
     /// Members past this position are not remembered (an object with thousands of members is no event).
     static var positions: Int { 64 }
+}
+
+extension MemberTemplates {
+    /// Reads the object here member by member. A member whose bytes stand at its position as last
+    /// time is given to `set` as read then; any other has its key read and goes to `read`, which
+    /// moves past its value and returns what it read it as (remembered for next time), or nil for a
+    /// member it reads its own way (a container; nothing remembered).
+    static func readObject<Field>(_ s: inout JSONScanner, templates: MemberTemplates<(Field, JSONScalar)>?,
+                                  set: (Field, JSONScalar) -> Void,
+                                  read: (inout JSONScanner) throws -> (Field, JSONScalar)?) throws where Read == (Field, JSONScalar) {
+        guard try s.enterObjectBeforeKey() else { return }
+        var position = -1
+        repeat {
+            position += 1
+            if let templates, let (field, value) = templates.match(position, &s) {
+                set(field, value)
+                continue
+            }
+            let start = s.index
+            try s.readMemberKey()
+            if let (field, value) = try read(&s) {
+                set(field, value)
+                templates?.remember(position, s, from: start, (field, value))
+            } else {
+                templates?.forget(position)
+            }
+        } while try s.nextMemberBeforeKey()
+    }
 }
 
 /// The two TickOdds message decoders, for the fuzzer and the benchmark to compare.

@@ -60,23 +60,16 @@ final class EventLayout {
                               nesting: s.nesting, kind: kind))
         }
         do {
-            guard s.isObject(), try s.enterObjectBeforeKey() else { return nil }
-            var seen = Set<String>()
-            repeat {
-                let memberStart = s.index
-                try s.readMemberKey()
-                guard seen.insert(s.currentKey).inserted else { return nil }
-                let valueStart = s.index
+            let read = try s.forEachMember(unique: true) { s, memberStart, valueStart in
                 if let field = EventFields.field(s) {
                     let value = try s.scalar()
                     fields.set(field, value)
                     unit(memberStart, valueStart, s, .event(field))
                 } else if s.key(is: "marketGroups") {
-                    guard s.isArray() else { return nil }
+                    guard s.isArray() else { throw Unusual() }
                     if try s.enterArray() {
                         repeat {
-                            let g = groups.count
-                            guard s.isObject(), let group = try layOutGroup(&s, index: g, unit: unit) else { return nil }
+                            let group = try layOutGroup(&s, index: groups.count, unit: unit)
                             groups.append(group.fields)
                             selections.append(group.selections)
                             markets.append(try group.fields.market())
@@ -85,10 +78,10 @@ final class EventLayout {
                     fields.marketGroups = markets
                 } else if s.key(is: "odds") {
                     // Before the groups, the flat list would be read: left to the member reader.
-                    guard fields.marketGroups != nil, s.isArray() else { return nil }
+                    guard fields.marketGroups != nil, s.isArray() else { throw Unusual() }
                     if try s.enterArray() {
                         repeat {
-                            guard s.isObject() else { return nil }
+                            guard s.isObject() else { throw Unusual() }
                             try layOutSkipped(&s, unit: unit)
                         } while try s.nextElement()
                     }
@@ -98,7 +91,8 @@ final class EventLayout {
                     try s.skip()
                     unit(memberStart, valueStart, s, .skipped)
                 }
-            } while try s.nextMemberBeforeKey()
+            }
+            guard read else { return nil }
         } catch {
             return nil
         }
@@ -108,69 +102,57 @@ final class EventLayout {
                            fields: fields, groups: groups, selections: selections, markets: markets, event: event)
     }
 
+    /// An event not of the usual shape: not laid out.
+    private struct Unusual: Error {}
+
     /// A market group's members and its selections' members.
     private static func layOutGroup(_ s: inout JSONScanner, index g: Int,
-                                    unit: (Int, Int, JSONScanner, Kind) -> Void) throws -> (fields: MarketFields, selections: [SelectionFields])? {
+                                    unit: (Int, Int, JSONScanner, Kind) -> Void) throws -> (fields: MarketFields, selections: [SelectionFields]) {
         var fields = MarketFields()
         var selectionFields: [SelectionFields] = []
-        guard try s.enterObjectBeforeKey() else { return (fields, []) }
-        var seen = Set<String>()
-        repeat {
-            let memberStart = s.index
-            try s.readMemberKey()
-            guard seen.insert(s.currentKey).inserted else { return nil }
-            let valueStart = s.index
-            if s.key(is: "selections") {
-                guard s.isArray() else { return nil }
-                if try s.enterArray() {
-                    repeat {
-                        guard s.isObject(), try s.enterObjectBeforeKey() else { return nil }
-                        let j = selectionFields.count
-                        var selection = SelectionFields()
-                        var seenInSelection = Set<String>()
-                        repeat {
-                            let memberStart = s.index
-                            try s.readMemberKey()
-                            guard seenInSelection.insert(s.currentKey).inserted else { return nil }
-                            let valueStart = s.index
-                            let field = SelectionFields.field(s, readID: false)
-                            if field == .other { try s.skip() } else { selection.set(field, try s.scalar()) }
-                            unit(memberStart, valueStart, s, field == .other ? .skipped : .selection(g, j, field))
-                        } while try s.nextMemberBeforeKey()
-                        fields.selections.append(try selection.selection(fallbackID: nil))
-                        selectionFields.append(selection)
-                    } while try s.nextElement()
-                }
-                continue
+        let read = try s.forEachMember(unique: true) { s, memberStart, valueStart in
+            guard s.key(is: "selections") else {
+                let field = MarketFields.field(s)
+                if field == .other { try s.skip() } else { fields.set(field, try s.scalar()) }
+                unit(memberStart, valueStart, s, field == .other ? .skipped : .group(g, field))
+                return
             }
-            let field = MarketFields.field(s)
-            if field == .other { try s.skip() } else { fields.set(field, try s.scalar()) }
-            unit(memberStart, valueStart, s, field == .other ? .skipped : .group(g, field))
-        } while try s.nextMemberBeforeKey()
+            guard s.isArray() else { throw Unusual() }
+            guard try s.enterArray() else { return }
+            repeat {
+                let j = selectionFields.count
+                var selection = SelectionFields()
+                let read = try s.forEachMember(unique: true) { s, memberStart, valueStart in
+                    let field = SelectionFields.field(s, readID: false)
+                    if field == .other { try s.skip() } else { selection.set(field, try s.scalar()) }
+                    unit(memberStart, valueStart, s, field == .other ? .skipped : .selection(g, j, field))
+                }
+                guard read else { throw Unusual() }
+                fields.selections.append(try selection.selection(fallbackID: nil))
+                selectionFields.append(selection)
+            } while try s.nextElement()
+        }
+        guard read else { throw Unusual() }
         return (fields, selectionFields)
     }
 
     /// An object that is only checked: its members, and the members of objects in it, one unit each.
     private static func layOutSkipped(_ s: inout JSONScanner, unit: (Int, Int, JSONScanner, Kind) -> Void) throws {
-        guard try s.enterObjectBeforeKey() else { return }
-        repeat {
-            let memberStart = s.index
-            try s.readMemberKey()
-            let valueStart = s.index
-            if s.isObject(), try s.enterObjectBeforeKey() {
-                repeat {
-                    let innerStart = s.index
-                    try s.readMemberKey()
-                    let innerValue = s.index
-                    try s.skip()
-                    unit(innerStart, innerValue, s, .skipped)
-                } while try s.nextMemberBeforeKey()
-            } else {
-                // An empty object was consumed by the check above; anything else is skipped whole.
-                if s.index == valueStart { try s.skip() }
+        _ = try s.forEachMember(unique: false) { s, memberStart, valueStart in
+            guard s.isObject() else {
+                try s.skip()
                 unit(memberStart, valueStart, s, .skipped)
+                return
             }
-        } while try s.nextMemberBeforeKey()
+            var inner = 0
+            _ = try s.forEachMember(unique: false) { s, innerStart, innerValue in
+                try s.skip()
+                unit(innerStart, innerValue, s, .skipped)
+                inner += 1
+            }
+            // An empty object is one unit of its own.
+            if inner == 0 { unit(memberStart, valueStart, s, .skipped) }
+        }
     }
 
     // MARK: Reading against the layout
