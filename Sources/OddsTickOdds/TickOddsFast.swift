@@ -846,6 +846,7 @@ extension MemberTemplates {
     /// time is given to `set` as read then; any other has its key read and goes to `read`, which
     /// moves past its value and returns what it read it as (remembered for next time), or nil for a
     /// member it reads its own way (a container; nothing remembered).
+    @inline(__always)
     static func readObject<Field>(_ s: inout JSONScanner, templates: MemberTemplates<(Field, JSONScalar)>?,
                                   set: (Field, JSONScalar) -> Void,
                                   read: (inout JSONScanner) throws -> (Field, JSONScalar)?) throws where Read == (Field, JSONScalar) {
