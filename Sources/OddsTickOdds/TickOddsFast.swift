@@ -25,7 +25,7 @@ struct SelectionFields {
     /// `templates`: the members of the selection read at this place before (always with the same `readID`).
     init(_ s: inout JSONScanner, readID: Bool, templates: MemberTemplates<(Field, JSONScalar)>? = nil) throws {
         var fields = SelectionFields()
-        try MemberTemplates.readObject(&s, templates: templates, set: { fields.set($0, $1) }) { s in
+        try MemberTemplates.readObject(&s, templates: { templates }, set: { fields.set($0, $1) }) { s in
             let field = SelectionFields.field(s, readID: readID)
             if field == .other { try s.skip(); return (field, .null) }
             return (field, try s.scalar())
@@ -93,7 +93,7 @@ struct MarketFields {
     /// selections whose bytes it has seen at the same place are taken as read then.
     init(_ s: inout JSONScanner, memo: TickOddsMarketCache.Group? = nil) throws {
         var fields = MarketFields()
-        try MemberTemplates.readObject(&s, templates: memo?.members, set: { fields.set($0, $1) }) { s in
+        try MemberTemplates.readObject(&s, templates: { memo?.members }, set: { fields.set($0, $1) }) { s in
             guard s.key(is: "selections") else {
                 let field = MarketFields.field(s)
                 if field == .other { try s.skip(); return (field, .null) }
@@ -321,32 +321,22 @@ struct EventFields {
     /// scalar members whose bytes it has seen at the same position.
     init?(_ s: inout JSONScanner, cache: TickOddsMarketCache? = nil) throws {
         guard s.isObject() else { try s.skip(); return nil }
-        guard try s.enterObjectBeforeKey() else { return }
-        var position = -1
-        repeat {
-            position += 1
-            // The fixture's memory, once its id is known (the id is an event's first member).
-            if memo == nil, let cache, let id = fixtureId?.text { memo = cache.fixture(id) }
-            if let memo, let (field, value) = memo.members.match(position, &s) {
-                set(field, value)
-                continue
-            }
-            let start = s.index
-            try s.readMemberKey()
-            if let field = EventFields.field(s) {
-                let value = try s.scalar()
-                set(field, value)
-                memo?.members.remember(position, s, from: start, (field, value))
-                continue
-            }
-            memo?.members.forget(position)
+        var fields = EventFields()
+        // The fixture's memory, looked up once its id is known (the id is an event's first member).
+        func fixture() -> TickOddsMarketCache.Fixture? {
+            if fields.memo == nil { fields.memo = cache?.fixture(fields.fixtureId?.text) }
+            return fields.memo
+        }
+        try MemberTemplates.readObject(&s, templates: { fixture()?.members }, set: { fields.set($0, $1) }) { s in
+            if let field = EventFields.field(s) { return (field, try s.scalar()) }
             if s.key(is: "marketGroups") {
-                guard s.isArray() else { marketGroups = nil; try s.skip(); continue }
+                guard s.isArray() else { fields.marketGroups = nil; try s.skip(); return nil }
                 var groups: [Market] = []
-                memo = memo ?? cache?.fixture(fixtureId?.text)
+                let memo = fixture()
                 if try s.enterArray() {
                     repeat {
-                        guard s.isObject() else { return nil }
+                        // Not a group object: the generic decoder decides.
+                        guard s.isObject() else { throw TickOddsFast.Declined() }
                         if let market = memo?.market(index: groups.count, at: &s) {
                             groups.append(market)
                             continue
@@ -358,40 +348,40 @@ struct EventFields {
                         groups.append(market)
                     } while try s.nextElement()
                 }
-                marketGroups = groups
+                fields.marketGroups = groups
+                return nil
             }
-            else if s.key(is: "odds") {
-                if marketGroups != nil {
-                    skippedFlatOdds = true
-                    flatOdds = nil
-                    memo = memo ?? cache?.fixture(fixtureId?.text)
-                    guard let memo, s.isArray() else { try s.skip(); continue }
+            if s.key(is: "odds") {
+                if fields.marketGroups != nil {
+                    fields.skippedFlatOdds = true
+                    fields.flatOdds = nil
+                    guard let memo = fixture(), s.isArray() else { try s.skip(); return nil }
                     // Entry by entry: an odds change alters one, the others repeat.
                     if try s.enterArray() {
                         var i = 0
                         repeat { try memo.skip(slot: i, &s); i += 1 } while try s.nextElement()
                     }
-                    continue
+                    return nil
                 }
-                guard s.isArray() else { flatOdds = nil; try s.skip(); continue }
+                guard s.isArray() else { fields.flatOdds = nil; try s.skip(); return nil }
                 var flat: [FlatOddsFields] = []
                 if try s.enterArray() {
                     repeat { flat.append(try FlatOddsFields(&s)) } while try s.nextElement()
                 }
-                flatOdds = flat
+                fields.flatOdds = flat
+                return nil
             }
-            else if s.key(is: "legacyOdds"), let legacy = memo ?? cache?.fixture(fixtureId?.text) {
-                memo = legacy
+            if s.key(is: "legacyOdds"), let legacy = fixture() {
                 try legacy.skip(slot: -1, &s)
+                return nil
             }
-            else {
-                try s.skip()
-                memo?.members.remember(position, s, from: start, (.other, .null))
-            }
-        } while try s.nextMemberBeforeKey()
+            try s.skip()
+            return (.other, .null)
+        }
         // A later non-array `marketGroups` undid the groups after the flat list was skipped: rare,
         // and the generic decoder has the whole tree.
-        if marketGroups == nil && skippedFlatOdds { return nil }
+        if fields.marketGroups == nil && fields.skippedFlatOdds { return nil }
+        self = fields
     }
 
     /// True when every field `event()` reads but the clock and the markets is as in `other`.
@@ -481,7 +471,7 @@ enum TickOddsFast {
             case .incident: incident = value
             }
         }
-        try MemberTemplates.readObject(&s, templates: cache?.messageMembers, set: set) { s in
+        try MemberTemplates.readObject(&s, templates: { cache?.messageMembers }, set: set) { s in
             let field: Field? = s.key(is: "type") ? .type : s.key(is: "change") ? .change : s.key(is: "fixtureId") ? .fixtureId
                 : s.key(is: "to") ? .to : s.key(is: "from") ? .from : s.key(is: "marketKey") ? .marketKey
                 : s.key(is: "marketName") ? .marketName : s.key(is: "incident") ? .incident : nil
@@ -842,18 +832,20 @@ final class MemberTemplates<Read> {
 }
 
 extension MemberTemplates {
-    /// Reads the object here member by member. A member whose bytes stand at its position as last
-    /// time is given to `set` as read then; any other has its key read and goes to `read`, which
+    /// Reads the object here member by member, with the templates `memory` gives at each member. A
+    /// member whose bytes stand at its position as last time is given to `set` as read then; any other has its key read and goes to `read`, which
     /// moves past its value and returns what it read it as (remembered for next time), or nil for a
     /// member it reads its own way (a container; nothing remembered).
     @inline(__always)
-    static func readObject<Field>(_ s: inout JSONScanner, templates: MemberTemplates<(Field, JSONScalar)>?,
+    static func readObject<Field>(_ s: inout JSONScanner, templates memory: () -> MemberTemplates<(Field, JSONScalar)>?,
                                   set: (Field, JSONScalar) -> Void,
                                   read: (inout JSONScanner) throws -> (Field, JSONScalar)?) throws where Read == (Field, JSONScalar) {
         guard try s.enterObjectBeforeKey() else { return }
         var position = -1
         repeat {
             position += 1
+            // Asked at each member: a reader may find its memory only once a member tells it where.
+            let templates = memory()
             if let templates, let (field, value) = templates.match(position, &s) {
                 set(field, value)
                 continue
