@@ -233,7 +233,7 @@ public enum DashboardLayout {
             if age <= model.flashSeconds { attributes.insert(.bold); attributes.insert(.underline) }
             return (text + (direction == .up ? "▲" : "▼"), attributes)
         }
-        return Event.columns(state.event.mainLine).map(cell)
+        return state.event.mainColumns.cells.map(cell)
     }
 
     // MARK: Ticker

@@ -483,13 +483,63 @@ public enum JSONScalar: Hashable, Sendable {
         }
     }
 
+    /// A whole number: an integer (`1`), a number with an integral value (`1.0`, `-1.0`, `1e2`), or
+    /// a string holding either (`"1"`, `"1.0"`). Feeds send counts and ids in all of these forms;
+    /// `1.5`, `"abc"` or a value beyond `Int` is nil, never a truncation.
     public var int: Int? {
         switch self {
-        case .number(let n): return Int(n)
-        case .string(let s): return Int(s)
+        case .number(let n): return Int(n) ?? JSONScalar.integral(n)
+        case .string(let s): return Int(s) ?? JSONScalar.integral(s)
         case .bool(let b): return b ? 1 : 0
         default: return nil
         }
+    }
+
+    /// The integer a JSON number's text denotes exactly (`"3.0"`, `"-1.00"`, `"2e1"`, `"1.5E+1"`),
+    /// nil when it has a fractional part, is not a JSON number or is out of `Int`'s range.
+    public static func integral(_ text: String) -> Int? {
+        var digits: [UInt8] = []
+        var negative = false, pointAt: Int?, exponent = 0
+        var bytes = text.utf8[...]
+        guard bytes.count <= 64 else { return nil }
+        if bytes.first == UInt8(ascii: "-") { negative = true; bytes = bytes.dropFirst() }
+        var sawDigit = false
+        while let b = bytes.first {
+            if b >= 0x30 && b <= 0x39 { digits.append(b - 0x30); sawDigit = true }
+            else if b == UInt8(ascii: "."), pointAt == nil, sawDigit { pointAt = digits.count }
+            else { break }
+            bytes = bytes.dropFirst()
+        }
+        guard sawDigit, pointAt != digits.count else { return nil }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            var sign = 1
+            if let s = bytes.first, s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { sign = s == UInt8(ascii: "-") ? -1 : 1; bytes = bytes.dropFirst() }
+            guard !bytes.isEmpty, bytes.count <= 4, let e = Int(Substring(bytes)), e >= 0 else { return nil }
+            exponent = sign * e
+            bytes = bytes[bytes.endIndex...]
+        }
+        guard bytes.isEmpty else { return nil }
+        // The value is digits × 10^(exponent − fraction digits).
+        var shift = exponent - (pointAt.map { digits.count - $0 } ?? 0)
+        while shift < 0 {
+            guard let last = digits.last, last == 0 else { return nil }
+            digits.removeLast(); shift += 1
+        }
+        var value = 0
+        for d in digits {
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(Int(d))
+            guard !o1, !o2 else { return nil }
+            value = a
+        }
+        for _ in 0..<shift {
+            if value == 0 { break }
+            let (m, o) = value.multipliedReportingOverflow(by: 10)
+            guard !o else { return nil }
+            value = m
+        }
+        return negative ? -value : value
     }
 
     /// true, 1, "1", "true".

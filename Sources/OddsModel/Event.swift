@@ -143,6 +143,39 @@ public struct BestPrice: Hashable, Sendable {
     public init(price: Price, book: String?) { self.price = price; self.book = book }
 }
 
+/// The outcome of a match that a main-market selection stands for: its column in 1 / X / 2.
+public enum MatchOutcome: Int, Sendable, CaseIterable { case home = 0, draw = 1, away = 2 }
+
+/// The 1 / X / 2 cells of a table row, and whether they name their selections (an outright's
+/// favourite, or a market whose selections are no match outcome).
+public struct MainColumns: Hashable, Sendable {
+    public var cells: [LineCell?]
+    public var outright: Bool
+}
+
+/// Team names compared as people read them: case, diacritics, punctuation and spacing folded.
+public enum TeamName {
+    /// Lower case, without diacritics, punctuation as spaces, spaces collapsed.
+    public static func fold(_ name: String) -> String {
+        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var out = ""
+        var space = false
+        for ch in folded.unicodeScalars {
+            if CharacterSet.alphanumerics.contains(ch) { if space && !out.isEmpty { out.append(" ") }; out.unicodeScalars.append(ch); space = false }
+            else { space = true }
+        }
+        return out
+    }
+
+    /// Whether every word of the shorter of two folded names (3 letters or more each) is a word of the longer.
+    public static func sameWords(_ a: String, _ b: String) -> Bool {
+        let wa = a.split(separator: " ").filter { $0.count >= 3 }, wb = b.split(separator: " ").filter { $0.count >= 3 }
+        guard !wa.isEmpty, !wb.isEmpty else { return false }
+        let (short, long) = wa.count <= wb.count ? (wa, Set(wb)) : (wb, Set(wa))
+        return short.allSatisfy(long.contains)
+    }
+}
+
 /// A selection as a table shows it, with the book whose price it is.
 public struct LineCell: Hashable, Sendable {
     public var selection: Selection
@@ -391,16 +424,68 @@ public struct Event: Hashable, Sendable, Identifiable {
         }
     }
 
-    /// A main line in the 1 / X / 2 columns: three selections as they are, two in 1 and 2, none
-    /// empty; otherwise (outrights, races) the favourite in 1.
-    public static func columns(_ line: [LineCell]) -> [LineCell?] {
-        switch line.count {
-        case 3: return line
-        case 2: return [line[0], nil, line[1]]
-        case 0: return [nil, nil, nil]
-        default:
+    /// The main line as the 1 / X / 2 columns of tables. In a match, each selection stands in the
+    /// column of its own outcome (home, draw, away: `outcome(of:)`), never by its place in the list: a
+    /// selection missing from the feed leaves its cell empty, and one whose outcome cannot be told
+    /// is not shown. A race, or a main market of more than three selections, is an outright: its
+    /// favourite stands in 1, by name. A main market with no match outcome at all (a total) shows
+    /// its selections by name (`outright`: each cell names its selection).
+    public var mainColumns: MainColumns {
+        let line = mainLine
+        if away == nil || line.count > 3 {
             let favourite = line.filter(\.selection.isAvailable).min { $0.selection.price!.decimalOdds < $1.selection.price!.decimalOdds }
-            return [favourite, nil, nil]
+            return MainColumns(cells: [favourite, nil, nil], outright: true)
+        }
+        // A main market none of whose selections is a match outcome (a total, when a feed has no
+        // result market) shows each selection by name, as outrights do.
+        if !line.contains(where: { outcome(of: $0.selection) != nil }) {
+            switch line.count {
+            case 0: return MainColumns(cells: [nil, nil, nil], outright: false)
+            case 1: return MainColumns(cells: [line[0], nil, nil], outright: true)
+            case 2: return MainColumns(cells: [line[0], nil, line[1]], outright: true)
+            default: return MainColumns(cells: line, outright: true)
+            }
+        }
+        var cells: [LineCell?] = [nil, nil, nil]
+        var unknown: [LineCell] = []
+        for cell in line {
+            guard let outcome = outcome(of: cell.selection), cells[outcome.rawValue] == nil else { unknown.append(cell); continue }
+            cells[outcome.rawValue] = cell
+        }
+        // Three selections of which two are known: the third is the one outcome left.
+        if line.count == 3, unknown.count == 1, let free = cells.firstIndex(where: { $0 == nil }),
+           outcome(of: unknown[0].selection) == nil {
+            cells[free] = unknown[0]
+        }
+        return MainColumns(cells: cells, outright: false)
+    }
+
+    /// Which outcome of a match a selection of its main market stands for: by
+    /// the usual marks ("1", "X", "2", "Draw", "Tie"), a team's name as this event gives it (equal, or
+    /// one containing the other's words, for exactly one team), or the provider's side as its id.
+    public func outcome(of selection: Selection) -> MatchOutcome? {
+        let name = TeamName.fold(selection.name)
+        switch name {
+        case "1", "home": return .home
+        case "x", "draw", "tie": return .draw
+        case "2", "away": return .away
+        default: break
+        }
+        if let away {
+            let h = TeamName.fold(home), a = TeamName.fold(away)
+            if !name.isEmpty, h != a {
+                if name == h { return .home }
+                if name == a { return .away }
+                let isHome = TeamName.sameWords(name, h), isAway = TeamName.sameWords(name, a)
+                if isHome != isAway { return isHome ? .home : .away }
+            }
+        }
+        // The provider's side as the selection's id (TickOdds); a number there says nothing.
+        switch TeamName.fold(selection.id) {
+        case "home": return .home
+        case "draw": return .draw
+        case "away": return .away
+        default: return nil
         }
     }
 

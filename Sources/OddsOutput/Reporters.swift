@@ -92,12 +92,12 @@ public enum EventReporter {
 
     /// The main market's prices as the 1 / X / 2 columns.
     public static func mainPrices(_ e: Event, format: OddsFormat) -> [String] {
-        let line = e.mainLine
+        let columns = e.mainColumns
         // With several books, each price names the book that offers it (the best across books).
         let multiBook = e.books.count > 1
         // Outrights (races) show the favourite, by name.
-        let outright = line.count != 2 && line.count != 3
-        return Event.columns(line).map { c in
+        let outright = columns.outright
+        return columns.cells.map { c in
             guard let c else { return "" }
             let s = c.selection
             let text = s.suspended ? "SUSP"
@@ -115,9 +115,8 @@ public enum EventReporter {
             let prices = mainPrices(e, format: options.oddsFormat)
             t.rows.append([e.id, e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
             // The link of the very price shown (the best book's, with several books).
-            let line = e.mainLine
-            let outright = line.count != 2 && line.count != 3
-            t.links.append([nil, nil, nil, nil, nil] + Event.columns(line).map { outright ? nil : $0?.selection.link })
+            let columns = e.mainColumns
+            t.links.append([nil, nil, nil, nil, nil] + columns.cells.map { columns.outright ? nil : $0?.selection.link })
             let live: CellStyle = e.status == .live ? .live : .plain
             t.styles.append([.plain, .plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain })
         }

@@ -79,8 +79,12 @@ enum SportsAPIProV1 {
         }
     }
 
-    static func competitor(_ name: String, score: Int) -> JSONOutput {
-        .object([("id", .int(SportsAPIPro.teamID(name))), ("name", .string(name)), ("score", .int(score))])
+    /// A competitor. Inferred: the public service behind this feed sends scores as whole-number floats
+    /// (`2.0`, `-1.0`); the simulator sends that for games of odd serial and plain integers for the
+    /// rest, so that clients meet both forms.
+    static func competitor(_ name: String, score: Int, asFloat: Bool = false) -> JSONOutput {
+        .object([("id", .int(SportsAPIPro.teamID(name))), ("name", .string(name)),
+                 ("score", asFloat ? .number("\(score).0") : .int(score))])
     }
 
     /// One game, 365Scores-style. Scores: goals, points, or sets for tennis; -1 before the start.
@@ -98,8 +102,8 @@ enum SportsAPIProV1 {
             ("shortStatusText", .string(short)),
             ("gameTime", .int(time)),
             ("gameTimeDisplay", .string(display)),
-            ("homeCompetitor", competitor(m.home, score: started ? m.scoreHome : -1)),
-            ("awayCompetitor", competitor(m.away ?? "", score: started ? m.scoreAway : -1)),
+            ("homeCompetitor", competitor(m.home, score: started ? m.scoreHome : -1, asFloat: m.serial % 2 == 1)),
+            ("awayCompetitor", competitor(m.away ?? "", score: started ? m.scoreAway : -1, asFloat: m.serial % 2 == 1)),
         ])
     }
 

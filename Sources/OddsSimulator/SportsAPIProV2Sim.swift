@@ -615,8 +615,13 @@ enum SportsAPIProV2 {
     /// start (the world's pricing of the match at 0-0, minute 0), and `change` (1 longer, -1 shorter, 0 same).
     /// Nil when the match has no markets. Inferred: `{"providers":[{"id","name","markets":[…]}]}` around
     /// SofaScore's markets, with `decimalValue`/`initialDecimalValue` beside the fractions.
+    ///
+    /// Every third match (by serial) sends SofaScore's own odds shape instead (inferred, as the public
+    /// service sends it): `{"eventId", "markets": [...]}` with no provider grouping and no decimal
+    /// prices, only `fractionalValue`/`initialFractionalValue`, `change`, `suspended` and `sourceId`.
     static func odds(_ m: SimMatch) -> JSONOutput? {
         guard !m.markets.isEmpty else { return nil }
+        if m.serial % 3 == 0 { return sofaScoreOdds(m) }
         var opening = m
         opening.elapsed = 0
         opening.scoreHome = 0
@@ -648,6 +653,27 @@ enum SportsAPIProV2 {
                 })))
                 return .object(fields)
             }))])
+        }))])
+    }
+
+    /// SofaScore's own `:odds` shape: one book (the feed's own), fractions only.
+    static func sofaScoreOdds(_ m: SimMatch) -> JSONOutput {
+        .object([("eventId", .int(matchID(m.serial))), ("markets", .array(m.markets.enumerated().map { mi, market in
+            let names = marketName(market, sport: m.sport)
+            let suspended = m.suspended || market.selections.contains(where: \.suspended)
+            return .object([
+                ("marketId", .int(names.id)), ("marketName", .string(names.name)), ("choiceGroup", .optionalString(names.group)),
+                ("isLive", .bool(m.phase != .notStarted)), ("suspended", .bool(suspended)),
+                ("choices", .array(market.selections.enumerated().map { si, s in
+                    let now = quote(s.price, serial: m.serial, book: 0, market: mi, choice: si)
+                    return .object([
+                        ("name", .string(si < names.choices.count ? names.choices[si] : s.name)),
+                        ("fractionalValue", .string(fractional(now))), ("initialFractionalValue", .string(fractional(now))),
+                        ("change", .int(0)), ("suspended", .bool(s.suspended)),
+                        ("sourceId", .int(900_000_000 + m.serial * 100 + mi * 10 + si)),
+                    ])
+                })),
+            ])
         }))])
     }
 

@@ -159,13 +159,27 @@ public enum SportsAPIProWire {
         return first(v, ["name", "shortName", "displayName"])?.string
     }
 
-    /// A whole number in a sane range, from a number or a numeric string.
+    /// A whole number in a sane range: an integer, a number with an integral value (`1.0`, as the
+    /// public services behind these feeds send scores) or a string of either. Anything else (a
+    /// fraction, a bool, a word, out of range) is unknown: nil, never zero.
     static func int(_ v: JSONValue?, range: ClosedRange<Int> = -1...100_000) -> Int? {
         guard let v else { return nil }
-        let n: Int?
-        if let i = v.int { n = i } else if let s = v.string { n = Int(s) } else { n = nil }
-        guard let n, range.contains(n) else { return nil }
+        if case .bool = v { return nil }
+        guard let n = v.int, range.contains(n) else { return nil }
         return n
+    }
+
+    /// An id as text: a whole number in any of its forms is written as an integer (`12.0` and `"12"`
+    /// are the match `12`), any other string as sent.
+    static func id(_ v: JSONValue?) -> String? {
+        guard let v else { return nil }
+        switch v {
+        case .number(let n): return v.int.map(String.init) ?? n
+        case .string(let s):
+            if let n = v.int, s.utf8.contains(UInt8(ascii: ".")) || s.utf8.contains(UInt8(ascii: "e")) || s.utf8.contains(UInt8(ascii: "E")) { return String(n) }
+            return s
+        default: return nil
+        }
     }
 
     /// A list inside a payload: the payload itself when it is an array, else the first key that holds one.
@@ -187,7 +201,7 @@ public enum SportsAPIProWire {
     /// One match as a scoreboard; nil without an id. `sport` is the feed's sport when the match
     /// does not say; `at` the message's time, for a clock given as a period start.
     public static func scoreboard(_ m: JSONValue, channelMatchID: String? = nil, sport: String?, at: Date) -> Scoreboard? {
-        guard let id = first(m, ["id", "matchId", "eventId"])?.text ?? channelMatchID, !id.isEmpty, id.count <= 64 else { return nil }
+        guard let id = Self.id(first(m, ["id", "matchId", "eventId"])) ?? channelMatchID, !id.isEmpty, id.count <= 64 else { return nil }
         var board = Scoreboard(eventID: id)
         board.home = name(first(m, ["homeTeam", "home", "homeCompetitor"]))
         board.away = name(first(m, ["awayTeam", "away", "awayCompetitor"]))
@@ -278,7 +292,7 @@ public enum SportsAPIProWire {
         guard v.isObject, let type = first(v, ["incidentType", "type", "kind"])?.string, !type.isEmpty else { return nil }
         let cls = first(v, ["incidentClass", "class", "cardType"])?.string
         var i = Incident(kind: .other)
-        i.id = first(v, ["id", "incidentId"])?.text
+        i.id = id(first(v, ["id", "incidentId"]))
         i.minute = int(first(v, ["time", "minute"]), range: 0...300)
         i.addedTime = int(first(v, ["addedTime", "injuryTime", "extraTime"]), range: 0...60)
         if let home = first(v, ["isHome"])?.bool { i.team = home ? .home : .away }
@@ -368,15 +382,15 @@ public enum SportsAPIProWire {
             var l = Lineup(formation: first(v, ["formation"])?.text)
             for p in list(v, ["players", "lineup"]) ?? [] {
                 guard let n = name(first(p, ["player"])) ?? name(first(p, ["name", "playerName"])) else { continue }
-                let player = LineupPlayer(name: n, number: first(p, ["shirtNumber", "jerseyNumber", "number"])?.text
-                                            ?? first(p, ["player"])?["jerseyNumber"]?.text,
+                let player = LineupPlayer(name: n, number: id(first(p, ["shirtNumber", "jerseyNumber", "number"]))
+                                            ?? id(first(p, ["player"])?["jerseyNumber"]),
                                           position: first(p, ["position"])?.string ?? p["player"]?["position"]?.string)
                 if first(p, ["substitute", "isSubstitute", "bench"])?.bool == true { l.substitutes.append(player) }
                 else { l.starters.append(player) }
             }
             for p in list(v, ["substitutes", "bench"]) ?? [] {
                 if let n = name(first(p, ["player"])) ?? name(first(p, ["name"])) {
-                    l.substitutes.append(LineupPlayer(name: n, number: first(p, ["shirtNumber", "number"])?.text,
+                    l.substitutes.append(LineupPlayer(name: n, number: id(first(p, ["shirtNumber", "number"])),
                                                       position: first(p, ["position"])?.string))
                 }
             }
@@ -389,15 +403,20 @@ public enum SportsAPIProWire {
 
     // MARK: - Odds
 
+    /// The book of odds that name none: SofaScore's own odds shape (`{"eventId", "markets": [...]}`,
+    /// no provider grouping) is the feed's own book.
+    public static let ownBook = "sportsapipro"
+
     /// The markets of an odds payload, each with its book: a list of providers (`providers`,
-    /// `bookmakers`, `books`) each with markets, or markets that name their provider. A price is kept
-    /// as sent: fractional ("11/10") when given, as it is exact, else decimal ("2.10").
+    /// `bookmakers`, `books`) each with markets, or markets (wrapped in `markets`/`odds` or bare)
+    /// that name their provider or, naming none, are the feed's own book (`ownBook`). A price is
+    /// kept as sent: fractional ("11/10", "29/18") when given, as it is exact, else decimal ("2.10").
     public static func odds(_ data: JSONValue, matchID: String, skipped: inout Int) -> [(book: String, markets: [Market])] {
         // Books in the order the payload lists them.
         var byBook: [(book: String, markets: [Market])] = []
         func add(_ markets: [JSONValue], book: String?) {
             for m in markets {
-                guard let b = book ?? name(first(m, ["provider", "bookmaker", "book", "sportsbook"])) else { skipped += 1; continue }
+                let b = book ?? name(first(m, ["provider", "bookmaker", "book", "sportsbook"])) ?? ownBook
                 guard let market = market(m, matchID: matchID, book: b) else { skipped += 1; continue }
                 if let i = byBook.firstIndex(where: { $0.book == b }) { byBook[i].markets.append(market) } else { byBook.append((b, [market])) }
             }
@@ -416,7 +435,7 @@ public enum SportsAPIProWire {
     static func market(_ m: JSONValue, matchID: String, book: String) -> Market? {
         guard let marketName = first(m, ["marketName", "name", "market"])?.string else { return nil }
         let line = first(m, ["choiceGroup", "line", "handicap"])?.text
-        let marketID = [matchID, first(m, ["marketId", "id"])?.text ?? marketName, line ?? ""].joined(separator: ":")
+        let marketID = [matchID, id(first(m, ["marketId", "id"])) ?? marketName, line ?? ""].joined(separator: ":")
         let suspendedMarket = first(m, ["suspended", "isSuspended"])?.bool ?? false
         var selections: [Selection] = []
         for c in list(m, ["choices", "selections", "outcomes"]) ?? [] {
@@ -451,7 +470,7 @@ public enum SportsAPIProWire {
         guard v.isObject else { throw MalformedMessage("not an object") }
         guard let type = v["type"]?.string else { throw MalformedMessage("no type") }
         let channel = v["channel"]?.string
-        let updateID = v["updateId"].flatMap { $0.int }
+        let updateID = int(v["updateId"], range: 0...Int.max)
         switch type {
         case "connected":
             return .connected(version: v["version"]?.text, channels: (v["channels"]?.array ?? []).compactMap(\.string))
@@ -476,7 +495,7 @@ public enum SportsAPIProWire {
     /// (documented; -1 means not started), `statusGroup`/`statusText`, `gameTime` (inferred, as
     /// 365Scores sends them).
     public static func v1Scoreboard(_ g: JSONValue, channelSport: String?) -> Scoreboard? {
-        guard let id = first(g, ["id", "gameId"])?.text, !id.isEmpty, id.count <= 64 else { return nil }
+        guard let id = Self.id(first(g, ["id", "gameId"])), !id.isEmpty, id.count <= 64 else { return nil }
         var b = Scoreboard(eventID: id)
         b.home = name(g["homeCompetitor"])
         b.away = name(g["awayCompetitor"])

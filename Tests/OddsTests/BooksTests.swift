@@ -131,7 +131,8 @@ struct AlternateLineTests {
         let market = try #require(e.markets.first)
         #expect(Set(market.selections.map(\.ref)).count == 4)
         #expect(market.mainSelections.map(\.name) == ["Over 2.5", "Under 2.5"])
-        #expect(EventReporter.mainPrices(e, format: .decimal) == ["1.95", "", "1.85"])
+        // A total is no match outcome: its selections are shown by name, never as a bare 1 and 2.
+        #expect(EventReporter.mainPrices(e, format: .decimal) == ["Over 2.5 1.95", "", "Under 2.5 1.85"])
         // Without the flag, the first line.
         var unflagged = market
         for i in unflagged.selections.indices { unflagged.selections[i].isMain = nil }
@@ -142,7 +143,7 @@ struct AlternateLineTests {
         let over = Selection(id: "over", name: "Over 2.5", line: "2.5", price: Price(decimal: "2.05"))
         store.apply(FeedMessage(provider: .tickodds, receivedAt: Date(), update: .price(PriceUpdate(eventID: "8", marketID: market.id, marketName: market.name, book: market.book, selection: over))))
         let after = try #require(store.events[EventKey(provider: .tickodds, id: "8")]?.event)
-        #expect(EventReporter.mainPrices(after, format: .decimal) == ["2.05", "", "1.85"])
+        #expect(EventReporter.mainPrices(after, format: .decimal) == ["Over 2.5 2.05", "", "Under 2.5 1.85"])
         #expect(after.markets[0].selections[0].price?.text == "1.30")
     }
 }

@@ -55,7 +55,9 @@ struct SportsAPIProSocketTests {
             await sim.tick(30)
             let client = SportsAPIProSocketTests.v2(sim, transport)
             let live = try await client.liveEvents(sport: "soccer")
-            let id = try #require(live.max { $0.score.map { $0.home + $0.away } ?? 0 < $1.score.map { $0.home + $0.away } ?? 0 }?.id)
+            // Matches whose id is a multiple of 3 send SofaScore's own odds shape (one book): the others have several.
+            let id = try #require(live.filter { Int($0.id).map { $0 % 3 != 0 } ?? false }
+                .max { $0.score.map { $0.home + $0.away } ?? 0 < $1.score.map { $0.home + $0.away } ?? 0 }?.id)
             let e = try await client.match(id: id, parts: SportsAPIProChannel.all(match: id))
             #expect(!e.home.isEmpty && e.score != nil)
             #expect(e.incidents.contains { $0.kind == .goal && $0.player != nil }, "\(e.incidents)")
@@ -71,6 +73,14 @@ struct SportsAPIProSocketTests {
                     // The text is the provider's: a fraction or a decimal, never re-rendered.
                     #expect(p.text.contains("/") ? p.format == .fractional : p.format == .decimal)
                 }
+            }
+            // A match in SofaScore's own odds shape: the feed's own book, fractions as sent.
+            if let own = live.first(where: { Int($0.id).map { $0 % 3 == 0 } ?? false }) {
+                let o = try await client.match(id: own.id, parts: [.odds(own.id)])
+                #expect(o.books == [SportsAPIProWire.ownBook], "\(o.books)")
+                #expect(o.markets.flatMap(\.selections).contains { $0.price?.format == .fractional })
+            } else {
+                Issue.record("no match with SofaScore's odds shape among \(live.map(\.id))")
             }
             await #expect(throws: OddsError.self) { try await client.match(id: "99999999", parts: []) }
         }
