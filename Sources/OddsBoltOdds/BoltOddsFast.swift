@@ -394,18 +394,25 @@ enum BoltOddsFast {
                    to: &markets, book: book)
     }
 
+    /// Most markets, and selections in one market, a game may have for the fast path: its searches
+    /// are linear (fast for real games), so a larger one goes to the generic decoder, which indexes.
+    static let linearLimit = 256
+
     /// Files a selection under its market (markets in order of first appearance); false for a
-    /// duplicate outcome, which is the generic decoder's to skip and count.
+    /// duplicate outcome, which is the generic decoder's to skip and count, or a game past
+    /// `linearLimit`.
     static func add(_ selection: consuming Selection, market: String, to markets: inout [Market], book: String?) -> Bool {
         // Outcomes of one market mostly come together: the last market first.
         let last = markets.count - 1
         if let i = last >= 0 && markets[last].id == market ? last : markets.firstIndex(where: { $0.id == market }) {
+            guard markets[i].selections.count < linearLimit else { return false }
             for k in markets[i].selections.indices
             where markets[i].selections[k].id == selection.id && markets[i].selections[k].line == selection.line {
                 return false
             }
             markets[i].selections.append(consume selection)
         } else {
+            guard markets.count < linearLimit else { return false }
             var selections: [Selection] = []
             selections.reserveCapacity(4)
             selections.append(consume selection)

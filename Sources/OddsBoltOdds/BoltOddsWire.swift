@@ -87,17 +87,21 @@ enum BoltOddsWire {
         }
         let league = data["sport"]?.string
         var markets: [Market] = []
+        // Indexes, so that a game of many outcomes costs O(n), not a search of its market per outcome.
+        var marketIndex: [String: Int] = [:]
+        var refs = Set<SelectionRefInMarket>()
         if let outcomes = data["outcomes"] {
             guard case .object(let members) = outcomes else { throw Malformed("outcomes is not an object") }
             for (key, outcome) in members.members {
                 do {
                     let (marketName, selection) = try self.outcome(key: key, outcome)
-                    if let i = markets.firstIndex(where: { $0.id == marketName }) {
-                        guard !markets[i].selections.contains(where: { $0.ref == selection.ref }) else {
-                            throw Malformed("duplicate outcome \(key)")
-                        }
+                    guard refs.insert(SelectionRefInMarket(market: marketName, ref: selection.ref)).inserted else {
+                        throw Malformed("duplicate outcome \(key)")
+                    }
+                    if let i = marketIndex[marketName] {
                         markets[i].selections.append(selection)
                     } else {
+                        marketIndex[marketName] = markets.count
                         markets.append(Market(id: marketName, name: marketName, book: book, selections: [selection]))
                     }
                 } catch {
@@ -109,6 +113,8 @@ enum BoltOddsWire {
                           home: home, away: away, status: .live, markets: markets)
         return (event, book)
     }
+
+    struct SelectionRefInMarket: Hashable { var market: String; var ref: SelectionRef }
 
     /// One outcome: its market (`outcome_name`) and its selection (`outcome_target` and
     /// `outcome_over_under`, the line apart so that alternate lines stay apart).

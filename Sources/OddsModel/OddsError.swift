@@ -35,19 +35,20 @@ public enum OddsError: Error, Hashable, Sendable {
         }
     }
 
-    /// One sentence for the user. Never contains an API key: callers redact what they pass in.
+    /// One sentence for the user. Never contains an API key: callers redact what they pass in. A
+    /// provider's own words in it are cut to `ProviderText.excerptLimit`.
     public var message: String {
         switch self {
         case .usage(let m), .config(let m), .notFound(let m), .network(let m), .output(let m): return m
         case .missingKey(let p):
             return "No API key for \(p.displayName): set ODDS_\(p.environmentName)_KEY or `key` under [\(p.configName)] in the config file (or use --demo)."
-        case .authentication(let p, let m): return "\(p.displayName) rejected the API key: \(m)."
-        case .accessDenied(let p, let m): return "\(p.displayName) denied access (plan limit): \(m)."
+        case .authentication(let p, let m): return "\(p.displayName) rejected the API key: \(ProviderText.excerpt(m))."
+        case .accessDenied(let p, let m): return "\(p.displayName) denied access (plan limit): \(ProviderText.excerpt(m))."
         case .rateLimited(let p, nil):
             return "\(p.displayName) rate limit exceeded (HTTP 429) and retries did not help; try again later."
         case .rateLimited(let p, let seconds?):
             return "\(p.displayName) rate limit exceeded (HTTP 429); it asks to wait \(seconds) s before the next request."
-        case .provider(let p, let m): return "\(p.displayName): \(m)."
+        case .provider(let p, let m): return "\(p.displayName): \(ProviderText.excerpt(m))."
         }
     }
 }

@@ -175,8 +175,22 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             return (inbound, nil)
         case .data(let name, let snapshot, let data, _, let timestamp):
             guard let channel = SportsAPIProChannel(name) else { throw MalformedMessage("data for an unknown channel") }
+            guard subscribed(channel) else {
+                return (.batch([], skipped: ["data on \(ProviderText.excerpt(name, limit: 80)), a channel not subscribed: dropped"]), nil)
+            }
             let updates = try self.updates(channel, data: data, at: timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date())
             return (updates, snapshot ? name : nil)
+        }
+    }
+
+    /// Whether data on `channel` was asked for: a channel subscribed now, or `live-scores:{sport}`
+    /// for `live-scores` scoped to that sport by `x-sport` (football by default). A replay (no
+    /// connection made) takes every channel its recording holds.
+    private func subscribed(_ channel: SportsAPIProChannel) -> Bool {
+        lock.withLock {
+            if link == nil || channels.contains(channel.name) { return true }
+            if case .liveScores(let s?) = channel, channels.contains("live-scores") { return s == (sport ?? "football") }
+            return false
         }
     }
 
@@ -202,14 +216,21 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             remember(board)
             return .data([.scoreboard(board)])
         case .incidents(let id):
-            var skipped = 0
-            let list = SportsAPIProWire.incidents(data, skipped: &skipped)
+            var skipped = 0, cut = 0
+            let list = SportsAPIProWire.incidents(data, skipped: &skipped, cut: &cut)
             let fresh: [Incident] = lock.withLock {
                 if seen[id] == nil, seen.count >= SportsAPIProFeed.seenMatches { seen.removeAll() }
-                return list.filter { seen[id, default: []].insert($0.identity).inserted }
+                let fresh = list.filter { seen[id, default: []].insert($0.identity).inserted }
+                // Bounded too: past four lists' worth, only what the feed lists now is remembered.
+                if seen[id, default: []].count > 4 * SportsAPIProWire.incidentLimit { seen[id] = Set(list.map(\.identity)) }
+                return fresh
             }
-            let updates = fresh.map { FeedUpdate.incident(eventID: id, $0) }
-            return skipped == 0 ? .data(updates) : .batch([.data(updates)], skipped: Array(repeating: "an unreadable incident", count: skipped))
+            var items: [Inbound] = [.data(fresh.map { FeedUpdate.incident(eventID: id, $0) })]
+            if cut > 0 {
+                items.append(.notice("SportsAPIPro v2: match \(id) lists more than \(SportsAPIProWire.incidentLimit) incidents; only the newest \(SportsAPIProWire.incidentLimit) are kept"))
+            }
+            return skipped == 0 && items.count == 1 ? items[0]
+                : .batch(items, skipped: Array(repeating: "an unreadable incident", count: skipped))
         case .stats(let id):
             guard let stats = SportsAPIProWire.stats(data) else { throw MalformedMessage("unreadable statistics") }
             return .data([.stats(eventID: id, stats)])

@@ -131,6 +131,8 @@ public enum SportsAPIProWire {
         case "snapshot", "update":
             guard let channel else { throw MalformedMessage("\(type) without a channel") }
             guard let data = v["data"], !data.isNull else { throw MalformedMessage("\(type) without data") }
+            // A string or a number is no payload: unusable like null, never "nothing live".
+            guard data.isObject || data.array != nil else { throw MalformedMessage("\(type) whose data is not an object or a list") }
             return .data(channel: channel, snapshot: type == "snapshot", data: data, source: v["source"]?.string,
                          timestamp: v["timestamp"]?.int)
         case "pong":
@@ -265,26 +267,42 @@ public enum SportsAPIProWire {
 
     // MARK: - Incidents
 
-    /// The incidents of an incidents payload, oldest first; unreadable entries are left out and counted.
-    public static func incidents(_ data: JSONValue, skipped: inout Int) -> [Incident] {
+    /// Incidents kept per match, at most: the newest. A longer list from the feed is cut (`cut`
+    /// says by how many) so that no list from outside costs more than O(n log n) once.
+    public static let incidentLimit = 500
+
+    /// The incidents of an incidents payload, oldest first, the newest `incidentLimit` of them;
+    /// unreadable entries are left out and counted in `skipped`, those cut for the limit in `cut`.
+    public static func incidents(_ data: JSONValue, skipped: inout Int, cut: inout Int) -> [Incident] {
         guard let items = list(data, ["incidents", "events", "items"]) else { skipped += 1; return [] }
         var out: [Incident] = []
+        out.reserveCapacity(min(items.count, 4 * incidentLimit))
         for item in items {
             if let i = incident(item) { out.append(i) } else { skipped += 1 }
         }
-        // SofaScore lists the newest first; a timeline reads oldest first.
-        return out.enumerated().sorted { a, b in
+        // SofaScore lists the newest first; a timeline reads oldest first. Ties keep the list's own
+        // order of time, read once (not per comparison).
+        let newestFirst = items.count > 1 && isNewestFirst(items)
+        let sorted = out.enumerated().sorted { a, b in
             let ka = (a.element.minute ?? Int.max, a.element.addedTime ?? 0), kb = (b.element.minute ?? Int.max, b.element.addedTime ?? 0)
             if ka != kb { return ka < kb }
-            return (items.count > 1 && isNewestFirst(items)) ? a.offset > b.offset : a.offset < b.offset
+            return newestFirst ? a.offset > b.offset : a.offset < b.offset
         }.map(\.element)
+        guard sorted.count > incidentLimit else { return sorted }
+        cut += sorted.count - incidentLimit
+        return Array(sorted.suffix(incidentLimit))
     }
 
     /// Whether a list runs from the latest minute to the earliest.
     static func isNewestFirst(_ items: [JSONValue]) -> Bool {
-        let minutes = items.compactMap { int(first($0, ["time", "minute"]), range: 0...300) }
-        guard let f = minutes.first, let l = minutes.last else { return false }
-        return f > l
+        var head: Int?, tail: Int?
+        for item in items {
+            guard let m = int(first(item, ["time", "minute"]), range: 0...300) else { continue }
+            if head == nil { head = m }
+            tail = m
+        }
+        guard let head, let tail else { return false }
+        return head > tail
     }
 
     /// One incident; nil for an entry that is not an object or has no type.

@@ -255,16 +255,26 @@ public struct LiveStore: Sendable {
 
     private static func inPlace<R>(_ state: inout EventState, _ body: (inout EventState) -> R) -> R { body(&state) }
 
+    private struct MarketKey: Hashable { var id: String; var book: String? }
+
     /// Price moves from `old` to `new` markets (same id and book, same selection).
     static func recordMoves(_ state: inout EventState, old: [Market], new: [Market], at now: Date) {
+        let marketIndex: [MarketKey: Int]? = old.count > 32
+            ? Dictionary(old.indices.map { (MarketKey(id: old[$0].id, book: old[$0].book), $0) }, uniquingKeysWith: { first, _ in first }) : nil
         for market in new {
-            guard let o = old.firstIndex(where: { $0.id == market.id && $0.book == market.book }) else { continue }
+            let found = marketIndex.map { $0[MarketKey(id: market.id, book: market.book)] }
+                ?? old.firstIndex(where: { $0.id == market.id && $0.book == market.book })
+            guard let o = found else { continue }
             // The very same selections (often the same storage, from the decoder's cache) moved nothing;
             // comparing them in full would cost what looking for moves costs.
             if old[o].selections.sameStorage(as: market.selections) { continue }
+            let previous = old[o].selections
+            // A market of many selections (a hostile feed's) is looked up by index, not searched per selection.
+            let index: [SelectionRef: Int]? = previous.count > 32
+                ? Dictionary(previous.indices.map { (previous[$0].ref, $0) }, uniquingKeysWith: { first, _ in first }) : nil
             for selection in market.selections {
-                guard let before = old[o].selections.first(where: { $0.ref == selection.ref }),
-                      let move = LiveStore.move(from: before.price, to: selection.price, at: now) else { continue }
+                let at = index.map { $0[selection.ref] } ?? previous.firstIndex(where: { $0.ref == selection.ref })
+                guard let at, let move = LiveStore.move(from: previous[at].price, to: selection.price, at: now) else { continue }
                 state.moves[SelectionKey(market: market, selection: selection)] = move
             }
         }

@@ -372,23 +372,29 @@ public enum FeedRunner {
         let tap = transport.frameTap
         let feed = adapter.feedName
         var notices = Set<String>()
+        // Skipped messages are said once, then counted per interval (a frame of many bad messages is
+        // not a line each); the counts left are said when the connection ends.
+        var warnings = WarningGate()
+        let skippedKind = "\(name): skipped a malformed message"
+        func skip(_ reason: String) {
+            let reason = transport.redactor.redact(reason)
+            stats.skipped(reason)
+            for line in warnings.note(skippedKind, reason, now: Date()) { transport.logger.warning("\(line)") }
+        }
+        defer { for line in warnings.due(now: Date(), force: true) { transport.logger.warning("\(line)") } }
         /// Emits the message's updates and acts on its errors; an ending stops the connection.
         func act(on inbound: Inbound) async -> Ending? {
             switch inbound {
             case .data, .keepalive:
                 for u in inbound.updates { await emit(u) }
             case .batch(let items, let skipped):
-                for reason in skipped {
-                    let reason = transport.redactor.redact(reason)
-                    stats.skipped(reason)
-                    transport.logger.warning("\(name): skipped a malformed message: \(reason)")
-                }
+                for reason in skipped { skip(reason) }
                 for item in items { if let ending = await act(on: item) { return ending } }
             case .notice(let text):
-                let text = transport.redactor.redact(text)
+                let text = ProviderText.excerpt(transport.redactor.redact(text))
                 if notices.count < 100, notices.insert(text).inserted { transport.logger.warning("\(name): \(text)") }
             case .retry(let reason, let after, let resend):
-                transport.logger.warning("\(name): \(transport.redactor.redact(reason)); sending again in \(String(format: "%.1f", after)) s")
+                transport.logger.warning("\(name): \(ProviderText.excerpt(transport.redactor.redact(reason))); sending again in \(String(format: "%.1f", after)) s")
                 for text in resend { link.send(text, after: after) }
             case .reconnect(let reason):
                 return .reconnect(transport.redactor.redact(reason))
@@ -410,10 +416,9 @@ public enum FeedRunner {
                     first = false
                     if let ending = await act(on: inbound) { return ending }
                 } catch {
-                    let reason = transport.redactor.redact(String(describing: error))
-                    stats.skipped(reason)
-                    transport.logger.warning("\(name): skipped a malformed message: \(reason)")
+                    skip(String(describing: error))
                 }
+                if warnings.hasPending { for line in warnings.due(now: Date()) { transport.logger.warning("\(line)") } }
                 activity.withLockedValue { $0 = Activity(last: Date(), busy: false) }
             case .closed(let c, let error):
                 code = c
