@@ -71,6 +71,9 @@ struct Dash: AsyncParsableCommand {
             do { terminal = try CursesTerminal.open(environment: io.environment) } catch {
                 throw OddsError.usage(String(describing: error))
             }
+            // Should the dashboard not stop by the signal deadline, the terminal is restored before the process ends.
+            nonisolated(unsafe) let lastResort = terminal
+            let restore = Interrupts.shared.addCleanup { lastResort.close() }
             let size = terminal.size
             _ = update(&model, .resize(width: size.width, height: size.height))
             let configPath = rt.settings.configPath
@@ -84,6 +87,7 @@ struct Dash: AsyncParsableCommand {
                     saveError.withLockedValue { $0 = (error as? OddsError)?.message ?? "\(error)" }
                 }
             }
+            Interrupts.shared.removeCleanup(restore)
             terminal.close()
             if let message = saveError.withLockedValue({ $0 }) { io.err("Favourites were not saved: \(message)") }
             if stats.malformed > 0 { io.err("\(stats.malformed) malformed messages were skipped.") }

@@ -69,7 +69,8 @@ enum Docs {
     key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \
     limit (HTTP 403, close 4003, 4005 or 4029); 5 not found (HTTP 404); 6 rate limited (HTTP 429 after \
     retries, or with a Retry-After over 30 s); 7 network failure; 8 the provider sent something unusable (or HTTP 5xx after retries); \
-    64 usage error (including close 4004, a sport the provider does not stream).
+    64 usage error (including close 4004, a sport the provider does not stream); 130 a one-shot query \
+    interrupted by SIGINT/SIGTERM/SIGHUP (every command exits within a second of one).
 
     DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \
     freezes it) sets how fast it moves.

@@ -7,13 +7,25 @@ import OddsOutput
 public enum OddsMain {
     public static func main() async -> Never {
         do {
-            var command = try OddsCommand.parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            let command = try OddsCommand.parseAsRoot()
+            // The command runs as a task that a signal can cancel in any state (Interrupts).
+            let task = Task {
+                var command = command
+                if var asyncCommand = command as? AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
-            exit(0)
+            Interrupts.shared.install { task.cancel() }
+            do {
+                try await task.value
+            } catch {
+                // A one-shot query cut short by a signal: whatever the cancelled work threw is the interruption.
+                if Interrupts.shared.interrupted && !Interrupts.shared.handledByScope { exit(130) }
+                throw error
+            }
+            exit(Interrupts.shared.interrupted && !Interrupts.shared.handledByScope ? 130 : 0)
         } catch let error as OddsError {
             // The one sentence may quote a provider (a name it does not know): made safe like every stderr line.
             FileHandle.standardError.write(Data(("odds: " + TerminalText.safe(Secrets.shared.redact(error.message)) + "\n").utf8))

@@ -240,25 +240,93 @@ final class Secrets: @unchecked Sendable {
     func redact(_ text: String) -> String { lock.lock(); defer { lock.unlock() }; return redactor.redact(text) }
 }
 
-/// SIGINT, SIGTERM and SIGHUP turned into a callback while watched; the default actions return on `cancel()`.
-final class TerminationSignals {
+/// SIGINT, SIGTERM and SIGHUP for the whole process, in every state (a signal ignored by the parent
+/// shell included): a scope that handles them (a stream, the dashboard) is told and ends its own
+/// way (exit 0); without one, the running command is cancelled (a one-shot query: exit 130). Either
+/// way the process is gone within `deadline` of the signal: what has not finished by then is cut
+/// short, after the cleanups (the terminal restored).
+final class Interrupts: @unchecked Sendable {
+    // @unchecked: every field is behind `lock`.
+    static let shared = Interrupts()
     static let signals = [SIGINT, SIGTERM, SIGHUP]
-    private var sources: [DispatchSourceSignal] = []
+    /// Seconds from a signal to the process's end, at most.
+    static let deadline: TimeInterval = 0.8
 
-    init(_ handler: @escaping @Sendable () -> Void) {
-        for sig in Self.signals {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler(handler: handler)
-            source.resume()
-            sources.append(source)
+    private let lock = NSLock()
+    private var sources: [DispatchSourceSignal] = []
+    private var scopes: [(id: Int, handler: @Sendable () -> Void)] = []
+    private var nextID = 0
+    private var cancelCommand: (@Sendable () -> Void)?
+    private var cleanups: [Int: @Sendable () -> Void] = [:]
+    private var _interrupted = false
+    private var _handledByScope = false
+
+    /// Whether a signal arrived.
+    var interrupted: Bool { lock.withLock { _interrupted } }
+    /// Whether the first signal was handled by a scope (a stream's documented exit 0).
+    var handledByScope: Bool { lock.withLock { _handledByScope } }
+
+    /// Watches the signals from now on; `cancel` stops the running command when no scope handles one.
+    func install(cancelCommand cancel: (@Sendable () -> Void)? = nil) {
+        lock.withLock {
+            if let cancel { cancelCommand = cancel }
+            guard sources.isEmpty else { return }
+            for sig in Self.signals {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler { [unowned self] in self.fire() }
+                source.resume()
+                sources.append(source)
+            }
         }
     }
 
+    /// Handles the signals with `handler` until the returned id is passed to `endScope`.
+    func beginScope(_ handler: @escaping @Sendable () -> Void) -> Int {
+        install()
+        return lock.withLock {
+            nextID += 1
+            scopes.append((nextID, handler))
+            return nextID
+        }
+    }
+
+    func endScope(_ id: Int) { lock.withLock { scopes.removeAll { $0.id == id } } }
+
+    /// Runs `cleanup` before the process is cut short at the deadline, until `removeCleanup`.
+    func addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Int {
+        lock.withLock { nextID += 1; cleanups[nextID] = cleanup; return nextID }
+    }
+
+    func removeCleanup(_ id: Int) { _ = lock.withLock { cleanups.removeValue(forKey: id) } }
+
+    private func fire() {
+        let (first, scope, cancel): (Bool, (@Sendable () -> Void)?, (@Sendable () -> Void)?) = lock.withLock {
+            let first = !_interrupted
+            _interrupted = true
+            let scope = scopes.last?.handler
+            if first { _handledByScope = scope != nil }
+            return (first, scope, cancelCommand)
+        }
+        if let scope { scope() } else { cancel?() }
+        guard first else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) { [unowned self] in
+            let (cleanups, code): ([@Sendable () -> Void], Int32) = lock.withLock { (Array(self.cleanups.values), _handledByScope ? 0 : 130) }
+            for c in cleanups { c() }
+            exit(code)
+        }
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP turned into a callback while watched (a scope of `Interrupts`).
+final class TerminationSignals {
+    private var id: Int?
+
+    init(_ handler: @escaping @Sendable () -> Void) { id = Interrupts.shared.beginScope(handler) }
+
     func cancel() {
-        for s in sources { s.cancel() }
-        sources = []
-        for sig in Self.signals { signal(sig, SIG_DFL) }
+        if let id { Interrupts.shared.endScope(id) }
+        id = nil
     }
 }
 

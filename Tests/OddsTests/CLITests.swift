@@ -517,6 +517,38 @@ struct PromptExitTests {
     }
 }
 
+/// Ctrl-C in a one-shot query (issue 18): a REST request to a server that accepts and never answers.
+@Suite("Prompt exit of one-shot queries", .timeLimit(.minutes(2)))
+struct OneShotInterruptTests {
+    /// (signal, whether the parent left SIGINT ignored, as a script's background job has it)
+    @Test("SIGINT (also when the parent shell ignores it) or SIGTERM during a hanging request: exit 130 within about a second, no timeout",
+          arguments: [(SIGINT, false), (SIGINT, true), (SIGTERM, false)])
+    func oneShot(signal: Int32, ignoredByParent: Bool) async throws {
+        let (fd, port) = try PromptExitTests.silentListener()
+        defer { close(fd) }
+        let env = CLI.environment(["ODDS_TICKODDS_KEY": "key-0123456789", "ODDS_TICKODDS_URL": "http://127.0.0.1:\(port)/api/v1",
+                                   "ODDS_TICKODDS_WS_URL": "ws://127.0.0.1:\(port)/ws/live"])
+        let args = ["live", "--provider", "tickodds"]
+        let took = Eventually<TimeInterval>()
+        let r = try await CLI.run(ignoredByParent ? ["-c", "trap '' INT; exec \"$0\" \"$@\"", CLI.binary.path] + args : args, env: env,
+                                  timeout: 30, executable: ignoredByParent ? URL(fileURLWithPath: "/bin/sh") : CLI.binary) { process, _ in
+            // Well inside the request's own timeout (5 s): the process is waiting on the silent server.
+            try await Task.sleep(nanoseconds: 700_000_000)
+            let signalled = Date()
+            process.signal(signal)
+            Thread {
+                let limit = Date().addingTimeInterval(20)
+                while process.poll() == nil, Date() < limit { usleep(2_000) }
+                took.set(Date().timeIntervalSince(signalled))
+            }.start()
+        }
+        let seconds = took.wait(seconds: 25) ?? .infinity
+        #expect(r.status == 130, "\(r.stderr)")
+        #expect(seconds < 1.5, "took \(seconds) s to exit")
+        #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Cannot reach"), "\(r.stderr)")
+    }
+}
+
 @Suite("SportsAPIPro from the binary", .timeLimit(.minutes(3)))
 struct SportsAPIProCLITests {
     @Test("sportsapi match --json has score, incidents, stats, lineups and odds of several books; labelled demo")
