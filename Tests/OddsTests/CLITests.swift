@@ -464,17 +464,22 @@ struct PromptExitTests {
             await then()
             // An observation window: the process is left in that state before the signal.
             try await Task.sleep(nanoseconds: 300_000_000)
-            // The exit is watched from a thread of its own: the test pool's two threads may be busy
-            // with other tests, and their lateness is not the child's.
-            let signalled = Date()
-            process.signal(signal)
-            Thread {
-                let limit = Date().addingTimeInterval(30)
-                while process.poll() == nil, Date() < limit { usleep(2_000) }
-                took.set(Date().timeIntervalSince(signalled))
-            }.start()
+            signalAndTime(process, signal, took)
         }
         return (r, took.wait(seconds: 35) ?? .infinity)
+    }
+
+    /// Sends `signal` and sets `took` to the seconds until the process exits. The exit is watched
+    /// from a thread of its own: the test pool's two threads may be busy with other tests, and their
+    /// lateness is not the child's.
+    static func signalAndTime(_ process: Subprocess, _ signal: Int32, _ took: Eventually<TimeInterval>) {
+        let signalled = Date()
+        process.signal(signal)
+        Thread {
+            let limit = Date().addingTimeInterval(30)
+            while process.poll() == nil, Date() < limit { usleep(2_000) }
+            took.set(Date().timeIntervalSince(signalled))
+        }.start()
     }
 
     @Test("SIGTERM or SIGINT while the WebSocket upgrade hangs (connecting): exit 0 within about a second, not after the 10 s timeout",
@@ -534,13 +539,7 @@ struct OneShotInterruptTests {
                                   timeout: 30, executable: ignoredByParent ? URL(fileURLWithPath: "/bin/sh") : CLI.binary) { process, _ in
             // Well inside the request's own timeout (5 s): the process is waiting on the silent server.
             try await Task.sleep(nanoseconds: 700_000_000)
-            let signalled = Date()
-            process.signal(signal)
-            Thread {
-                let limit = Date().addingTimeInterval(20)
-                while process.poll() == nil, Date() < limit { usleep(2_000) }
-                took.set(Date().timeIntervalSince(signalled))
-            }.start()
+            PromptExitTests.signalAndTime(process, signal, took)
         }
         let seconds = took.wait(seconds: 25) ?? .infinity
         #expect(r.status == 130, "\(r.stderr)")
