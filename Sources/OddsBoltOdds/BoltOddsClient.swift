@@ -74,6 +74,20 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
         return try decode("games") { try BoltOddsWire.games(v) }
     }
 
+    /// Game labels as filters spell them, for games named by label or by the short id tables show
+    /// (`Event.shortID`), which is looked up in `get_games` (only when one is given).
+    public func gameLabels(_ typed: [String]) async throws -> [String] {
+        guard typed.contains(where: Event.isShortID) else { return typed }
+        let labels = try await games().map(\.label)
+        return try typed.map { t in
+            guard Event.isShortID(t) else { return t }
+            guard let label = labels.first(where: { Event.shortID(for: $0) == t }) else {
+                throw OddsError.notFound("BoltOdds lists no game with the id '\(t)' (see odds boltodds games).")
+            }
+            return label
+        }
+    }
+
     /// `GET /get_markets?sportsbooks=&sports=`.
     public func markets(books: [String], leagues: [String]) async throws -> [BoltOddsMarkets] {
         var query: [(String, String)] = []
@@ -125,6 +139,7 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     /// As `resolve(sport:…)`, for several sports or competitions at once.
     public func resolve(sports: [String], books: [String], games: [String] = [], markets: [String] = []) async throws -> BoltOddsFilters {
         let info = try await info()
+        let games = try await gameLabels(games)
         var filters = BoltOddsFilters(games: games.isEmpty ? nil : games, markets: markets.isEmpty ? nil : markets)
         if !sports.isEmpty { filters.sports = [] }
         for sport in sports {
@@ -269,6 +284,13 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     }
 
     public func liveEvent(id: String) async throws -> Event {
+        if Event.isShortID(id) {
+            // The short id tables show: the game is found among all live games.
+            guard let event = try await liveEvents(sport: nil).first(where: { $0.shortID == id }) else {
+                throw OddsError.notFound("BoltOdds has no live game with the id '\(id)'.")
+            }
+            return event
+        }
         var filters = currentFilters(sport: nil)
         filters.games = [id]
         lock.withLock { prepared = filters }

@@ -110,7 +110,7 @@ enum BoltOddsFast {
     /// What one member of a data object or an outcome was read as. `text` is nil for null and for an
     /// empty value, which the decoders treat alike.
     struct MemberRead {
-        enum Field { case odds, name, target, overUnder, line, link, league, book, label, home, away, action, other }
+        enum Field { case odds, name, target, overUnder, line, link, league, book, label, home, away, info, action, other }
         var field: Field
         var text: String?
         var price: Price?
@@ -214,7 +214,7 @@ enum BoltOddsFast {
     /// A data object with every field as the generic decoder requires it; nil for anything else.
     static func data(_ s: inout JSONScanner, memo: inout StringMemo, templates: inout Templates) throws -> Game? {
         guard s.isObject(), try s.enterObjectBeforeKey() else { return nil }
-        var league, book, label, home, away: String?
+        var league, book, label, home, away, when: String?
         var markets: [Market] = []
         var seen = Seen()
         var j = 0
@@ -242,9 +242,13 @@ enum BoltOddsFast {
                 else if s.key(is: "game") { field = .label }
                 else if s.key(is: "home_team") { field = .home }
                 else if s.key(is: "away_team") { field = .away }
+                else if s.key(is: "info") { field = .info }
                 else { field = .other }
                 if field == .other {
                     try s.skip()
+                } else if field == .info {
+                    // Only its `when` is read (a string, as the generic decoder takes it); the rest is checked.
+                    text = try infoWhen(&s)
                 } else {
                     guard let v = try string(&s, memo: &memo) else { return nil }
                     text = v
@@ -257,6 +261,7 @@ enum BoltOddsFast {
             case .label: guard seen.first(8) else { return nil }; label = text
             case .home: guard seen.first(16) else { return nil }; home = text
             case .away: guard seen.first(32) else { return nil }; away = text
+            case .info: when = text
             default: break
             }
             j += 1
@@ -266,8 +271,25 @@ enum BoltOddsFast {
         }
         if seen.bits & 64 != 0 { for i in markets.indices { markets[i].book = book } }
         let event = Event(provider: .boltodds, id: label, sport: league.map { memo.sport($0) } ?? "unknown", league: league,
-                          home: home, away: away, status: .live, markets: markets)
+                          home: home, away: away, status: .live, startTime: when.flatMap { memo.start($0) }, markets: markets)
         return Game(event: event, book: book)
+    }
+
+    /// The `when` of an `info` value, as the generic decoder reads it: a string member of an object
+    /// (the last, with duplicates); nil for anything else. The value is skipped (validated) whole.
+    static func infoWhen(_ s: inout JSONScanner) throws -> String? {
+        guard s.isObject() else { try s.skip(); return nil }
+        var when: String?
+        guard try s.enterObjectBeforeKey() else { return nil }
+        repeat {
+            try s.readMemberKey()
+            if s.key(is: "when") {
+                if case .string(let v) = try s.scalar() { when = v } else { when = nil }
+            } else {
+                try s.skip()
+            }
+        } while try s.nextMemberBeforeKey()
+        return when
     }
 
     /// Outcomes as markets, in order of first appearance; nil when any outcome is not plainly good.
@@ -524,6 +546,17 @@ enum BoltOddsFast {
 /// outcome keys, names, teams and label repeat: the second book on shares the first one's `String`
 /// instead of allocating its own. Short strings are stored inline by Swift and not remembered.
 struct StringMemo {
+    private var lastWhen: String?
+    private var lastStart: Date?
+
+    /// `BoltOddsTime.eastern` of a game's `when`, remembered for the next book of the same game.
+    mutating func start(_ when: String) -> Date? {
+        if when == lastWhen { return lastStart }
+        lastWhen = when
+        lastStart = BoltOddsTime.eastern(when)
+        return lastStart
+    }
+
     private var slots: [String?] = []
     private var longStrings = 0
     private var lastLeague: String?

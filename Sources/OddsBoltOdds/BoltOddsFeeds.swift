@@ -101,11 +101,17 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     /// Documented: at most one subscribe every 5 seconds; a quarter second more, so that a server
     /// timing them on arrival never sees two closer than that.
     public static let resubscribeSpacing: TimeInterval = 5.25
+    /// The zone `info.when` is read in, when configured other than US Eastern (`when_timezone`).
+    let whenZone: TimeZone?
+    /// The clock a game's start is compared with (the tests' own).
+    var now: @Sendable () -> Date = { Date() }
 
     init(settings: ProviderSettings, filters: BoltOddsFilters, index: BoltOddsGameIndex) {
         self.settings = settings
         self.filters = filters
         self.index = index
+        let zone = settings.options["when_timezone"].flatMap { $0 == BoltOddsTime.defaultZone ? nil : $0 }
+        self.whenZone = zone.flatMap(TimeZone.init(identifier:))
         // Inferred: the docs name a ping but not its period.
         self.silenceLimit = settings.options["silence_seconds"].flatMap(Double.init) ?? 90
     }
@@ -169,10 +175,27 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
         if let sport {
             kept.removeAll { if case .bookUpsert(let e, _) = $0 { return e.sport != sport } else { return false } }
         }
+        dated(&kept)
         // The decoder's list holds every game of the frame: it is the answer only when nothing was left out.
         let games = sport == nil ? listed ?? BoltOddsOddsFeed.games(in: kept) : BoltOddsOddsFeed.games(in: kept)
         if !games.isEmpty { index.add(games) }
         return kept
+    }
+
+    /// Each book's view of a game with its true status: a game whose start (`info.when`) is still to
+    /// come is scheduled, one whose start has passed is live (until the scores feeds say it ended: the
+    /// store keeps their word), one without a start is of unknown status. With `when_timezone` set,
+    /// the start is read in that zone.
+    func dated(_ updates: inout [FeedUpdate]) {
+        let now = self.now()
+        for i in updates.indices {
+            guard case .bookUpsert(var e, let book) = updates[i] else { continue }
+            if let zone = whenZone, let start = e.startTime { e.startTime = BoltOddsTime.rebase(start, to: zone) }
+            let status: EventStatus = e.startTime.map { $0 > now ? .scheduled : .live } ?? .unknown
+            guard status != e.status || whenZone != nil else { continue }
+            e.status = status
+            updates[i] = .bookUpsert(e, book: book)
+        }
     }
 
     /// The games the books' views among `updates` name, in order.

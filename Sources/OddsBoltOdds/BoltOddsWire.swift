@@ -109,8 +109,10 @@ enum BoltOddsWire {
                 }
             }
         }
+        // The status is the feed's to decide (BoltOddsOddsFeed.dated): from the start time and the scores feeds.
         let event = Event(provider: .boltodds, id: label, sport: league.map(BoltOddsLeagues.sport) ?? "unknown", league: league,
-                          home: home, away: away, status: .live, markets: markets)
+                          home: home, away: away, status: .live, startTime: data["info"]?["when"]?.string.flatMap(BoltOddsTime.eastern),
+                          markets: markets)
         return (event, book)
     }
 

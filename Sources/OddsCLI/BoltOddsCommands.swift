@@ -23,7 +23,7 @@ struct BoltOddsCommand: AsyncParsableCommand {
 struct BoltOddsFilterOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A sport or competition (repeatable): soccer, NBA, \"Wimbledon (M)\".", valueName: "sport"))
     var sport: [String] = []
-    @Option(name: .long, help: ArgumentHelp("A game label as `odds boltodds games` lists it (repeatable).", valueName: "game"))
+    @Option(name: .long, help: ArgumentHelp("A game: its label as `odds boltodds games` lists it, or the short id tables show (repeatable).", valueName: "game"))
     var game: [String] = []
     @Option(name: .long, help: ArgumentHelp("A market name as `odds boltodds markets` lists it (repeatable).", valueName: "market"))
     var market: [String] = []
@@ -89,11 +89,11 @@ extension BoltOddsCommand {
                     }
                 }
                 let records: [[(String, JSONOutput)]] = games.map { g in
-                    [("game", .string(g.label)), ("competition", .optionalString(g.league)),
+                    [("id", .string(Event.shortID(for: g.label))), ("game", .string(g.label)), ("competition", .optionalString(g.league)),
                      ("sport", .string(g.league.map(BoltOddsLeagues.sport) ?? "unknown")), ("when", .optionalString(g.when)),
                      ("universalId", .optionalString(g.universalID))]
                 }
-                rt.io.out(RecordReporter.render(columns: [.init("GAME"), .init("COMPETITION"), .init("SPORT"), .init("WHEN"), .init("UNIVERSAL ID")],
+                rt.io.out(RecordReporter.render(columns: [.init("ID"), .init("GAME"), .init("COMPETITION"), .init("SPORT"), .init("WHEN"), .init("UNIVERSAL ID")],
                                                 records: records, format: rt.outputFormat, options: rt.renderOptions))
             }
         }
@@ -151,7 +151,7 @@ extension BoltOddsCommand {
             commandName: "pbp",
             abstract: "Play-by-play of live games (the play-by-play WebSocket) as NDJSON: score, clock, period and plays.",
             discussion: "Example: odds boltodds pbp --game 'Houston Rockets vs Los Angeles Clippers, 2025-12-11, 08'")
-        @Option(name: .long, help: ArgumentHelp("A game label as `odds boltodds games` lists it (repeatable).", valueName: "game"))
+        @Option(name: .long, help: ArgumentHelp("A game: its label as `odds boltodds games` lists it, or the short id tables show (repeatable).", valueName: "game"))
         var game: [String]
         @OptionGroup var stream: StreamOptions
         @OptionGroup var common: CommonOptions
@@ -164,7 +164,8 @@ extension BoltOddsCommand {
             try await withRuntime(common) { rt in
                 let client = try rt.boltOdds()
                 let stats = FeedStats()
-                let feed = FeedRunner.run(client.feedConnections(filters: BoltOddsFilters(), pbpGames: game, scores: false).filter { $0.connectionName == "pbp" },
+                let games = try await client.gameLabels(game)
+                let feed = FeedRunner.run(client.feedConnections(filters: BoltOddsFilters(), pbpGames: games, scores: false).filter { $0.connectionName == "pbp" },
                                           transport: rt.transport, stats: stats)
                 // Lines for a person on a terminal; NDJSON when piped or asked for.
                 try await runStream(feed, stats: stats, options: stream, rt, human: rt.io.stdoutIsTTY && rt.common.requestedFormat == nil)
@@ -176,7 +177,7 @@ extension BoltOddsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Live scores (the live-scores WebSocket) as NDJSON: score, period and status of each game.",
             discussion: "Without --game, the games of the odds stream's current state are followed. Example: odds boltodds scores --game '…'")
-        @Option(name: .long, help: ArgumentHelp("A game label as `odds boltodds games` lists it (repeatable).", valueName: "game"))
+        @Option(name: .long, help: ArgumentHelp("A game: its label as `odds boltodds games` lists it, or the short id tables show (repeatable).", valueName: "game"))
         var game: [String] = []
         @OptionGroup var stream: StreamOptions
         @OptionGroup var common: CommonOptions
@@ -185,7 +186,8 @@ extension BoltOddsCommand {
             try await withRuntime(common) { rt in
                 let client = try rt.boltOdds()
                 let stats = FeedStats()
-                var adapters = client.feedConnections(filters: BoltOddsFilters(), pbpGames: game.isEmpty ? nil : game, pbp: false)
+                let games = try await client.gameLabels(game)
+                var adapters = client.feedConnections(filters: BoltOddsFilters(), pbpGames: games.isEmpty ? nil : games, pbp: false)
                 // Named games need no odds stream to learn them from.
                 if !game.isEmpty { adapters = adapters.filter { $0.connectionName == "scores" } }
                 let feed = FeedRunner.run(adapters, transport: rt.transport, stats: stats)

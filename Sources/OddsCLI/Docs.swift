@@ -55,8 +55,10 @@ enum Docs {
     (at most 12 connections a minute, kept by the client); inferred: play-by-play \
     wss://spro.agency/api/playbyplay (pbp_url) and live scores wss://spro.agency/api/livescores (scores_url), \
     the sport of each competition (a built-in table: NBA is basketball, EPL soccer, ...), the end of the \
-    initial state (1 s without a new game), a bad key refused at the upgrade (HTTP 401: exit 3), and the \
-    silence after which a connection is dead (90 s; silence_seconds). \
+    initial state (1 s without a new game), a bad key refused at the upgrade (HTTP 401: exit 3), the \
+    silence after which a connection is dead (90 s; silence_seconds), and the zone of a game's info.when \
+    (US Eastern, as the docs' example implies; when_timezone): a game is scheduled until that start, then \
+    live until the scores feeds say it ended. \
     SportsAPIPro v2: documented wss://v2.football.sportsapipro.com/ws (key as ?x-api-key=, or the x-api-key \
     header with key_in = "header"; x-sport header from --sport), its channels, and a ping every 30 s \
     (ping_seconds; no pong or data for two intervals: reconnect); inferred: the shapes of every channel's data \

@@ -61,11 +61,11 @@ struct Watch: AsyncParsableCommand {
     /// The live match that `typed` names: its id, or the one match whose team names contain it.
     static func resolve(_ typed: String, provider: any OddsProvider, sport: String?) async throws -> Event {
         let live = try await provider.liveEvents(sport: sport)
-        if let byID = live.first(where: { $0.id == typed }) { return byID }
+        if let byID = live.first(where: { $0.id == typed || $0.shortID == typed }) { return byID }
         let found = candidates(typed, in: live)
         if found.count == 1 { return found[0] }
         if found.count > 1 {
-            let list = found.prefix(10).map { "\($0.id) \(TerminalText.safe($0.title))" }.joined(separator: "; ")
+            let list = found.prefix(10).map { "\($0.shortID) \(TerminalText.safe($0.title))" }.joined(separator: "; ")
             throw OddsError.usage("'\(typed)' matches \(found.count) live matches: \(list). Name one by its id.")
         }
         // A SportsAPIPro id need not be live to be followed (a match about to start).

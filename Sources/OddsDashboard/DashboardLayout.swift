@@ -134,7 +134,7 @@ public enum DashboardLayout {
     // MARK: Table
 
     struct Columns {
-        var mark = 1, time = 6, league = 12, home = 16, score = 7, away = 16, price = 8, incident = 0
+        var mark = 1, time = 7, league = 12, home = 16, score = 7, away = 16, price = 8, incident = 0
         var x: [Int] = []
     }
 
@@ -196,7 +196,7 @@ public enum DashboardLayout {
             if key == selected { base.insert(.reverse); screen.fill(y: y, attributes: base) }
             let favourite = model.favourites.contains(e.home) || (e.away.map(model.favourites.contains) ?? false)
             screen.put(favourite ? "★" : " ", x: c.x[0], y: y, attributes: base.union(.yellow))
-            let time = stale ? "stale" : EventReporter.timeLabel(e, at: model.now)
+            let time = stale ? "stale" : ShortClock.label(e, at: model.now, width: c.time)
             screen.put(TextWidth.pad(time, to: c.time), x: c.x[1], y: y,
                        attributes: base.union(e.status == .live && !stale ? .green : []))
             screen.put(TextWidth.pad(e.league ?? "", to: c.league), x: c.x[2], y: y, attributes: base)

@@ -373,6 +373,26 @@ public struct Event: Hashable, Sendable, Identifiable {
         return clock
     }
 
+    /// The id tables show: the provider's own when it is short (12 characters at most, no spaces),
+    /// else a short stable id made from it ("g" and 7 hex digits), so that a BoltOdds game label
+    /// ("New York Mets vs Los Angeles Angels, 2025-07-23, 01") is not a column of its own. Commands
+    /// that take an event accept either; JSON keeps the provider's id.
+    public var shortID: String { Event.shortID(for: id) }
+
+    public static func shortID(for id: String) -> String {
+        guard id.utf8.count > 12 || id.utf8.contains(0x20) else { return id }
+        // FNV-1a: stable across runs and machines (Swift's Hasher is seeded per process).
+        var h: UInt64 = 14_695_981_039_346_656_037
+        for b in id.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+        let hex = String(h >> 36, radix: 16)
+        return "g" + String(repeating: "0", count: 7 - hex.count) + hex
+    }
+
+    /// Whether `text` has the form of a short id made by `shortID(for:)`.
+    public static func isShortID(_ text: String) -> Bool {
+        text.utf8.count == 8 && text.hasPrefix("g") && text.utf8.dropFirst().allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// "Liverpool v Man City", or just the home name for a race.
     public var title: String { away.map { "\(home) v \($0)" } ?? home }
 

@@ -89,6 +89,10 @@ public enum EventJSON {
         var fields: [(String, JSONOutput)] = [
             ("provider", .string(e.provider.rawValue)),
             ("id", .string(e.id)),
+        ]
+        // The id tables show, where it is not the provider's own (a BoltOdds game label).
+        if e.shortID != e.id { fields.append(("shortId", .string(e.shortID))) }
+        fields += [
             ("sport", .string(e.sport)),
             ("league", .optionalString(e.league)),
             ("home", .string(e.home)),

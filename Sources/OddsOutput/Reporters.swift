@@ -72,23 +72,8 @@ public enum EventReporter {
         options.color ? ANSI.code(.warning) + s + ANSI.reset : s
     }
 
-    /// "67:23", "HT", "Set 2", "FT" …: the clock when running (at `now`, for a clock that runs on
-    /// its own), else the period or status.
-    public static func timeLabel(_ e: Event, at now: Date = Date()) -> String {
-        switch e.status {
-        case .halftime: return "HT"
-        case .ended: return "FT"
-        case .suspended: return "SUSP"
-        default: break
-        }
-        if let c = e.clockLabel(at: now), !c.isEmpty { return c }
-        if let p = e.period, !p.isEmpty { return p }
-        switch e.status {
-        case .scheduled: return "pre"
-        case .live: return "live"
-        default: return ""
-        }
-    }
+    /// The TIME column: a short clock for every provider and sport (`ShortClock`).
+    public static func timeLabel(_ e: Event, at now: Date = Date()) -> String { ShortClock.label(e, at: now) }
 
     /// The main market's prices as the 1 / X / 2 columns.
     public static func mainPrices(_ e: Event, format: OddsFormat) -> [String] {
@@ -113,7 +98,7 @@ public enum EventReporter {
         ])
         for e in events {
             let prices = mainPrices(e, format: options.oddsFormat)
-            t.rows.append([e.id, e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
+            t.rows.append([e.shortID, e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
             // The link of the very price shown (the best book's, with several books).
             let columns = e.mainColumns
             t.links.append([nil, nil, nil, nil, nil] + columns.cells.map { columns.outright ? nil : $0?.selection.link })

@@ -34,6 +34,7 @@ public enum ProviderRegistry {
               supported: true, options: [
                   ("pbp_url", BoltOddsClient.defaultPlayByPlayURL, false),
                   ("scores_url", BoltOddsClient.defaultLiveScoresURL, false),
+                  ("when_timezone", BoltOddsTime.defaultZone, false),
               ]),
         Entry(id: .sportsapi, restURL: SportsAPIProClient.defaultRESTURL, webSocketURL: SportsAPIProClient.defaultWebSocketURL,
               supported: true, options: [

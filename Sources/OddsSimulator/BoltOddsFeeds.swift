@@ -706,7 +706,7 @@ enum BoltOddsPlays {
     static func matchInfo(_ m: SimMatch, _ log: BoltOddsGameLog) -> JSONOutput {
         let now = unixNow()
         let started = now - m.elapsed
-        let date = BoltOdds.date(m).split(separator: "-").map(String.init)
+        let date = BoltOdds.eastern(m).date.split(separator: "-").map(String.init)
         let periods = perPeriod(m, log)
         let winner: JSONOutput = m.scoreHome == m.scoreAway ? .null : .string(m.scoreHome > m.scoreAway ? "home" : "away")
         func team(_ name: String, _ side: Int) -> JSONOutput {

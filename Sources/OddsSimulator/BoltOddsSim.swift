@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import OddsJSON
 
@@ -33,36 +34,46 @@ enum BoltOdds {
 
     // MARK: - Names and ids
 
-    /// Inferred: the docs' labels carry the game's date and hour; the simulator fixes the date (live games
-    /// on one day, pre-match fixtures on the next) and takes the hour from the serial, so labels are stable.
-    static let liveDate = "2026-11-23"
-    static let prematchDate = "2026-11-24"
+    /// A game's start: the simulator's epoch and the match's kick-off offset, so that a game's
+    /// `info.when` is true against the real clock (under way: in the past; a fixture: to come).
+    static func start(_ m: SimMatch) -> Date { SimClock.epoch.addingTimeInterval(TimeInterval(m.kickOffOffset)) }
 
-    static func date(_ m: SimMatch) -> String { m.phase == .notStarted ? prematchDate : liveDate }
-    static func hour12(_ serial: Int) -> Int { serial % 12 + 1 }
-    static func minuteOfHour(_ serial: Int) -> Int { (serial * 17) % 60 }
-    static func isPM(_ serial: Int) -> Bool { serial % 3 != 0 }
+    /// The start as US Eastern wall-clock time (the docs' example: a 01:09 PM game under way at 19:45
+    /// UTC): date, hour on the 12-hour clock, minute, PM. Inferred, as the README lists.
+    static func eastern(_ m: SimMatch) -> (date: String, hour12: Int, minute: Int, pm: Bool) {
+        if let known = easternCache.withLockedValue({ $0[m.kickOffOffset] }) { return known }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "America/New_York") ?? TimeZone(secondsFromGMT: -5 * 3600)!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: start(m))
+        let hour = c.hour ?? 0
+        let e = (String(format: "%04d-%02d-%02d", c.year ?? 2026, c.month ?? 1, c.day ?? 1), hour % 12 == 0 ? 12 : hour % 12,
+                 c.minute ?? 0, hour >= 12)
+        easternCache.withLockedValue { if $0.count > 10_000 { $0.removeAll() }; $0[m.kickOffOffset] = e }
+        return e
+    }
 
-    /// "Liverpool vs Arsenal, 2026-11-23, 04"; nil for races (no away side: not a BoltOdds game).
+    /// Kick-offs as Eastern wall clocks, by offset (a label is made for every message of a game).
+    private static let easternCache = NIOLockedValueBox<[Int: (date: String, hour12: Int, minute: Int, pm: Bool)]>([:])
+
+    /// "Liverpool vs Arsenal, 2026-11-23, 04"; nil for races (no away side: not a BoltOdds game). The
+    /// docs' labels carry the game's date and hour (of its start, US Eastern).
     static func label(_ m: SimMatch) -> String? {
         guard let away = m.away else { return nil }
-        return "\(m.home) vs \(away), \(date(m)), \(two(hour12(m.serial)))"
+        let e = eastern(m)
+        return "\(m.home) vs \(away), \(e.date), \(two(e.hour12))"
     }
 
     /// Stream 1's `event` has no hour ("Buffalo Bills vs Cincinnati Bengals, 2025-12-07"), as in the docs.
-    static func shortLabel(_ m: SimMatch) -> String { "\(m.home) vs \(m.away ?? ""), \(date(m))" }
+    static func shortLabel(_ m: SimMatch) -> String { "\(m.home) vs \(m.away ?? ""), \(eastern(m).date)" }
 
     /// "2026-11-23, 04:51 PM", as `info.when` and `get_games` write it.
     static func when(_ m: SimMatch) -> String {
-        "\(date(m)), \(two(hour12(m.serial))):\(two(minuteOfHour(m.serial))) \(isPM(m.serial) ? "PM" : "AM")"
+        let e = eastern(m)
+        return "\(e.date), \(two(e.hour12)):\(two(e.minute)) \(e.pm ? "PM" : "AM")"
     }
 
-    /// ISO start time ("2026-11-23T16:51:00Z"), as stream 1's `game_start`.
-    static func gameStart(_ m: SimMatch) -> String {
-        var h = hour12(m.serial) % 12
-        if isPM(m.serial) { h += 12 }
-        return "\(date(m))T\(two(h)):\(two(minuteOfHour(m.serial))):00Z"
-    }
+    /// ISO start time in UTC ("2026-11-23T21:51:00Z"), as stream 1's `game_start`.
+    static func gameStart(_ m: SimMatch) -> String { ISO8601DateFormatter().string(from: start(m)) }
 
     static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 

@@ -49,6 +49,9 @@ public struct SimMatch: Sendable, Hashable {
     var setNumber = 1
     public var phase: SimPhase
     public var period: String
+    /// The kick-off, in seconds from the simulator's epoch (`SimClock.epoch`): before it for a match
+    /// under way (by its play and breaks so far), after it for a fixture.
+    public var kickOffOffset = 0
     var breakTicks = 0
     public var suspendedTicks = 0
     var endedTicks = 0
@@ -102,6 +105,12 @@ public struct SimLeague: Sendable, Hashable {
 
 /// The simulated world: live matches that evolve tick by tick, and pre-match listings.
 /// Deterministic: the same seed and the same number of ticks give the same state.
+/// The wall-clock instant the simulated world's kick-offs count from: this process's first use of
+/// it, to the minute, so that every simulator of one process (and every label it makes) agrees.
+public enum SimClock {
+    public static let epoch: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
+}
+
 public struct SimWorld: Sendable {
     public private(set) var live: [SimMatch] = []
     public private(set) var prematch: [SimLeague] = []
@@ -123,6 +132,8 @@ public struct SimWorld: Sendable {
                 if league.sport == "basketball" { match.period = Self.quarterName(match.elapsed / (12 * 60) + 1) }
                 seedScore(&match)
                 Self.price(&match)
+                // Started as long ago as it has played, with half time (15 min) behind a second half.
+                match.kickOffOffset = -(match.elapsed + (match.period == "2nd Half" ? 15 * 60 : 0))
                 live.append(match)
             }
             var fixtures: [SimMatch] = []
@@ -130,6 +141,8 @@ public struct SimWorld: Sendable {
                 var fixture = makeMatch(league: league, teams: &teams)
                 fixture.phase = .notStarted
                 fixture.period = "Not Started"
+                // Later today or tomorrow: 30 minutes to 10 hours ahead, on the quarter hour's minutes.
+                fixture.kickOffOffset = (30 + (fixture.serial * 97) % 570) * 60
                 Self.price(&fixture)
                 fixtures.append(fixture)
             }

@@ -532,7 +532,14 @@ public enum SportsAPIProWire {
         if b.status == .scheduled, let h, h < 0 { b.score = nil }
         if let t = text?.lowercased(), t == "ht" || t.contains("half time") || t.contains("halftime") { b.status = .halftime }
         b.period = text
-        if b.status == .live, let minute = int(g["gameTime"], range: 0...300) { b.clock = "\(minute)'" }
+        if b.status == .live {
+            if let sport = b.sport, Event.countdownSports.contains(sport) {
+                // Minutes played are no clock of a sport that counts down: its display ("5:12") is.
+                b.clock = first(g, ["gameTimeDisplay"])?.string.flatMap { $0.contains(":") && $0.count <= 6 ? $0 : nil }
+            } else if let minute = int(g["gameTime"], range: 0...300) {
+                b.clock = "\(minute)'"
+            }
+        }
         return b
     }
 

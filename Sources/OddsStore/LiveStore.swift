@@ -223,6 +223,11 @@ public struct LiveStore: Sendable {
             if let league = incoming.league { state.event.league = league }
             if incoming.sport != "unknown" { state.event.sport = incoming.sport }
             if let start = incoming.startTime { state.event.startTime = start }
+            // A book's view says when the game starts, not that it ended: its start passing makes a
+            // scheduled game live, and an unknown status takes its word; a scores feed's word stands.
+            if (state.event.status == .scheduled && incoming.status == .live) || state.event.status == .unknown {
+                state.event.status = incoming.status
+            }
             state.event.updatedAt = now
             state.lastUpdate = now
         }

@@ -11,15 +11,26 @@ import Testing
     @Test func labelsAndIdsAreInTheDocsShape() {
         let world = SimWorld(seed: 42)
         var labels = Set<String>()
+        // The docs' `when` is US Eastern wall-clock time; a game under way started before now.
+        var eastern = Calendar(identifier: .gregorian)
+        eastern.timeZone = TimeZone(identifier: "America/New_York")!
         for m in Self.games(world) {
             let label = BoltOdds.label(m) ?? ""
-            #expect(label.hasPrefix("\(m.home) vs \(m.away ?? ""), 2026-11-23, "))
+            let start = BoltOdds.start(m)
+            #expect(start <= Date())
+            let day = eastern.dateComponents([.year, .month, .day], from: start)
+            #expect(label.hasPrefix("\(m.home) vs \(m.away ?? ""), " + String(format: "%04d-%02d-%02d, ", day.year!, day.month!, day.day!)))
+            let when = BoltOdds.when(m)
+            #expect(when.count == 20 && when.hasSuffix("M") && label.hasSuffix(String(when.dropFirst(12).prefix(2))))
             #expect(label.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces).count } == 2)
             #expect(labels.insert(label).inserted)
             let id = BoltOdds.universalID(m.serial)
             #expect(id.count == 12 && id.allSatisfy(\.isHexDigit))
         }
         #expect(!labels.isEmpty)
+        // Fixtures start later than now.
+        let fixtures = world.prematch.flatMap(\.fixtures).filter { $0.away != nil }
+        #expect(!fixtures.isEmpty && fixtures.allSatisfy { BoltOdds.start($0) > Date() })
     }
 
     @Test func americanOdds() {

@@ -88,7 +88,7 @@ struct DashboardTmuxTests {
     @Test("Fills with matches, updates without a key, filters, opens details, quits and leaves the terminal sane")
     func interactive() async throws { try await Self.withSession { session in
         try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo; echo EXIT=$?")
-        let first = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Leag") }
+        let first = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Lea") }
         #expect(first.contains("LATEST INCIDENT"))
         #expect(first.contains("鹿島アントラーズ") || first.contains("セレッソ大阪"))
         // No key pressed: clocks, scores and prices move by themselves.
@@ -99,9 +99,9 @@ struct DashboardTmuxTests {
         try await session.keys("Enter")
         let filtered = try await session.waitFor("the filter") { $0.contains("filter: Bayern") }
         #expect(filtered.contains("Bayern München"))
-        #expect(!filtered.contains("Premier Leag"))
+        #expect(!filtered.contains("Premier Lea"))
         try await session.keys("Escape")
-        try await session.waitFor("the filter cleared") { !$0.contains("filter: Bayern") && $0.contains("Premier Leag") }
+        try await session.waitFor("the filter cleared") { !$0.contains("filter: Bayern") && $0.contains("Premier Lea") }
 
         try await session.keys("Enter")
         let detail = try await session.waitFor("the detail pane") { $0.contains("Both Teams to Score") && $0.contains("Incidents") }
@@ -175,7 +175,7 @@ struct DashboardTmuxTests {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         try await session.start(Self.command() + "sh -c 'echo $$ > \(pidFile); exec \(CLI.binary.path) dash --demo'; echo EXIT=$?")
-        try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Leag") }
+        try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Lea") }
         let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, signal) == 0)
         let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
