@@ -1,4 +1,5 @@
 import Foundation
+import OddsModel
 
 /// BoltOdds' `info.when` ("2025-07-23, 01:09 PM"): a local wall-clock time without a zone. The docs'
 /// own example (a game at "01:09 PM" with odds stamped 19:45 UTC the same day, play under way) puts
@@ -66,9 +67,9 @@ public enum BoltOddsTime {
         else { return nil }
         let meridiem = b[h + 5] | 0x20
         guard meridiem == UInt8(ascii: "a") || meridiem == UInt8(ascii: "p") else { return nil }
-        guard day <= daysIn(month: month, year: year) else { return nil }
+        guard day <= ISODate.daysIn(month: month, year: year) else { return nil }
         let hour = hour12 % 12 + (meridiem == UInt8(ascii: "p") ? 12 : 0)
-        let seconds = (daysFromCivil(year, month, day) * 24 + hour) * 3600 + minute * 60
+        let seconds = (ISODate.daysFromCivil(year, month, day) * 24 + hour) * 3600 + minute * 60
         return (year, month, day, hour, seconds)
     }
 
@@ -88,25 +89,7 @@ public enum BoltOddsTime {
     /// The day of the month of the `n`th Sunday.
     static func nthSunday(_ n: Int, month: Int, year: Int) -> Int {
         // 1970-01-01 was a Thursday (weekday 4, Sunday 0).
-        let weekdayOfFirst = ((daysFromCivil(year, month, 1) % 7) + 7 + 4) % 7
+        let weekdayOfFirst = ((ISODate.daysFromCivil(year, month, 1) % 7) + 7 + 4) % 7
         return 1 + (7 - weekdayOfFirst) % 7 + 7 * (n - 1)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }

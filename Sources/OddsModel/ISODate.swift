@@ -25,9 +25,7 @@ public enum ISODate {
               let year = num(0, 4), let month = num(5, 2), let day = num(8, 2),
               let hour = num(11, 2), let minute = num(14, 2), let second = num(17, 2),
               (1...12).contains(month), hour < 24, minute < 60, second < 61 else { return nil }
-        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...days).contains(day) else { return nil }
+        guard (1...daysIn(month: month, year: year)).contains(day) else { return nil }
         var i = 19
         var fraction = 0.0
         if i < b.count, b[i] == 0x2E {
@@ -52,15 +50,24 @@ public enum ISODate {
         default: return nil
         }
         guard i == b.count else { return nil }
-        // Days since 1970-01-01 from the civil date (Howard Hinnant's algorithm).
+        let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
         let mp = (month + 9) % 12
         let doy = (153 * mp + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let daysSinceEpoch = era * 146_097 + doe - 719_468
-        let seconds = daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The days of `month` (1–12) in `year`.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
     }
 }
