@@ -293,8 +293,16 @@ public enum DashboardLayout {
             line("")
             line("Statistics", [.bold, .underline])
             line("  " + TextWidth.pad("", to: 24) + "  " + TextWidth.pad(e.home, to: 14) + "  " + (e.away ?? ""), .dim)
+            // The feed's groups repeat names ("Total shots" in "Match overview" and "Shots"): each group
+            // under its own heading, so that no line reads as a duplicate.
+            var group: String?
             for s in e.stats {
-                line("  " + TextWidth.pad(s.name, to: 24) + "  " + TextWidth.pad(s.home, to: 14) + "  " + s.away)
+                if s.group != group, let name = s.group {
+                    line("  " + name, .bold)
+                }
+                group = s.group
+                let indent = s.group == nil ? "  " : "    "
+                line(indent + TextWidth.pad(s.name, to: 26 - indent.count) + "  " + TextWidth.pad(s.home, to: 14) + "  " + s.away)
             }
         }
         if let l = e.lineups {

@@ -512,7 +512,7 @@ public struct Event: Hashable, Sendable, Identifiable {
     static func isMainMarketName(_ name: String) -> Bool {
         let n = name.lowercased()
         return ["fulltime result", "full time result", "match result", "1x2", "match winner", "to win match",
-                "money line", "moneyline", "game lines", "winner", "win"].contains(n)
+                "money line", "moneyline", "game lines", "winner", "win", "full time", "home/away"].contains(n)
     }
 
     /// The minute of play, read from a clock such as "67:23" or "45+2'". Nil for sports whose clock

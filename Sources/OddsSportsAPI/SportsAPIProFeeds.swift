@@ -408,8 +408,8 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
 }
 
 /// Keeps a feed subscribed to the match channels of the one match a view shows (the dashboard's
-/// detail pane), and to the incidents of the rows on screen (for their latest incident), and
-/// unsubscribes from them when the view leaves them, as the docs ask.
+/// detail pane), and to the incidents and odds of the rows on screen (their latest incident and
+/// prices), and unsubscribes from them when the view leaves them, as the docs ask.
 public final class MatchChannelFocus: @unchecked Sendable {
     // @unchecked: `current` and `rows` are behind `lock`.
     private let lock = NIOLock()
@@ -430,14 +430,21 @@ public final class MatchChannelFocus: @unchecked Sendable {
             return current
         }
         guard previous != matchID else { return }
-        // A row on screen keeps its incidents channel.
+        // A row on screen keeps its row channels.
         let kept = Set(lock.withLock { rows })
-        if let previous { feed.unsubscribe(MatchChannelFocus.channels(previous).filter { !(kept.contains(previous) && $0 == .incidents(previous)) }) }
+        if let previous {
+            let keep = kept.contains(previous) ? MatchChannelFocus.rowChannels(previous) : []
+            feed.unsubscribe(MatchChannelFocus.channels(previous).filter { !keep.contains($0) })
+        }
         if let matchID { feed.subscribe(MatchChannelFocus.channels(matchID)) }
     }
 
-    /// Follows the incidents of the rows on screen (the first `rowLimit`); rows that left the screen
-    /// are unsubscribed, unless the detail pane shows them.
+    /// What a row on screen follows: its incidents (the latest incident column) and its odds (the
+    /// 1 / X / 2 columns, the best price across books).
+    public static func rowChannels(_ id: String) -> [SportsAPIProChannel] { [.incidents(id), .odds(id)] }
+
+    /// Follows the row channels of the rows on screen (the first `rowLimit`); rows that left the
+    /// screen are unsubscribed, unless the detail pane shows them.
     public func rows(_ ids: [String]) {
         let (gone, new, focused): ([String], [String], String?) = lock.withLock {
             let wanted = Array(ids.prefix(MatchChannelFocus.rowLimit))
@@ -446,7 +453,7 @@ public final class MatchChannelFocus: @unchecked Sendable {
             rows = wanted
             return (gone, new, current)
         }
-        feed.unsubscribe(gone.filter { $0 != focused }.map { .incidents($0) })
-        feed.subscribe(new.map { .incidents($0) })
+        feed.unsubscribe(gone.filter { $0 != focused }.flatMap(MatchChannelFocus.rowChannels))
+        feed.subscribe(new.flatMap(MatchChannelFocus.rowChannels))
     }
 }

@@ -138,10 +138,18 @@ struct DashboardTmuxTests {
                 ["' goal", "' yellow card", "' red card", "' substitution", "' injury time", "' ht", "' var"].contains(where: row.contains)
             }
         }
+        // And their odds: the best price across books with its book, in the 1 / X / 2 columns of most rows.
+        try await session.waitFor("prices in the rows") { screen in
+            screen.split(separator: "\n").dropFirst(2).prefix(12).filter { row in
+                row.contains(try! Regex(#"\d+\.\d\d [a-zA-Z]"#))
+            }.count >= 6
+        }
         try await session.keys("Enter")
         let detail = try await session.waitFor("statistics and lineups in the detail pane") {
             $0.contains("Statistics") && $0.contains("Ball possession") && $0.contains("Lineups")
         }
+        // Each statistics group under its own heading: a name that two groups share is not a duplicate line.
+        #expect(detail.contains("Match overview") && detail.contains("    Total shots"))
         #expect(detail.contains("Incidents"))
         try await session.keys("Escape")
         try await session.waitFor("back to the table") { $0.contains("LATEST INCIDENT") }

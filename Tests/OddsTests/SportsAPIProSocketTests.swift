@@ -106,20 +106,25 @@ struct SportsAPIProSocketTests {
             }
             focus.focus(nil)
             try await waitFor("the match channels gone") { await sim.sportsAPIChannels() == [["live-scores"]] }
-            // The rows on screen follow their incidents; rows that scroll away are let go.
+            // The rows on screen follow their incidents and odds; rows that scroll away are let go.
             let ids = SportsAPIProSocketTests.store(probe).currentEvents().map(\.id)
             #expect(ids.count >= 3)
             focus.rows(Array(ids.prefix(2)))
-            try await waitFor("two rows' incidents") {
-                await sim.sportsAPIChannels() == [["live-scores"] + ids.prefix(2).map { "match:\($0):incidents" }]
+            try await waitFor("two rows' incidents and odds") {
+                await sim.sportsAPIChannels() == [["live-scores"] + ids.prefix(2).flatMap { ["match:\($0):incidents", "match:\($0):odds"] }]
+            }
+            // Their prices reach the table: the best across books in 1 / X / 2.
+            try await probe.wait("a row's prices") { p in
+                let e = SportsAPIProSocketTests.store(p).events[EventKey(provider: .sportsapi, id: ids[0])]?.event
+                return e.map { $0.mainColumns.cells.compactMap { $0 }.count >= 2 } ?? false
             }
             focus.focus(ids[1])
             focus.rows([ids[2]])
             focus.focus(nil)
-            try await waitFor("the third row's incidents alone") {
-                await sim.sportsAPIChannels() == [["live-scores", "match:\(ids[2]):incidents"]]
+            try await waitFor("the third row's channels alone") {
+                await sim.sportsAPIChannels() == [["live-scores", "match:\(ids[2]):incidents", "match:\(ids[2]):odds"]]
             }
-            #expect(feed.subscribedChannels == ["live-scores", "match:\(ids[2]):incidents"])
+            #expect(feed.subscribedChannels == ["live-scores", "match:\(ids[2]):incidents", "match:\(ids[2]):odds"])
             let sent = await sim.receivedTexts
             for c in matchChannels { #expect(sent.contains(#"{"action":"unsubscribe","channel":"\#(c)"}"#)) }
         }
