@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|dash|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|config|sim|help)
+    live|sports|event|stream|dash|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|config|sim|help|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream dash record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch config sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch config sim help help' -- "${cur}"))
         ;;
     esac
 }
@@ -1686,6 +1686,14 @@ _odds_sim() {
         return
         ;;
     esac
+}
+
+_odds_help() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __odds_offer_flags_options -1
 }
 
 _odds_help() {

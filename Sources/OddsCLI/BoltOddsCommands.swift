@@ -9,7 +9,7 @@ import OddsTransport
 struct BoltOddsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "boltodds",
-        abstract: "BoltOdds: many sportsbooks side by side; the odds stream, play-by-play, live scores and REST listings.",
+        abstract: "BoltOdds: many books; odds, play-by-play, scores.",
         discussion: """
             BoltOdds names competitions ("NBA", "EPL", "Wimbledon (M)") where other providers name sports: --sport takes \
             either, in any case (soccer means every soccer competition BoltOdds lists), and --book a sportsbook as \

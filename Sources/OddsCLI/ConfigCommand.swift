@@ -8,7 +8,7 @@ import OddsProviders
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Show where the config file is and what the settings resolve to.",
+        abstract: "Where the config file is; what the settings are.",
         subcommands: [Path.self, Show.self])
 
     struct Path: AsyncParsableCommand {

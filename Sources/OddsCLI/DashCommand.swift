@@ -11,7 +11,7 @@ import OddsTransport
 /// `odds dash`: the live full-screen dashboard.
 struct Dash: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "A live full-screen dashboard of matches, scores, prices and incidents, fed by the WebSocket.",
+        abstract: "A live full-screen dashboard of matches and prices.",
         discussion: """
         Keys: arrows or j/k move, PgUp/PgDn page, g/G first/last, Enter details, Esc back, / filter by team or \
         league (Esc clears), s cycles the sort (kick-off, league, biggest recent price move, latest incident), \

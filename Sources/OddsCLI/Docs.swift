@@ -1,21 +1,28 @@
-/// Reference text shown by `odds --help` and in the man page, kept in one place.
+/// Reference text shown by `odds --help`, `odds help TOPIC` and in the man page, kept in one place.
 enum Docs {
+    /// The root help: what `odds` is, three examples and where to read more (the commands are listed
+    /// by the parser). Short enough for one screen.
     static let root = """
-    Providers: pulsescore (Bet365 odds; REST and WebSocket), tickodds (scores, clock, incidents and odds; \
-    REST and WebSocket), boltodds (many sportsbooks side by side: an odds stream, play-by-play and live \
-    scores over three WebSockets, REST listings; tables show the best price across books with its book), \
-    sportsapi (SportsAPIPro v2: live scores, and per match incidents, statistics, lineups and odds from several \
-    books, over one WebSocket of channels) and sportsapi-v1 (SportsAPIPro v1: live scores of nine sports). \
-    `odds watch MATCH` follows one match's incidents live. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
-    of the provider; its data is labelled as demo data (stderr, the table banner, "demo": true in JSON, and a \
-    last "demo" column in TSV and CSV).
+    From PulseScore, TickOdds, BoltOdds and SportsAPIPro v2 and v1, pushed live: tables on a terminal, \
+    TSV, JSON, NDJSON or CSV for scripts, a dashboard. --demo uses the built-in simulator (labelled demo).
 
+    EXAMPLES:
+      odds live --sport soccer --demo
+      odds dash --provider boltodds --demo
+      odds stream --provider tickodds --ndjson
+
+    MORE: odds help TOPIC (\(topics.map(\.name).joined(separator: ", "))), odds help COMMAND, man odds.
+    """
+
+    /// The reference topics of `odds help TOPIC`, also in the man page (under `help`).
+    static let topics: [(name: String, abstract: String, text: String)] = [
+        ("output", "Output formats, the JSON event and the stream lines.", """
     OUTPUT: a table on a terminal; the same columns tab-separated when piped; --json (one array), --ndjson \
     (one object per line) and --csv (one row per selection) for scripts. --odds-format decimal, american, \
     fractional or probability applies to every table, TSV and CSV price. Colour: --color auto|always|never; \
     NO_COLOR turns it off.
 
-    JSON EVENT: provider, id, sport, league, home, away (null for races), status (scheduled, live, halftime, \
+    JSON EVENT: provider, id, shortId (the id tables show, where the provider's is long), sport, league, home, away (null for races), status (scheduled, live, halftime, \
     suspended, ended, unknown), startTime, score {home, away} or null, clock, period, markets [{name, book?, \
     selections [{name, line, suspended, isMain, price {decimal, american, fractional, probability, book} or \
     null, link (BoltOdds' deep link, when sent)}]}], \
@@ -32,7 +39,8 @@ enum Docs {
     status), clear (book, and league or eventId, or sport), heartbeat, or \
     connection (connection: the provider's connection it is about, "live" where there is one; state: \
     connecting, live, degraded with reason, reconnecting with retryIn/attempt/reason, stale, stopped with reason).
-
+    """),
+        ("config", "The config file, the environment and the demo knobs.", """
     CONFIGURATION: $XDG_CONFIG_HOME/odds/config.toml (default ~/.config/odds/config.toml; ODDS_CONFIG \
     overrides the path) with provider, sport, odds_format and ca_file (a PEM file of extra certificate \
     authorities to trust for HTTPS and WSS; ODDS_CA_FILE) at the top and a [pulsescore] / [tickodds] / \
@@ -41,6 +49,27 @@ enum Docs {
     PULSESCORE, TICKODDS, BOLTODDS, SPORTSAPI, SPORTSAPI_V1, and ODDS_<PROVIDER>_<SETTING> for a provider's \
     own settings (ODDS_BOLTODDS_PBP_URL for pbp_url); also ODDS_PROVIDER, ODDS_SPORT, ODDS_ODDS_FORMAT. \
     Flags override both. API keys are never printed: they are masked in URLs, errors and verbose logs.
+
+    DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \
+    freezes it) sets how fast it moves.
+    """),
+        ("exit-codes", "What each exit code means.", """
+    EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \
+    key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \
+    limit (HTTP 403, close 4003, 4005 or 4029); 5 not found (HTTP 404); 6 rate limited (HTTP 429 after \
+    retries, or with a Retry-After over 30 s); 7 network failure; 8 the provider sent something unusable (or HTTP 5xx after retries); \
+    64 usage error (including close 4004, a sport the provider does not stream); 130 a one-shot query \
+    interrupted by SIGINT/SIGTERM/SIGHUP (every command exits within a second of one).
+    """),
+        ("providers", "Each provider: addresses, what is documented, what is inferred.", """
+    Providers: pulsescore (Bet365 odds; REST and WebSocket), tickodds (scores, clock, incidents and odds; \
+    REST and WebSocket), boltodds (many sportsbooks side by side: an odds stream, play-by-play and live \
+    scores over three WebSockets, REST listings; tables show the best price across books with its book), \
+    sportsapi (SportsAPIPro v2: live scores, and per match incidents, statistics, lineups and odds from several \
+    books, over one WebSocket of channels) and sportsapi-v1 (SportsAPIPro v1: live scores of nine sports). \
+    `odds watch MATCH` follows one match's incidents live. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
+    of the provider; its data is labelled as demo data (stderr, the table banner, "demo": true in JSON, and a \
+    last "demo" column in TSV and CSV).
 
     URLS: documented by the providers: PulseScore REST https://api.pulsescore.net/api/v2/bet365 (live-events, \
     leagues, events, events/{fi}, per-sport prefixes) and WebSocket wss://api.pulsescore.net/api/v2/bet365/ws/live; \
@@ -66,15 +95,29 @@ enum Docs {
     error message. SportsAPIPro v1: documented wss://v1.{sport}.sportsapipro.com/ws ({sport} is filled from \
     --sport, default football), channels and messages; inferred: the game fields beyond team names and scores \
     (365Scores-style statusGroup, statusText, gameTime) and the ping message {"type":"ping"}.
+    """),
+    ]
 
-    EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \
-    key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \
-    limit (HTTP 403, close 4003, 4005 or 4029); 5 not found (HTTP 404); 6 rate limited (HTTP 429 after \
-    retries, or with a Retry-After over 30 s); 7 network failure; 8 the provider sent something unusable (or HTTP 5xx after retries); \
-    64 usage error (including close 4004, a sport the provider does not stream); 130 a one-shot query \
-    interrupted by SIGINT/SIGTERM/SIGHUP (every command exits within a second of one).
+    /// `text` with each line wrapped at `width` columns (at spaces), its indentation kept.
+    static func wrapped(_ text: String, width: Int = 80) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let indent = String(repeating: " ", count: line.prefix(while: { $0 == " " }).count)
+            var out: [String] = []
+            var current = indent
+            for word in line.dropFirst(indent.count).split(separator: " ") {
+                if current.count > indent.count && current.count + 1 + word.count > width {
+                    out.append(current)
+                    current = indent
+                }
+                current += (current.count > indent.count ? " " : "") + word
+            }
+            out.append(current)
+            return out.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
 
-    DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \
-    freezes it) sets how fast it moves.
-    """
+    /// Every topic, as the man page and `odds help --help` show them.
+    static var allTopics: String {
+        topics.map { "\($0.name.uppercased()): \($0.abstract)\n\n\($0.text)" }.joined(separator: "\n\n")
+    }
 }

@@ -8,12 +8,12 @@ import OddsTransport
 public struct OddsCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "odds",
-        abstract: "Live sports odds, scores and incidents in the terminal, from several providers.",
+        abstract: "Live sports odds, scores and incidents in the terminal.",
         discussion: Docs.root,
         version: OddsVersion.current,
         subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Record.self, PulseScoreCommand.self,
                       TickOddsCommand.self, BoltOddsCommand.self, SportsAPICommand.self, SportsAPIV1Command.self, Watch.self,
-                      ConfigCommand.self, Sim.self],
+                      ConfigCommand.self, Sim.self, Help.self],
         defaultSubcommand: nil
     )
 
@@ -24,7 +24,7 @@ extension OddsCommand {
     /// `odds live`: live events of a sport with their main market.
     struct Live: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show live events with score, clock and main-market prices.",
+            abstract: "Live events with score, clock and main-market prices.",
             discussion: "Example: odds live --sport soccer --provider tickodds --odds-format american")
 
         @OptionGroup var providerOption: ProviderOption
@@ -53,7 +53,7 @@ extension OddsCommand {
     /// `odds sports`: sports with live events.
     struct Sports: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the sports that have live events now.",
+            abstract: "The sports that have live events now.",
             discussion: "Example: odds sports --provider tickodds --json")
 
         @OptionGroup var providerOption: ProviderOption
@@ -71,7 +71,7 @@ extension OddsCommand {
     struct EventCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "event",
-            abstract: "Show one live event with every market and selection.",
+            abstract: "One live event with every market and selection.",
             discussion: "Example: odds event 98734521 --provider pulsescore")
 
         @Argument(help: "The provider's event (fixture) id.")
@@ -90,7 +90,7 @@ extension OddsCommand {
     /// `odds stream`: NDJSON of normalized updates until interrupted.
     struct Stream: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the live feed as NDJSON, one normalized update per line, until interrupted.",
+            abstract: "The live feed as NDJSON, one update a line.",
             discussion: """
             Each line has a "type": snapshot, upsert, remove, price, score, incident, status, heartbeat or connection. \
             Price lines carry the previous price and its direction. Reconnects with backoff; stops with an exit code on \

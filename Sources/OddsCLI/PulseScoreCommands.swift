@@ -7,7 +7,7 @@ import OddsOutput
 struct PulseScoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pulsescore",
-        abstract: "PulseScore (Bet365 odds): live and pre-match events, leagues, sports, and the live WebSocket.",
+        abstract: "PulseScore (Bet365 odds): live and pre-match events.",
         subcommands: [Live.self, Sports.self, Event.self, Leagues.self, Events.self, Stream.self])
 }
 
@@ -121,7 +121,7 @@ extension PulseScoreCommand {
 struct TickOddsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tickodds",
-        abstract: "TickOdds: live events with scores, clock, incidents and odds; REST and the live WebSocket.",
+        abstract: "TickOdds: scores, clock, incidents and odds.",
         subcommands: [Live.self, Event.self, Sports.self, Status.self, Stream.self])
 }
 

@@ -80,7 +80,7 @@ func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderI
 /// `odds record`: every frame of the live feed, verbatim, one NDJSON line each.
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Record every frame the live feed sends, verbatim, as NDJSON (replay it with --replay).",
+        abstract: "Record the live feed's frames, for --replay.",
         discussion: """
         Each line is {"t":<unix ms>,"feed":"<provider>/<connection>","frame":<the frame>} (a frame that is not JSON is \
         kept as a string under "text"; demo recordings add "demo":true). Lines are written whole and unbuffered, so \

@@ -8,9 +8,10 @@ extension SimScenario: ExpressibleByArgument {}
 /// `odds sim`: the protocol simulator as a standalone server.
 struct Sim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the built-in PulseScore and TickOdds simulator on 127.0.0.1 until interrupted.",
+        abstract: "Run the built-in simulator of every provider.",
         discussion: """
-        Prints the environment that points odds at it. Controls for tests (GET): /_sim/tick?count=N, \
+        Serves PulseScore, TickOdds, BoltOdds, SportsAPIPro v2 and SportsAPIPro v1 (REST and WebSockets) on \
+        127.0.0.1 until interrupted. Prints the environment that points odds at it. Controls for tests (GET): /_sim/tick?count=N, \
         /_sim/fail?status=429&count=N&retry_after=S, /_sim/close-next?code=4011, /_sim/close-all?code=N, /_sim/drop, \
         /_sim/malformed?count=N, /_sim/silent?on=1|0, /_sim/status.
         """)

@@ -11,7 +11,7 @@ import OddsTransport
 struct SportsAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportsapi",
-        abstract: "SportsAPIPro v2: live scores, and per match incidents, statistics, lineups and odds from several books.",
+        abstract: "SportsAPIPro v2: scores, incidents, stats, odds.",
         discussion: """
             Everything comes over one WebSocket of channels (live-scores, match:ID, match:ID:incidents, :stats, :odds, \
             :lineups); one-shot commands subscribe, take the snapshots and close. --sport sets the x-sport header \
@@ -232,7 +232,7 @@ extension SportsAPICommand {
 struct SportsAPIV1Command: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sportsapi-v1",
-        abstract: "SportsAPIPro v1: live scores of nine sports (one host per sport), updated every second.",
+        abstract: "SportsAPIPro v1: live scores of nine sports.",
         subcommands: [Live.self, Stream.self])
 }
 

@@ -10,7 +10,7 @@ import OddsTransport
 /// `odds watch MATCH`: one match's incidents as they happen.
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Follow one match live: a line per incident (goals, cards, substitutions, VAR, periods) and the score.",
+        abstract: "Follow one match's incidents and score live.",
         discussion: """
             MATCH is the provider's match id or a team name, matched (any case, part of a name) against the live matches \
             of --sport; more than one match is refused with the candidates (exit 64). On a terminal, one line per \

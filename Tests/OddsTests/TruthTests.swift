@@ -6,6 +6,7 @@ import OddsOutput
 import OddsStore
 @testable import OddsSportsAPI
 @testable import OddsBoltOdds
+@testable import OddsCLI
 import OddsTransport
 import Testing
 
@@ -359,5 +360,26 @@ struct StatusAndTimeTests {
         #expect(table.rows.first?.first == id)
         let json = EventJSON.event(e).rendered
         #expect(json.contains(#""id":"New York Mets vs Los Angeles Angels, 2025-07-23, 01""#) && json.contains(#""shortId":"\#(id)""#))
+    }
+}
+
+/// Help that fits on a screen (issue 18).
+@Suite("Help")
+struct HelpTests {
+    @Test("odds --help is under 40 lines; the reference lives in odds help TOPIC")
+    func rootHelpIsShort() throws {
+        let root = OddsCommand.helpMessage(columns: 80)
+        #expect(root.split(separator: "\n", omittingEmptySubsequences: false).count < 40, "\(root)")
+        #expect(root.contains("EXAMPLES") && root.contains("odds help TOPIC"))
+        #expect(!root.contains("JSON EVENT") && !root.contains("CONFIGURATION:"))
+        for (topic, needle) in [("output", "JSON EVENT"), ("config", "CONFIGURATION"), ("exit-codes", "130"), ("providers", "inferred")] {
+            let text = try Help.text(for: [topic])
+            #expect(text.contains(needle), "\(topic)")
+            #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 || !$0.contains(" ") }, "\(topic) is wrapped")
+        }
+        #expect(try Help.text(for: ["boltodds", "games"]).contains("get_games"))
+        #expect(throws: (any Error).self) { try Help.text(for: ["nope"]) }
+        // The man page carries the topics (generated from the help command's discussion).
+        #expect(Help.configuration.discussion.contains("EXIT CODES") && Help.configuration.discussion.contains("STREAM LINES"))
     }
 }
