@@ -187,8 +187,8 @@ _odds() {
 _odds_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--provider --sport --replay --speed --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -293,8 +293,8 @@ _odds_event() {
 _odds_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--provider --sport --limit --replay --speed --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider --limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -338,8 +338,8 @@ _odds_stream() {
 _odds_dash() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--provider --sport --replay --speed --odds-format --color --format --stale-after)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider --replay --speed --odds-format --color --format --stale-after)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -383,8 +383,8 @@ _odds_dash() {
 _odds_record() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--provider --sport -o --output --limit)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider -o --output --limit)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -435,8 +435,8 @@ _odds_pulsescore() {
 _odds_pulsescore_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--sport --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -495,8 +495,8 @@ _odds_pulsescore_sports() {
 _odds_pulsescore_event() {
     repeating_flags=()
     non_repeating_flags=(--prematch --verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--sport --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 1
 
     # Offer option value completions
@@ -527,8 +527,8 @@ _odds_pulsescore_event() {
 _odds_pulsescore_leagues() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--sport --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -559,8 +559,8 @@ _odds_pulsescore_leagues() {
 _odds_pulsescore_events() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--league --tab --sport --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--league --tab --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -597,8 +597,8 @@ _odds_pulsescore_events() {
 _odds_pulsescore_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -839,8 +839,8 @@ _odds_boltodds() {
 _odds_boltodds_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--sport --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1238,8 +1238,8 @@ _odds_sportsapi() {
 _odds_sportsapi_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--sport --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1410,8 +1410,8 @@ _odds_sportsapi_odds() {
 _odds_sportsapi_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--channel --book)
-    non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
+    repeating_options=(--channel --sport --book)
+    non_repeating_options=(--limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1477,8 +1477,8 @@ _odds_sportsapi-v1() {
 _odds_sportsapi-v1_live() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--sport --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1509,8 +1509,8 @@ _odds_sportsapi-v1_live() {
 _odds_sportsapi-v1_stream() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--channel --book)
-    non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
+    repeating_options=(--channel --sport --book)
+    non_repeating_options=(--limit --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1553,8 +1553,8 @@ _odds_sportsapi-v1_stream() {
 _odds_watch() {
     repeating_flags=()
     non_repeating_flags=(--bell --verbose -v --demo --json --ndjson --csv --links --version -h --help)
-    repeating_options=(--book)
-    non_repeating_options=(--provider --sport --odds-format --color --format)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider --odds-format --color --format)
     __odds_offer_flags_options 1
 
     # Offer option value completions

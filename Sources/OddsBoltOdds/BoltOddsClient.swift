@@ -133,7 +133,8 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     /// `--book` into subscription filters, through `get_info`; an unknown value is a usage error
     /// that lists the close matches.
     public func resolve(sport: String?, books: [String], games: [String] = [], markets: [String] = []) async throws -> BoltOddsFilters {
-        try await resolve(sports: sport.map { [$0] } ?? [], books: books, games: games, markets: markets)
+        // "all" is no sport filter; several sports are one subscription with each.
+        try await resolve(sports: SportSelection.sports(sport) ?? [], books: books, games: games, markets: markets)
     }
 
     /// As `resolve(sport:…)`, for several sports or competitions at once.
@@ -224,7 +225,7 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     /// The filters `prepare` resolved, else the sport kept on the client (replays, and callers that
     /// did not prepare).
     private func currentFilters(sport: String?) -> BoltOddsFilters {
-        lock.withLock { prepared } ?? BoltOddsFilters(sport: sport)
+        lock.withLock { prepared } ?? BoltOddsFilters(sport: SportSelection.sports(sport).flatMap { $0.count == 1 ? $0[0] : nil })
     }
 
     public func feedConnections(sport: String?) -> [any FeedAdapter] {
@@ -273,7 +274,8 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
                 return s
             })
         let events = state.store.currentEvents(provider: .boltodds)
-        return events.filter { sport == nil || filters.sports != nil || $0.sport == sport }
+        let kept = SportSelection.sports(sport).map(Set.init)
+        return events.filter { kept == nil || filters.sports != nil || kept!.contains($0.sport) }
     }
 
     public func liveSports() async throws -> [SportCount] {

@@ -38,7 +38,7 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .boltodds, sport: sportOption.sport) { rt in
+            try await withRuntime(common, provider: .boltodds, sport: sportOption.value) { rt in
                 let client = try rt.boltOdds()
                 try await client.prepare(sport: rt.settings.sport, books: rt.common.book)
                 rt.printEvents(try await client.liveEvents(sport: rt.settings.sport))

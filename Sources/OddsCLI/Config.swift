@@ -173,6 +173,8 @@ public struct ResolvedSettings: Sendable {
     public var provider: ProviderID
     public var providerSource: SettingSource
     public var sport: String
+    /// Where `sport` came from: a replay without a sport asked for shows every sport it recorded.
+    public var sportSource: SettingSource = .default
     public var oddsFormat: OddsFormat
     /// Extra certificate authorities for HTTPS and WSS (`ca_file`, `ODDS_CA_FILE`), and where the setting came from.
     public var caFile: String?
@@ -203,15 +205,17 @@ public struct ResolvedSettings: Sendable {
         if let p = providerFlag { provider = p; providerSource = .flag }
 
         var sport = config.sport ?? "soccer"
-        if let s = env["ODDS_SPORT"], !s.isEmpty { sport = s }
-        if let s = sportFlag { sport = s }
+        var sportSource: SettingSource = config.sport == nil ? .default : .config
+        if let s = env["ODDS_SPORT"], !s.isEmpty { sport = s; sportSource = .environment }
+        if let s = sportFlag { sport = s; sportSource = .flag }
 
         var format = try config.oddsFormat.map { try parseFormat($0, from: configPath) } ?? .decimal
         if let f = env["ODDS_ODDS_FORMAT"], !f.isEmpty { format = try parseFormat(f, from: "ODDS_ODDS_FORMAT") }
         if let f = oddsFormatFlag { format = f }
 
         var resolved = ResolvedSettings(configPath: configPath, provider: provider, providerSource: providerSource,
-                                        sport: sportSlug(sport), oddsFormat: format)
+                                        sport: SportSelection.value([sport]) ?? "soccer", oddsFormat: format)
+        resolved.sportSource = sportSource
         if let f = config.caFile, !f.isEmpty { resolved.caFile = f; resolved.caFileSource = .config }
         if let f = env["ODDS_CA_FILE"], !f.isEmpty { resolved.caFile = f; resolved.caFileSource = .environment }
         if let text = env["ODDS_MAX_FRAME_MB"] ?? config.maxFrameMB {

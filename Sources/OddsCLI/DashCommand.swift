@@ -42,7 +42,7 @@ struct Dash: AsyncParsableCommand {
         guard !term.isEmpty, term != "dumb" else {
             throw OddsError.usage("odds dash needs a terminal type: TERM is \(term.isEmpty ? "unset" : "dumb"); try TERM=xterm-256color.")
         }
-        try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport, io: io, quiet: true) { rt in
+        try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value, io: io, quiet: true) { rt in
             let stats: FeedStats
             let feed: FeedStream
             let provider: any OddsProvider

@@ -32,7 +32,8 @@ enum Docs {
     updatedAt (ISO 8601, UTC); "demo": true in demo mode. Prices are strings: the provider's own text in its \
     format, exact conversions (rounded half away from zero) in the others.
 
-    STREAM LINES (odds stream): {"type": ..., "provider", "receivedAt", ...} with type snapshot (events), upsert \
+    STREAM LINES (odds stream): {"type": ..., "provider", "receivedAt", ...} with type snapshot (events; with \
+    connection where a provider has several, e.g. PulseScore's live-tennis: it replaces that connection's), upsert \
     (event), remove (eventId), price (eventId, marketId, market, selection, previous, direction), score \
     (eventId, from, to), incident (eventId, incident), stats (eventId, stats), lineups (eventId, lineups), status (eventId, status, period), book (book, event: one \
     book's whole view of a game), scoreboard (eventId, home, away, league, score, scoreText, clock, period, \

@@ -33,7 +33,7 @@ extension OddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
+            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
                 if let path = replay.replay {
                     // The state at the end of the recording, whatever --speed says.
                     let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: .max)
@@ -104,7 +104,7 @@ extension OddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
+            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
                 try await runStreamOrReplay(replay, provider: providerOption.provider, sport: rt.settings.sport,
                                             options: stream, rt) { try await rt.preparedProvider(rt.settings.provider) }
             }

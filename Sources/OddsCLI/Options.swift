@@ -66,11 +66,14 @@ public struct ProviderOption: ParsableArguments {
     public init() {}
 }
 
-/// `--sport` with the config's default.
+/// `--sport` with the config's default: repeatable, or `all`.
 public struct SportOption: ParsableArguments {
-    @Option(name: .long, help: "Sport, e.g. soccer, tennis, basketball, ice-hockey. Default: config, else soccer.",
+    @Option(name: .long, help: "Sport, e.g. soccer, tennis, basketball, ice-hockey; repeatable; all for every sport the provider serves. Default: config, else soccer.",
             completion: .custom { _, _, prefix in CompletionCache.sports(prefix: prefix) })
-    var sport: String?
+    var sport: [String] = []
+
+    /// The sports asked for as one value ("soccer", "soccer,tennis", "all"); nil for the default.
+    var value: String? { SportSelection.value(sport) }
 
     public init() {}
 }

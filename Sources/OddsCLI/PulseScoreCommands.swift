@@ -20,7 +20,7 @@ extension PulseScoreCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, sport: sportOption.sport) { rt in
+            try await withRuntime(common, sport: sportOption.value) { rt in
                 rt.printEvents(try await rt.pulseScore().liveEvents(sport: rt.settings.sport))
             }
         }
@@ -48,7 +48,7 @@ extension PulseScoreCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, sport: sportOption.sport) { rt in
+            try await withRuntime(common, sport: sportOption.value) { rt in
                 let client = try rt.pulseScore()
                 let event = prematch ? try await client.event(sport: rt.settings.sport, fixtureID: id)
                     : try await client.liveEvent(id: id)
@@ -65,7 +65,7 @@ extension PulseScoreCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, sport: sportOption.sport) { rt in
+            try await withRuntime(common, sport: sportOption.value) { rt in
                 let leagues = try await rt.pulseScore().leagues(sport: rt.settings.sport)
                 let records: [[(String, JSONOutput)]] = leagues.map { l in
                     [("league", .string(l.name)), ("sport", .string(l.sport)), ("live", .bool(l.live)),
@@ -92,7 +92,7 @@ extension PulseScoreCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, sport: sportOption.sport) { rt in
+            try await withRuntime(common, sport: sportOption.value) { rt in
                 rt.printEvents(try await rt.pulseScore().events(sport: rt.settings.sport, league: league, tab: tab))
             }
         }
@@ -108,7 +108,7 @@ extension PulseScoreCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, sport: sportOption.sport) { rt in
+            try await withRuntime(common, sport: sportOption.value) { rt in
                 try await runStreamOrReplay(replay, provider: .pulsescore, sport: rt.settings.sport, options: stream, rt) {
                     try rt.pulseScore()
                 }

@@ -50,8 +50,10 @@ extension Runtime {
         let when = ISO8601DateFormatter().string(from: first.date)
         io.err("REPLAY: recorded \(id.displayName) data from \(path) (recorded from \(when)\(first.demo ? ", demo data" : "")), not live.")
         let stats = FeedStats()
-        let feed = FeedReplay.run(provider.feedConnections(sport: sport ?? settings.sport), reader: try RecordingReader(path: path),
-                                  speed: speed, stats: stats)
+        // Without a sport asked for, everything the recording holds is shown.
+        let asked = sport ?? (settings.sportSource == .default ? nil : settings.sport)
+        let feed = FeedReplay.run(provider.feedConnections(sport: asked), reader: try RecordingReader(path: path),
+                                  speed: speed, stats: stats, more: { [provider] in provider.feedConnection(named: $0, sport: asked) })
         return (feed, stats, provider)
     }
 
@@ -67,7 +69,7 @@ extension Runtime {
 func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderID?, sport: String?, options: StreamOptions,
                        _ rt: Runtime, makeProvider: () async throws -> any OddsProvider) async throws {
     if let path = replay.replay {
-        let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerFlag, sport: sport, speed: replay.replaySpeed)
+        let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerFlag, sport: nil, speed: replay.replaySpeed)
         try await runStream(feed, stats: stats, options: options, rt)
         rt.reportReplay(stats)
         return
@@ -113,7 +115,7 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         let common = try CommonOptions.parse((demo ? ["--demo"] : []) + (verbose ? ["--verbose"] : [])
                                              + book.flatMap { ["--book", $0] })
-        try await withRuntime(common, provider: providerOption.provider, sport: sportOption.sport) { rt in
+        try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
             let provider = try await rt.preparedProvider(rt.settings.provider)
             let recorder = try Recorder(path: output, demo: rt.demo)
             rt.transport.frameTap = recorder

@@ -57,7 +57,7 @@ extension SportsAPICommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi, sport: sportOption.sport) { rt in
+            try await withRuntime(common, provider: .sportsapi, sport: sportOption.value) { rt in
                 rt.printEvents(try await rt.sportsAPI().liveEvents(sport: rt.settings.sport))
             }
         }
@@ -210,7 +210,7 @@ extension SportsAPICommand {
         }
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi, sport: sportOption.sport) { rt in
+            try await withRuntime(common, provider: .sportsapi, sport: sportOption.value) { rt in
                 let human = rt.io.stdoutIsTTY && rt.common.requestedFormat == nil
                 if let path = replay.replay {
                     let (feed, stats, _) = try rt.openReplay(path, providerFlag: .sportsapi, speed: replay.replaySpeed)
@@ -220,7 +220,7 @@ extension SportsAPICommand {
                 }
                 let channels = channel.isEmpty ? [SportsAPIProChannel.liveScores(sport: nil)] : channel.compactMap(SportsAPIProChannel.init)
                 let stats = FeedStats()
-                let feed = FeedRunner.run(try rt.sportsAPI().feed(sport: sportOption.sport, channels: channels),
+                let feed = FeedRunner.run(try rt.sportsAPI().feed(sport: sportOption.value, channels: channels),
                                           transport: rt.transport, stats: stats)
                 try await runStream(feed, stats: stats, options: stream, rt, human: human)
             }
@@ -245,7 +245,7 @@ extension SportsAPIV1Command {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapiV1, sport: sportOption.sport) { rt in
+            try await withRuntime(common, provider: .sportsapiV1, sport: sportOption.value) { rt in
                 rt.printEvents(try await rt.sportsAPIV1().liveEvents(sport: rt.settings.sport))
             }
         }
@@ -274,7 +274,7 @@ extension SportsAPIV1Command {
         }
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapiV1, sport: sportOption.sport) { rt in
+            try await withRuntime(common, provider: .sportsapiV1, sport: sportOption.value) { rt in
                 let human = rt.io.stdoutIsTTY && rt.common.requestedFormat == nil
                 if let path = replay.replay {
                     let (feed, stats, _) = try rt.openReplay(path, providerFlag: .sportsapiV1, speed: replay.replaySpeed)
@@ -283,7 +283,7 @@ extension SportsAPIV1Command {
                     return
                 }
                 let stats = FeedStats()
-                let feed = FeedRunner.run(try rt.sportsAPIV1().feed(sport: sportOption.sport, channels: channel.isEmpty ? ["live"] : channel),
+                let feed = FeedRunner.run(try rt.sportsAPIV1().feed(sport: sportOption.value, channels: channel.isEmpty ? ["live"] : channel),
                                           transport: rt.transport, stats: stats)
                 try await runStream(feed, stats: stats, options: stream, rt, human: human)
             }

@@ -43,7 +43,7 @@ struct Watch: AsyncParsableCommand {
 
     func run() async throws {
         let id = provider ?? .sportsapi
-        try await withRuntime(common, provider: id, sport: sportOption.sport) { rt in
+        try await withRuntime(common, provider: id, sport: sportOption.value) { rt in
             let client = try await rt.preparedProvider(id)
             let event = try await Watch.resolve(match, provider: client, sport: rt.settings.sport)
             let stats = FeedStats()

@@ -123,6 +123,8 @@ public enum EventJSON {
         switch m.update {
         case .snapshot(let events):
             head("snapshot")
+            // A snapshot replaces what its connection told: named where a provider has several (PulseScore's per sport).
+            if m.connection != "live" { fields.append(("connection", .string(m.connection))) }
             fields.append(("events", .array(events.map { event($0) })))
         case .upsert(let e):
             head("upsert")

@@ -91,19 +91,22 @@ public enum EventReporter {
         }
     }
 
+    /// The table of events; with more than one sport among them, a SPORT column after the id.
     public static func table(_ events: [Event], options: RenderOptions) -> Tabular {
-        var t = Tabular(columns: [
-            .init("ID"), .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true), .init("SCORE"),
+        let sports = Set(events.map(\.sport)).count > 1
+        var t = Tabular(columns: [.init("ID")] + (sports ? [.init("SPORT")] : []) + [
+            .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true), .init("SCORE"),
             .init("TIME"), .init("1", rightAligned: true), .init("X", rightAligned: true), .init("2", rightAligned: true),
         ])
         for e in events {
             let prices = mainPrices(e, format: options.oddsFormat)
-            t.rows.append([e.shortID, e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
+            t.rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
             // The link of the very price shown (the best book's, with several books).
             let columns = e.mainColumns
-            t.links.append([nil, nil, nil, nil, nil] + columns.cells.map { columns.outright ? nil : $0?.selection.link })
+            let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)
+            t.links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link })
             let live: CellStyle = e.status == .live ? .live : .plain
-            t.styles.append([.plain, .plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain })
+            t.styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain })
         }
         return t
     }

@@ -24,6 +24,7 @@ public enum ProviderRegistry {
               supported: true, options: [
                   ("live_sports_path", PulseScoreClient.defaultLiveSportsPath, false),
                   ("live_event_path", PulseScoreClient.defaultLiveEventPath, false),
+                  ("ws_connections", String(PulseScoreClient.defaultWebSocketConnections), true),
               ]),
         Entry(id: .tickodds, restURL: TickOddsClient.defaultRESTURL, webSocketURL: TickOddsClient.defaultWebSocketURL,
               supported: true, options: [

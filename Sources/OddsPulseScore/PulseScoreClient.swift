@@ -21,6 +21,44 @@ public struct PulseScoreClient: OddsProvider {
     let settings: ProviderSettings
     let rest: RESTClient
     let transport: Transport
+    /// The sports `--sport all` resolved to in `prepare` (those live now).
+    let resolved = ResolvedSports()
+
+    /// Documented: the sports of `live-events?sport=` and the live WebSocket.
+    public static let liveSportSlugs = ["soccer", "tennis", "basketball", "ice-hockey", "volleyball", "handball", "table-tennis",
+                                        "e-sports", "american-football", "baseball", "rugby-league", "rugby-union"]
+    /// Documented: MAX plans have 3 WebSocket connections (PRO 1); `ws_connections` sets how many
+    /// `--sport all` may open.
+    public static let defaultWebSocketConnections = 3
+
+    /// Thread-safe holder of the sports `prepare` resolved.
+    public final class ResolvedSports: @unchecked Sendable {
+        // @unchecked: `sports` is behind `lock`.
+        private let lock = NSLock()
+        private var sports: [String]?
+        var value: [String]? { get { lock.lock(); defer { lock.unlock() }; return sports } set { lock.lock(); sports = newValue; lock.unlock() } }
+    }
+
+    /// The sports a `--sport` value names for PulseScore: those given, or for "all" the sports live
+    /// now (as `prepare` found them), else every documented one.
+    func sports(_ sport: String?) -> [String] {
+        if SportSelection.isAll(sport) { return resolved.value ?? PulseScoreClient.liveSportSlugs }
+        return SportSelection.sports(sport) ?? ["soccer"]
+    }
+
+    /// Refuses a sport PulseScore does not document, and resolves "all" to the sports live now.
+    public func prepare(sport: String?, books: [String]) async throws {
+        for s in SportSelection.sports(sport) ?? [] where !PulseScoreClient.liveSportSlugs.contains(PulseScoreClient.wireSport(s)) {
+            throw OddsError.usage("PulseScore has no live sport '\(s)'; sports: all, \(PulseScoreClient.liveSportSlugs.joined(separator: ", ")).")
+        }
+        guard SportSelection.isAll(sport) else { return }
+        let live = (try? await liveSports())?.filter { ($0.count ?? 1) > 0 }.map { PulseScoreClient.wireSport($0.sport) }
+            .filter(PulseScoreClient.liveSportSlugs.contains)
+        resolved.value = live.flatMap { $0.isEmpty ? nil : $0 } ?? PulseScoreClient.liveSportSlugs
+    }
+
+    /// PulseScore's spelling of a sport slug ("esports" is "e-sports").
+    static func wireSport(_ slug: String) -> String { slug == "esports" ? "e-sports" : slug }
 
     /// One limiter per process: every PulseScore client shares the 3 req/s budget.
     static let limiter = RateLimiter(perSecond: requestsPerSecond)
@@ -45,9 +83,14 @@ public struct PulseScoreClient: OddsProvider {
     }
 
     /// `GET /live-events?sport=` — live events with their market groups.
+    /// Several sports (or "all") are one request each, within the rate limit.
     public func liveEvents(sport: String?) async throws -> [Event] {
-        let value = try await get("/live-events", query: [("sport", sport ?? "soccer")], what: "live events")
-        return try decode("live events") { try PulseScoreWire.events(value, sport: sport ?? "soccer") }
+        var events: [Event] = []
+        for s in sports(sport) {
+            let value = try await get("/live-events", query: [("sport", PulseScoreClient.wireSport(s))], what: "live events")
+            events += try decode("live events") { try PulseScoreWire.events(value, sport: s) }
+        }
+        return events
     }
 
     /// Sports with live events (path inferred, configurable).
@@ -100,8 +143,30 @@ public struct PulseScoreClient: OddsProvider {
 
     public var stalenessBound: TimeInterval { PulseScoreFeed(settings: settings, sport: "soccer").silenceLimit ?? 120 }
 
+    /// One WebSocket per sport; for "all", as many as the plan allows (`ws_connections`, 3), the
+    /// sports live now first (the rest are named once on stderr).
     public func feedConnections(sport: String?) -> [any FeedAdapter] {
-        [PulseScoreFeed(settings: settings, sport: sport ?? "soccer")]
+        var list = sports(sport)
+        if SportSelection.isAll(sport) {
+            let limit = settings.options["ws_connections"].flatMap(Int.init).map { max(1, $0) } ?? PulseScoreClient.defaultWebSocketConnections
+            if list.count > limit {
+                transport.logger.warning("PulseScore: \(limit) WebSocket connections at most (ws_connections); streaming \(list.prefix(limit).joined(separator: ", ")), not \(list.dropFirst(limit).joined(separator: ", ")).")
+                list = Array(list.prefix(limit))
+            }
+        }
+        // One connection keeps the name "live"; several are named by their sport, so that each one's
+        // broadcast replaces only its own sport's events, and a recording keeps them apart.
+        return list.map { PulseScoreFeed(settings: settings, sport: PulseScoreClient.wireSport($0), named: list.count > 1) }
+    }
+
+    /// The connection a recording names `pulsescore/live-<sport>` (a multi-sport stream), when
+    /// `sport` asks for that sport (or for none, or all).
+    public func feedConnection(named feed: String, sport: String?) -> (any FeedAdapter)? {
+        let prefix = "pulsescore/live-"
+        guard feed.hasPrefix(prefix), feed.count > prefix.count else { return nil }
+        let recorded = String(feed.dropFirst(prefix.count))
+        if let asked = SportSelection.sports(sport), !asked.map(PulseScoreClient.wireSport).contains(recorded) { return nil }
+        return PulseScoreFeed(settings: settings, sport: recorded, named: true)
     }
 
     public func stream(sport: String?, stats: FeedStats) -> FeedStream {
@@ -119,10 +184,13 @@ public final class PulseScoreFeed: FeedAdapter {
     /// The last broadcast's events with their bytes: unchanged ones are not read again.
     let eventCache = PulseScoreEventCache()
     public var silenceLimit: TimeInterval?
+    /// "live", or "live-<sport>" for one of several connections.
+    public let connectionName: String
 
-    public init(settings: ProviderSettings, sport: String) {
+    public init(settings: ProviderSettings, sport: String, named: Bool = false) {
         self.settings = settings
         self.sport = sport
+        self.connectionName = named ? "live-\(sport)" : "live"
         self.silenceLimit = settings.options["silence_seconds"].flatMap(Double.init) ?? 120
     }
 

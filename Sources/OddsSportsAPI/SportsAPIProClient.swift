@@ -51,15 +51,27 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         return value
     }
 
-    public func prepare(sport: String?, books: [String]) async throws { _ = try SportsAPIProClient.sportHeader(sport) }
+    /// The `x-sport` header and live-scores channels of a `--sport` value: one sport is the header
+    /// and `live-scores`; several, or "all", are one `live-scores:{sport}` channel each on one
+    /// connection (documented channels), without a header.
+    public static func liveScores(_ sport: String?) throws -> (header: String?, channels: [SportsAPIProChannel]) {
+        if SportSelection.isAll(sport) { return (nil, SportsAPIProSports.v2.map { .liveScores(sport: $0) }) }
+        guard let sports = SportSelection.sports(sport), sports.count > 1 else { return (try sportHeader(sport), [.liveScores(sport: nil)]) }
+        return (nil, try sports.map { .liveScores(sport: try sportHeader($0)!) })
+    }
 
-    /// The live-scores feed of one sport (nil: the server's default, football), plus any channels.
-    public func feed(sport: String?, channels: [SportsAPIProChannel] = [.liveScores(sport: nil)]) throws -> SportsAPIProFeed {
-        SportsAPIProFeed(settings: settings, sport: try SportsAPIProClient.sportHeader(sport), channels: channels)
+    public func prepare(sport: String?, books: [String]) async throws { _ = try SportsAPIProClient.liveScores(sport) }
+
+    /// The feed of `channels`, by default the live scores of the sports asked for (nil: the
+    /// server's default, football; several or "all": a live-scores channel each).
+    public func feed(sport: String?, channels: [SportsAPIProChannel]? = nil) throws -> SportsAPIProFeed {
+        let (header, scores) = try SportsAPIProClient.liveScores(sport)
+        return SportsAPIProFeed(settings: settings, sport: header, channels: channels ?? scores)
     }
 
     public static func feedConnections(settings: ProviderSettings, sport: String?) -> [any FeedAdapter] {
-        [SportsAPIProFeed(settings: settings, sport: (try? sportHeader(sport)) ?? nil, channels: [.liveScores(sport: nil)])]
+        let (header, channels) = (try? liveScores(sport)) ?? (nil, [.liveScores(sport: nil)])
+        return [SportsAPIProFeed(settings: settings, sport: header, channels: channels)]
     }
 
     public func feedConnections(sport: String?) -> [any FeedAdapter] {
@@ -75,14 +87,14 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
 
     /// Live matches now: the live-scores channel's snapshot.
     public func liveEvents(sport: String?) async throws -> [Event] {
-        let feed = try self.feed(sport: sport)
-        let channels: [SportsAPIProChannel] = [.liveScores(sport: nil)]
+        let (header, channels) = try SportsAPIProClient.liveScores(sport)
+        let feed = SportsAPIProFeed(settings: settings, sport: header, channels: channels)
         let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "live scores from SportsAPIPro") { _, applied in
             feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
         }
-        let slug = sport.flatMap(SportsAPIProSports.v2Value).map(SportsAPIProSports.slug)
+        let slugs = SportSelection.sports(sport).map { Set($0.compactMap(SportsAPIProSports.v2Value).map(SportsAPIProSports.slug)) }
         return store.currentEvents(provider: .sportsapi).filter { e in
-            (e.status == .live || e.status == .halftime || e.status == .suspended) && (slug == nil || e.sport == slug || e.sport == "unknown")
+            (e.status == .live || e.status == .halftime || e.status == .suspended) && (slugs == nil || slugs!.contains(e.sport) || e.sport == "unknown")
         }
     }
 
@@ -142,17 +154,24 @@ public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
         return value
     }
 
-    public func prepare(sport: String?, books: [String]) async throws { _ = try SportsAPIProV1Client.sportValue(sport) }
+    /// The host sport and channels of a `--sport` value: one sport is its host and channel; "all"
+    /// is the documented `live` channel (every sport); several are one channel each on the first's host.
+    public static func channels(_ sport: String?) throws -> (host: String, channels: [String]) {
+        guard let sports = SportSelection.sports(sport) else { return (defaultHostSport, ["live"]) }
+        let values = try sports.map { try sportValue($0)! }
+        return (values[0], values)
+    }
+
+    public func prepare(sport: String?, books: [String]) async throws { _ = try SportsAPIProV1Client.channels(sport) }
 
     /// A feed on the host of `sport` with these channels (none: the server's `all`).
     public func feed(sport: String?, channels: [String]) throws -> SportsAPIProV1Feed {
-        SportsAPIProV1Feed(settings: settings, hostSport: try SportsAPIProV1Client.sportValue(sport) ?? SportsAPIProV1Client.defaultHostSport,
-                           channels: channels)
+        SportsAPIProV1Feed(settings: settings, hostSport: try SportsAPIProV1Client.channels(sport).host, channels: channels)
     }
 
     public static func feedConnections(settings: ProviderSettings, sport: String?) -> [any FeedAdapter] {
-        let value = (try? sportValue(sport)) ?? nil
-        return [SportsAPIProV1Feed(settings: settings, hostSport: value ?? defaultHostSport, channels: [value ?? "live"])]
+        let (host, channels) = (try? channels(sport)) ?? (defaultHostSport, ["live"])
+        return [SportsAPIProV1Feed(settings: settings, hostSport: host, channels: channels)]
     }
 
     public func feedConnections(sport: String?) -> [any FeedAdapter] {
@@ -168,15 +187,14 @@ public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
 
     /// Live games now: the first `scores` message of the sport's channel (or `live`).
     public func liveEvents(sport: String?) async throws -> [Event] {
-        let value = try SportsAPIProV1Client.sportValue(sport)
-        let channel = value ?? "live"
-        let feed = try self.feed(sport: sport, channels: [channel])
+        let (host, channels) = try SportsAPIProV1Client.channels(sport)
+        let feed = SportsAPIProV1Feed(settings: settings, hostSport: host, channels: channels)
         let store = try await collect([feed], transport: transport, timeout: 15, what: "scores from SportsAPIPro v1") { _, applied in
-            feed.settled([channel], quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
+            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
         }
-        let slug = value.map(SportsAPIProSports.slug)
+        let slugs = channels == ["live"] ? nil : Set(channels.map(SportsAPIProSports.slug))
         return store.currentEvents(provider: .sportsapiV1).filter { e in
-            (e.status == .live || e.status == .halftime || e.status == .suspended) && (slug == nil || e.sport == slug)
+            (e.status == .live || e.status == .halftime || e.status == .suspended) && (slugs == nil || slugs!.contains(e.sport))
         }
     }
 

@@ -352,7 +352,8 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
     /// A message on a channel this feed did not ask for (the server's `all`, before the narrowing
     /// unsubscribe arrives) is not passed on.
     private func wanted(_ channel: String) -> Bool {
-        channel.isEmpty || lock.withLock { channels.contains(channel) || channels.contains("all") }
+        // A replay (no connection made) takes every channel its recording holds.
+        channel.isEmpty || lock.withLock { link == nil || channels.contains(channel) || channels.contains("all") }
     }
 
     /// True (and the id kept) when `id` is newer than the channel's last; a smaller or repeated id is stale.

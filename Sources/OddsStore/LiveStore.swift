@@ -42,6 +42,10 @@ public struct EventState: Sendable {
     public var lastUpdate: Date
     /// When the last incident arrived.
     public var lastIncidentAt: Date?
+    /// The connection whose snapshot or upsert last sent the whole event: a later snapshot of that
+    /// connection that lacks it removes it, another connection's does not (PulseScore has one
+    /// connection per sport, each broadcasting its sport's whole list).
+    public var connection: String = "live"
 }
 
 /// One provider feed's health.
@@ -94,13 +98,13 @@ public struct LiveStore: Sendable {
             for event in list {
                 let key = EventKey(provider: provider, id: event.id)
                 seen.insert(key)
-                upsert(event, key: key, at: now)
+                upsert(event, key: key, connection: message.connection, at: now)
             }
-            for key in events.keys where key.provider == provider && !seen.contains(key) {
+            for (key, state) in events where key.provider == provider && !seen.contains(key) && state.connection == message.connection {
                 events[key] = nil
             }
         case .upsert(let event):
-            upsert(event, key: EventKey(provider: provider, id: event.id), at: now)
+            upsert(event, key: EventKey(provider: provider, id: event.id), connection: message.connection, at: now)
         case .remove(let id):
             bury(EventKey(provider: provider, id: id))
         case .price(let update):
@@ -285,16 +289,17 @@ public struct LiveStore: Sendable {
         }
     }
 
-    private mutating func upsert(_ incoming: consuming Event, key: EventKey, at now: Date) {
+    private mutating func upsert(_ incoming: consuming Event, key: EventKey, connection: String, at now: Date) {
         var event = incoming
         event.updatedAt = now
         // One hash of the key; then the state in place (the getter of `values[index]` would copy it).
         guard let index = events.index(forKey: key) else {
             let incidentAt: Date? = event.incidents.isEmpty ? nil : now
-            events[key] = EventState(event: event, lastUpdate: now, lastIncidentAt: incidentAt)
+            events[key] = EventState(event: event, lastUpdate: now, lastIncidentAt: incidentAt, connection: connection)
             return
         }
         events.values[index].refresh(with: event, at: now)
+        if events.values[index].connection != connection { events.values[index].connection = connection }
     }
 
     /// The move from `before` to `after`, if the price changed.

@@ -75,8 +75,8 @@ public struct TickOddsClient: OddsProvider {
     public func liveEvents(sport: String?) async throws -> [Event] {
         let value = try await get("/api/v1/live/events", what: "live events")
         let events = try decode("live events") { try TickOddsWire.eventList(value) }
-        guard let sport else { return events }
-        return events.filter { $0.sport == sport }
+        guard let sports = SportSelection.sports(sport) else { return events }
+        return events.filter { sports.contains($0.sport) }
     }
 
     /// `GET /api/v1/live/events/{fixtureId}`.
@@ -109,6 +109,13 @@ public struct TickOddsClient: OddsProvider {
 
     public func feedConnections(sport: String?) -> [any FeedAdapter] { [TickOddsFeed(settings: settings, sport: sport)] }
 
+    /// TickOdds does not list its sports: a sport `odds` does not know is refused, with those it knows.
+    public func prepare(sport: String?, books: [String]) async throws {
+        for s in SportSelection.sports(sport) ?? [] where !SportSelection.known.contains(s) {
+            throw OddsError.usage("TickOdds has no sport '\(s)'; sports: all, \(SportSelection.known.joined(separator: ", ")).")
+        }
+    }
+
     public func stream(sport: String?, stats: FeedStats) -> FeedStream {
         FeedRunner.run(feedConnections(sport: sport), transport: transport, stats: stats)
     }
@@ -126,7 +133,8 @@ public struct TickOddsClient: OddsProvider {
 public final class TickOddsFeed: FeedAdapter {
     public let provider = ProviderID.tickodds
     let settings: ProviderSettings
-    let sport: String?
+    /// The sports kept (nil: every sport).
+    let sports: Set<String>?
     /// Twice the heartbeat interval: a connection silent that long is dead.
     public let silenceLimit: TimeInterval?
     /// Events of other sports seen on this feed, whose updates are dropped.
@@ -142,7 +150,7 @@ public final class TickOddsFeed: FeedAdapter {
 
     public init(settings: ProviderSettings, sport: String?) {
         self.settings = settings
-        self.sport = sport
+        self.sports = SportSelection.sports(sport).map(Set.init)
         let heartbeat = settings.options["heartbeat_seconds"].flatMap(Double.init) ?? TickOddsClient.heartbeatInterval
         self.silenceLimit = 2 * heartbeat
     }
@@ -153,28 +161,28 @@ public final class TickOddsFeed: FeedAdapter {
     }
 
     public func didConnect(_ link: FeedLink) {
-        link.send(TickOddsFeed.subscribeMessage(sport: sport))
+        link.send(TickOddsFeed.subscribeMessage(sports: sports.map { $0.sorted() }))
     }
 
-    static func subscribeMessage(sport: String?) -> String {
-        let name = sport.map(TickOddsClient.sportName) ?? "all"
-        return "{\"subscribe\":[\(JSONWriter.quote(name))]}"
+    static func subscribeMessage(sports: [String]?) -> String {
+        let names = sports?.map(TickOddsClient.sportName) ?? ["all"]
+        return "{\"subscribe\":[\(names.map(JSONWriter.quote).joined(separator: ","))]}"
     }
 
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
         var updates = try TickOddsWire.message(frame, cache: marketCache)
         if updates.count == 1, case .heartbeat = updates[0] { return .keepalive }
         keepSuspensions(&updates)
-        guard let sport else { return .data(updates) }
-        // The snapshot holds every live event, whatever the subscription: keep this feed's sport only.
+        guard let sports else { return .data(updates) }
+        // The snapshot holds every live event, whatever the subscription: keep this feed's sports only.
         return .data(updates.compactMap { update in
             switch update {
             case .snapshot(let events):
-                let mine = events.filter { $0.sport == sport }
-                otherSports = Set(events.filter { $0.sport != sport }.map(\.id))
+                let mine = events.filter { sports.contains($0.sport) }
+                otherSports = Set(events.filter { !sports.contains($0.sport) }.map(\.id))
                 return .snapshot(mine)
             case .upsert(let e):
-                if e.sport != sport { otherSports.insert(e.id); return nil }
+                if !sports.contains(e.sport) { otherSports.insert(e.id); return nil }
                 return update
             default:
                 if let id = update.eventID, otherSports.contains(id) { return nil }

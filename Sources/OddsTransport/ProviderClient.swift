@@ -39,6 +39,8 @@ public protocol OddsProvider: Sendable {
     func stream(sport: String?, stats: FeedStats) -> FeedStream
     /// Seconds without a message after which this feed's data is stale (its connection is then replaced).
     var stalenessBound: TimeInterval { get }
+    /// A connection a recording names that `feedConnections(sport:)` did not make; nil when none.
+    func feedConnection(named feed: String, sport: String?) -> (any FeedAdapter)?
     /// Resolves what the user asked for (sport, books) with the provider before any connection,
     /// failing with a usage error for an unknown value. Most providers need nothing.
     func prepare(sport: String?, books: [String]) async throws
@@ -46,6 +48,10 @@ public protocol OddsProvider: Sendable {
 
 extension OddsProvider {
     public func prepare(sport: String?, books: [String]) async throws {}
+
+    /// A connection a recording names that `feedConnections(sport:)` did not make (a replay of
+    /// another sport selection), of a sport `sport` asks for; nil when the provider has none.
+    public func feedConnection(named feed: String, sport: String?) -> (any FeedAdapter)? { nil }
 }
 
 /// Joins a base URL and a path with exactly one slash. A query or fragment on the base stays at

@@ -216,20 +216,30 @@ public enum FeedReplay {
     /// Replays the frames of the adapters' connections through them (each frame to the adapter of
     /// its `"<provider>/<connection>"`); other lines (REST bodies, other feeds) are skipped. Messages
     /// carry the recorded receive time. A message the provider calls fatal ends the replay with its error.
+    /// `more` makes the adapter of a connection the recording names that `adapters` lack (a
+    /// multi-sport recording replayed without `--sport`), so that nothing recorded is left out.
     public static func run(_ adapters: [any FeedAdapter], reader: RecordingReader, speed: ReplaySpeed,
-                           stats: FeedStats) -> FeedStream {
+                           stats: FeedStats, more: @escaping @Sendable (String) -> (any FeedAdapter)? = { _ in nil }) -> FeedStream {
         var byFeed: [String: any FeedAdapter] = [:]
         for a in adapters { byFeed[a.feedName] = a }
         let box = UncheckedBox((byFeed, reader))
         let queue = FeedStream(capacity: FeedRunner.bufferCapacity)
         let task = Task {
-            let (byFeed, reader) = box.value
+            var (byFeed, reader) = box.value
+            var unknown = Set<String>()
             var started = Set<String>()
             var previousT: Int64?
             var previousWall = Date()
             stats.connected()
             while !Task.isCancelled, let frame = reader.next() {
-                guard let adapter = byFeed[frame.feed] else { continue }
+                let adapter: any FeedAdapter
+                if let known = byFeed[frame.feed] {
+                    adapter = known
+                } else {
+                    guard !unknown.contains(frame.feed), let made = more(frame.feed) else { unknown.insert(frame.feed); continue }
+                    byFeed[frame.feed] = made
+                    adapter = made
+                }
                 if case .times(let factor) = speed, let previousT {
                     let due = Double(frame.t - previousT) / 1000 / factor
                     let wait = due - Date().timeIntervalSince(previousWall)

@@ -156,8 +156,9 @@ struct DecoderTests {
 
     @Test("TickOdds subscribe message names the sport as TickOdds spells it")
     func subscribe() {
-        #expect(TickOddsFeed.subscribeMessage(sport: "ice-hockey") == #"{"subscribe":["Ice Hockey"]}"#)
-        #expect(TickOddsFeed.subscribeMessage(sport: nil) == #"{"subscribe":["all"]}"#)
+        #expect(TickOddsFeed.subscribeMessage(sports: ["ice-hockey"]) == #"{"subscribe":["Ice Hockey"]}"#)
+        #expect(TickOddsFeed.subscribeMessage(sports: ["basketball", "soccer"]) == #"{"subscribe":["Basketball","Soccer"]}"#)
+        #expect(TickOddsFeed.subscribeMessage(sports: nil) == #"{"subscribe":["all"]}"#)
     }
 
     @Test("Close codes map as PulseScore's table says")

@@ -199,7 +199,9 @@ import Testing
         #expect(try feed.decode(scores.replacingOccurrences(of: "5612062220", with: "5612062221"), first: false).count == 2)
         // Another channel has its own order.
         #expect(try feed.decode(scores.replacingOccurrences(of: "\"football\"", with: "\"live\""), first: false).count == 2)
-        // A channel not asked for (the server's `all`, before the narrowing unsubscribe) is not passed on.
+        // On a connection, a channel not asked for (the server's `all`, before the narrowing
+        // unsubscribe) is not passed on; a replay (no connection) takes whatever it recorded.
+        feed.didConnect(FeedLink())
         let all = scores.replacingOccurrences(of: "\"football\"", with: "\"all\"").replacingOccurrences(of: "5612062220", with: "5612062299")
         #expect(try feed.receive(Array(all.utf8), first: false) == .keepalive)
     }
