@@ -1,7 +1,8 @@
 // `odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH] [--profile]`: decode + apply throughput of a recording.
 //
 // Reads every live-feed frame of an `odds record` file into memory, then times, best of N runs on one
-// core: the provider's own decoder alone, and decoder + store fold (what `odds live --replay` does).
+// core: the provider's own decoder alone, decoder + store fold, and the whole of what `odds live
+// --replay` runs (the recording read from disk, ReplayDecoder, the store), the same code.
 // Runs Benchmarks/json_baseline.py on the same file in the same run for Python's json.loads (and orjson
 // when installed) and prints the ratios.
 import Foundation
@@ -104,12 +105,29 @@ enum IngestBench {
         let generic = provider == .tickodds ? figure(timedEach { _ = try? TickOddsDecoders.generic($0) }) : nil
         let decodeOnly = figure(timed(false))
         let decodeApply = figure(timed(true))
+        // What `odds live --replay FILE` runs: the recording read from disk line by line, each frame
+        // decoded (ReplayDecoder) and folded into a store; the same code, timed here whole.
+        let replay = figure({ () -> Double in
+            var best = Double.infinity
+            for _ in 0..<repeats {
+                guard let reader = try? RecordingReader(path: path) else { return .infinity }
+                let decoder = ReplayDecoder(client.feedConnections(sport: nil), reader: reader, stats: FeedStats(),
+                                            more: { client.feedConnection(named: $0, sport: nil) })
+                var store = LiveStore()
+                let start = DispatchTime.now().uptimeNanoseconds
+                while let step = decoder.next() { for m in step.messages { store.apply(m) } }
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                withExtendedLifetime(store) {}
+            }
+            return best
+        }())
         let python = runBaseline(baseline, path: path, repeats: repeats)
 
         if json {
             var parts = ["\"file\":\(quote(path))", "\"provider\":\(quote(provider.rawValue))", "\"frames\":\(frames.count)",
                          "\"bytes\":\(bytes)", "\"updates\":\(updates)", "\"malformed\":\(malformed)",
-                         "\"scan\":\(render(scan))", "\"decode\":\(render(decodeOnly))", "\"decode_apply\":\(render(decodeApply))"]
+                         "\"scan\":\(render(scan))", "\"decode\":\(render(decodeOnly))", "\"decode_apply\":\(render(decodeApply))",
+                         "\"replay\":\(render(replay))"]
             if let generic { parts.append("\"generic_decode\":\(render(generic))") }
             for (name, f) in python { parts.append("\(quote(name)):\(render(f))") }
             print("{" + parts.joined(separator: ",") + "}")
@@ -123,9 +141,11 @@ enum IngestBench {
             if let generic { line("odds generic decode", generic) }
             line("odds decode", decodeOnly)
             line("odds decode + apply", decodeApply)
+            line("odds live --replay", replay)
             for (name, f) in python {
                 line(name, f)
-                print(String(format: "    decode + apply is %.2f× %@", decodeApply.mbPerSecond / f.mbPerSecond, name as NSString))
+                print(String(format: "    decode + apply is %.2f× %@; live --replay (file read included) %.2f×", decodeApply.mbPerSecond / f.mbPerSecond,
+                             name as NSString, replay.mbPerSecond / f.mbPerSecond))
             }
             if python.isEmpty { print("  (no Python baseline: \(baseline) did not run)") }
         }

@@ -32,6 +32,7 @@ struct BoltOddsFilterOptions: ParsableArguments {
 extension BoltOddsCommand {
     struct Live: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "live",
             abstract: "Live games with the best price per selection across books (the odds stream's initial state, with live scores).",
             discussion: "The same as odds live --provider boltodds. Example: odds boltodds live --sport NBA --book draftkings --book fanduel")
         @OptionGroup var sportOption: SportOption
@@ -48,6 +49,7 @@ extension BoltOddsCommand {
 
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Competitions (BoltOdds' \"sports\") and sportsbooks, spelled as filters need them (GET /get_info).")
         @OptionGroup var common: CommonOptions
 
@@ -72,6 +74,7 @@ extension BoltOddsCommand {
 
     struct Games: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "games",
             abstract: "Every supported game with its label, the spelling --game and the other feeds need (GET /get_games).",
             discussion: "Example: odds boltodds games --sport NBA")
         @Option(name: .long, help: "Only games of this sport or competition (any case).")
@@ -101,6 +104,7 @@ extension BoltOddsCommand {
 
     struct Markets: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "markets",
             abstract: "Markets by sportsbook and competition (GET /get_markets?sportsbooks=&sports=).",
             discussion: "Example: odds boltodds markets --sport NBA --book draftkings")
         @Option(name: .long, help: "Only this sport or competition.")
@@ -123,6 +127,7 @@ extension BoltOddsCommand {
 
     struct Stream: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stream",
             abstract: "The odds stream (with play-by-play and live scores of its games) as NDJSON updates.",
             discussion: """
                 Filters are sent as one subscribe message; left out, a filter means all. Example: \
@@ -175,6 +180,7 @@ extension BoltOddsCommand {
 
     struct Scores: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "scores",
             abstract: "Live scores (the live-scores WebSocket) as NDJSON: score, period and status of each game.",
             discussion: "Without --game, the games of the odds stream's current state are followed. Example: odds boltodds scores --game '…'")
         @Option(name: .long, help: ArgumentHelp("A game: its label as `odds boltodds games` lists it, or the short id tables show (repeatable).", valueName: "game"))
@@ -201,6 +207,7 @@ extension BoltOddsCommand {
 extension BoltOddsCommand {
     struct Parlays: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "parlays",
             abstract: "The parlays one sportsbook offers (GET /get_parlays?sportsbooks=).",
             discussion: "Example: odds boltodds parlays --book draftkings")
         @OptionGroup var common: CommonOptions
@@ -231,7 +238,7 @@ extension BoltOddsCommand {
     }
 
     struct Esports: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Esports games with play-by-play (GET /playbyplay/esports).")
+        static let configuration = CommandConfiguration(commandName: "esports", abstract: "Esports games with play-by-play (GET /playbyplay/esports).")
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
@@ -257,6 +264,7 @@ extension BoltOddsCommand {
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Detailed match statistics (POST /match_stats).",
             discussion: "Example: odds boltodds stats 'Jessica Bouzas Maneiro vs Magdalena Frech, 2026-02-26, 03'")
         @Argument(help: "Game labels as `odds boltodds games` lists them.")

@@ -12,7 +12,7 @@ struct ConfigCommand: AsyncParsableCommand {
         subcommands: [Path.self, Show.self])
 
     struct Path: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the config file path ($XDG_CONFIG_HOME/odds/config.toml, or ODDS_CONFIG).")
+        static let configuration = CommandConfiguration(commandName: "path", abstract: "Print the config file path ($XDG_CONFIG_HOME/odds/config.toml, or ODDS_CONFIG).")
 
         func run() async throws {
             let io = IOContext()
@@ -22,6 +22,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print the resolved settings and where each came from; keys are redacted.")
         @OptionGroup var common: CommonOptions
 

@@ -11,6 +11,7 @@ import OddsTransport
 /// `odds dash`: the live full-screen dashboard.
 struct Dash: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dash",
         abstract: "A live full-screen dashboard of matches and prices.",
         discussion: """
         Keys: arrows or j/k move, PgUp/PgDn page, g/G first/last, Enter details, Esc back, / filter by team or \

@@ -24,6 +24,7 @@ extension OddsCommand {
     /// `odds live`: live events of a sport with their main market.
     struct Live: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "live",
             abstract: "Live events with score, clock and main-market prices.",
             discussion: "Example: odds live --sport soccer --provider tickodds --odds-format american")
 
@@ -36,10 +37,7 @@ extension OddsCommand {
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
                 if let path = replay.replay {
                     // The state at the end of the recording, whatever --speed says.
-                    let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: .max)
-                    var store = LiveStore()
-                    let books = rt.common.bookFilter
-                    for try await message in feed { if let m = books.apply(message) { store.apply(m) } }
+                    let (store, stats) = try rt.replayedStore(path, providerFlag: providerOption.provider)
                     rt.reportReplay(stats)
                     rt.printEvents(store.currentEvents())
                     return
@@ -53,6 +51,7 @@ extension OddsCommand {
     /// `odds sports`: sports with live events.
     struct Sports: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sports",
             abstract: "The sports that have live events now.",
             discussion: "Example: odds sports --provider tickodds --json")
 
@@ -90,6 +89,7 @@ extension OddsCommand {
     /// `odds stream`: NDJSON of normalized updates until interrupted.
     struct Stream: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stream",
             abstract: "The live feed as NDJSON, one update a line.",
             discussion: """
             Each line has a "type": snapshot, upsert, remove, price, score, incident, status, heartbeat or connection. \

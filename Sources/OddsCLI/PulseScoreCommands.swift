@@ -14,6 +14,7 @@ struct PulseScoreCommand: AsyncParsableCommand {
 extension PulseScoreCommand {
     struct Live: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "live",
             abstract: "Live events of a sport (GET /live-events?sport=).",
             discussion: "Example: odds pulsescore live --sport tennis")
         @OptionGroup var sportOption: SportOption
@@ -28,6 +29,7 @@ extension PulseScoreCommand {
 
     struct Sports: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sports",
             abstract: "Sports with live events now (GET /live-events/sports; path inferred, see the README).")
         @OptionGroup var common: CommonOptions
 
@@ -38,6 +40,7 @@ extension PulseScoreCommand {
 
     struct Event: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "event",
             abstract: "One event: live by id (GET /live-events/{id}), or pre-match by fixture id with --prematch.",
             discussion: "Examples: odds pulsescore event 98734521; odds pulsescore event 45921003 --prematch --sport tennis")
         @Argument(help: "Event id (live) or fixture id (pre-match).")
@@ -59,6 +62,7 @@ extension PulseScoreCommand {
 
     struct Leagues: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "leagues",
             abstract: "Pre-match leagues of a sport with their fixtures ([/{sport}]/leagues; soccer at the root).",
             discussion: "Example: odds pulsescore leagues --sport horse-racing")
         @OptionGroup var sportOption: SportOption
@@ -82,6 +86,7 @@ extension PulseScoreCommand {
 
     struct Events: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "events",
             abstract: "Pre-match events of one league ([/{sport}]/events?league=&tab=).",
             discussion: "Example: odds pulsescore events --league 'Premier League' --tab Popular")
         @Option(name: .long, help: "League name, as `odds pulsescore leagues` lists it.")
@@ -100,6 +105,7 @@ extension PulseScoreCommand {
 
     struct Stream: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stream",
             abstract: "The live WebSocket broadcast of a sport as NDJSON updates (needs a PRO or MAX plan).",
             discussion: "Close codes 4011 and 4012 reconnect with backoff; 4001, 4003, 4004, 4005, 4010 and 4029 stop with an exit code.")
         @OptionGroup var sportOption: SportOption
@@ -128,6 +134,7 @@ struct TickOddsCommand: AsyncParsableCommand {
 extension TickOddsCommand {
     struct Live: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "live",
             abstract: "Live events (GET /api/v1/live/events), filtered to --sport when given.")
         @Option(name: .long, help: "Only this sport (default: every sport).")
         var sport: String?
@@ -141,7 +148,7 @@ extension TickOddsCommand {
     }
 
     struct Event: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One live event with full odds (GET /api/v1/live/events/{fixtureId}).")
+        static let configuration = CommandConfiguration(commandName: "event", abstract: "One live event with full odds (GET /api/v1/live/events/{fixtureId}).")
         @Argument(help: "The fixture id.")
         var id: String
         @OptionGroup var common: CommonOptions
@@ -152,7 +159,7 @@ extension TickOddsCommand {
     }
 
     struct Sports: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Sports with live events (GET /api/v1/live/sports).")
+        static let configuration = CommandConfiguration(commandName: "sports", abstract: "Sports with live events (GET /api/v1/live/sports).")
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
@@ -161,7 +168,7 @@ extension TickOddsCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Health of the TickOdds live scraper (GET /api/v1/live/status).")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Health of the TickOdds live scraper (GET /api/v1/live/status).")
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
@@ -180,6 +187,7 @@ extension TickOddsCommand {
 
     struct Stream: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stream",
             abstract: "The live WebSocket as NDJSON updates: snapshot, match_start, update, match_end, heartbeat.",
             discussion: "A connection with no message for twice the heartbeat interval (15 s) is treated as dead and reconnected.")
         @Option(name: .long, help: "Subscribe to this sport only (default: all).")

@@ -30,6 +30,25 @@ extension Runtime {
     /// recording was made with `--demo`).
     func openReplay(_ path: String, providerFlag: ProviderID?, sport: String? = nil,
                     speed: ReplaySpeed) throws -> (feed: FeedStream, stats: FeedStats, provider: any OddsProvider) {
+        let (decoder, stats, provider) = try replayDecoder(path, providerFlag: providerFlag, sport: sport)
+        return (FeedReplay.run(decoder, speed: speed, stats: stats), stats, provider)
+    }
+
+    /// The store at the end of a recording, folded as fast as it decodes: no task, no queue.
+    func replayedStore(_ path: String, providerFlag: ProviderID?) throws -> (store: LiveStore, stats: FeedStats) {
+        let (decoder, stats, _) = try replayDecoder(path, providerFlag: providerFlag)
+        var store = LiveStore()
+        let books = common.bookFilter
+        while let step = decoder.next() {
+            if let error = step.fatal { throw error }
+            for message in step.messages { if let m = books.apply(message) { store.apply(m) } }
+        }
+        return (store, stats)
+    }
+
+    /// A decoder of a recording with the provider it names (see `openReplay`).
+    func replayDecoder(_ path: String, providerFlag: ProviderID?,
+                       sport: String? = nil) throws -> (decoder: ReplayDecoder, stats: FeedStats, provider: any OddsProvider) {
         let probe = try RecordingReader(path: path)
         var first: RecordedFrame?
         while first == nil, let frame = probe.next() {
@@ -52,9 +71,9 @@ extension Runtime {
         let stats = FeedStats()
         // Without a sport asked for, everything the recording holds is shown.
         let asked = sport ?? (settings.sportSource == .default ? nil : settings.sport)
-        let feed = FeedReplay.run(provider.feedConnections(sport: asked), reader: try RecordingReader(path: path),
-                                  speed: speed, stats: stats, more: { [provider] in provider.feedConnection(named: $0, sport: asked) })
-        return (feed, stats, provider)
+        let decoder = ReplayDecoder(provider.feedConnections(sport: asked), reader: try RecordingReader(path: path), stats: stats,
+                                    more: { [provider] in provider.feedConnection(named: $0, sport: asked) })
+        return (decoder, stats, provider)
     }
 
     /// The counts of a finished replay, on stderr when something was skipped or --verbose asks.
@@ -82,6 +101,7 @@ func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderI
 /// `odds record`: every frame of the live feed, verbatim, one NDJSON line each.
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record the live feed's frames, for --replay.",
         discussion: """
         Each line is {"t":<unix ms>,"feed":"<provider>/<connection>","frame":<the frame>} (a frame that is not JSON is \

@@ -8,6 +8,7 @@ extension SimScenario: ExpressibleByArgument {}
 /// `odds sim`: the protocol simulator as a standalone server.
 struct Sim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sim",
         abstract: "Run the built-in simulator of every provider.",
         discussion: """
         Serves PulseScore, TickOdds, BoltOdds, SportsAPIPro v2 and SportsAPIPro v1 (REST and WebSockets) on \

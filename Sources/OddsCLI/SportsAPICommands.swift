@@ -51,6 +51,7 @@ extension ProviderSettings {
 extension SportsAPICommand {
     struct Live: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "live",
             abstract: "Live matches with score, clock and status (the live-scores channel's snapshot).",
             discussion: "The same as odds live --provider sportsapi. Example: odds sportsapi live --sport basketball")
         @OptionGroup var sportOption: SportOption
@@ -65,6 +66,7 @@ extension SportsAPICommand {
 
     struct Match: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "match",
             abstract: "One match in one view: score, status, incidents, statistics, lineups and odds (JSON: all of it).",
             discussion: "Example: odds sportsapi match 14109842 --json")
         @OptionGroup var match: MatchIDArgument
@@ -79,6 +81,7 @@ extension SportsAPICommand {
 
     struct Incidents: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "incidents",
             abstract: "A match's incidents, oldest first: goals with scorer and assist, cards with reason, substitutions, VAR, periods.",
             discussion: "Example: odds sportsapi incidents 14109842")
         @OptionGroup var match: MatchIDArgument
@@ -104,6 +107,7 @@ extension SportsAPICommand {
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "A match's statistics per team: possession, shots, corners, fouls and the rest, as sent.",
             discussion: "Example: odds sportsapi stats 14109842")
         @OptionGroup var match: MatchIDArgument
@@ -125,6 +129,7 @@ extension SportsAPICommand {
 
     struct Lineups: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lineups",
             abstract: "A match's lineups: formation, starters and substitutes of each team.",
             discussion: "Example: odds sportsapi lineups 14109842")
         @OptionGroup var match: MatchIDArgument
@@ -191,6 +196,7 @@ extension SportsAPICommand {
 
     struct Stream: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stream",
             abstract: "Channels as NDJSON updates (default: live-scores); lines for a person on a terminal.",
             discussion: """
                 --channel is repeatable: live-scores, live-scores:SPORT, match:ID, match:ID:incidents, match:ID:stats, \
@@ -239,6 +245,7 @@ struct SportsAPIV1Command: AsyncParsableCommand {
 extension SportsAPIV1Command {
     struct Live: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "live",
             abstract: "Live games with score and status (the first scores message of the sport's channel, or live).",
             discussion: "The same as odds live --provider sportsapi-v1. Example: odds sportsapi-v1 live --sport tennis")
         @OptionGroup var sportOption: SportOption
@@ -253,6 +260,7 @@ extension SportsAPIV1Command {
 
     struct Stream: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stream",
             abstract: "Channels as NDJSON updates (default: live); stale updates (an updateId not above the last) are dropped.",
             discussion: """
                 --channel is repeatable: all, live, a sport (football, basketball, tennis, hockey, handball, \

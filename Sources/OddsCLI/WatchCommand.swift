@@ -10,6 +10,7 @@ import OddsTransport
 /// `odds watch MATCH`: one match's incidents as they happen.
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Follow one match's incidents and score live.",
         discussion: """
             MATCH is the provider's match id or a team name, matched (any case, part of a name) against the live matches \

@@ -206,8 +206,15 @@ public struct Fuzzer {
             Target(name: "boltodds odds fast path", decode: { BoltOddsDecoders.fastAnswers($0) },
                    stillWorks: { validBoltOdds.contains { BoltOddsDecoders.fastAnswers($0) } },
                    disagrees: { !BoltOddsDecoders.agree($0) }),
+            // The reader takes a frame's bytes as they stand (the decoder judges them): what it hands on
+            // must be exactly the frame, and a JSON frame must scan as JSON.
             Target(name: "recording line", decode: { bytes in
-                RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + bytes + [0x7D]) != nil
+                guard let frame = RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + bytes + [0x7D]) else { return false }
+                guard frame.bytes == bytes else { return false }
+                return frame.bytes.withUnsafeBufferPointer { b in
+                    var scanner = JSONScanner(b)
+                    do { try scanner.skip(); try scanner.finish(); return true } catch { return false }
+                }
             }, stillWorks: {
                 RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + validTickOdds + [0x7D]) != nil
             }),

@@ -157,12 +157,34 @@ public struct MainColumns: Hashable, Sendable {
 public enum TeamName {
     /// Lower case, without diacritics, punctuation as spaces, spaces collapsed.
     public static func fold(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (most names, and every mark): on bytes, without Foundation.
+            var out: [UInt8] = []
+            out.reserveCapacity(name.utf8.count)
+            var space = false
+            for b in name.utf8 {
+                let lower = b >= 0x41 && b <= 0x5A ? b + 32 : b
+                if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
+                    if space && !out.isEmpty { out.append(0x20) }
+                    out.append(lower)
+                    space = false
+                } else {
+                    space = true
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var out = ""
         var space = false
         for ch in folded.unicodeScalars {
-            if CharacterSet.alphanumerics.contains(ch) { if space && !out.isEmpty { out.append(" ") }; out.unicodeScalars.append(ch); space = false }
-            else { space = true }
+            if ch.properties.isAlphabetic || ch.properties.numericType != nil {
+                if space && !out.isEmpty { out.append(" ") }
+                out.unicodeScalars.append(ch)
+                space = false
+            } else {
+                space = true
+            }
         }
         return out
     }
@@ -456,9 +478,11 @@ public struct Event: Hashable, Sendable, Identifiable {
             let favourite = line.filter(\.selection.isAvailable).min { $0.selection.price!.decimalOdds < $1.selection.price!.decimalOdds }
             return MainColumns(cells: [favourite, nil, nil], outright: true)
         }
+        let teams = away.map { (TeamName.fold(home), TeamName.fold($0)) }
+        let outcomes = line.map { outcome(of: $0.selection, teams: teams) }
         // A main market none of whose selections is a match outcome (a total, when a feed has no
         // result market) shows each selection by name, as outrights do.
-        if !line.contains(where: { outcome(of: $0.selection) != nil }) {
+        if !outcomes.contains(where: { $0 != nil }) {
             switch line.count {
             case 0: return MainColumns(cells: [nil, nil, nil], outright: false)
             case 1: return MainColumns(cells: [line[0], nil, nil], outright: true)
@@ -467,15 +491,14 @@ public struct Event: Hashable, Sendable, Identifiable {
             }
         }
         var cells: [LineCell?] = [nil, nil, nil]
-        var unknown: [LineCell] = []
-        for cell in line {
-            guard let outcome = outcome(of: cell.selection), cells[outcome.rawValue] == nil else { unknown.append(cell); continue }
+        var unknown: [(cell: LineCell, known: Bool)] = []
+        for (cell, outcome) in zip(line, outcomes) {
+            guard let outcome, cells[outcome.rawValue] == nil else { unknown.append((cell, outcome != nil)); continue }
             cells[outcome.rawValue] = cell
         }
         // Three selections of which two are known: the third is the one outcome left.
-        if line.count == 3, unknown.count == 1, let free = cells.firstIndex(where: { $0 == nil }),
-           outcome(of: unknown[0].selection) == nil {
-            cells[free] = unknown[0]
+        if line.count == 3, unknown.count == 1, !unknown[0].known, let free = cells.firstIndex(where: { $0 == nil }) {
+            cells[free] = unknown[0].cell
         }
         return MainColumns(cells: cells, outright: false)
     }
@@ -484,6 +507,11 @@ public struct Event: Hashable, Sendable, Identifiable {
     /// the usual marks ("1", "X", "2", "Draw", "Tie"), a team's name as this event gives it (equal, or
     /// one containing the other's words, for exactly one team), or the provider's side as its id.
     public func outcome(of selection: Selection) -> MatchOutcome? {
+        outcome(of: selection, teams: away.map { (TeamName.fold(home), TeamName.fold($0)) })
+    }
+
+    /// `outcome(of:)` with the teams' folded names worked out once for all the selections.
+    func outcome(of selection: Selection, teams: (home: String, away: String)?) -> MatchOutcome? {
         let name = TeamName.fold(selection.name)
         switch name {
         case "1", "home": return .home
@@ -491,8 +519,7 @@ public struct Event: Hashable, Sendable, Identifiable {
         case "2", "away": return .away
         default: break
         }
-        if let away {
-            let h = TeamName.fold(home), a = TeamName.fold(away)
+        if let (h, a) = teams {
             if !name.isEmpty, h != a {
                 if name == h { return .home }
                 if name == a { return .away }

@@ -77,7 +77,10 @@ public enum EventReporter {
 
     /// The main market's prices as the 1 / X / 2 columns.
     public static func mainPrices(_ e: Event, format: OddsFormat) -> [String] {
-        let columns = e.mainColumns
+        mainPrices(e, columns: e.mainColumns, format: format)
+    }
+
+    static func mainPrices(_ e: Event, columns: MainColumns, format: OddsFormat) -> [String] {
         // With several books, each price names the book that offers it (the best across books).
         let multiBook = e.books.count > 1
         // Outrights (races) show the favourite, by name.
@@ -99,10 +102,10 @@ public enum EventReporter {
             .init("TIME"), .init("1", rightAligned: true), .init("X", rightAligned: true), .init("2", rightAligned: true),
         ])
         for e in events {
-            let prices = mainPrices(e, format: options.oddsFormat)
+            let columns = e.mainColumns
+            let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
             t.rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
             // The link of the very price shown (the best book's, with several books).
-            let columns = e.mainColumns
             let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)
             t.links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link })
             let live: CellStyle = e.status == .live ? .live : .plain

@@ -40,6 +40,12 @@ extension Inbound {
         case .retry, .reconnect, .fatal, .notice: return []
         }
     }
+
+    /// Why the message's unreadable elements were left out (each one counts as malformed).
+    public var skipped: [String] {
+        guard case .batch(let items, let skipped) = self else { return [] }
+        return skipped + items.flatMap(\.skipped)
+    }
 }
 
 /// A message the client sends on a cadence to keep a connection alive (SportsAPIPro's

@@ -123,7 +123,8 @@ public final class RecordingReader {
         while let line = nextLine() {
             lineNumber += 1
             if line.isEmpty { continue }
-            if let frame = RecordingReader.parse(line) { return frame }
+            let frame = buffer.withUnsafeBufferPointer { RecordingReader.parse(UnsafeBufferPointer(rebasing: $0[line])) }
+            if let frame { return frame }
             malformed += 1
         }
         return nil
@@ -132,29 +133,30 @@ public final class RecordingReader {
     /// Where the search for the next newline resumes: a long line is scanned once, not once per chunk.
     private var scanned = 0
 
-    private func nextLine() -> [UInt8]? {
+    /// The next line's range in `buffer` (valid until the next call), without its newline.
+    private func nextLine() -> Range<Int>? {
         while true {
-            if let nl = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
-                let line = Array(buffer[start..<nl])
+            let from = max(start, scanned)
+            let found: Int? = from < buffer.count ? buffer.withUnsafeBufferPointer { b in
+                memchr(b.baseAddress! + from, 0x0A, b.count - from).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! }
+            } : nil
+            if let nl = found {
+                let line = start..<nl
                 start = nl + 1
                 scanned = start
-                if start > 1 << 20 && start * 2 > buffer.count {
-                    buffer.removeFirst(start)
-                    start = 0
-                    scanned = 0
-                }
                 return line
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
-                let line = Array(buffer[start...])
+                let line = start..<buffer.count
                 start = buffer.count
                 return line
             }
             scanned = buffer.count
+            // The lines already taken go before more is read (their ranges are spent by now).
+            if start > 0 { buffer.removeFirst(start); scanned -= start; start = 0 }
             let chunk = (try? handle.read(upToCount: 1 << 20)) ?? nil
             if let chunk, !chunk.isEmpty {
-                if start > 0 { buffer.removeFirst(start); scanned -= start; start = 0 }
                 buffer.append(contentsOf: chunk)
             } else {
                 atEnd = true
@@ -164,7 +166,49 @@ public final class RecordingReader {
 
     /// Parses one recording line; nil if it is not one.
     public static func parse(_ line: [UInt8]) -> RecordedFrame? {
-        line.withUnsafeBufferPointer { bytes -> RecordedFrame? in
+        line.withUnsafeBufferPointer { parse($0) }
+    }
+
+    /// Parses one recording line. The layout `Recorder` writes (`{"t":N,"feed":"…"[,"demo":B],"frame":…}`)
+    /// is read directly, the frame's bytes taken without scanning them (its decoder reads them and
+    /// refuses what is not JSON); any other line, or a frame under `"text"`, member by member.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> RecordedFrame? {
+        recorderLayout(bytes) ?? members(bytes)
+    }
+
+    /// A line exactly as `Recorder` writes it; nil for anything else.
+    static func recorderLayout(_ b: UnsafeBufferPointer<UInt8>) -> RecordedFrame? {
+        var i = 0
+        func literal(_ text: StaticString) -> Bool {
+            let n = text.utf8CodeUnitCount
+            guard i + n <= b.count, memcmp(b.baseAddress! + i, text.utf8Start, n) == 0 else { return false }
+            i += n
+            return true
+        }
+        guard literal("{\"t\":") else { return nil }
+        var t: Int64 = 0, digits = 0
+        let negative = i < b.count && b[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        while i < b.count, b[i] >= 0x30, b[i] <= 0x39, digits < 18 { t = t * 10 + Int64(b[i] - 0x30); i += 1; digits += 1 }
+        guard digits > 0, literal(",\"feed\":\"") else { return nil }
+        let feedStart = i
+        // A plain feed name: printable ASCII, no escapes.
+        while i < b.count, b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "\\"), b[i] >= 0x20, b[i] < 0x7F { i += 1 }
+        guard i < b.count, b[i] == UInt8(ascii: "\""), i > feedStart else { return nil }
+        let feed = String(decoding: UnsafeBufferPointer(rebasing: b[feedStart..<i]), as: UTF8.self)
+        i += 1
+        var demo = false
+        if literal(",\"demo\":true") { demo = true } else { _ = literal(",\"demo\":false") }
+        guard literal(",\"frame\":") else { return nil }
+        var end = b.count
+        while end > i, b[end - 1] == 0x20 || b[end - 1] == 0x0D || b[end - 1] == 0x09 { end -= 1 }
+        guard end > i + 1, b[end - 1] == UInt8(ascii: "}"), feed.utf8.contains(UInt8(ascii: "/")) else { return nil }
+        return RecordedFrame(t: negative ? -t : t, feed: feed, demo: demo, bytes: Array(UnsafeBufferPointer(rebasing: b[i..<(end - 1)])))
+    }
+
+    /// A line read member by member (a recording line written by hand, or with its members reordered).
+    static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> RecordedFrame? {
+        do {
             guard let members = try? JSONSpan.members(bytes) else { return nil }
             var t: Int64?
             var feed: String?
@@ -210,60 +254,96 @@ public enum ReplaySpeed: Sendable, Equatable {
     }
 }
 
+/// Decodes a recording frame by frame through a provider's own adapters, the same path from frame to
+/// normalized update as a live connection, without a task or a queue in between: `odds live
+/// --replay` folds its messages straight into a store, `FeedReplay.run` hands them to a stream, and
+/// `odds-bench ingest` times exactly this.
+public final class ReplayDecoder {
+    private var byFeed: [String: any FeedAdapter] = [:]
+    private var unknown = Set<String>()
+    private var started = Set<String>()
+    private let reader: RecordingReader
+    private let stats: FeedStats
+    private let more: (String) -> (any FeedAdapter)?
+
+    /// `more` makes the adapter of a connection the recording names that `adapters` lack (a
+    /// multi-sport recording replayed without `--sport`), so that nothing recorded is left out.
+    public init(_ adapters: [any FeedAdapter], reader: RecordingReader, stats: FeedStats,
+                more: @escaping (String) -> (any FeedAdapter)? = { _ in nil }) {
+        for a in adapters { byFeed[a.feedName] = a }
+        self.reader = reader
+        self.stats = stats
+        self.more = more
+        // A replay is one connection, made at once.
+        stats.connected()
+    }
+
+    /// One decoded frame: when it was received (Unix ms) and its messages.
+    public struct Step {
+        public var t: Int64
+        public var messages: [FeedMessage]
+        /// Set when the provider called the frame fatal: the replay ends with it.
+        public var fatal: OddsError?
+    }
+
+    /// The next frame of a known connection, decoded; nil at the end. Undecodable frames are
+    /// counted in `stats` and skipped.
+    public func next() -> Step? {
+        while let frame = reader.next() {
+            let adapter: any FeedAdapter
+            if let known = byFeed[frame.feed] {
+                adapter = known
+            } else {
+                guard !unknown.contains(frame.feed), let made = more(frame.feed) else { unknown.insert(frame.feed); continue }
+                byFeed[frame.feed] = made
+                adapter = made
+            }
+            stats.frame(bytes: frame.bytes.count)
+            let first = started.insert(frame.feed).inserted
+            do {
+                let inbound = try adapter.receive(frame.bytes, first: first)
+                if case .fatal(let error) = inbound { return Step(t: frame.t, messages: [], fatal: error) }
+                for reason in inbound.skipped { stats.skipped(reason) }
+                let date = frame.date
+                return Step(t: frame.t, messages: inbound.updates.map {
+                    FeedMessage(provider: adapter.provider, connection: adapter.connectionName, receivedAt: date, update: $0)
+                })
+            } catch {
+                stats.skipped(String(describing: error))
+            }
+        }
+        return nil
+    }
+}
+
 /// Feeds a recording through a provider's own decoder instead of the network: the same path from
 /// frame to normalized update as a live connection.
 public enum FeedReplay {
     /// Replays the frames of the adapters' connections through them (each frame to the adapter of
     /// its `"<provider>/<connection>"`); other lines (REST bodies, other feeds) are skipped. Messages
     /// carry the recorded receive time. A message the provider calls fatal ends the replay with its error.
-    /// `more` makes the adapter of a connection the recording names that `adapters` lack (a
-    /// multi-sport recording replayed without `--sport`), so that nothing recorded is left out.
-    public static func run(_ adapters: [any FeedAdapter], reader: RecordingReader, speed: ReplaySpeed,
-                           stats: FeedStats, more: @escaping @Sendable (String) -> (any FeedAdapter)? = { _ in nil }) -> FeedStream {
-        var byFeed: [String: any FeedAdapter] = [:]
-        for a in adapters { byFeed[a.feedName] = a }
-        let box = UncheckedBox((byFeed, reader))
+    public static func run(_ decoder: ReplayDecoder, speed: ReplaySpeed, stats: FeedStats) -> FeedStream {
+        let box = UncheckedBox(decoder)
         let queue = FeedStream(capacity: FeedRunner.bufferCapacity)
         let task = Task {
-            var (byFeed, reader) = box.value
-            var unknown = Set<String>()
-            var started = Set<String>()
+            let decoder = box.value
             var previousT: Int64?
             var previousWall = Date()
-            stats.connected()
-            while !Task.isCancelled, let frame = reader.next() {
-                let adapter: any FeedAdapter
-                if let known = byFeed[frame.feed] {
-                    adapter = known
-                } else {
-                    guard !unknown.contains(frame.feed), let made = more(frame.feed) else { unknown.insert(frame.feed); continue }
-                    byFeed[frame.feed] = made
-                    adapter = made
+            while !Task.isCancelled, let step = decoder.next() {
+                if let error = step.fatal {
+                    queue.finish(throwing: error)
+                    return
                 }
-                if case .times(let factor) = speed, let previousT {
-                    let due = Double(frame.t - previousT) / 1000 / factor
-                    let wait = due - Date().timeIntervalSince(previousWall)
-                    if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(min(wait, 3600) * 1_000_000_000)) }
-                }
-                previousT = frame.t
-                previousWall = Date()
-                stats.frame(bytes: frame.bytes.count)
-                let updates: [FeedUpdate]
-                do {
-                    let inbound = try adapter.receive(frame.bytes, first: !started.contains(frame.feed))
-                    started.insert(frame.feed)
-                    if case .fatal(let error) = inbound {
-                        queue.finish(throwing: error)
-                        return
+                if case .times(let factor) = speed {
+                    if let previousT {
+                        let due = Double(step.t - previousT) / 1000 / factor
+                        let wait = due - Date().timeIntervalSince(previousWall)
+                        if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(min(wait, 3600) * 1_000_000_000)) }
                     }
-                    updates = inbound.updates
-                } catch {
-                    stats.skipped(String(describing: error))
-                    continue
+                    previousT = step.t
+                    previousWall = Date()
                 }
-                for u in updates {
-                    let m = FeedMessage(provider: adapter.provider, connection: adapter.connectionName,
-                                        receivedAt: frame.date, update: u)
+                for m in step.messages {
                     guard await queue.send(m) else { return }
                 }
             }
@@ -271,5 +351,10 @@ public enum FeedReplay {
         }
         queue.setOnTermination { task.cancel() }
         return queue
+    }
+
+    public static func run(_ adapters: [any FeedAdapter], reader: RecordingReader, speed: ReplaySpeed,
+                           stats: FeedStats) -> FeedStream {
+        run(ReplayDecoder(adapters, reader: reader, stats: stats), speed: speed, stats: stats)
     }
 }

@@ -8,6 +8,7 @@ import OddsStore
 @testable import OddsBoltOdds
 @testable import OddsCLI
 import OddsTransport
+import OddsTickOdds
 import Testing
 
 /// Shapes the providers' docs leave open, read in every plausible form (issue 18): each test feeds
@@ -444,5 +445,48 @@ struct EverySportTests {
         #expect(store.events.count == 3)
         store.apply(FeedMessage(provider: .pulsescore, connection: "live-soccer", receivedAt: t, update: .snapshot([e("2", "soccer")])))
         #expect(Set(store.events.keys.map(\.id)) == ["2", "3"])
+    }
+}
+
+/// The replay path is the benchmark path (issue 18): the recording reader's direct reading of the
+/// layout `Recorder` writes agrees with reading a line member by member.
+@Suite("Recording lines")
+struct RecordingLineTests {
+    @Test("Recorder's layout and any other member order read the same; text frames and CRLF too")
+    func layouts() throws {
+        let frame = #"{"type":"heartbeat","timestamp":"2026-11-22T04:39:37Z"}"#
+        let written = Recorder.line(feed: "tickodds/live", bytes: Array(frame.utf8), at: Date(timeIntervalSince1970: 1.5), demo: true)
+        let fast = try #require(RecordingReader.parse(Array(written.dropLast())))
+        #expect(fast.t == 1500 && fast.feed == "tickodds/live" && fast.demo && fast.bytes == Array(frame.utf8))
+        let reordered = #"{"frame":\#(frame),"demo":true,"feed":"tickodds/live","t":1500}"#
+        let slow = try #require(RecordingReader.parse(Array(reordered.utf8)))
+        #expect(slow.t == fast.t && slow.feed == fast.feed && slow.demo == fast.demo && slow.bytes == fast.bytes)
+        let crlf = try #require(RecordingReader.parse(Array(#"{"t":7,"feed":"pulsescore/live-tennis","frame":[1,2]}"#.utf8) + [0x0D]))
+        #expect(crlf.bytes == Array("[1,2]".utf8) && crlf.feed == "pulsescore/live-tennis" && !crlf.demo)
+        let text = Recorder.line(feed: "boltodds/odds", bytes: Array("not json".utf8), at: Date(timeIntervalSince1970: 2), demo: false)
+        #expect(RecordingReader.parse(Array(text.dropLast()))?.bytes == Array("not json".utf8))
+        // Not a recording line: refused either way.
+        for bad in [#"{"t":1,"feed":"nofeed","frame":{}}"#, #"{"t":"x","feed":"a/b","frame":{}}"#, "[]", #"{"t":1,"feed":"a/b","frame":"#] {
+            #expect(RecordingReader.parse(Array(bad.utf8)) == nil, "\(bad)")
+        }
+    }
+
+    @Test("A file read through ReplayDecoder gives each frame's updates, with the recorded time, and counts bad frames")
+    func decoder() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-replay-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let good = #"{"type":"heartbeat","timestamp":"2026-11-22T04:39:37Z"}"#
+        var text = ""
+        for (i, frame) in [good, "{broken", good].enumerated() {
+            text += String(decoding: Recorder.line(feed: "tickodds/live", bytes: Array(frame.utf8), at: Date(timeIntervalSince1970: Double(i)), demo: false), as: UTF8.self)
+        }
+        text += "not a recording line\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let stats = FeedStats()
+        let decoder = ReplayDecoder([TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)],
+                                    reader: try RecordingReader(path: path), stats: stats)
+        var times: [Int64] = []
+        while let step = decoder.next() { times.append(step.t); #expect(step.messages.allSatisfy { $0.connection == "live" }) }
+        #expect(times == [0, 2000] && stats.frames == 3 && stats.malformed == 1)
     }
 }
