@@ -100,7 +100,11 @@ public struct RecordedFrame: Sendable {
 /// Reads a recording line by line, holding one line at a time (a line may be tens of MB).
 public final class RecordingReader {
     private let handle: FileHandle
-    private var buffer: [UInt8] = []
+    /// The bytes read and not yet taken, `storage[start..<count]`, in memory of its own: the file is
+    /// read straight into it (no `Data` in between), and a line is parsed where it lies.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity = 1 << 22
+    private var count = 0
     private var start = 0
     private var atEnd = false
     public let path: String
@@ -114,17 +118,20 @@ public final class RecordingReader {
             throw OddsError.usage("Cannot read the recording \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file").")
         }
         self.handle = handle
+        storage = .allocate(capacity: capacity)
     }
 
-    deinit { try? handle.close() }
+    deinit {
+        storage.deallocate()
+        try? handle.close()
+    }
 
     /// The next frame, or nil at the end of the file. Lines that are not recording lines are counted and skipped.
     public func next() -> RecordedFrame? {
         while let line = nextLine() {
             lineNumber += 1
             if line.isEmpty { continue }
-            let frame = buffer.withUnsafeBufferPointer { RecordingReader.parse(UnsafeBufferPointer(rebasing: $0[line])) }
-            if let frame { return frame }
+            if let frame = RecordingReader.parse(UnsafeBufferPointer(start: storage + line.lowerBound, count: line.count)) { return frame }
             malformed += 1
         }
         return nil
@@ -133,35 +140,50 @@ public final class RecordingReader {
     /// Where the search for the next newline resumes: a long line is scanned once, not once per chunk.
     private var scanned = 0
 
-    /// The next line's range in `buffer` (valid until the next call), without its newline.
+    /// The next line's range in `storage` (valid until the next call), without its newline.
     private func nextLine() -> Range<Int>? {
         while true {
             let from = max(start, scanned)
-            let found: Int? = from < buffer.count ? buffer.withUnsafeBufferPointer { b in
-                memchr(b.baseAddress! + from, 0x0A, b.count - from).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! }
-            } : nil
-            if let nl = found {
+            if from < count, let hit = memchr(storage + from, 0x0A, count - from) {
+                let nl = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - UnsafePointer(storage)
                 let line = start..<nl
                 start = nl + 1
                 scanned = start
                 return line
             }
             if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = start..<buffer.count
-                start = buffer.count
+                guard start < count else { return nil }
+                let line = start..<count
+                start = count
                 return line
             }
-            scanned = buffer.count
-            // The lines already taken go before more is read (their ranges are spent by now).
-            if start > 0 { buffer.removeFirst(start); scanned -= start; start = 0 }
-            let chunk = (try? handle.read(upToCount: 1 << 20)) ?? nil
-            if let chunk, !chunk.isEmpty {
-                buffer.append(contentsOf: chunk)
-            } else {
-                atEnd = true
-            }
+            scanned = count
+            fill()
         }
+    }
+
+    /// Reads the next chunk (1 MiB) behind what is left; the lines taken go first, and the storage
+    /// doubles for a line longer than it.
+    private func fill() {
+        let chunk = 1 << 20
+        if start > 0 {
+            count -= start
+            scanned -= start
+            if count > 0 { memmove(storage, storage + start, count) }
+            start = 0
+        }
+        if capacity - count < chunk {
+            var grown = capacity
+            while grown - count < chunk { grown *= 2 }
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            bigger.update(from: storage, count: count)
+            storage.deallocate()
+            storage = bigger
+            capacity = grown
+        }
+        var n: Int
+        repeat { n = read(handle.fileDescriptor, storage + count, chunk) } while n < 0 && errno == EINTR
+        if n > 0 { count += n } else { atEnd = true }
     }
 
     /// Parses one recording line; nil if it is not one.
