@@ -48,15 +48,7 @@ public enum BoltOddsTime {
         let b = Array(text.utf8)
         // "2025-07-23, 01:09 PM": 20 bytes; a missing leading zero of the hour is accepted too.
         guard b.count == 20 || b.count == 19 else { return nil }
-        func digits(_ from: Int, _ count: Int) -> Int? {
-            var n = 0
-            for i in from..<(from + count) {
-                let d = Int(b[i]) - 0x30
-                guard d >= 0 && d <= 9 else { return nil }
-                n = n * 10 + d
-            }
-            return n
-        }
+        func digits(_ from: Int, _ count: Int) -> Int? { ISODate.digits(b, from, count) }
         let short = b.count == 19
         let h = short ? 12 : 12 + 1
         guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: ","), b[11] == UInt8(ascii: " "),

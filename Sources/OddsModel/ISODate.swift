@@ -12,15 +12,7 @@ public enum ISODate {
 
     public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
         guard b.count >= 20 else { return nil }
-        func num(_ at: Int, _ n: Int) -> Int? {
-            var v = 0
-            for i in at..<(at + n) {
-                let d = Int(b[i]) - 48
-                guard d >= 0 && d <= 9 else { return nil }
-                v = v * 10 + d
-            }
-            return v
-        }
+        func num(_ at: Int, _ n: Int) -> Int? { digits(b, at, n) }
         guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
               let year = num(0, 4), let month = num(5, 2), let day = num(8, 2),
               let hour = num(11, 2), let minute = num(14, 2), let second = num(17, 2),
@@ -52,6 +44,17 @@ public enum ISODate {
         guard i == b.count else { return nil }
         let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The number written by the `count` ASCII digits of `b` from `at`; nil unless each is a digit.
+    public static func digits<C: RandomAccessCollection>(_ b: C, _ at: Int, _ count: Int) -> Int? where C.Element == UInt8, C.Index == Int {
+        var v = 0
+        for i in at..<(at + count) {
+            let d = Int(b[i]) - 48
+            guard d >= 0 && d <= 9 else { return nil }
+            v = v * 10 + d
+        }
+        return v
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
