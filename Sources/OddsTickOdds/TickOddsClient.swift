@@ -109,10 +109,14 @@ public struct TickOddsClient: OddsProvider {
 
     public func feedConnections(sport: String?) -> [any FeedAdapter] { [TickOddsFeed(settings: settings, sport: sport)] }
 
-    /// TickOdds does not list its sports: a sport `odds` does not know is refused, with those it knows.
+    /// TickOdds documents no list of its sports: a sport is taken when `odds` knows it or TickOdds
+    /// lists it live now (`/api/v1/live/sports`); any other is refused, with both lists.
     public func prepare(sport: String?, books: [String]) async throws {
-        for s in SportSelection.sports(sport) ?? [] where !SportSelection.known.contains(s) {
-            throw OddsError.usage("TickOdds has no sport '\(s)'; sports: all, \(SportSelection.known.joined(separator: ", ")).")
+        let unknown = (SportSelection.sports(sport) ?? []).filter { !SportSelection.known.contains($0) }
+        guard !unknown.isEmpty else { return }
+        let live = ((try? await liveSports()) ?? []).map(\.sport)
+        for s in unknown where !live.contains(s) {
+            throw OddsError.usage("TickOdds has no sport '\(s)'; sports: all, \(Array(Set(SportSelection.known + live)).sorted().joined(separator: ", ")).")
         }
     }
 
