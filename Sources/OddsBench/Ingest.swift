@@ -115,7 +115,7 @@ enum IngestBench {
                                             more: { client.feedConnection(named: $0, sport: nil) })
                 var store = LiveStore()
                 let start = DispatchTime.now().uptimeNanoseconds
-                while let step = decoder.next() { for m in step.messages { store.apply(m) } }
+                try? decoder.forEach { store.apply($0) }
                 best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
                 withExtendedLifetime(store) {}
             }

@@ -39,10 +39,7 @@ extension Runtime {
         let (decoder, stats, _) = try replayDecoder(path, providerFlag: providerFlag)
         var store = LiveStore()
         let books = common.bookFilter
-        while let step = decoder.next() {
-            if let error = step.fatal { throw error }
-            for message in step.messages { if let m = books.apply(message) { store.apply(m) } }
-        }
+        try decoder.forEach { message in if let m = books.apply(message) { store.apply(m) } }
         return (store, stats)
     }
 

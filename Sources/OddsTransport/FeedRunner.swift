@@ -191,6 +191,8 @@ public final class FeedStats: @unchecked Sendable {
     public var bytes: Int { lock.withLock { _bytes } }
 
     func frame(bytes: Int) { lock.withLock { _frames += 1; _bytes += bytes } }
+    /// Several frames at once (a replay counts its frames as it goes, under one lock).
+    func frames(_ count: Int, bytes: Int) { lock.withLock { _frames += count; _bytes += bytes } }
     func connected() { lock.withLock { _connects += 1 } }
     func skipped(_ reason: String) { lock.withLock { _malformed += 1; _lastMalformed = reason } }
 }

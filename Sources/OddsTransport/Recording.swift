@@ -311,30 +311,61 @@ public final class ReplayDecoder {
     /// The next frame of a known connection, decoded; nil at the end. Undecodable frames are
     /// counted in `stats` and skipped.
     public func next() -> Step? {
+        var step: Step?
+        _ = forEachFrame { t, inbound, adapter, date in
+            if case .fatal(let error) = inbound { step = Step(t: t, messages: [], fatal: error); return false }
+            step = Step(t: t, messages: inbound.updates.map {
+                FeedMessage(provider: adapter.provider, connection: adapter.connectionName, receivedAt: date, update: $0)
+            })
+            return false
+        }
+        return step
+    }
+
+    /// Every remaining message, in order, to `body`, as fast as it decodes (`odds live --replay`):
+    /// no array of messages per frame. Throws a fatal message's error.
+    public func forEach(_ body: (FeedMessage) -> Void) throws {
+        var failure: OddsError?
+        _ = forEachFrame { _, inbound, adapter, date in
+            if case .fatal(let error) = inbound { failure = error; return false }
+            let provider = adapter.provider, connection = adapter.connectionName
+            for update in inbound.updates { body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update)) }
+            return true
+        }
+        if let failure { throw failure }
+    }
+
+    /// Decodes frames and hands each one's answer to `body` while it returns true; false at the end.
+    private func forEachFrame(_ body: (Int64, Inbound, any FeedAdapter, Date) -> Bool) -> Bool {
+        // The last connection's adapter is kept at hand: recordings run long on one connection.
+        var lastFeed = "", lastAdapter: (any FeedAdapter)?
+        var frames = 0, bytes = 0
+        defer { stats.frames(frames, bytes: bytes) }
         while let frame = reader.next() {
             let adapter: any FeedAdapter
-            if let known = byFeed[frame.feed] {
+            if let last = lastAdapter, frame.feed == lastFeed {
+                adapter = last
+            } else if let known = byFeed[frame.feed] {
                 adapter = known
             } else {
                 guard !unknown.contains(frame.feed), let made = more(frame.feed) else { unknown.insert(frame.feed); continue }
                 byFeed[frame.feed] = made
                 adapter = made
             }
-            stats.frame(bytes: frame.bytes.count)
-            let first = started.insert(frame.feed).inserted
+            let first = (lastAdapter == nil || frame.feed != lastFeed) && started.insert(frame.feed).inserted
+            lastFeed = frame.feed
+            lastAdapter = adapter
+            frames += 1
+            bytes += frame.bytes.count
             do {
                 let inbound = try adapter.receive(frame.bytes, first: first)
-                if case .fatal(let error) = inbound { return Step(t: frame.t, messages: [], fatal: error) }
                 for reason in inbound.skipped { stats.skipped(reason) }
-                let date = frame.date
-                return Step(t: frame.t, messages: inbound.updates.map {
-                    FeedMessage(provider: adapter.provider, connection: adapter.connectionName, receivedAt: date, update: $0)
-                })
+                if !body(frame.t, inbound, adapter, frame.date) { return true }
             } catch {
                 stats.skipped(String(describing: error))
             }
         }
-        return nil
+        return false
     }
 }
 
