@@ -135,14 +135,18 @@ public enum DashboardLayout {
 
     struct Columns {
         var mark = 1, time = 7, league = 12, home = 16, score = 7, away = 16, price = 8, incident = 0
+        /// The SPORT column (after TIME) when the dashboard shows more than one sport; 0 otherwise.
+        var sport = 0, sportX = 0
         var x: [Int] = []
     }
 
     /// `multiBook`: each price cell also names the book with the best price ("2.10 fand").
-    static func columns(width: Int, multiBook: Bool = false) -> Columns {
+    /// `multiSport`: several sports are asked for (`--sport all`, or repeated): a SPORT column.
+    static func columns(width: Int, multiBook: Bool = false, multiSport: Bool = false) -> Columns {
         var c = Columns()
         if multiBook { c.price = 13 }
-        let fixed = c.mark + c.time + c.score + 3 * c.price + 9  // one space between the ten columns
+        if multiSport && width >= 100 { c.sport = 10 }
+        let fixed = c.mark + c.time + c.score + 3 * c.price + 9 + (c.sport > 0 ? c.sport + 1 : 0)  // one space between the columns
         let flexible = width - fixed
         c.league = max(8, min(18, flexible * 18 / 100))
         c.home = max(10, min(24, flexible * 25 / 100))
@@ -156,7 +160,8 @@ public enum DashboardLayout {
             c.away += spare - spare / 2
         }
         var x = 0
-        for w in [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price] {
+        for (i, w) in [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price].enumerated() {
+            if i == 2 && c.sport > 0 { c.sportX = x; x += c.sport + 1 }
             c.x.append(x)
             x += w + 1
         }
@@ -165,7 +170,9 @@ public enum DashboardLayout {
     }
 
     static func table(_ model: DashboardModel, _ screen: inout Screen) {
-        let c = columns(width: screen.width, multiBook: model.provider.singleBook == nil)
+        let c = columns(width: screen.width, multiBook: model.provider.singleBook == nil,
+                        multiSport: SportSelection.isAll(model.sport) || (SportSelection.sports(model.sport)?.count ?? 0) > 1)
+        if c.sport > 0 { screen.put(TextWidth.pad("SPORT", to: c.sport), x: c.sportX, y: 1, attributes: [.bold, .underline]) }
         let titles = ["", "TIME", "LEAGUE", "HOME", "SCORE", "AWAY", "1", "X", "2", "LATEST INCIDENT"]
         let widths = [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price, c.incident]
         for (i, title) in titles.enumerated() where widths[i] > 0 {
@@ -199,6 +206,7 @@ public enum DashboardLayout {
             let time = stale ? "stale" : ShortClock.label(e, at: model.now, width: c.time)
             screen.put(TextWidth.pad(time, to: c.time), x: c.x[1], y: y,
                        attributes: base.union(e.status == .live && !stale ? .green : []))
+            if c.sport > 0 { screen.put(TextWidth.pad(e.sport, to: c.sport), x: c.sportX, y: y, attributes: base) }
             screen.put(TextWidth.pad(e.league ?? "", to: c.league), x: c.x[2], y: y, attributes: base)
             screen.put(TextWidth.pad(e.home, to: c.home), x: c.x[3], y: y, attributes: base.union(.bold))
             screen.put(TextWidth.pad(e.scoreLabel ?? "", to: c.score), x: c.x[4], y: y,

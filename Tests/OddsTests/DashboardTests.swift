@@ -93,6 +93,21 @@ struct DashboardTests {
         #expect(DashboardLayout.layout(later).text.contains("1.95"))
     }
 
+    @Test("Several sports asked for (all, or repeated): a SPORT column after TIME; one sport, none")
+    func sportColumn() throws {
+        var model = try DashboardFixture.model(width: 120, height: 40)
+        #expect(!DashboardLayout.layout(model).line(1).contains("SPORT"))
+        for sport in ["all", "soccer,basketball"] {
+            model.sport = sport
+            let screen = DashboardLayout.layout(model)
+            #expect(screen.line(1).contains("TIME    SPORT      LEAGUE"), "\(screen.line(1))")
+            #expect(screen.text.contains("basketball") && screen.text.contains("soccer     "))
+        }
+        // Narrow terminals keep their columns for the names.
+        _ = update(&model, .resize(width: 80, height: 24))
+        #expect(!DashboardLayout.layout(model).line(1).contains("SPORT"))
+    }
+
     @Test("A feed of several connections shows each one's state in the header, with its own countdown")
     func connections() throws {
         var model = try DashboardFixture.model(width: 200)
