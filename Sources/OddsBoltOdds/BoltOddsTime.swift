@@ -23,24 +23,11 @@ public enum BoltOddsTime {
         // The Eastern wall clock of that instant: EDT (UTC-4) when that reading is in daylight time, else EST.
         var local = t - 4 * 3600
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let (y, m, d) = civil(fromDays: days)
+        let (y, m, d) = ISODate.civil(fromDays: days)
         if !isEasternDaylightTime(year: y, month: m, day: d, hour: (local - days * 86_400) / 3600) { local = t - 5 * 3600 }
         let guess = Date(timeIntervalSince1970: TimeInterval(local))
         let offset = zone.secondsFromGMT(for: guess.addingTimeInterval(TimeInterval(-zone.secondsFromGMT(for: guess))))
         return guess.addingTimeInterval(TimeInterval(-offset))
-    }
-
-    /// The date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-    static func civil(fromDays z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp + (mp < 10 ? 3 : -9)
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     /// The fields of "YYYY-MM-DD, hh:mm AM|PM" and its seconds since 1970 as if it were UTC.

@@ -20,12 +20,12 @@ public enum OddsMain {
             Interrupts.shared.install { task.cancel() }
             do {
                 try await task.value
+            } catch where Interrupts.shared.exitCode == nil {
+                throw error
             } catch {
                 // A one-shot query cut short by a signal: whatever the cancelled work threw is the interruption.
-                if Interrupts.shared.interrupted && !Interrupts.shared.handledByScope { exit(130) }
-                throw error
             }
-            exit(Interrupts.shared.interrupted && !Interrupts.shared.handledByScope ? 130 : 0)
+            exit(Interrupts.shared.exitCode ?? 0)
         } catch let error as OddsError {
             // The one sentence may quote a provider (a name it does not know): made safe like every stderr line.
             FileHandle.standardError.write(Data(("odds: " + TerminalText.safe(Secrets.shared.redact(error.message)) + "\n").utf8))

@@ -261,10 +261,9 @@ final class Interrupts: @unchecked Sendable {
     private var _interrupted = false
     private var _handledByScope = false
 
-    /// Whether a signal arrived.
-    var interrupted: Bool { lock.withLock { _interrupted } }
-    /// Whether the first signal was handled by a scope (a stream's documented exit 0).
-    var handledByScope: Bool { lock.withLock { _handledByScope } }
+    /// The exit code a signal sets: 130 when it cut a one-shot query short; nil without a signal, or
+    /// when a scope (a stream's documented exit 0) handled it.
+    var exitCode: Int32? { lock.withLock { _interrupted && !_handledByScope ? 130 : nil } }
 
     /// Watches the signals from now on; `cancel` stops the running command when no scope handles one.
     func install(cancelCommand cancel: (@Sendable () -> Void)? = nil) {
@@ -311,9 +310,8 @@ final class Interrupts: @unchecked Sendable {
         if let scope { scope() } else { cancel?() }
         guard first else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) { [unowned self] in
-            let (cleanups, code): ([@Sendable () -> Void], Int32) = lock.withLock { (Array(self.cleanups.values), _handledByScope ? 0 : 130) }
-            for c in cleanups { c() }
-            exit(code)
+            for c in lock.withLock({ Array(self.cleanups.values) }) { c() }
+            exit(self.exitCode ?? 0)
         }
     }
 }

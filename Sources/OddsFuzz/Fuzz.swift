@@ -211,10 +211,7 @@ public struct Fuzzer {
             Target(name: "recording line", decode: { bytes in
                 guard let frame = RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + bytes + [0x7D]) else { return false }
                 guard frame.bytes == bytes else { return false }
-                return frame.bytes.withUnsafeBufferPointer { b in
-                    var scanner = JSONScanner(b)
-                    do { try scanner.skip(); try scanner.finish(); return true } catch { return false }
-                }
+                return frame.bytes.withUnsafeBufferPointer(JSONScanner.isJSON)
             }, stillWorks: {
                 RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + validTickOdds + [0x7D]) != nil
             }),

@@ -30,6 +30,12 @@ public struct JSONScanner {
     @inlinable
     public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+    /// Whether `bytes` are one JSON document (validated, nothing built).
+    public static func isJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var s = JSONScanner(bytes)
+        do { try s.skip(); try s.finish(); return true } catch { return false }
+    }
+
     /// A scanner that resumes at `index` inside `nesting` open containers, as one that had read the
     /// document up to there would be: for a decoder that knows where a member it read before stands
     /// (its bytes before `index` being those it read then, at the same nesting).

@@ -68,6 +68,19 @@ public enum ISODate {
         return era * 146_097 + doe - 719_468
     }
 
+    /// The date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+    public static func civil(fromDays z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp + (mp < 10 ? 3 : -9)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
     /// The days of `month` (1–12) in `year`.
     public static func daysIn(month: Int, year: Int) -> Int {
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0

@@ -230,32 +230,30 @@ public final class RecordingReader {
 
     /// A line read member by member (a recording line written by hand, or with its members reordered).
     static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> RecordedFrame? {
-        do {
-            guard let members = try? JSONSpan.members(bytes) else { return nil }
-            var t: Int64?
-            var feed: String?
-            var demo = false
-            var frame: [UInt8]?
-            for (key, range) in members {
-                let value = UnsafeBufferPointer(rebasing: bytes[range])
-                switch key {
-                case "t":
-                    if case .number(let n)? = try? JSONParser.parse(bytes: value) { t = Int64(n) }
-                case "feed":
-                    if case .string(let s)? = try? JSONParser.parse(bytes: value) { feed = s }
-                case "demo":
-                    if case .bool(let b)? = try? JSONParser.parse(bytes: value) { demo = b }
-                case "frame":
-                    frame = Array(value)
-                case "text":
-                    if case .string(let s)? = try? JSONParser.parse(bytes: value) { frame = Array(s.utf8) }
-                default:
-                    break
-                }
+        guard let members = try? JSONSpan.members(bytes) else { return nil }
+        var t: Int64?
+        var feed: String?
+        var demo = false
+        var frame: [UInt8]?
+        for (key, range) in members {
+            let value = UnsafeBufferPointer(rebasing: bytes[range])
+            switch key {
+            case "t":
+                if case .number(let n)? = try? JSONParser.parse(bytes: value) { t = Int64(n) }
+            case "feed":
+                if case .string(let s)? = try? JSONParser.parse(bytes: value) { feed = s }
+            case "demo":
+                if case .bool(let b)? = try? JSONParser.parse(bytes: value) { demo = b }
+            case "frame":
+                frame = Array(value)
+            case "text":
+                if case .string(let s)? = try? JSONParser.parse(bytes: value) { frame = Array(s.utf8) }
+            default:
+                break
             }
-            guard let t, let feed, feed.contains("/"), let frame else { return nil }
-            return RecordedFrame(t: t, feed: feed, demo: demo, bytes: frame)
         }
+        guard let t, let feed, feed.contains("/"), let frame else { return nil }
+        return RecordedFrame(t: t, feed: feed, demo: demo, bytes: frame)
     }
 }
 
