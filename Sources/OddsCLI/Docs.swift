@@ -95,7 +95,7 @@ enum Docs {
     (read as SofaScore-style events, incidents, statistics, lineups and odds), the unsubscribe reply and the \
     error message. SportsAPIPro v1: documented wss://v1.{sport}.sportsapipro.com/ws ({sport} is filled from \
     --sport, default football), channels and messages; inferred: the game fields beyond team names and scores \
-    (365Scores-style statusGroup, statusText, gameTime) and the ping message {"type":"ping"}.
+    (365Scores-style statusGroup, statusText, gameTime, competitors' redCards) and the ping message {"type":"ping"}.
     """),
     ]
 

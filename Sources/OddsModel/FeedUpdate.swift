@@ -74,6 +74,8 @@ public enum ClearScope: Hashable, Sendable {
 /// What a scores or play-by-play message says about a match now; nil fields are unchanged. It
 /// names the teams so that a match heard of here first (before any odds) can be shown.
 public struct Scoreboard: Hashable, Sendable {
+    /// The statistic's name under which a scoreboard's red cards are kept on the event.
+    public static let redCardsStat = "Red cards"
     public var eventID: String
     public var home: String?
     public var away: String?
@@ -88,6 +90,8 @@ public struct Scoreboard: Hashable, Sendable {
     public var clockStart: ClockStart?
     public var period: String?
     public var status: EventStatus?
+    /// Red cards per side, when the scores feed counts them (SportsAPIPro v1's competitors).
+    public var redCards: Score?
 
     public init(eventID: String, home: String? = nil, away: String? = nil, league: String? = nil, sport: String? = nil,
                 score: Score? = nil, scoreText: String? = nil, clock: String? = nil, period: String? = nil,

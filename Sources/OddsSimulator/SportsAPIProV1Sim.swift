@@ -82,9 +82,12 @@ enum SportsAPIProV1 {
     /// A competitor. Inferred: the public service behind this feed sends scores as whole-number floats
     /// (`2.0`, `-1.0`); the simulator sends that for games of odd serial and plain integers for the
     /// rest, so that clients meet both forms.
-    static func competitor(_ name: String, score: Int, asFloat: Bool = false) -> JSONOutput {
-        .object([("id", .int(SportsAPIPro.teamID(name))), ("name", .string(name)),
-                 ("score", asFloat ? .number("\(score).0") : .int(score))])
+    /// Inferred too: a competitor with a red card carries `redCards` (365Scores sends it only then).
+    static func competitor(_ name: String, score: Int, asFloat: Bool = false, redCards: Int = 0) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [("id", .int(SportsAPIPro.teamID(name))), ("name", .string(name)),
+                                              ("score", asFloat ? .number("\(score).0") : .int(score))]
+        if redCards > 0 { members.append(("redCards", asFloat ? .number("\(redCards).0") : .int(redCards))) }
+        return .object(members)
     }
 
     /// One game, 365Scores-style. Scores: goals, points, or sets for tennis; -1 before the start.
@@ -102,9 +105,15 @@ enum SportsAPIProV1 {
             ("shortStatusText", .string(short)),
             ("gameTime", .int(time)),
             ("gameTimeDisplay", .string(display)),
-            ("homeCompetitor", competitor(m.home, score: started ? m.scoreHome : -1, asFloat: m.serial % 2 == 1)),
-            ("awayCompetitor", competitor(m.away ?? "", score: started ? m.scoreAway : -1, asFloat: m.serial % 2 == 1)),
+            ("homeCompetitor", competitor(m.home, score: started ? m.scoreHome : -1, asFloat: m.serial % 2 == 1,
+                                          redCards: redCards(m, "home"))),
+            ("awayCompetitor", competitor(m.away ?? "", score: started ? m.scoreAway : -1, asFloat: m.serial % 2 == 1,
+                                          redCards: redCards(m, "away"))),
         ])
+    }
+
+    static func redCards(_ m: SimMatch, _ side: String) -> Int {
+        m.incidents.filter { $0.label == "Red Card" && $0.team == side }.count
     }
 
     static func isLive(_ m: SimMatch) -> Bool { m.phase == .live || m.phase == .halfTime }

@@ -510,8 +510,8 @@ public enum SportsAPIProWire {
     }
 
     /// One v1 game as a scoreboard: `homeCompetitor`/`awayCompetitor` with `name` and `score`
-    /// (documented; -1 means not started), `statusGroup`/`statusText`, `gameTime` (inferred, as
-    /// 365Scores sends them).
+    /// (documented; -1 means not started), `statusGroup`/`statusText`, `gameTime` and the competitors'
+    /// `redCards` (inferred, as 365Scores sends them; a side without the member has none).
     public static func v1Scoreboard(_ g: JSONValue, channelSport: String?) -> Scoreboard? {
         guard let id = Self.id(first(g, ["id", "gameId"])), !id.isEmpty, id.count <= 64 else { return nil }
         var b = Scoreboard(eventID: id)
@@ -530,6 +530,13 @@ public enum SportsAPIProWire {
         default: b.status = text.map(eventStatus)
         }
         if b.status == .scheduled, let h, h < 0 { b.score = nil }
+        // Inferred (365Scores' competitors carry `redCards`, often only on the side that has one): a side without
+        // the member has none; an unreadable count leaves both unknown rather than guessed.
+        let homeCards = g["homeCompetitor"]?["redCards"], awayCards = g["awayCompetitor"]?["redCards"]
+        if homeCards != nil || awayCards != nil,
+           let rh = homeCards == nil ? 0 : int(homeCards, range: 0...20), let ra = awayCards == nil ? 0 : int(awayCards, range: 0...20) {
+            b.redCards = Score(home: rh, away: ra)
+        }
         if let t = text?.lowercased(), t == "ht" || t.contains("half time") || t.contains("halftime") { b.status = .halftime }
         b.period = text
         if b.status == .live {

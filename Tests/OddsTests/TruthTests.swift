@@ -45,6 +45,18 @@ struct OpenShapeTests {
         // 1.5 and true are no scores and 50.5 no minute: unknown, not zero.
         let odd = try #require(boards.first { $0.eventID == "4467361" })
         #expect(odd.score == nil && odd.clock == nil && odd.status == .live)
+        // Red cards: a float on one side (the other has none), a string on the other side, none at all, a word.
+        #expect(live.redCards == Score(home: 1, away: 0))
+        #expect(strings.redCards == Score(home: 0, away: 2))
+        #expect(later.redCards == nil && odd.redCards == nil)
+        // The store keeps them as the event's statistic, replaced (not repeated) by the next count.
+        var store = LiveStore()
+        store.apply(FeedMessage(provider: .sportsapiV1, receivedAt: Date(), update: .scoreboard(live)))
+        var more = live
+        more.redCards = Score(home: 2, away: 0)
+        store.apply(FeedMessage(provider: .sportsapiV1, receivedAt: Date(), update: .scoreboard(more)))
+        let stats = try #require(store.currentEvents().first).stats
+        #expect(stats == [TeamStat(name: "Red cards", home: "2", away: "0")])
         // The same updateId as an integer is the same message: stale.
         let again = try Fixture.text("docs/sportsapi-v1-scores.json")
         #expect(try feed.receive(Array(again.utf8), first: false) == .keepalive)
