@@ -86,8 +86,7 @@ func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderI
                        _ rt: Runtime, makeProvider: () async throws -> any OddsProvider) async throws {
     if let path = replay.replay {
         let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerFlag, sport: nil, speed: replay.replaySpeed)
-        try await runStream(feed, stats: stats, options: options, rt)
-        rt.reportReplay(stats)
+        try await runStream(feed, stats: stats, options: options, rt, replayed: true)
         return
     }
     let stats = FeedStats()

@@ -17,7 +17,9 @@ func printSports(_ sports: [SportCount], _ rt: Runtime) {
 /// to add each price's previous value. Ends on `limit`, the end of a replay, a signal (exit 0) or a
 /// fatal feed error (thrown). Writing waits for stdout, and the feed waits for the writer: a stalled
 /// reader holds the socket back instead of growing memory.
-func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime, human: Bool = false) async throws {
+/// The counts are said once at the end: a replay's as frames replayed, a live feed's with its connections.
+func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime, human: Bool = false,
+               replayed: Bool = false) async throws {
     let labels = rt.renderOptions.jsonLabels
     let books = rt.common.bookFilter
     let io = rt.io
@@ -41,7 +43,9 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
             if let limit, written >= limit { return }
         }
     }
-    if rt.common.verbose || stats.malformed > 0 || interrupted {
+    if replayed {
+        rt.reportReplay(stats)
+    } else if rt.common.verbose || stats.malformed > 0 || interrupted {
         io.err("\(stats.frames) messages received, \(stats.malformed) malformed skipped, \(stats.connects) connection(s).")
     }
 }

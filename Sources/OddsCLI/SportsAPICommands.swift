@@ -220,8 +220,7 @@ extension SportsAPICommand {
                 let human = rt.io.stdoutIsTTY && rt.common.requestedFormat == nil
                 if let path = replay.replay {
                     let (feed, stats, _) = try rt.openReplay(path, providerFlag: .sportsapi, speed: replay.replaySpeed)
-                    try await runStream(feed, stats: stats, options: stream, rt, human: human)
-                    rt.reportReplay(stats)
+                    try await runStream(feed, stats: stats, options: stream, rt, human: human, replayed: true)
                     return
                 }
                 let channels = channel.isEmpty ? [SportsAPIProChannel.liveScores(sport: nil)] : channel.compactMap(SportsAPIProChannel.init)
@@ -286,8 +285,7 @@ extension SportsAPIV1Command {
                 let human = rt.io.stdoutIsTTY && rt.common.requestedFormat == nil
                 if let path = replay.replay {
                     let (feed, stats, _) = try rt.openReplay(path, providerFlag: .sportsapiV1, speed: replay.replaySpeed)
-                    try await runStream(feed, stats: stats, options: stream, rt, human: human)
-                    rt.reportReplay(stats)
+                    try await runStream(feed, stats: stats, options: stream, rt, human: human, replayed: true)
                     return
                 }
                 let stats = FeedStats()

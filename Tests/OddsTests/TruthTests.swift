@@ -517,4 +517,20 @@ struct BadOutcomeTests {
             #expect(games >= 1)
         }
     }
+
+    @Test("odds stream --replay says its counts once, not once as a stream and again as a replay")
+    func streamReplaySaysOnce() async throws {
+        let game = #"{"sport":"EPL","sportsbook":"fanduel","game":"A vs B, 2026-11-24, 03","home_team":"A","away_team":"B","info":{},"outcomes":{"A Moneyline":{"odds":"EVEN","outcome_name":"Moneyline","outcome_target":"A"},"B Moneyline":{"odds":"+120","outcome_name":"Moneyline","outcome_target":"B"}}}"#
+        let text = #"{"t":1795440000000,"feed":"boltodds/odds","frame":{"action":"socket_connected"}}"# + "\n"
+            + #"{"t":1795440000005,"feed":"boltodds/odds","frame":[{"action":"initial_state","data":"# + game + "}]}\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-bad-\(UUID().uuidString).ndjson").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for command in [["stream"], ["live", "--format", "tsv"]] {
+            let run = try await CLI.run(command + ["--replay", path, "--speed", "max"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.components(separatedBy: "malformed").count - 1 == 1, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("1 malformed skipped"), "\(run.stderr)")
+        }
+    }
 }
