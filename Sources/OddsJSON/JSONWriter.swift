@@ -2,25 +2,54 @@
 public enum JSONWriter {
     /// A JSON string literal for `s` (also a valid TOML basic string).
     public static func quote(_ s: String) -> String {
-        var out = "\""
+        var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            // C0 must be escaped (RFC 8259); DEL, C1 and the bidi controls are too, so a JSON line
-            // printed on a terminal cannot drive it.
-            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value) || (0x202A...0x202E).contains(c.value)
-                || (0x2066...0x2069).contains(c.value):
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        quote(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the JSON string literal for `s` to `out` as UTF-8. Runs of bytes that need no escape are
+    /// copied whole; C0 must be escaped (RFC 8259), and DEL, C1 and the bidi controls are too, so that a
+    /// JSON line printed on a terminal cannot drive it.
+    public static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        var s = s
+        s.withUTF8 { bytes in
+            let n = bytes.count
+            var start = 0, i = 0
+            while i < n {
+                let b = bytes[i]
+                // Plain ASCII and most multi-byte text: nothing to do but move on.
+                if b >= 0x20 && b != 0x22 && b != 0x5C && b < 0x7F { i += 1; continue }
+                let escape: StaticString?, value: UInt32, length: Int
+                switch b {
+                case 0x22: escape = "\\\""; value = 0; length = 1
+                case 0x5C: escape = "\\\\"; value = 0; length = 1
+                case 0x0A: escape = "\\n"; value = 0; length = 1
+                case 0x0D: escape = "\\r"; value = 0; length = 1
+                case 0x09: escape = "\\t"; value = 0; length = 1
+                case 0x00..<0x20, 0x7F: escape = nil; value = UInt32(b); length = 1
+                case 0xC2 where i + 1 < n && (0x80...0x9F).contains(bytes[i + 1]):
+                    escape = nil; value = UInt32(bytes[i + 1]); length = 2
+                case 0xE2 where i + 2 < n && ((bytes[i + 1] == 0x80 && (0xAA...0xAE).contains(bytes[i + 2]))
+                                             || (bytes[i + 1] == 0x81 && (0xA6...0xA9).contains(bytes[i + 2]))):
+                    escape = nil; value = 0x2000 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F); length = 3
+                default: i += 1; continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                if let escape {
+                    escape.withUTF8Buffer { out.append(contentsOf: $0) }
+                } else {
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [0x5C, 0x75, hex[Int(value >> 12 & 0xF)], hex[Int(value >> 8 & 0xF)],
+                                            hex[Int(value >> 4 & 0xF)], hex[Int(value & 0xF)]])
+                }
+                i += length
+                start = i
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<n]))
         }
-        return out + "\""
+        out.append(0x22)
     }
 }
 
@@ -64,33 +93,37 @@ public indirect enum JSONOutput: Sendable {
 
     /// Compact JSON text.
     public var rendered: String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    public func write(to out: inout String) {
+    public func write(to out: inout String) { out += rendered }
+
+    /// Appends the compact JSON text as UTF-8 (bytes, not a String: appending to a String costs far more).
+    public func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n
-        case .string(let s): out += JSONWriter.quote(s)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.utf8)
+        case .string(let s): JSONWriter.quote(s, into: &out)
         case .array(let items):
-            out += "["
+            out.append(0x5B)
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(0x2C) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(0x5D)
         case .object(let fields):
-            out += "{"
+            out.append(0x7B)
             for (i, (k, v)) in fields.enumerated() {
-                if i > 0 { out += "," }
-                out += JSONWriter.quote(k)
-                out += ":"
+                if i > 0 { out.append(0x2C) }
+                JSONWriter.quote(k, into: &out)
+                out.append(0x3A)
                 v.write(to: &out)
             }
-            out += "}"
+            out.append(0x7D)
         }
     }
 }

@@ -56,6 +56,42 @@ struct TerminalSafetyTests {
         #expect(try JSONParser.parse(quoted) == .string("a\u{1B}b\u{7F}\u{85}\u{202E}\u{2069}é"))
     }
 
+    @Test("The byte-run JSON quoting escapes exactly what a scalar-by-scalar reference does, on 5,000 random strings")
+    func jsonQuotingMatchesReference() throws {
+        // The reference: one scalar at a time, the rule as written in words.
+        func reference(_ s: String) -> String {
+            var out = "\""
+            for c in s.unicodeScalars {
+                switch c {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where c.value < 0x20 || (0x7F...0x9F).contains(c.value) || (0x202A...0x202E).contains(c.value)
+                    || (0x2066...0x2069).contains(c.value):
+                    let hex = String(c.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(c)
+                }
+            }
+            return out + "\""
+        }
+        // Neighbours of every escaped range, and multi-byte scalars that share their lead bytes.
+        let pool: [UInt32] = [0x00, 0x09, 0x0A, 0x0D, 0x1B, 0x1F, 0x20, 0x22, 0x41, 0x5C, 0x7E, 0x7F, 0x80, 0x85, 0x9F, 0xA0, 0xE9,
+                              0x2029, 0x2028, 0x2029, 0x202A, 0x202E, 0x202F, 0x2065, 0x2066, 0x2069, 0x206A, 0x20AC, 0x4E2D, 0x1F600]
+        var random = SeededRandom(seed: 18)
+        for _ in 0..<5_000 {
+            var s = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                s.append(Unicode.Scalar(pool[Int.random(in: 0..<pool.count, using: &random)])!)
+            }
+            let text = String(s)
+            #expect(JSONWriter.quote(text) == reference(text), "\(Array(text.unicodeScalars.map(\.value)))")
+            #expect(try JSONParser.parse(JSONWriter.quote(text)) == .string(text))
+        }
+    }
+
     @Test("Widths come from wcwidth: wide CJK and emoji two cells, combining marks none")
     func widths() {
         #expect(TextWidth.width(of: "中国") == 4)
