@@ -66,9 +66,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
+        // Fault switches for tests only: the product never links them.
+        .target(name: "OddsSimulatorFaults", dependencies: ["OddsSimulator"]),
         .testTarget(name: "OddsTests", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
-            "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsCLI", "OddsDashboard", "OddsFuzz",
+            "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI", "OddsDashboard", "OddsFuzz",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
     ]

@@ -792,7 +792,7 @@ complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odd
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds config show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" port' -l 'port' -d 'Port to listen on (0 picks a free one).' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" seed' -l 'seed' -d 'Seed of the simulated world.' -rfka ''
-complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" tick' -l 'tick' -d 'Seconds between world ticks (0: only on /_sim/tick). Default: 1, or the scenario\'s.' -rfka ''
+complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" tick' -l 'tick' -d 'Seconds between world ticks (0: the world stands still). Default: 1, or the scenario\'s.' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" scenario' -l 'scenario' -d 'Load pattern: normal (the demo\'s pace) or firehose (200 ticks a second, for memory and speed measurements).' -rfka 'normal firehose'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" heartbeat' -l 'heartbeat' -d 'TickOdds heartbeat interval in seconds.' -rfka ''
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sim" ping' -l 'ping' -d 'Seconds between server pings.' -rfka ''

@@ -12,16 +12,15 @@ struct Sim: AsyncParsableCommand {
         abstract: "Run the built-in simulator of every provider.",
         discussion: """
         Serves PulseScore, TickOdds, BoltOdds, SportsAPIPro v2 and SportsAPIPro v1 (REST and WebSockets) on \
-        127.0.0.1 until interrupted. Prints the environment that points odds at it. Controls for tests (GET): /_sim/tick?count=N, \
-        /_sim/fail?status=429&count=N&retry_after=S, /_sim/close-next?code=4011, /_sim/close-all?code=N, /_sim/drop, \
-        /_sim/malformed?count=N, /_sim/silent?on=1|0, /_sim/status.
+        127.0.0.1 until interrupted, and prints the environment that points odds at it. It serves the simulated \
+        world only: no URL injects faults (the tests do that in process).
         """)
 
     @Option(name: .long, help: "Port to listen on (0 picks a free one).")
     var port = 0
     @Option(name: .long, help: "Seed of the simulated world.")
     var seed: UInt64 = 42
-    @Option(name: .long, help: "Seconds between world ticks (0: only on /_sim/tick). Default: 1, or the scenario's.")
+    @Option(name: .long, help: "Seconds between world ticks (0: the world stands still). Default: 1, or the scenario's.")
     var tick: Double?
     @Option(name: .long, help: "Load pattern: normal (the demo's pace) or firehose (200 ticks a second, for memory and speed measurements).")
     var scenario: SimScenario = .normal

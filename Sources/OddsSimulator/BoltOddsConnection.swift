@@ -5,7 +5,7 @@ import NIOWebSocket
 import OddsJSON
 
 /// What the simulator asks of any open WebSocket, whichever provider it speaks.
-protocol SimSocket: AnyObject {
+package protocol SimSocket: AnyObject {
     var provider: SimProvider { get }
     var key: String { get }
     var isOpen: Bool { get }
@@ -18,7 +18,7 @@ protocol SimSocket: AnyObject {
 }
 
 extension SimSocket {
-    func close(code: Int) { close(code: code, reason: "") }
+    package func close(code: Int) { close(code: code, reason: "") }
 }
 
 /// A connection class of the simulator: its channel handler life cycle (added, removed, inactive, read)

@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import OddsJSON
 
-/// Serves the REST endpoints of every simulated provider, and the `/_sim/` controls.
+/// Serves the REST endpoints of every simulated provider (and nothing else: no URL reaches a fault switch).
 // @unchecked Sendable: the simulator runs on one event loop, and every use of a handler is on it.
 final class SimHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
@@ -78,7 +78,6 @@ extension Simulator {
     /// Answers one REST request (on the loop).
     func route(_ head: HTTPRequestHead, body: [UInt8] = []) -> (Int, String, [(String, String)]) {
         let (path, query) = splitURI(head.uri)
-        if path.hasPrefix("/_sim/") { return control(path, query) }
         requestCount += 1
         // BoltOdds has POST endpoints; the other providers answer 405 to anything but GET.
         if let answer = boltOddsRoute(head, path: path, query: query, body: body) { return answer }
@@ -123,27 +122,5 @@ extension Simulator {
             restLog[key] = log
         }
         return body()
-    }
-
-    /// `/_sim/...` controls, for driving a simulator in another process.
-    func control(_ path: String, _ query: [String: String]) -> (Int, String, [(String, String)]) {
-        let count = query["count"].flatMap(Int.init) ?? 1
-        switch path {
-        case "/_sim/tick": for _ in 0..<count { tickOnLoop() }
-        case "/_sim/fail":
-            let status = query["status"].flatMap(Int.init) ?? 429
-            failREST.append((status, count, status == 429 ? query["retry_after"] ?? "1" : nil))
-        case "/_sim/close-next": closeNextCodes.append(query["code"].flatMap(Int.init) ?? 4011)
-        case "/_sim/close-all":
-            let code = query["code"].flatMap(Int.init) ?? 1000
-            for c in connections.values { c.close(code: code) }
-        case "/_sim/drop": for c in connections.values { c.drop() }
-        case "/_sim/malformed": for c in connections.values { c.sendMalformed(count) }
-        case "/_sim/silent": silent = query["on"] != "0"
-        case "/_sim/status": break
-        default: return Self.error(404, "Unknown control")
-        }
-        return (200, JSONOutput.object([("ok", .bool(true)), ("ticks", .int(world.tickCount)),
-                                        ("connections", .int(connections.count)), ("requests", .int(requestCount))]).rendered, [])
     }
 }

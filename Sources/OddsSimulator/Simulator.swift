@@ -125,17 +125,17 @@ public final class Simulator: @unchecked Sendable {
 
     // Loop-confined state.
     var world: SimWorld
-    var connections: [ObjectIdentifier: any SimSocket] = [:]
+    package var connections: [ObjectIdentifier: any SimSocket] = [:]
     var boltOdds = BoltOddsState()
     var sportsAPI: SportsAPIProState
     var restLog: [String: [Date]] = [:]
-    var failREST: [(status: Int, remaining: Int, retryAfter: String?)] = []
-    var closeNextCodes: [Int] = []
+    package var failREST: [(status: Int, remaining: Int, retryAfter: String?)] = []
+    package var closeNextCodes: [Int] = []
     /// Text messages clients sent, oldest first (the last 1,000), with when they arrived.
     var inbound: [String] = []
     var inboundAt: [Date] = []
-    var silent = false
-    var padding = 0
+    package var silent = false
+    package var padding = 0
     var requestCount = 0
     var connectionCount = 0
     var rateLimited = 0
@@ -258,38 +258,14 @@ public final class Simulator: @unchecked Sendable {
     }
 
     /// Runs `body` on the simulator's loop without blocking the caller's thread.
-    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    package func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         try! await loop.submit(body).get()
     }
 
-    // MARK: - Controls for tests and the demo
+    // MARK: - The world's pace and what tests may read (faults are OddsSimulatorFaults', a test-only target)
 
     /// Advances the world `count` ticks now and pushes the changes.
     public func tick(_ count: Int = 1) async { await onLoop { for _ in 0..<count { self.tickOnLoop() } } }
-
-    /// The next `count` REST requests answer `status` (429, 403, 500 …); a 429 carries `retryAfter` as
-    /// its `Retry-After` header (nil: none).
-    public func failNextRequests(status: Int, count: Int = 1, retryAfter: String? = "1") async {
-        await onLoop { self.failREST.append((status, count, status == 429 ? retryAfter : nil)) }
-    }
-
-    /// The next WebSocket connection is closed with `code` right after its first message.
-    public func closeNextConnection(code: Int) async { await onLoop { self.closeNextCodes.append(code) } }
-
-    /// Closes every open WebSocket with `code`.
-    public func closeAll(code: Int) async { await onLoop { for c in self.connections.values { c.close(code: code) } } }
-
-    /// Drops every open WebSocket without a close frame, as a network failure would.
-    public func dropAll() async { await onLoop { for c in self.connections.values { c.drop() } } }
-
-    /// Sends `count` malformed frames on every open WebSocket.
-    public func injectMalformed(count: Int) async { await onLoop { for c in self.connections.values { c.sendMalformed(count) } } }
-
-    /// Sends `text` as one text frame to every open connection (tests of a client's message handling).
-    public func injectText(_ text: String) async { await onLoop { for c in self.connections.values { c.send(text) } } }
-
-    /// Sends the first half of `text` as a non-final frame to every open connection, and never the rest.
-    public func injectFirstHalf(_ text: String) async { await onLoop { for c in self.connections.values { c.sendFirstHalf(text) } } }
 
     /// The text messages clients sent, oldest first (the last 1,000).
     public var receivedTexts: [String] { get async { await onLoop { self.inbound } } }
@@ -307,12 +283,6 @@ public final class Simulator: @unchecked Sendable {
             inboundAt.removeFirst(inboundAt.count - 1000)
         }
     }
-
-    /// While silent, no data, heartbeat or ping is sent (a dead connection).
-    public func setSilent(_ on: Bool) async { await onLoop { self.silent = on } }
-
-    /// Pads every snapshot and broadcast with `bytes` of filler, to make frames big.
-    public func setPadding(bytes: Int) async { await onLoop { self.padding = bytes } }
 
     /// Counters for tests: REST requests served, WebSocket connections accepted, 429s sent for excess rate.
     public var counters: (requests: Int, connections: Int, rateLimited: Int) {

@@ -3,6 +3,7 @@ import Logging
 @testable import OddsBoltOdds
 import OddsModel
 import OddsSimulator
+import OddsSimulatorFaults
 import OddsStore
 import OddsTransport
 import Testing

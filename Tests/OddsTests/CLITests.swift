@@ -1,5 +1,9 @@
 import Foundation
 import OddsSimulator
+import OddsSimulatorFaults
+import OddsTransport
+import OddsModel
+import Logging
 import Testing
 
 /// Runs the built `odds` binary as a user would.
@@ -232,6 +236,8 @@ struct CLITests {
         let args = ["sim", "--tick", "0"] + (tls ? ["--tls-cert", certificate.certificateChainFile, "--tls-key", certificate.privateKeyFile] : [])
         var client: CLI.Result?
         var taken: CLI.Result?
+        var faults: [Int] = []
+        var after: CLI.Result?
         let sim = try await CLI.run(args) { process, output in
             let deadline = Date().addingTimeInterval(20)
             while !output().contains("ODDS_TICKODDS_WS_URL") && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
@@ -242,6 +248,16 @@ struct CLITests {
             }
             if tls { env["ODDS_CA_FILE"] = try Fixture.path("tls/ca.pem") }
             client = try await CLI.run(["tickodds", "sports", "--json"], env: env)
+            // The served simulator is the world only: none of the old fault switches answers, and none acts.
+            if !tls, let base = env["ODDS_TICKODDS_URL"] {
+                let transport = Transport(logger: Logger(label: "test"), redactor: Redactor())
+                for path in ["/_sim/status", "/_sim/drop", "/_sim/malformed?count=3", "/_sim/silent?on=1", "/_sim/close-all?code=4001",
+                             "/_sim/fail?status=500&count=5", "/_sim/close-next?code=4011", "/_sim/tick?count=100"] {
+                    faults.append(try await transport.get(base + path, headers: []).status)
+                }
+                await transport.shutdown()
+                after = try await CLI.run(["tickodds", "sports", "--json"], env: env)
+            }
             // A second simulator on the same port is refused with one sentence.
             let port = env["ODDS_TICKODDS_URL"].flatMap { URLComponents(string: $0)?.port }
             taken = try await CLI.run(["sim", "--port", String(port ?? 0)])
@@ -253,6 +269,10 @@ struct CLITests {
         #expect(client?.stdout.contains("\"sport\":\"soccer\"") == true)
         #expect(taken?.status == 7)
         #expect(taken?.stderr.hasSuffix(": address already in use.\n") == true, "\(taken?.stderr ?? "")")
+        if !tls {
+            #expect(faults == Array(repeating: 404, count: 8), "\(faults)")
+            #expect(after?.status == 0, "a fault switch acted: \(after?.stderr ?? "")")
+        }
     }
 
     @Test("stream writes NDJSON updates and stops at --limit")

@@ -2,6 +2,7 @@ import Foundation
 import OddsModel
 import OddsJSON
 @testable import OddsSimulator
+import OddsSimulatorFaults
 import OddsStore
 @testable import OddsPulseScore
 @testable import OddsTickOdds

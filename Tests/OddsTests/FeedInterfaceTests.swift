@@ -1,6 +1,7 @@
 import Foundation
 import OddsModel
 @testable import OddsSimulator
+import OddsSimulatorFaults
 import OddsStore
 @testable import OddsPulseScore
 @testable import OddsTickOdds

@@ -2,6 +2,7 @@ import Foundation
 import OddsModel
 @testable import OddsPulseScore
 import OddsSimulator
+import OddsSimulatorFaults
 import OddsTransport
 import Testing
 

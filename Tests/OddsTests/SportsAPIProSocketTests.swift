@@ -1,6 +1,7 @@
 import Foundation
 import OddsModel
 import OddsSimulator
+import OddsSimulatorFaults
 @testable import OddsSportsAPI
 import OddsStore
 import OddsTransport

@@ -2,6 +2,7 @@ import Foundation
 import OddsModel
 import OddsPulseScore
 import OddsSimulator
+import OddsSimulatorFaults
 import OddsStore
 import OddsTickOdds
 import OddsTransport

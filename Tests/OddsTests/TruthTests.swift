@@ -9,6 +9,8 @@ import OddsStore
 @testable import OddsCLI
 import OddsTransport
 import OddsTickOdds
+import OddsSimulator
+import OddsSimulatorFaults
 import Testing
 
 /// Shapes the providers' docs leave open, read in every plausible form (issue 18): each test feeds
