@@ -36,8 +36,9 @@ enum IngestBench {
         var provider: ProviderID?
         while let f = reader.next() {
             guard !f.feed.hasSuffix("/rest") else { continue }
-            if provider == nil { provider = f.provider }
-            if f.provider == provider { frames.append(f.bytes); feeds.append(f.feed) }
+            let named = ProviderRegistry.id(named: f.providerName)
+            if provider == nil { provider = named }
+            if named != nil, named == provider { frames.append(f.bytes); feeds.append(f.feed) }
         }
         guard let provider, !frames.isEmpty else {
             FileHandle.standardError.write(Data("odds-bench: \(path) holds no feed frames\n".utf8))

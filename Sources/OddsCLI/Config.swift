@@ -73,7 +73,7 @@ public struct ConfigFile: Sendable {
         if let list = table["favourites"]?.array {
             config.favourites = list.compactMap { $0.string }
         }
-        for id in ProviderID.allCases {
+        for id in ProviderRegistry.ids {
             guard let section = table[id.configName]?.table else { continue }
             var values: [String: String] = [:]
             for key in section.keys {
@@ -187,8 +187,8 @@ public struct ResolvedSettings: Sendable {
     public static func resolve(environment env: [String: String], config: ConfigFile, configPath: String,
                                providerFlag: ProviderID?, sportFlag: String?, oddsFormatFlag: OddsFormat?) throws -> ResolvedSettings {
         func parseProvider(_ s: String, from: String) throws -> ProviderID {
-            guard let p = ProviderID(rawValue: s.lowercased()) else {
-                throw OddsError.config("Unknown provider '\(s)' in \(from); expected one of \(ProviderID.allCases.map(\.rawValue).joined(separator: ", ")).")
+            guard let p = ProviderRegistry.id(named: s) else {
+                throw OddsError.config("Unknown provider '\(s)' in \(from); expected one of \(ProviderRegistry.ids.map(\.rawValue).joined(separator: ", ")).")
             }
             return p
         }
@@ -198,7 +198,7 @@ public struct ResolvedSettings: Sendable {
             }
             return f
         }
-        var provider = ProviderID.pulsescore
+        var provider = ProviderRegistry.defaultProvider
         var providerSource = SettingSource.default
         if let p = config.provider { provider = try parseProvider(p, from: configPath); providerSource = .config }
         if let p = env["ODDS_PROVIDER"], !p.isEmpty { provider = try parseProvider(p, from: "ODDS_PROVIDER"); providerSource = .environment }
@@ -225,7 +225,7 @@ public struct ResolvedSettings: Sendable {
             }
             resolved.maxFrameBytes = mb << 20
         }
-        for entry in ProviderRegistry.entries {
+        for entry in ProviderRegistry.descriptors {
             let id = entry.id
             let file = config.providers[id] ?? [:]
             var sources: [String: SettingSource] = [:]

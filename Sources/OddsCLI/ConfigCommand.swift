@@ -37,7 +37,7 @@ struct ConfigCommand: AsyncParsableCommand {
                     [("setting", .string("ca_file")), ("value", .string(s.caFile ?? "(system CAs only)")),
                      ("source", .string(s.caFileSource.rawValue))],
                 ]
-                for entry in ProviderRegistry.entries {
+                for entry in ProviderRegistry.descriptors {
                     let p = s.providers[entry.id]!
                     let src = s.sources[entry.id] ?? [:]
                     let name = entry.id.configName

@@ -1,11 +1,20 @@
 import ArgumentParser
 import OddsModel
 import OddsOutput
+import OddsProviders
 
 extension OddsFormat: ExpressibleByArgument {}
 extension ColorMode: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
-extension ProviderID: ExpressibleByArgument {}
+extension ProviderID: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let id = ProviderRegistry.id(named: argument) else { return nil }
+        self = id
+    }
+    public static var allValueStrings: [String] { ProviderRegistry.ids.map(\.rawValue) }
+    public var defaultValueDescription: String { rawValue }
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
 
 /// Options every data command takes: output, odds format, colour, verbosity and demo mode.
 public struct CommonOptions: ParsableArguments {

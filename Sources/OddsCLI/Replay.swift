@@ -51,7 +51,7 @@ extension Runtime {
         while first == nil, let frame = probe.next() {
             if !frame.feed.hasSuffix("/rest") { first = frame }
         }
-        guard let first, let id = first.provider else {
+        guard let first, let id = ProviderRegistry.id(named: first.providerName) else {
             throw OddsError.usage("\(path) holds no recorded feed frames (make one with `odds record`).")
         }
         if let providerFlag, providerFlag != id {

@@ -1,58 +1,35 @@
 import Foundation
 
-/// The data providers `odds` speaks to. Every provider has its place here, supported or not yet.
-public enum ProviderID: String, CaseIterable, Sendable, Codable {
-    case pulsescore
-    case tickodds
-    case boltodds
-    case sportsapi
-    case sportsapiV1 = "sportsapi-v1"
-
-    /// Hashes the case, not its raw value: a raw-value enum's default hash makes and hashes the
-    /// `String` every time, and every store key carries a provider.
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .pulsescore: hasher.combine(0 as UInt8)
-        case .tickodds: hasher.combine(1 as UInt8)
-        case .boltodds: hasher.combine(2 as UInt8)
-        case .sportsapi: hasher.combine(3 as UInt8)
-        case .sportsapiV1: hasher.combine(4 as UInt8)
-        }
-    }
-
+/// A data provider's identity and the names a person and the environment know it by. Each provider
+/// module declares its own (`extension ProviderID { public static let tickodds = … }`) and the
+/// registry lists them: nothing below the provider modules knows which providers exist.
+public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The id users type (`--provider sportsapi-v1`) and recordings name (`"feed":"sportsapi-v1/live"`).
+    public let rawValue: String
+    /// The name people read ("SportsAPIPro v1").
+    public let displayName: String
     /// The PROVIDER part of `ODDS_<PROVIDER>_KEY` and friends.
-    public var environmentName: String {
-        switch self {
-        case .pulsescore: return "PULSESCORE"
-        case .tickodds: return "TICKODDS"
-        case .boltodds: return "BOLTODDS"
-        case .sportsapi: return "SPORTSAPI"
-        case .sportsapiV1: return "SPORTSAPI_V1"
-        }
+    public let environmentName: String
+    /// The book of a single-book feed: every price it sends is this book's. Nil for feeds that
+    /// carry several sportsbooks, whose prices name their own.
+    public let singleBook: String?
+    /// The id's hash, worked out once: every store key carries a provider.
+    private let tag: Int
+
+    public init(_ rawValue: String, displayName: String, environmentName: String, singleBook: String? = nil) {
+        self.rawValue = rawValue; self.displayName = displayName; self.environmentName = environmentName
+        self.singleBook = singleBook
+        tag = rawValue.hashValue
     }
 
     /// The table name in the config file (`[pulsescore]`, `[sportsapi_v1]`).
     public var configName: String { rawValue.replacingOccurrences(of: "-", with: "_") }
 
-    /// The book of a single-book feed: every price it sends is this book's. Nil for feeds that
-    /// carry several sportsbooks, whose prices name their own.
-    public var singleBook: String? {
-        switch self {
-        case .pulsescore: return "bet365"
-        case .tickodds: return "tickodds"
-        case .boltodds, .sportsapi, .sportsapiV1: return nil
-        }
-    }
+    public var description: String { rawValue }
 
-    public var displayName: String {
-        switch self {
-        case .pulsescore: return "PulseScore"
-        case .tickodds: return "TickOdds"
-        case .boltodds: return "BoltOdds"
-        case .sportsapi: return "SportsAPIPro v2"
-        case .sportsapiV1: return "SportsAPIPro v1"
-        }
-    }
+    public static func == (a: ProviderID, b: ProviderID) -> Bool { a.tag == b.tag && a.rawValue == b.rawValue }
+    public static func < (a: ProviderID, b: ProviderID) -> Bool { a.rawValue < b.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(tag) }
 }
 
 /// Where a match stands.

@@ -5,59 +5,38 @@ import OddsSportsAPI
 import OddsTickOdds
 import OddsTransport
 
-/// Every provider, registered by id in one place: defaults, documented-or-inferred status,
-/// and how to build its client.
+/// Every provider, in one list: a sixth provider is its module and one line here.
 public enum ProviderRegistry {
-    /// Defaults for one provider.
-    public struct Entry: Sendable {
-        public var id: ProviderID
-        public var restURL: String
-        public var webSocketURL: String
-        /// False for providers whose client is not built yet.
-        public var supported: Bool
-        /// Default values of provider-specific options, with whether the provider documents them.
-        public var options: [(key: String, value: String, documented: Bool)]
-    }
-
-    public static let entries: [Entry] = [
-        Entry(id: .pulsescore, restURL: PulseScoreClient.defaultRESTURL, webSocketURL: PulseScoreClient.defaultWebSocketURL,
-              supported: true, options: [
-                  ("live_sports_path", PulseScoreClient.defaultLiveSportsPath, false),
-                  ("live_event_path", PulseScoreClient.defaultLiveEventPath, false),
-                  ("ws_connections", String(PulseScoreClient.defaultWebSocketConnections), true),
-              ]),
-        Entry(id: .tickodds, restURL: TickOddsClient.defaultRESTURL, webSocketURL: TickOddsClient.defaultWebSocketURL,
-              supported: true, options: [
-                  ("key_header", TickOddsClient.defaultKeyHeader, false),
-                  ("heartbeat_seconds", "15", true),
-              ]),
-        Entry(id: .boltodds, restURL: BoltOddsClient.defaultRESTURL, webSocketURL: BoltOddsClient.defaultWebSocketURL,
-              supported: true, options: [
-                  ("pbp_url", BoltOddsClient.defaultPlayByPlayURL, false),
-                  ("scores_url", BoltOddsClient.defaultLiveScoresURL, false),
-                  ("when_timezone", BoltOddsTime.defaultZone, false),
-              ]),
-        Entry(id: .sportsapi, restURL: SportsAPIProClient.defaultRESTURL, webSocketURL: SportsAPIProClient.defaultWebSocketURL,
-              supported: true, options: [
-                  ("key_in", "query", true),
-                  ("ping_seconds", "30", true),
-              ]),
-        Entry(id: .sportsapiV1, restURL: SportsAPIProV1Client.defaultRESTURL, webSocketURL: SportsAPIProV1Client.defaultWebSocketURL,
-              supported: true, options: [
-                  ("ping_seconds", "30", false),
-              ]),
+    public static let descriptors: [ProviderDescriptor] = [
+        PulseScoreClient.descriptor,
+        TickOddsClient.descriptor,
+        BoltOddsClient.descriptor,
+        SportsAPIProClient.descriptor,
+        SportsAPIProV1Client.descriptor,
     ]
 
-    public static func entry(_ id: ProviderID) -> Entry {
-        entries.first { $0.id == id }!
+    /// The provider used when neither flag, environment nor config names one.
+    public static let defaultProvider = PulseScoreClient.descriptor.id
+
+    /// Every provider's id, in the registry's order.
+    public static var ids: [ProviderID] { descriptors.map(\.id) }
+
+    public static func descriptor(_ id: ProviderID) -> ProviderDescriptor {
+        descriptors.first { $0.id == id }!
+    }
+
+    /// The provider a user or a recording names (`tickodds`, `sportsapi-v1`; any case).
+    public static func id(named name: String) -> ProviderID? {
+        let name = name.lowercased()
+        return descriptors.first { $0.id.rawValue == name }?.id
     }
 
     /// The providers whose clients exist.
-    public static var supported: [ProviderID] { entries.filter(\.supported).map(\.id) }
+    public static var supported: [ProviderID] { descriptors.filter(\.supported).map(\.id) }
 
     /// Fails with a usage error for a provider whose client is not built yet.
     public static func requireSupported(_ id: ProviderID) throws {
-        guard entry(id).supported else { throw unsupported(id) }
+        guard descriptor(id).supported else { throw unsupported(id) }
     }
 
     private static func unsupported(_ id: ProviderID) -> OddsError {
@@ -69,12 +48,7 @@ public enum ProviderRegistry {
     /// Builds the client for `id`; a provider not built yet is a usage error.
     public static func make(_ id: ProviderID, settings: ProviderSettings, transport: Transport,
                             retry: BackoffPolicy = .rest) throws -> any OddsProvider {
-        switch id {
-        case .pulsescore: return PulseScoreClient(settings: settings, transport: transport, retry: retry)
-        case .tickodds: return TickOddsClient(settings: settings, transport: transport, retry: retry)
-        case .boltodds: return BoltOddsClient(settings: settings, transport: transport, retry: retry)
-        case .sportsapi: return SportsAPIProClient(settings: settings, transport: transport)
-        case .sportsapiV1: return SportsAPIProV1Client(settings: settings, transport: transport)
-        }
+        try requireSupported(id)
+        return descriptor(id).make(settings, transport, retry)
     }
 }

@@ -92,7 +92,8 @@ public struct RecordedFrame: Sendable {
     /// The frame's bytes: the JSON verbatim, or the text of a non-JSON frame.
     public var bytes: [UInt8]
 
-    public var provider: ProviderID? { ProviderID(rawValue: String(feed.prefix(while: { $0 != "/" }))) }
+    /// The provider part of `feed`, as the registry names providers.
+    public var providerName: String { String(feed.prefix(while: { $0 != "/" })) }
     public var connection: String { feed.split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? "" }
     public var date: Date { Date(timeIntervalSince1970: Double(t) / 1000) }
 }

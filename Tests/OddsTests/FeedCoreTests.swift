@@ -196,7 +196,7 @@ struct RecordReplayTests {
         #expect(text == "{\"t\":1795000000123,\"feed\":\"tickodds/live\",\"demo\":true,\"text\":\"not json\\n\\\"at all\\\"\"}\n")
         let parsed = try #require(RecordingReader.parse(Array(line.utf8.dropLast())))
         #expect(parsed.t == 1_795_000_000_123)
-        #expect(parsed.provider == .tickodds)
+        #expect(parsed.providerName == "tickodds")
         #expect(parsed.connection == "live")
         #expect(String(decoding: parsed.bytes, as: UTF8.self) == "{   \"type\": \"heartbeat\",    \"odds\": 4.50 }")
         let parsedText = try #require(RecordingReader.parse(Array(text.utf8.dropLast())))

@@ -1,0 +1,18 @@
+import OddsModel
+import OddsTransport
+
+extension ProviderID {
+    /// BoltOdds: many sportsbooks' prices, play-by-play and live scores.
+    public static let boltodds = ProviderID("boltodds", displayName: "BoltOdds", environmentName: "BOLTODDS")
+}
+
+extension BoltOddsClient {
+    /// BoltOdds as the registry lists it.
+    public static let descriptor = ProviderDescriptor(
+        id: .boltodds, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
+        options: [ProviderOption("pbp_url", defaultPlayByPlayURL, documented: false),
+                  ProviderOption("scores_url", defaultLiveScoresURL, documented: false),
+                  ProviderOption("when_timezone", BoltOddsTime.defaultZone, documented: false)],
+        capabilities: [.books, .incidents, .restListings],
+        make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) })
+}

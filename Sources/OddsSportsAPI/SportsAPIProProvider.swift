@@ -1,0 +1,31 @@
+import OddsModel
+import OddsTransport
+
+extension ProviderID {
+    /// SportsAPIPro v2: channels of scores, incidents, statistics, lineups and several books' odds.
+    public static let sportsapi = ProviderID("sportsapi", displayName: "SportsAPIPro v2", environmentName: "SPORTSAPI")
+    /// SportsAPIPro v1: scores over a per-sport WebSocket.
+    public static let sportsapiV1 = ProviderID("sportsapi-v1", displayName: "SportsAPIPro v1", environmentName: "SPORTSAPI_V1")
+}
+
+extension SportsAPIProClient {
+    /// SportsAPIPro v2 as the registry lists it.
+    public static let descriptor = ProviderDescriptor(
+        id: .sportsapi, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
+        options: [ProviderOption("key_in", "query", documented: true), ProviderOption("ping_seconds", "30", documented: true)],
+        capabilities: [.books, .incidents, .stats, .lineups, .matchFocus],
+        make: { settings, transport, _ in SportsAPIProClient(settings: settings, transport: transport) })
+}
+
+extension SportsAPIProV1Client {
+    /// SportsAPIPro v1 as the registry lists it.
+    public static let descriptor = ProviderDescriptor(
+        id: .sportsapiV1, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
+        options: [ProviderOption("ping_seconds", "30", documented: false)],
+        capabilities: [],
+        sports: SportsAPIProV1Client.documentedSports,
+        make: { settings, transport, _ in SportsAPIProV1Client(settings: settings, transport: transport) })
+
+    /// The sports of v1's `connected` message, in its order.
+    static let documentedSports = SportsAPIProWire.v1SportIDs.keys.sorted().map { SportsAPIProWire.v1SportIDs[$0]! }
+}

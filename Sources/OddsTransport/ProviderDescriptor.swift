@@ -1,0 +1,70 @@
+import Foundation
+import OddsModel
+
+/// What a provider can do beyond live events and odds, for commands to ask instead of asking which
+/// provider it is.
+public struct ProviderCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Prices of several sportsbooks, each naming its own.
+    public static let books = ProviderCapabilities(rawValue: 1 << 0)
+    /// Match incidents (goals, cards): `odds watch` follows them.
+    public static let incidents = ProviderCapabilities(rawValue: 1 << 1)
+    /// Team statistics of a match.
+    public static let stats = ProviderCapabilities(rawValue: 1 << 2)
+    /// Lineups of a match.
+    public static let lineups = ProviderCapabilities(rawValue: 1 << 3)
+    /// Per-match channels that follow what the dashboard shows (`OddsProvider.focusedStream`).
+    public static let matchFocus = ProviderCapabilities(rawValue: 1 << 4)
+    /// One-shot REST listings (live events, sports, one event) beside the push feed.
+    public static let restListings = ProviderCapabilities(rawValue: 1 << 5)
+}
+
+/// One setting of a provider beyond key and URLs: its config key, default, and whether the
+/// provider's docs say so (false: inferred, listed as such in `odds help providers`).
+public struct ProviderOption: Sendable, Hashable {
+    public var key: String
+    public var value: String
+    public var documented: Bool
+    public init(_ key: String, _ value: String, documented: Bool) { self.key = key; self.value = value; self.documented = documented }
+}
+
+/// Everything the rest of `odds` knows of one provider. Each provider module exports one; the
+/// registry lists them. Commands, the store, output and the dashboard ask this (or a capability),
+/// never which provider it is.
+public struct ProviderDescriptor: Sendable {
+    public var id: ProviderID
+    /// Default REST and WebSocket URLs.
+    public var restURL: String
+    public var webSocketURL: String
+    /// Settings beyond key and URLs, with their defaults.
+    public var options: [ProviderOption]
+    public var capabilities: ProviderCapabilities
+    /// Sport slugs the provider serves, as its docs list them; empty when it names none up front.
+    public var sports: [String]
+    /// False for a provider whose client is not built yet.
+    public var supported: Bool
+    /// Builds the client.
+    public var make: @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider
+
+    public init(id: ProviderID, restURL: String, webSocketURL: String, options: [ProviderOption] = [],
+                capabilities: ProviderCapabilities, sports: [String] = [], supported: Bool = true, make: @escaping @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider) {
+        self.id = id; self.restURL = restURL; self.webSocketURL = webSocketURL; self.options = options
+        self.capabilities = capabilities; self.sports = sports
+        self.supported = supported; self.make = make
+    }
+
+    /// The settings of this provider before config, environment and flags.
+    public var defaultSettings: ProviderSettings {
+        ProviderSettings(key: nil, restURL: restURL, webSocketURL: webSocketURL,
+                         options: Dictionary(options.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }))
+    }
+}
+
+/// Follows what the dashboard shows: the match in its detail pane and the rows on screen.
+public protocol MatchFocus: Sendable {
+    /// Follows `matchID` in full (nil: none).
+    func focus(_ matchID: String?)
+    /// Follows the rows on screen (their incidents and odds).
+    func rows(_ ids: [String])
+}
