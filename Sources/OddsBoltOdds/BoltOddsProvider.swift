@@ -16,3 +16,10 @@ extension BoltOddsClient {
         capabilities: [.books, .incidents, .restListings],
         make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) })
 }
+
+extension BoltOddsClient {
+    /// What `/get_info` lists (sports, books), as it arrives.
+    public func observeNames(_ observer: @escaping @Sendable (_ sports: [String], _ books: [String]) -> Void) {
+        observeInfo(observer)
+    }
+}

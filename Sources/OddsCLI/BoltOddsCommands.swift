@@ -315,3 +315,12 @@ func printDocument(_ value: JSONValue, _ rt: Runtime) {
     rt.io.out(RecordReporter.render(columns: [.init("GAME", shrinkable: true), .init("FIELD"), .init("VALUE", shrinkable: true)],
                                     records: records, format: rt.outputFormat, options: rt.renderOptions))
 }
+
+extension Runtime {
+    /// The BoltOdds client; what it lists is kept for shell completion.
+    func boltOdds() throws -> BoltOddsClient {
+        let bolt = try client(.boltodds, as: BoltOddsClient.self)
+        cacheNames(bolt)
+        return bolt
+    }
+}

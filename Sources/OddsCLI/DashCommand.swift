@@ -3,7 +3,6 @@ import Foundation
 import NIOConcurrencyHelpers
 import OddsDashboard
 import OddsModel
-import OddsSportsAPI
 import OddsStore
 import OddsTerminal
 import OddsTransport
@@ -47,22 +46,19 @@ struct Dash: AsyncParsableCommand {
             let stats: FeedStats
             let feed: FeedStream
             let provider: any OddsProvider
-            var focus: MatchChannelFocus?
+            var focus: (any MatchFocus)?
             if let path = replay.replay {
                 (feed, stats, provider) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
-            } else if rt.settings.provider == .sportsapi {
-                // One feed whose match channels follow the detail pane.
-                let client = try rt.sportsAPI()
-                try await client.prepare(sport: rt.settings.sport, books: rt.common.book)
-                let adapter = try client.feed(sport: rt.settings.sport)
-                provider = client
-                stats = FeedStats()
-                feed = FeedRunner.run(adapter, transport: rt.transport, stats: stats)
-                focus = MatchChannelFocus(feed: adapter)
             } else {
                 provider = try await rt.preparedProvider(rt.settings.provider)
                 stats = FeedStats()
-                feed = provider.stream(sport: rt.settings.sport, stats: stats)
+                // A provider with per-match channels runs one feed whose channels follow the detail pane and rows.
+                if let focused = try provider.focusedStream(sport: rt.settings.sport, stats: stats) {
+                    feed = focused.stream
+                    focus = focused.focus
+                } else {
+                    feed = provider.stream(sport: rt.settings.sport, stats: stats)
+                }
             }
             var model = DashboardModel(provider: provider.id, sport: rt.settings.sport, demo: rt.demo,
                                        oddsFormat: rt.settings.oddsFormat, favourites: rt.config.favourites,

@@ -2,6 +2,8 @@ import ArgumentParser
 import OddsJSON
 import OddsModel
 import OddsOutput
+import OddsPulseScore
+import OddsTickOdds
 
 /// `odds pulsescore …`: every PulseScore operation.
 struct PulseScoreCommand: AsyncParsableCommand {
@@ -204,4 +206,9 @@ extension TickOddsCommand {
             }
         }
     }
+}
+
+extension Runtime {
+    func pulseScore() throws -> PulseScoreClient { try client(.pulsescore, as: PulseScoreClient.self) }
+    func tickOdds() throws -> TickOddsClient { try client(.tickodds, as: TickOddsClient.self) }
 }

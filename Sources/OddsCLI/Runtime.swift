@@ -1,12 +1,9 @@
 import Foundation
 import Logging
-import OddsBoltOdds
 import OddsModel
 import OddsOutput
 import OddsProviders
-import OddsPulseScore
 import OddsSimulator
-import OddsTickOdds
 import OddsTransport
 
 /// Everything one command run needs: settings, the I/O context, the transport and, in demo mode,
@@ -57,11 +54,17 @@ final class Runtime: @unchecked Sendable {
         return try ProviderRegistry.make(id, settings: keyed(id), transport: transport)
     }
 
+    /// The client of `id` as its own type, for that provider's own commands (`odds boltodds …`).
+    func client<Client: OddsProvider>(_ id: ProviderID, as type: Client.Type) throws -> Client {
+        guard let client = try provider(id) as? Client else { preconditionFailure("the registry builds \(id) as another type") }
+        return client
+    }
+
     /// The client of `id`, with the user's sport and books resolved by the provider before any
     /// connection (BoltOdds spells them its own way and refuses unknown ones).
     func preparedProvider(_ id: ProviderID) async throws -> any OddsProvider {
         let p = try provider(id)
-        if let bolt = p as? BoltOddsClient { cacheNames(bolt) }
+        cacheNames(p)
         try await p.prepare(sport: settings.sport, books: common.book)
         return p
     }
@@ -75,28 +78,12 @@ final class Runtime: @unchecked Sendable {
         }
     }
 
-    func pulseScore() throws -> PulseScoreClient {
-        try checkBooks(.pulsescore)
-        return PulseScoreClient(settings: try keyed(.pulsescore), transport: transport)
-    }
-
-    func boltOdds() throws -> BoltOddsClient {
-        let client = BoltOddsClient(settings: try keyed(.boltodds), transport: transport)
-        cacheNames(client)
-        return client
-    }
-
-    /// What BoltOdds lists is kept for shell completion of --book and --sport (not demo data: the
-    /// simulator's names would mislead later completions).
-    func cacheNames(_ client: BoltOddsClient) {
+    /// What a provider lists (BoltOdds' sports and books) is kept for shell completion of --book and
+    /// --sport (not demo data: the simulator's names would mislead later completions).
+    func cacheNames(_ client: any OddsProvider) {
         guard !demo else { return }
         let environment = io.environment
-        client.observeInfo { sports, books in CompletionCache.save(sports: sports, books: books, environment: environment) }
-    }
-
-    func tickOdds() throws -> TickOddsClient {
-        try checkBooks(.tickodds)
-        return TickOddsClient(settings: try keyed(.tickodds), transport: transport)
+        client.observeNames { sports, books in CompletionCache.save(sports: sports, books: books, environment: environment) }
     }
 
     /// One-shot answers are as fresh as the moment they arrived.
@@ -199,20 +186,13 @@ func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport:
         }
         simulator = sim
         let key = sim.options.keys.first!.key
-        settings.providers[.pulsescore]!.key = key
-        settings.providers[.pulsescore]!.restURL = sim.restURL(.pulsescore)
-        settings.providers[.pulsescore]!.webSocketURL = sim.webSocketURL(.pulsescore)
-        settings.providers[.tickodds]!.key = key
-        settings.providers[.tickodds]!.restURL = sim.restURL(.tickodds)
-        settings.providers[.tickodds]!.webSocketURL = sim.webSocketURL(.tickodds)
-        settings.providers[.boltodds]!.key = key
-        settings.providers[.boltodds]!.restURL = sim.restURL(.boltodds)
-        settings.providers[.boltodds]!.webSocketURL = sim.webSocketURL(.boltodds)
-        settings.providers[.boltodds]!.options["pbp_url"] = sim.boltOddsPlayByPlayURL
-        settings.providers[.boltodds]!.options["scores_url"] = sim.boltOddsLiveScoresURL
-        for id in [ProviderID.sportsapi, .sportsapiV1] {
+        for descriptor in ProviderRegistry.descriptors {
+            guard let endpoints = sim.endpoints(forProvider: descriptor.id.rawValue) else { continue }
+            let id = descriptor.id
             settings.providers[id]!.key = key
-            settings.providers[id]!.webSocketURL = sim.webSocketURL(id == .sportsapi ? .sportsapi : .sportsapiV1)
+            if let rest = endpoints.restURL { settings.providers[id]!.restURL = rest }
+            settings.providers[id]!.webSocketURL = endpoints.webSocketURL
+            for (option, value) in endpoints.options { settings.providers[id]!.options[option] = value }
         }
         io.err("DEMO MODE: simulated data from the built-in simulator (seed \(demo.seed), 127.0.0.1:\(sim.port)), not real odds.")
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OddsModel
+import OddsProviders
 import OddsSimulator
 
 extension SimScenario: ExpressibleByArgument {}
@@ -62,23 +63,27 @@ struct Sim: AsyncParsableCommand {
             throw OddsError.network("Cannot start the simulator on 127.0.0.1\(port == 0 ? "" : ":\(port)"): \(error).")
         }
         let io = IOContext()
-        io.out("""
-        # odds simulator (demo data) listening on \(sim.baseURL)
-        export ODDS_PULSESCORE_URL=\(sim.restURL(.pulsescore))
-        export ODDS_PULSESCORE_WS_URL=\(sim.webSocketURL(.pulsescore))
-        export ODDS_TICKODDS_URL=\(sim.restURL(.tickodds))
-        export ODDS_TICKODDS_WS_URL=\(sim.webSocketURL(.tickodds))
-        export ODDS_BOLTODDS_URL=\(sim.restURL(.boltodds))
-        export ODDS_BOLTODDS_WS_URL=\(sim.webSocketURL(.boltodds))
-        export ODDS_BOLTODDS_PBP_URL=\(sim.boltOddsPlayByPlayURL)
-        export ODDS_BOLTODDS_SCORES_URL=\(sim.boltOddsLiveScoresURL)
-        export ODDS_SPORTSAPI_WS_URL=\(sim.webSocketURL(.sportsapi))
-        export ODDS_SPORTSAPI_V1_WS_URL='\(sim.webSocketURL(.sportsapiV1))'
-
-        """)
+        io.out(Sim.exports(sim))
         _ = try await untilInterrupted {
             while !Task.isCancelled { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
         }
         await sim.stop()
+    }
+
+    /// The shell lines that point odds at `sim`: each simulated provider's URLs and settings, in the
+    /// registry's order (a value with shell-special characters, like v1's `{sport}`, in single quotes).
+    static func exports(_ sim: Simulator) -> String {
+        func quoted(_ v: String) -> String {
+            v.allSatisfy { $0.isLetter || $0.isNumber || ":/._-".contains($0) } ? v : "'\(v)'"
+        }
+        var lines = ["# odds simulator (demo data) listening on \(sim.baseURL)"]
+        for descriptor in ProviderRegistry.descriptors {
+            guard let endpoints = sim.endpoints(forProvider: descriptor.id.rawValue) else { continue }
+            let prefix = "export ODDS_\(descriptor.id.environmentName)_"
+            if let rest = endpoints.restURL { lines.append(prefix + "URL=" + quoted(rest)) }
+            lines.append(prefix + "WS_URL=" + quoted(endpoints.webSocketURL))
+            for (key, value) in endpoints.options { lines.append(prefix + key.uppercased() + "=" + quoted(value)) }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -27,24 +27,13 @@ struct MatchIDArgument: ParsableArguments {
 }
 
 extension Runtime {
-    func sportsAPI() throws -> SportsAPIProClient {
-        SportsAPIProClient(settings: try settings.providers[.sportsapi]!.requiringKey(.sportsapi), transport: transport)
-    }
+    func sportsAPI() throws -> SportsAPIProClient { try client(.sportsapi, as: SportsAPIProClient.self) }
 
-    func sportsAPIV1() throws -> SportsAPIProV1Client {
-        SportsAPIProV1Client(settings: try settings.providers[.sportsapiV1]!.requiringKey(.sportsapiV1), transport: transport)
-    }
+    func sportsAPIV1() throws -> SportsAPIProV1Client { try client(.sportsapiV1, as: SportsAPIProV1Client.self) }
 
     /// One match's channels from v2, with the user's books applied.
     func sportsAPIMatch(_ id: String, parts: [SportsAPIProChannel]) async throws -> Event {
         common.bookFilter.apply(try await sportsAPI().match(id: id, parts: parts))
-    }
-}
-
-extension ProviderSettings {
-    func requiringKey(_ id: ProviderID) throws -> ProviderSettings {
-        _ = try requireKey(id)
-        return self
     }
 }
 

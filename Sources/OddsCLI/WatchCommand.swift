@@ -3,6 +3,7 @@ import Foundation
 import OddsJSON
 import OddsModel
 import OddsOutput
+import OddsProviders
 import OddsSportsAPI
 import OddsStore
 import OddsTransport
@@ -33,28 +34,30 @@ struct Watch: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    static let providers: [ProviderID] = [.sportsapi, .tickodds, .boltodds]
+    /// The provider watched when none is named: the one with a channel per match.
+    static let defaultProvider = ProviderID.sportsapi
+
+    /// The providers that send incidents, the default first.
+    static var providers: [ProviderID] {
+        let all = ProviderRegistry.descriptors.filter { $0.capabilities.contains(.incidents) }.map(\.id)
+        return all.filter { $0 == defaultProvider } + all.filter { $0 != defaultProvider }
+    }
 
     func validate() throws {
         if let provider, !Watch.providers.contains(provider) {
-            throw ValidationError("\(provider.displayName) sends no incidents; watch works with sportsapi, tickodds or boltodds.")
+            let names = Watch.providers.map(\.rawValue)
+            throw ValidationError("\(provider.displayName) sends no incidents; watch works with \(names.dropLast().joined(separator: ", ")) or \(names.last!).")
         }
         if match.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("Name a match: its id or a team.") }
     }
 
     func run() async throws {
-        let id = provider ?? .sportsapi
+        let id = provider ?? Watch.defaultProvider
         try await withRuntime(common, provider: id, sport: sportOption.value) { rt in
             let client = try await rt.preparedProvider(id)
             let event = try await Watch.resolve(match, provider: client, sport: rt.settings.sport)
             let stats = FeedStats()
-            let feed: FeedStream
-            if id == .sportsapi {
-                let channels: [SportsAPIProChannel] = [.match(event.id), .incidents(event.id)]
-                feed = FeedRunner.run(try rt.sportsAPI().feed(sport: nil, channels: channels), transport: rt.transport, stats: stats)
-            } else {
-                feed = client.stream(sport: rt.settings.sport, stats: stats)
-            }
+            let feed = try client.matchStream(eventID: event.id, sport: rt.settings.sport, stats: stats)
             try await Watch.follow(event, feed: feed, bell: bell, rt)
         }
     }
@@ -69,10 +72,8 @@ struct Watch: AsyncParsableCommand {
             let list = found.prefix(10).map { "\($0.shortID) \(TerminalText.safe($0.title))" }.joined(separator: "; ")
             throw OddsError.usage("'\(typed)' matches \(found.count) live matches: \(list). Name one by its id.")
         }
-        // A SportsAPIPro id need not be live to be followed (a match about to start).
-        if provider.id == .sportsapi, typed.allSatisfy(\.isNumber) {
-            return Event(provider: .sportsapi, id: typed, sport: sport ?? "unknown", home: "", away: nil)
-        }
+        // Some providers follow a match by its id before it is live (one about to start).
+        if let upcoming = provider.upcomingEvent(id: typed, sport: sport) { return upcoming }
         throw OddsError.notFound("No live match of \(provider.id.displayName)\(sport.map { " (\($0))" } ?? "") is '\(typed)'.")
     }
 

@@ -38,6 +38,17 @@ public enum SimProvider: String, Sendable, CaseIterable {
     case sportsapiV1 = "sportsapi-v1"
 }
 
+/// Where a provider's client reaches the simulator: REST base (nil: the provider has no REST here),
+/// WebSocket URL, and provider settings by config key (BoltOdds' `pbp_url`).
+public struct SimEndpoints: Sendable {
+    public var restURL: String?
+    public var webSocketURL: String
+    public var options: [(key: String, value: String)]
+    public init(restURL: String?, webSocketURL: String, options: [(key: String, value: String)] = []) {
+        self.restURL = restURL; self.webSocketURL = webSocketURL; self.options = options
+    }
+}
+
 /// A protocol-faithful simulator of the providers' REST and WebSocket APIs, on loopback.
 ///
 /// All state lives on one event loop; the public methods are safe to call from any thread.
@@ -254,6 +265,22 @@ public final class Simulator: @unchecked Sendable {
         case .sportsapi: return webSocketBase + SportsAPIProV2.path
         // `{sport}` is left for the client to fill, as in the docs' `wss://v1.{sport}.sportsapipro.com/ws`.
         case .sportsapiV1: return webSocketBase + "/v1/{sport}/ws"
+        }
+    }
+
+    /// Where a client of the provider named `name` (its registry id: "boltodds", "sportsapi-v1") reaches
+    /// this simulator: the settings `--demo` gives it and `odds sim` exports. Nil for a provider not simulated.
+    public func endpoints(forProvider name: String) -> SimEndpoints? {
+        guard let provider = SimProvider(rawValue: name) else { return nil }
+        switch provider {
+        case .boltodds:
+            return SimEndpoints(restURL: restURL(provider), webSocketURL: webSocketURL(provider),
+                                options: [("pbp_url", boltOddsPlayByPlayURL), ("scores_url", boltOddsLiveScoresURL)])
+        // The SportsAPIPro docs describe WebSockets only.
+        case .sportsapi, .sportsapiV1:
+            return SimEndpoints(restURL: nil, webSocketURL: webSocketURL(provider))
+        case .pulsescore, .tickodds:
+            return SimEndpoints(restURL: restURL(provider), webSocketURL: webSocketURL(provider))
         }
     }
 

@@ -29,3 +29,24 @@ extension SportsAPIProV1Client {
     /// The sports of v1's `connected` message, in its order.
     static let documentedSports = SportsAPIProWire.v1SportIDs.keys.sorted().map { SportsAPIProWire.v1SportIDs[$0]! }
 }
+
+extension SportsAPIProClient {
+    /// The match's own channels (its scoreboard and incidents), not a sport's.
+    public func matchStream(eventID: String, sport: String?, stats: FeedStats) throws -> FeedStream {
+        FeedRunner.run(try feed(sport: nil, channels: [.match(eventID), .incidents(eventID)]), transport: transport, stats: stats)
+    }
+
+    /// A SportsAPIPro match id need not be live to be followed (a match about to start).
+    public func upcomingEvent(id: String, sport: String?) -> Event? {
+        guard !id.isEmpty, id.allSatisfy(\.isNumber) else { return nil }
+        return Event(provider: .sportsapi, id: id, sport: sport ?? "unknown", home: "", away: nil)
+    }
+
+    /// One feed whose match channels follow the dashboard's detail pane and rows.
+    public func focusedStream(sport: String?, stats: FeedStats) throws -> (stream: FeedStream, focus: any MatchFocus)? {
+        let adapter = try feed(sport: sport)
+        return (FeedRunner.run(adapter, transport: transport, stats: stats), MatchChannelFocus(feed: adapter))
+    }
+}
+
+extension MatchChannelFocus: MatchFocus {}

@@ -44,10 +44,23 @@ public protocol OddsProvider: Sendable {
     /// Resolves what the user asked for (sport, books) with the provider before any connection,
     /// failing with a usage error for an unknown value. Most providers need nothing.
     func prepare(sport: String?, books: [String]) async throws
+    /// The live feed that follows one match (`odds watch`); by default the sport's stream.
+    func matchStream(eventID: String, sport: String?, stats: FeedStats) throws -> FeedStream
+    /// A match `odds watch` may follow by its id before it is live; nil when only live matches can be.
+    func upcomingEvent(id: String, sport: String?) -> Event?
+    /// A live feed whose per-match channels follow what the dashboard shows (the detail pane, the
+    /// rows on screen); nil when the provider sends everything on its stream.
+    func focusedStream(sport: String?, stats: FeedStats) throws -> (stream: FeedStream, focus: any MatchFocus)?
+    /// Hands `observer` the sports and books the provider lists as it learns them (shell completion).
+    func observeNames(_ observer: @escaping @Sendable (_ sports: [String], _ books: [String]) -> Void)
 }
 
 extension OddsProvider {
     public func prepare(sport: String?, books: [String]) async throws {}
+    public func matchStream(eventID: String, sport: String?, stats: FeedStats) throws -> FeedStream { stream(sport: sport, stats: stats) }
+    public func upcomingEvent(id: String, sport: String?) -> Event? { nil }
+    public func focusedStream(sport: String?, stats: FeedStats) throws -> (stream: FeedStream, focus: any MatchFocus)? { nil }
+    public func observeNames(_ observer: @escaping @Sendable (_ sports: [String], _ books: [String]) -> Void) {}
 
     /// A connection a recording names that `feedConnections(sport:)` did not make (a replay of
     /// another sport selection), of a sport `sport` asks for; nil when the provider has none.
