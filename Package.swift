@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// What every test target may use: the whole library, the simulator's fault switches and the shared helpers.
+let testDependencies: [Target.Dependency] = [
+    "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
+    "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
+    "OddsDashboard", "OddsFuzz", "OddsTestSupport",
+    .product(name: "Logging", package: "swift-log"),
+]
+
 let package = Package(
     name: "odds",
     products: [
@@ -68,10 +76,17 @@ let package = Package(
         ]),
         // Fault switches for tests only: the product never links them.
         .target(name: "OddsSimulatorFaults", dependencies: ["OddsSimulator"]),
-        .testTarget(name: "OddsTests", dependencies: [
-            "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
-            "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI", "OddsDashboard", "OddsFuzz",
+        // Helpers and fixtures shared by the three test targets (not part of the product).
+        .target(name: "OddsTestSupport", dependencies: [
+            "OddsModel", "OddsTransport", "OddsSimulator",
             .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("Fixtures")]),
+        ], path: "Tests/OddsTestSupport", resources: [.copy("Fixtures")]),
+        // `swift test` runs all three; `swift test --filter OddsUnitTests` (or Integration, EndToEnd) one of them.
+        // Unit: no sockets, no processes.
+        .testTarget(name: "OddsUnitTests", dependencies: testDependencies),
+        // Integration: clients against the simulator over loopback, in process.
+        .testTarget(name: "OddsIntegrationTests", dependencies: testDependencies),
+        // End to end: the built `odds` binary, as a user runs it (and the dashboard in tmux).
+        .testTarget(name: "OddsEndToEndTests", dependencies: testDependencies),
     ]
 )

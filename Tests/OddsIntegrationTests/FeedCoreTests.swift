@@ -1,0 +1,352 @@
+import Foundation
+import OddsModel
+import OddsJSON
+@testable import OddsSimulator
+import OddsSimulatorFaults
+import OddsStore
+@testable import OddsPulseScore
+@testable import OddsTickOdds
+@testable import OddsTransport
+import OddsTestSupport
+import Testing
+
+/// The bounded queue between a feed and its consumer.
+@Suite("Bounded queue")
+struct BoundedQueueTests {
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var n = 0
+        func add() { lock.withLock { n += 1 } }
+        var value: Int { lock.withLock { n } }
+    }
+
+    @Test("A full queue holds the producer until the consumer takes; order is kept")
+    func holdsProducer() async throws {
+        let queue = BoundedQueue<Int>(capacity: 3)
+        let sent = Counter()
+        let producer = Task {
+            for i in 0..<10 { await queue.send(i); sent.add() }
+            queue.finish()
+        }
+        // The producer can get exactly `capacity` elements in, then waits.
+        let deadline = Date().addingTimeInterval(5)
+        while sent.value < 3 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(sent.value == 3)
+        #expect(queue.count == 3)
+        var got: [Int] = []
+        for try await x in queue { got.append(x) }
+        #expect(got == Array(0..<10))
+        await producer.value
+    }
+
+    @Test("A consumer that stops wakes a waiting producer, whose send returns false, and runs onTermination once")
+    func consumerGone() async throws {
+        let queue = BoundedQueue<Int>(capacity: 1)
+        let terminated = Counter()
+        queue.setOnTermination { terminated.add() }
+        let result = Task { () -> Bool in
+            await queue.send(1)
+            // Whether 2 still fits depends on timing; 3 never does while the consumer holds only one.
+            _ = await queue.send(2)
+            return await queue.send(3)
+        }
+        do {
+            var it = queue.makeAsyncIterator()
+            #expect(try await it.next() == 1)
+        }
+        // The iterator is gone: the queue is terminated.
+        #expect(await result.value == false)
+        #expect(terminated.value == 1)
+    }
+
+    @Test("takeAll returns what is buffered at once and lets a waiting producer go on")
+    func takeAll() async throws {
+        let queue = BoundedQueue<Int>(capacity: 2)
+        let producer = Task { for i in 0..<3 { await queue.send(i) } }
+        let deadline = Date().addingTimeInterval(5)
+        while queue.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(queue.takeAll() == [0, 1])
+        await producer.value
+        #expect(queue.takeAll() == [2])
+        #expect(queue.takeAll().isEmpty)
+    }
+
+    @Test("finish(throwing:) delivers the buffered elements, then the error")
+    func finishThrowing() async throws {
+        struct Boom: Error {}
+        let queue = BoundedQueue<Int>(capacity: 4)
+        await queue.send(1)
+        await queue.send(2)
+        queue.finish(throwing: Boom())
+        var got: [Int] = []
+        await #expect(throws: Boom.self) {
+            for try await x in queue { got.append(x) }
+        }
+        #expect(got == [1, 2])
+    }
+}
+
+@Suite("Reconnect policy")
+struct ReconnectPolicyTests {
+    @Test("Jittered delays lie between half and all of the exponential delay, capped at 30 s")
+    func jitter() {
+        let p = BackoffPolicy.reconnect
+        for attempt in 1...12 {
+            let full = p.delay(attempt: attempt)
+            #expect(p.delay(attempt: attempt, jitter: 0) == full / 2)
+            #expect(p.delay(attempt: attempt, jitter: 0.999) < full + 1e-9)
+            #expect(p.delay(attempt: attempt, jitter: 0.5) > full / 2)
+            #expect(p.delay(attempt: attempt, jitter: .nan) == full / 2)
+            #expect(full <= 30)
+        }
+        #expect(p.delay(attempt: 1) == 1)
+        #expect(p.delay(attempt: 3) == 4)
+        #expect(p.delay(attempt: 100) == 30)
+    }
+
+    @Test("A documented connection rate (12 a minute) makes the 13th connection wait for the window")
+    func connectionRate() {
+        var rate = ConnectionRate(perMinute: 12)
+        let t0 = Date(timeIntervalSince1970: 1_000_000)
+        for i in 0..<12 {
+            #expect(rate.wait(now: t0.addingTimeInterval(Double(i))) == nil)
+            rate.record(t0.addingTimeInterval(Double(i)))
+        }
+        let wait = rate.wait(now: t0.addingTimeInterval(12))
+        #expect(wait != nil && abs(wait! - 48) < 1e-6)
+        #expect(rate.wait(now: t0.addingTimeInterval(60.5)) == nil)
+        var unlimited = ConnectionRate(perMinute: nil)
+        for _ in 0..<100 { unlimited.record(t0) }
+        #expect(unlimited.wait(now: t0) == nil)
+    }
+
+    @Test("A server that sends a snapshot and drops: the backoff attempt keeps growing, it does not reset on the first frame")
+    func noResetOnFirstFrame() async throws {
+        try await withSimulator { sim, transport in
+            for _ in 0..<6 { await sim.closeNextConnection(code: 1011) }
+            let adapter = TickOddsFeed(settings: settings(sim, .tickodds), sport: "soccer")
+            let probe = FeedProbe(FeedRunner.run(adapter, transport: transport, stats: FeedStats(), policy: fastReconnect))
+            defer { probe.stop() }
+            try await probe.wait("five reconnects") { $0.count(\.isReconnecting) >= 5 }
+            let attempts = probe.updates.compactMap { u -> Int? in
+                if case .connection(.reconnecting(_, let attempt, _)) = u { return attempt }
+                return nil
+            }
+            #expect(Array(attempts.prefix(5)) == [1, 2, 3, 4, 5])
+        }
+    }
+}
+
+@Suite("Back-pressure over loopback")
+struct BackPressureTests {
+    @Test("A stalled consumer stops the socket being read: the queue stays bounded, the server is held back, no reconnect")
+    func stalledConsumer() async throws {
+        try await withSimulator({ o in
+            o.tickInterval = 0.005
+            o.secondsPerTick = 1
+            o.slowClientBuffer = 256 << 10
+        }) { sim, transport in
+            // PulseScore broadcasts every live event each tick; padded, that is about 13 MB/s, enough to
+            // fill the kernel's socket buffers within the stall.
+            await sim.setPadding(bytes: 64 << 10)
+            let stats = FeedStats()
+            let adapter = PulseScoreFeed(settings: settings(sim, .pulsescore), sport: "soccer")
+            let feed = FeedRunner.run(adapter, transport: transport, stats: stats, policy: fastReconnect)
+            var iterator = feed.makeAsyncIterator()
+            // Read until live, then stop reading for a while.
+            var seen = 0
+            while seen < 20, try await iterator.next() != nil { seen += 1 }
+            // The queue fills up to its capacity and no further.
+            let fillDeadline = Date().addingTimeInterval(20)
+            while feed.count < feed.capacity, Date() < fillDeadline { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(feed.count == feed.capacity)
+            // From then on the socket is not read: at most the frames NIO had buffered are decoded.
+            let framesAtFull = stats.frames
+            let skippedAtFull = await sim.skippedForSlowClients
+            try await Task.sleep(nanoseconds: 2_000_000_000)
+            #expect(feed.count == feed.capacity)
+            #expect(stats.frames - framesAtFull <= 1, "frames decoded while the queue was full: \(stats.frames - framesAtFull)")
+            // The kernel's buffers fill, then the server's own: it holds back (skips) what the client does not read.
+            let skipDeadline = Date().addingTimeInterval(20)
+            while await sim.skippedForSlowClients == skippedAtFull, Date() < skipDeadline {
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            #expect(await sim.skippedForSlowClients > skippedAtFull, "the server never saw back-pressure")
+            // Reading again resumes the flow on the same connection.
+            let before = stats.frames
+            var more = 0
+            let deadline = Date().addingTimeInterval(10)
+            while stats.frames < before + 200, Date() < deadline, try await iterator.next() != nil { more += 1 }
+            #expect(stats.frames >= before + 200)
+            #expect(stats.connects == 1)
+        }
+    }
+}
+
+@Suite("Record and replay")
+struct RecordReplayTests {
+    @Test("A recording line keeps a JSON frame verbatim on one line; a frame that is not JSON goes under text")
+    func lineFormat() throws {
+        let at = Date(timeIntervalSince1970: 1_795_000_000.123)
+        let json = Array("{\n  \"type\": \"heartbeat\",\r\n  \"odds\": 4.50\n}".utf8)
+        let line = String(decoding: Recorder.line(feed: "tickodds/live", bytes: json, at: at, demo: false), as: UTF8.self)
+        #expect(line == "{\"t\":1795000000123,\"feed\":\"tickodds/live\",\"frame\":{   \"type\": \"heartbeat\",    \"odds\": 4.50 }}\n")
+        let text = String(decoding: Recorder.line(feed: "tickodds/live", bytes: Array("not json\n\"at all\"".utf8), at: at, demo: true),
+                          as: UTF8.self)
+        #expect(text == "{\"t\":1795000000123,\"feed\":\"tickodds/live\",\"demo\":true,\"text\":\"not json\\n\\\"at all\\\"\"}\n")
+        let parsed = try #require(RecordingReader.parse(Array(line.utf8.dropLast())))
+        #expect(parsed.t == 1_795_000_000_123)
+        #expect(parsed.providerName == "tickodds")
+        #expect(parsed.connection == "live")
+        #expect(String(decoding: parsed.bytes, as: UTF8.self) == "{   \"type\": \"heartbeat\",    \"odds\": 4.50 }")
+        let parsedText = try #require(RecordingReader.parse(Array(text.utf8.dropLast())))
+        #expect(String(decoding: parsedText.bytes, as: UTF8.self) == "not json\n\"at all\"")
+        #expect(parsedText.demo)
+        #expect(RecordingReader.parse(Array("{\"t\":1,\"feed\":\"x\"}".utf8)) == nil)
+        #expect(RecordingReader.parse(Array("{\"t\":1,\"feed\":\"a/b\",\"frame\":{".utf8)) == nil)
+    }
+
+    @Test("A TickOdds session recorded over loopback replays through the same decoder to the same store")
+    func roundTrip() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var live = LiveStore()
+        try await withSimulator { sim, transport in
+            let recorder = try Recorder(path: path, demo: false)
+            transport.frameTap = recorder
+            let stats = FeedStats()
+            let adapter = TickOddsFeed(settings: settings(sim, .tickodds), sport: nil)
+            let probe = FeedProbe(FeedRunner.run(adapter, transport: transport, stats: stats, policy: fastReconnect))
+            defer { probe.stop() }
+            try await probe.wait("snapshot") { $0.count(\.isSnapshot) == 1 }
+            for _ in 0..<15 { await sim.tick() }
+            await sim.injectMalformed(count: 2)
+            await sim.tick()
+            try await probe.wait("the malformed frames and what follows") { _ in stats.malformed == 2 && recorder.frames == stats.frames }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            #expect(recorder.frames == stats.frames)
+            for m in probe.messages { live.apply(m) }
+        }
+        let reader = try RecordingReader(path: path)
+        let stats = FeedStats()
+        let replay = FeedReplay.run([TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)],
+                                    reader: reader, speed: .max, stats: stats)
+        var replayed = LiveStore()
+        for try await m in replay { replayed.apply(m) }
+        #expect(stats.malformed == 2)
+        #expect(reader.malformed == 0)
+        let a = live.currentEvents().map { strip($0) }
+        let b = replayed.currentEvents().map { strip($0) }
+        #expect(!a.isEmpty)
+        #expect(a == b)
+    }
+
+    @Test("Lines longer than the read chunk (a 3 MB frame) come back whole, and so does the line after")
+    func longLines() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let big = "{\"pad\":\"" + String(repeating: "x", count: 3 << 20) + "\"}"
+        let text = "{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":\(big)}\nnot a recording line\n{\"t\":2,\"feed\":\"tickodds/live\",\"frame\":[1]}"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try RecordingReader(path: path)
+        #expect(reader.next()?.bytes.count == big.utf8.count)
+        let last = try #require(reader.next())
+        #expect(last.t == 2 && last.bytes == Array("[1]".utf8))
+        #expect(reader.next() == nil)
+        #expect(reader.malformed == 1)
+    }
+
+    /// Receive times differ between the live run and the recording's millisecond stamps.
+    func strip(_ e: Event) -> Event { var e = e; e.updatedAt = nil; return e }
+
+    @Test("Replay at a speed factor keeps the recorded spacing, scaled")
+    func speed() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text = ""
+        for i in 0..<3 {
+            text += "{\"t\":\(1_000_000 + i * 400),\"feed\":\"tickodds/live\",\"frame\":{\"type\":\"heartbeat\",\"timestamp\":\"2026-11-22T04:39:37Z\"}}\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let started = Date()
+        let replay = FeedReplay.run([TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)],
+                                    reader: try RecordingReader(path: path), speed: .times(2), stats: FeedStats())
+        var n = 0
+        for try await _ in replay { n += 1 }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(n == 3)
+        // 800 ms recorded at twice the speed: about 400 ms.
+        // The lower bound shows the recorded spacing is kept (scaled); the upper bound only catches a hang:
+        // a loaded machine (parallel tests on two cores) can delay a wake-up by seconds.
+        #expect(elapsed >= 0.35 && elapsed < 60, "took \(elapsed) s")
+        #expect(ReplaySpeed("max") == .max)
+        #expect(ReplaySpeed("2x") == .times(2))
+        #expect(ReplaySpeed("0") == nil)
+        #expect(ReplaySpeed("-1") == nil)
+        #expect(ReplaySpeed("inf") == nil)
+        #expect(ReplaySpeed("nan") == nil)
+    }
+}
+
+@Suite("Simulator prices")
+struct SimulatorPriceTests {
+    @Test("A vanishing probability gives the longest price on the ladder instead of trapping on an Int overflow")
+    func tinyProbability() {
+        #expect(SimWorld.toPrice(1e-300) == 10000)
+        #expect(SimWorld.toPrice(.leastNonzeroMagnitude) == 10000)
+        #expect(SimWorld.toPrice(0) == 10100)
+        #expect(SimWorld.toPrice(.nan) == 10100)
+        #expect(SimWorld.toPrice(0.5) == 189)
+    }
+}
+
+@Suite("ISO 8601 by hand")
+struct ISODateTests {
+    @Test("Agrees with Foundation's formatter on valid timestamps and refuses malformed ones")
+    func agrees() {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for text in ["2026-11-22T04:39:37Z", "1970-01-01T00:00:00Z", "2000-02-29T23:59:59Z", "2026-11-22T04:39:37+02:00",
+                     "2026-11-22T04:39:37-05:30", "1999-12-31T23:59:59Z", "2100-03-01T00:00:00Z"] {
+            #expect(ISODate.parse(text) == plain.date(from: text), "\(text)")
+        }
+        let ms = ISODate.parse("2026-11-22T04:39:37.042Z")!
+        #expect(abs(ms.timeIntervalSince(fractional.date(from: "2026-11-22T04:39:37.042Z")!)) < 1e-6)
+        for bad in ["", "2026-11-22", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z",
+                    "2026-11-22T24:00:00Z", "2026-11-22T04:39:37", "2026-11-22T04:39:37Zjunk", "2026-11-22T04:39:37.Z",
+                    "2026-11-22T04:39:37+0200", "２０２６-11-22T04:39:37Z", "2026-11-22T04:39:37.0000000001Z"] {
+            #expect(ISODate.parse(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+@Suite("Retry-After from outside")
+struct RetryAfterTests {
+    @Test("inf, 1e400, NaN, negative and absurd values are unreadable, not a crash; seconds and HTTP dates still work")
+    func hostile() {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        for bad in ["inf", "-inf", "1e400", "nan", "-1", "1e300", "99999999999", "soon", ""] {
+            #expect(retryAfterSeconds(bad, now: now) == nil, "\(bad)")
+        }
+        #expect(retryAfterSeconds("120", now: now) == 120)
+        #expect(retryAfterSeconds("0.5", now: now) == 0.5)
+        let date = retryAfterSeconds("Thu, 19 Nov 2026 09:46:50 GMT", now: now)
+        #expect(date != nil)
+    }
+}
+
+@Suite("TickOdds sport names")
+struct TickOddsSportTests {
+    @Test("An event without sportName is of an unknown sport, never soccer; names match whatever their case")
+    func unknownSport() throws {
+        let bare = try TickOddsWire.event(JSONParser.parse(#"{"fixtureId":"1","home":"A","away":"B","status":"in_progress"}"#))
+        #expect(bare.sport == "unknown")
+        let upper = try TickOddsWire.event(JSONParser.parse(#"{"fixtureId":"2","home":"A","away":"B","sportName":"ICE HOCKEY"}"#))
+        #expect(upper.sport == "ice-hockey")
+        let feed = TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: "soccer")
+        let updates = try feed.decode(#"{"type":"match_start","event":{"fixtureId":"3","home":"A","away":"B"}}"#, first: false)
+        #expect(updates.isEmpty)
+    }
+}

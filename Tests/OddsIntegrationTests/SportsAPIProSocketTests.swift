@@ -1,0 +1,341 @@
+import Foundation
+import OddsModel
+import OddsSimulator
+import OddsSimulatorFaults
+@testable import OddsSportsAPI
+import OddsStore
+import OddsTransport
+import OddsTestSupport
+import Testing
+
+/// SportsAPIPro v2 and v1 clients against the simulator over loopback, per message type and channel.
+@Suite("SportsAPIPro over loopback", .timeLimit(.minutes(2)))
+struct SportsAPIProSocketTests {
+    static func v2(_ sim: Simulator, _ transport: Transport, key: String = testKey, options: [String: String] = [:]) -> SportsAPIProClient {
+        SportsAPIProClient(settings: settings(sim, .sportsapi, key: key, options: options), transport: transport)
+    }
+
+    static func v1(_ sim: Simulator, _ transport: Transport, key: String = testKey, options: [String: String] = [:]) -> SportsAPIProV1Client {
+        SportsAPIProV1Client(settings: settings(sim, .sportsapiV1, key: key, options: options), transport: transport)
+    }
+
+    static func store(_ probe: FeedProbe) -> LiveStore {
+        var store = LiveStore()
+        for m in probe.messages { store.apply(m) }
+        return store
+    }
+
+    /// A live soccer match id of the simulator, through the client.
+    static func liveMatch(_ client: SportsAPIProClient) async throws -> Event {
+        let live = try await client.liveEvents(sport: "soccer")
+        return try #require(live.first { $0.score != nil })
+    }
+
+    @Test("live: the live-scores snapshot gives live matches with score, clock and status; x-sport scopes it")
+    func live() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let soccer = try await client.liveEvents(sport: "soccer")
+            #expect(!soccer.isEmpty)
+            for e in soccer {
+                #expect(e.sport == "soccer" && e.provider == .sportsapi)
+                #expect(e.status == .live || e.status == .halftime)
+                #expect(e.score != nil && !e.home.isEmpty && e.away != nil)
+            }
+            #expect(soccer.contains { $0.clock != nil })
+            let basketball = try await client.liveEvents(sport: "basketball")
+            #expect(basketball.allSatisfy { $0.sport == "basketball" })
+            #expect(Set(basketball.map(\.id)).isDisjoint(with: soccer.map(\.id)))
+            await #expect(throws: OddsError.self) { try await client.liveEvents(sport: "curling") }
+        }
+    }
+
+    @Test("match: score, incidents, statistics, lineups and odds of several books in one answer; prices as sent")
+    func match() async throws {
+        try await withSimulator({ $0.secondsPerTick = 60 }) { sim, transport in
+            // Play some of each match, so that there are incidents to tell.
+            await sim.tick(30)
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let live = try await client.liveEvents(sport: "soccer")
+            // Matches whose id is a multiple of 3 send SofaScore's own odds shape (one book): the others have several.
+            let id = try #require(live.filter { Int($0.id).map { $0 % 3 != 0 } ?? false }
+                .max { $0.score.map { $0.home + $0.away } ?? 0 < $1.score.map { $0.home + $0.away } ?? 0 }?.id)
+            let e = try await client.match(id: id, parts: SportsAPIProChannel.all(match: id))
+            #expect(!e.home.isEmpty && e.score != nil)
+            #expect(e.incidents.contains { $0.kind == .goal && $0.player != nil }, "\(e.incidents)")
+            let goals = e.incidents.filter { $0.kind == .goal }.count
+            #expect(goals == (e.score.map { $0.home + $0.away } ?? -1), "every goal once: \(e.incidents.map(\.kind))")
+            #expect(Set(e.incidents.map(\.identity)).count == e.incidents.count)
+            #expect(e.stats.contains { $0.name.lowercased().contains("possession") })
+            #expect(e.lineups?.home?.starters.count == 11 && e.lineups?.home?.formation != nil)
+            #expect(e.books.count >= 2, "\(e.books)")
+            for m in e.markets {
+                for s in m.selections {
+                    guard let p = s.price else { #expect(s.suspended); continue }
+                    // The text is the provider's: a fraction or a decimal, never re-rendered.
+                    #expect(p.text.contains("/") ? p.format == .fractional : p.format == .decimal)
+                }
+            }
+            // A match in SofaScore's own odds shape: the feed's own book, fractions as sent.
+            if let own = live.first(where: { Int($0.id).map { $0 % 3 == 0 } ?? false }) {
+                let o = try await client.match(id: own.id, parts: [.odds(own.id)])
+                #expect(o.books == [SportsAPIProWire.ownBook], "\(o.books)")
+                #expect(o.markets.flatMap(\.selections).contains { $0.price?.format == .fractional })
+            } else {
+                Issue.record("no match with SofaScore's odds shape among \(live.map(\.id))")
+            }
+            await #expect(throws: OddsError.self) { try await client.match(id: "99999999", parts: []) }
+        }
+    }
+
+    @Test("The detail pane's match channels are subscribed while it is open and unsubscribed when it closes")
+    func focusSubscribesAndUnsubscribes() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let id = try await SportsAPIProSocketTests.liveMatch(client).id
+            let feed = try client.feed(sport: "soccer")
+            let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: FeedStats()))
+            defer { probe.stop() }
+            try await probe.wait("live scores") { !SportsAPIProSocketTests.store($0).events.isEmpty }
+            #expect(await sim.sportsAPIChannels() == [["live-scores"]])
+            let focus = MatchChannelFocus(feed: feed)
+            focus.focus(id)
+            let matchChannels = SportsAPIProChannel.all(match: id).map(\.name)
+            try await waitFor("the match channels on the server") { await sim.sportsAPIChannels() == [["live-scores"] + matchChannels] }
+            try await probe.wait("the match's incidents and stats") { p in
+                let e = SportsAPIProSocketTests.store(p).events[EventKey(provider: .sportsapi, id: id)]?.event
+                return e.map { !$0.stats.isEmpty && $0.lineups != nil } ?? false
+            }
+            focus.focus(nil)
+            try await waitFor("the match channels gone") { await sim.sportsAPIChannels() == [["live-scores"]] }
+            // The rows on screen follow their incidents and odds; rows that scroll away are let go.
+            let ids = SportsAPIProSocketTests.store(probe).currentEvents().map(\.id)
+            #expect(ids.count >= 3)
+            focus.rows(Array(ids.prefix(2)))
+            try await waitFor("two rows' incidents and odds") {
+                await sim.sportsAPIChannels() == [["live-scores"] + ids.prefix(2).flatMap { ["match:\($0):incidents", "match:\($0):odds"] }]
+            }
+            // Their prices reach the table: the best across books in 1 / X / 2.
+            try await probe.wait("a row's prices") { p in
+                let e = SportsAPIProSocketTests.store(p).events[EventKey(provider: .sportsapi, id: ids[0])]?.event
+                return e.map { $0.mainColumns.cells.compactMap { $0 }.count >= 2 } ?? false
+            }
+            focus.focus(ids[1])
+            focus.rows([ids[2]])
+            focus.focus(nil)
+            try await waitFor("the third row's channels alone") {
+                await sim.sportsAPIChannels() == [["live-scores", "match:\(ids[2]):incidents", "match:\(ids[2]):odds"]]
+            }
+            #expect(feed.subscribedChannels == ["live-scores", "match:\(ids[2]):incidents", "match:\(ids[2]):odds"])
+            let sent = await sim.receivedTexts
+            for c in matchChannels { #expect(sent.contains(#"{"action":"unsubscribe","channel":"\#(c)"}"#)) }
+        }
+    }
+
+    @Test("After a reconnect, exactly what was subscribed is subscribed again")
+    func resubscribeAfterReconnect() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let id = try await SportsAPIProSocketTests.liveMatch(client).id
+            let feed = try client.feed(sport: nil, channels: [.liveScores(sport: "basketball"), .match(id), .incidents(id)])
+            feed.unsubscribe([.match(id)])
+            feed.subscribe([.odds(id)])
+            let stats = FeedStats()
+            let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: stats, policy: fastReconnect))
+            defer { probe.stop() }
+            let expected = ["live-scores:basketball", "match:\(id):incidents", "match:\(id):odds"]
+            try await waitFor("the subscriptions") { await sim.sportsAPIChannels() == [expected] }
+            await sim.dropAll()
+            try await waitFor("a second connection") { stats.connects == 2 }
+            try await waitFor("the same subscriptions again") { await sim.sportsAPIChannels() == [expected] }
+        }
+    }
+
+    @Test("Incidents resent by nats updates and safety-net polls reach the stream once")
+    func incidentsAreDeduplicated() async throws {
+        try await withSimulator({ $0.secondsPerTick = 60 }) { sim, transport in
+            await sim.tick(20)
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let live = try await client.liveEvents(sport: "soccer")
+            let id = try #require(live.max { ($0.score.map { $0.home + $0.away } ?? 0) < ($1.score.map { $0.home + $0.away } ?? 0) }?.id)
+            let probe = FeedProbe(FeedRunner.run(try client.feed(sport: nil, channels: [.match(id), .incidents(id)]),
+                                                 transport: transport, stats: FeedStats()))
+            defer { probe.stop() }
+            func incidents() -> [Incident] {
+                probe.updates.compactMap { if case .incident(let e, let i) = $0, e == id { return i }; return nil }
+            }
+            try await probe.wait("the incidents snapshot") { _ in !incidents().isEmpty }
+            let first = incidents().count
+            for _ in 0..<3 { await sim.sportsAPIPollNow() }
+            try await Task.sleep(nanoseconds: 500_000_000)
+            #expect(incidents().count == first)
+            // The match goes on: new incidents arrive, each once, through updates and polls alike.
+            for _ in 0..<40 { await sim.tick(); await sim.sportsAPIPollNow() }
+            try await Task.sleep(nanoseconds: 500_000_000)
+            let all = incidents()
+            #expect(Set(all.map(\.identity)).count == all.count, "\(all.map(\.identity))")
+            let store = SportsAPIProSocketTests.store(probe)
+            #expect(store.events[EventKey(provider: .sportsapi, id: id)]?.event.incidents.count == all.count)
+        }
+    }
+
+    @Test("A ping every interval is answered with a pong, which keeps a quiet connection alive")
+    func pingKeepsAlive() async throws {
+        try await withSimulator { sim, transport in
+            // Pings 3 s apart, dead after 6 s of silence: margins a busy two-core test run can keep.
+            let client = SportsAPIProSocketTests.v2(sim, transport, options: ["ping_seconds": "3"])
+            let feed = try client.feed(sport: nil, channels: [.liveScores(sport: nil)])
+            #expect(feed.silenceLimit == 6)
+            let stats = FeedStats()
+            let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: stats, policy: fastReconnect))
+            defer { probe.stop() }
+            // The world is still: only pongs answer. Three pings take more than the silence limit.
+            try await waitFor("three pings", timeout: 40) {
+                await sim.receivedTexts.filter { $0 == #"{"action":"ping","channel":"live-scores"}"# }.count >= 3
+            }
+            #expect(stats.connects == 1)
+            #expect(probe.count { if case .heartbeat = $0 { return true }; return false } >= 3)
+        }
+    }
+
+    @Test("natsConnected false: the connection shows as degraded; live scores still come (by poll)")
+    func degraded() async throws {
+        try await withSimulator({ $0.sportsAPINATSConnected = false }) { sim, transport in
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let probe = FeedProbe(client.stream(sport: "soccer", stats: FeedStats()))
+            defer { probe.stop() }
+            try await probe.wait("a degraded connection and live scores") { p in
+                p.count { if case .connection(.degraded) = $0 { return true }; return false } == 1
+                    && !SportsAPIProSocketTests.store(p).events.isEmpty
+            }
+            var store = LiveStore()
+            for m in probe.messages { store.apply(m) }
+            #expect(store.feeds[.sportsapi]?.connections["live"]?.label == "degraded")
+            // One-shot answers do not wait on the state line.
+            #expect(!(try await client.liveEvents(sport: "soccer")).isEmpty)
+        }
+    }
+
+    @Test("A bad key is refused at the handshake with HTTP 401: the feed stops with exit code 3")
+    func badKey() async throws {
+        try await withSimulator { sim, transport in
+            for stream in [SportsAPIProSocketTests.v2(sim, transport, key: "wrong-key").stream(sport: nil, stats: FeedStats()),
+                           SportsAPIProSocketTests.v1(sim, transport, key: "wrong-key").stream(sport: nil, stats: FeedStats())] {
+                do {
+                    for try await _ in stream {}
+                    Issue.record("the feed ended without an error")
+                } catch let error as OddsError {
+                    #expect(error.exitCode == 3, "\(error)")
+                }
+            }
+        }
+    }
+
+    @Test("An unknown channel gets the server's error shown once; the connection goes on")
+    func unknownChannel() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let feed = try client.feed(sport: nil, channels: [.liveScores(sport: nil)])
+            let stats = FeedStats()
+            let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: stats))
+            defer { probe.stop() }
+            try await probe.wait("live scores") { !SportsAPIProSocketTests.store($0).events.isEmpty }
+            // A channel of a match the server does not know.
+            feed.subscribe([.stats("1")])
+            feed.subscribe([.odds("1")])
+            try await Task.sleep(nanoseconds: 500_000_000)
+            #expect(probe.error == nil && !probe.finished && stats.connects == 1)
+        }
+    }
+
+    @Test("Malformed and wrong-typed messages are skipped and counted on both versions; the stream goes on", arguments: [true, false])
+    func malformed(_ v2: Bool) async throws {
+        try await withSimulator { sim, transport in
+            let stats = FeedStats()
+            let stream = v2 ? SportsAPIProSocketTests.v2(sim, transport).stream(sport: nil, stats: stats)
+                            : SportsAPIProSocketTests.v1(sim, transport).stream(sport: nil, stats: stats)
+            let probe = FeedProbe(stream)
+            defer { probe.stop() }
+            try await probe.wait("the first scores") { !SportsAPIProSocketTests.store($0).events.isEmpty }
+            await sim.injectMalformed(count: 5)
+            if v2 {
+                await sim.injectText(#"{"type":"update","channel":"match:1:stats","data":"oops"}"#)
+                await sim.injectText(#"{"type":"snapshot","channel":"live-scores","data":{"events":[{"id":{"no":1}}]}}"#)
+            } else {
+                await sim.injectText(#"{"type":"scores","channel":"live","games":"oops","updateId":1}"#)
+            }
+            try await waitFor("the bad messages counted") { stats.malformed >= (v2 ? 7 : 6) }
+            #expect(probe.error == nil && !probe.finished && stats.connects == 1)
+            // Still reading: a ping's pong (v2) or the next scores (v1) arrive.
+            let before = probe.messages.count
+            if v2 { await sim.injectText(#"{"type":"pong","channel":"live-scores","timestamp":1}"#) }
+            else { await sim.sportsAPIV1SendScores(updateID: await sim.sportsAPIV1UpdateID + 10, channel: "live") }
+            try await probe.wait("a message after the bad ones") { $0.messages.count > before }
+        }
+    }
+
+    // MARK: - v1
+
+    @Test("v1: the sport fills the host template; the server's all is narrowed to the sport asked for; live games")
+    func v1Live() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v1(sim, transport)
+            let feed = try client.feed(sport: "soccer", channels: ["football"])
+            #expect(try feed.endpoint().url.hasPrefix(sim.sportsAPIV1URL(sport: "football")))
+            let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: FeedStats()))
+            defer { probe.stop() }
+            try await waitFor("the narrowed subscription") { await sim.sportsAPIChannels(.sportsapiV1) == [["football"]] }
+            try await probe.wait("football scores") { !SportsAPIProSocketTests.store($0).events.isEmpty }
+            let events = SportsAPIProSocketTests.store(probe).currentEvents()
+            #expect(events.allSatisfy { $0.sport == "soccer" })
+            probe.stop()
+            let live = try await client.liveEvents(sport: "ice-hockey")
+            #expect(live.allSatisfy { $0.sport == "ice-hockey" && ($0.status == .live || $0.status == .halftime) })
+            let all = try await client.liveEvents(sport: nil)
+            #expect(all.count >= live.count && all.contains { $0.sport == "soccer" })
+            #expect(all.allSatisfy { $0.score != nil }, "a live game has a score; -1 is only for games not started")
+        }
+    }
+
+    @Test("v1: a smaller or repeated updateId is ignored; a larger one is applied")
+    func v1UpdateOrder() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v1(sim, transport)
+            let probe = FeedProbe(FeedRunner.run(try client.feed(sport: nil, channels: ["all"]), transport: transport, stats: FeedStats()))
+            defer { probe.stop() }
+            func boards() -> Int { probe.count { if case .scoreboard = $0 { return true }; return false } }
+            // The server's own first scores, then one with an id well above its counter.
+            try await probe.wait("the first scores") { _ in boards() > 0 }
+            let opening = boards()
+            let current = await sim.sportsAPIV1UpdateID + 1_000
+            await sim.sportsAPIV1SendScores(updateID: current)
+            try await probe.wait("scores with a larger id") { _ in boards() > opening }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let before = boards()
+            await sim.sportsAPIV1SendScores(updateID: current)
+            await sim.sportsAPIV1SendScores(updateID: current - 5)
+            try await Task.sleep(nanoseconds: 500_000_000)
+            #expect(boards() == before)
+            await sim.sportsAPIV1SendScores(updateID: current + 1)
+            try await probe.wait("the newer scores") { _ in boards() > before }
+        }
+    }
+
+    @Test("v1: pings are answered and subscriptions change while connected")
+    func v1PingAndChannels() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v1(sim, transport, options: ["ping_seconds": "1"])
+            let feed = try client.feed(sport: "basketball", channels: ["live"])
+            let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: FeedStats()))
+            defer { probe.stop() }
+            try await waitFor("live") { await sim.sportsAPIChannels(.sportsapiV1) == [["live"]] }
+            feed.subscribe("match:4400001")
+            try await waitFor("live and one match") { await sim.sportsAPIChannels(.sportsapiV1) == [["live", "match:4400001"]] }
+            feed.unsubscribe("live")
+            try await waitFor("the match alone") { await sim.sportsAPIChannels(.sportsapiV1) == [["match:4400001"]] }
+            try await waitFor("two pings", timeout: 30) { await sim.receivedTexts.filter { $0 == #"{"type":"ping"}"# }.count >= 2 }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            #expect(probe.count { if case .heartbeat = $0 { return true }; return false } >= 2)
+        }
+    }
+}

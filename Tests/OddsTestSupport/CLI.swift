@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Runs the built `odds` binary as a user would.
+public struct CLI {
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public var all: String { stdout + stderr }
+    }
+
+    /// The `odds` executable next to this test bundle.
+    public static var binary: URL {
+        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("odds")
+    }
+
+    /// A clean environment: no keys, an empty config directory, frozen demo world.
+    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cli-test-config").path
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": config,
+                   "XDG_CONFIG_HOME": config, "ODDS_DEMO_TICK": "0", "LANG": "C.UTF-8"]
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
+    /// Runs the binary with `args`; kills it after `timeout` seconds. `whileRunning` may act on the live process.
+    @discardableResult
+    public static func run(_ args: [String], env: [String: String] = environment(), timeout: Double = 60, executable: URL = binary,
+                    whileRunning: ((Subprocess, () -> String) async throws -> Void)? = nil) async throws -> Result {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw Fixture.FixtureMissing(name: "\(executable.path) (build the package first: swift build)")
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out"), err = dir.appendingPathComponent("err")
+        let started = Date()
+        let process = try Subprocess(executable.path, args, environment: env, stdout: out.path, stderr: err.path)
+        if let whileRunning {
+            try await whileRunning(process) { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+        }
+        let remaining = max(1, timeout - Date().timeIntervalSince(started))
+        let status = try await process.exit(timeout: remaining, what: "odds \(args.joined(separator: " "))")
+        return Result(status: status,
+                      stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    /// Replaces timestamps, which change from run to run.
+    public static func mask(_ text: String) -> String {
+        text.replacing(try! Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z"#), with: "<time>")
+    }
+
+    /// Compares with `Fixtures/golden/<name>`; `ODDS_UPDATE_GOLDENS=1` rewrites the file instead.
+    public static func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let masked = mask(text)
+        if ProcessInfo.processInfo.environment["ODDS_UPDATE_GOLDENS"] == "1" {
+            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/golden/\(name)")
+            try masked.write(to: path, atomically: true, encoding: .utf8)
+            return
+        }
+        let golden = try Fixture.text("golden/\(name)")
+        #expect(masked == golden, "output differs from Fixtures/golden/\(name); rerun with ODDS_UPDATE_GOLDENS=1 if intended",
+                sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import OddsJSON
+import OddsModel
+import OddsOutput
+import OddsStore
+import OddsTickOdds
+import OddsTestSupport
+import Testing
+
+/// Several sportsbooks' prices for one event, as BoltOdds and SportsAPIPro send them.
+@Suite("Books in the model and the store")
+struct BooksTests {
+    let t0 = Date(timeIntervalSince1970: 2_000_000)
+
+    func market(_ book: String, _ prices: [String?], suspended: Set<String> = []) -> Market {
+        Market(id: "ml", name: "Moneyline", book: book, selections: zip(["home", "away"], prices).map { side, text in
+            Selection(id: side, name: side, price: text.flatMap { Price(american: $0) }, suspended: suspended.contains(side))
+        })
+    }
+
+    func event(_ markets: [Market], sport: String = "basketball", id: String = "g1") -> Event {
+        Event(provider: .boltodds, id: id, sport: sport, league: "NBA", home: "Celtics", away: "Heat", status: .live,
+              markets: markets)
+    }
+
+    func msg(_ u: FeedUpdate, _ dt: TimeInterval = 0) -> FeedMessage {
+        FeedMessage(provider: .boltodds, receivedAt: t0.addingTimeInterval(dt), update: u)
+    }
+
+    var key: EventKey { EventKey(provider: .boltodds, id: "g1") }
+
+    @Test("Two books' prices for the same selection live side by side; a price update lands on its own book only")
+    func perBook() throws {
+        var store = LiveStore()
+        store.apply(msg(.snapshot([event([market("draftkings", ["-110", "+100"]), market("fanduel", ["-120", "+105"])])])))
+        let update = PriceUpdate(eventID: "g1", marketID: "ml", marketName: "Moneyline", book: "fanduel",
+                                 selection: Selection(id: "home", name: "home", price: Price(american: "-105")))
+        store.apply(msg(.price(update), 1))
+        let markets = try #require(store.events[key]).event.markets
+        #expect(markets.count == 2)
+        #expect(markets.first { $0.book == "draftkings" }?.selections[0].price?.text == "-110")
+        #expect(markets.first { $0.book == "fanduel" }?.selections[0].price?.text == "-105")
+        let moves = try #require(store.events[key]).moves
+        #expect(moves[SelectionKey(marketID: "ml", book: "fanduel", selectionID: "home")]?.direction == .up)
+        #expect(moves[SelectionKey(marketID: "ml", book: "draftkings", selectionID: "home")] == nil)
+    }
+
+    @Test("Alternate lines of one side are different selections: a price for Over 3.5 never overwrites Over 2.5")
+    func alternateLines() throws {
+        var store = LiveStore()
+        let totals = Market(id: "tot", name: "Total", book: "pinnacle", selections: [
+            Selection(id: "over", name: "Over", line: "2.5", price: Price(american: "-110")),
+            Selection(id: "over", name: "Over", line: "3.5", price: Price(american: "+150")),
+        ])
+        store.apply(msg(.snapshot([event([totals])])))
+        store.apply(msg(.price(PriceUpdate(eventID: "g1", marketID: "tot", marketName: "Total", book: "pinnacle",
+                                           selection: Selection(id: "over", name: "Over", line: "3.5",
+                                                                price: Price(american: "+140")))), 1))
+        let selections = try #require(store.events[key]).event.markets[0].selections
+        #expect(selections.map { $0.price?.text } == ["-110", "+140"])
+        #expect(store.events[key]?.moves[SelectionKey(marketID: "tot", book: "pinnacle", selectionID: "over", line: "3.5")] != nil)
+        #expect(store.events[key]?.moves[SelectionKey(marketID: "tot", book: "pinnacle", selectionID: "over", line: "2.5")] == nil)
+    }
+
+    @Test("Best price across books, with its book; suspended and missing prices are left out")
+    func bestPrice() throws {
+        var store = LiveStore()
+        store.apply(msg(.snapshot([event([
+            market("draftkings", ["-110", "+100"]),
+            market("fanduel", ["-105", "+250"], suspended: ["away"]),
+            market("betmgm", ["-120", nil]),
+        ])])))
+        let home = try #require(store.bestPrice(key, marketID: "ml", selection: SelectionRef(id: "home", line: nil)))
+        #expect(home.price.text == "-105")
+        #expect(home.book == "fanduel")
+        let away = try #require(store.bestPrice(key, marketID: "ml", selection: SelectionRef(id: "away", line: nil)))
+        #expect(away.price.text == "+100")
+        #expect(away.book == "draftkings")
+        #expect(store.bestPrice(key, marketID: "nope", selection: SelectionRef(id: "home", line: nil)) == nil)
+    }
+
+    @Test("clear by book removes exactly that book's prices; clear by sport exactly that sport's events; remove one event")
+    func clears() throws {
+        var store = LiveStore()
+        store.apply(msg(.snapshot([
+            event([market("draftkings", ["-110", "+100"]), market("fanduel", ["-120", "+105"])]),
+            event([market("fanduel", ["-200", "+170"])], sport: "baseball", id: "g2"),
+            event([market("draftkings", ["+300", "-400"])], sport: "baseball", id: "g3"),
+        ])))
+        store.apply(msg(.clear(.book("fanduel")), 1))
+        #expect(store.events[key]?.event.books == ["draftkings"])
+        #expect(store.events[EventKey(provider: .boltodds, id: "g2")]?.event.markets.isEmpty == true)
+        store.apply(msg(.clear(.sport("baseball")), 2))
+        #expect(store.currentEvents().map(\.id) == ["g1"])
+        store.apply(msg(.remove(eventID: "g1"), 3))
+        #expect(store.currentEvents().isEmpty)
+    }
+
+    @Test("--book keeps only the named books (any case) in events and updates")
+    func bookFilter() {
+        let filter = BookFilter(["FanDuel"])
+        let e = filter.apply(event([market("draftkings", ["-110", "+100"]), market("fanduel", ["-120", "+105"])]))
+        #expect(e.books == ["fanduel"])
+        let dk = PriceUpdate(eventID: "g1", marketID: "ml", marketName: "Moneyline", book: "draftkings",
+                             selection: Selection(id: "home", name: "home", price: Price(american: "-105")))
+        #expect(filter.apply(.price(dk)) == nil)
+        #expect(filter.apply(.clear(.book("fanduel"))) != nil)
+        #expect(filter.apply(.heartbeat) == .heartbeat)
+        #expect(BookFilter([]).apply(.price(dk)) == .price(dk))
+    }
+
+    @Test("Every price in the JSON names its book")
+    func jsonBook() throws {
+        let json = EventJSON.event(event([market("fanduel", ["-120", "+105"])])).rendered
+        let value = try JSONParser.parse(json)
+        let market = try #require(value["markets"]?.array?.first)
+        #expect(market["book"]?.string == "fanduel")
+        #expect(market["selections"]?.array?.first?["price"]?["book"]?.string == "fanduel")
+        #expect(market["selections"]?.array?.first?["price"]?["american"]?.string == "-120")
+    }
+}
+
+@Suite("Alternate lines")
+struct AlternateLineTests {
+    static let event = #"{"fixtureId":"8","sportName":"Soccer","home":"A","away":"B","status":"in_progress","marketGroups":[{"name":"Total Goals","key":"total_goals","period":"full_game","selections":[{"name":"Over 1.5","odds":1.30,"side":"over","handicap":1.5,"isMain":false},{"name":"Under 1.5","odds":3.40,"side":"under","handicap":1.5,"isMain":false},{"name":"Over 2.5","odds":1.95,"side":"over","handicap":2.5,"isMain":true},{"name":"Under 2.5","odds":1.85,"side":"under","handicap":2.5,"isMain":true}]}]}"#
+
+    @Test("Lines of one market are different selections; isMain picks the line the table shows, and a price update keeps it")
+    func mainLine() throws {
+        let updates = try TickOddsDecoders.generic(Array("{\"type\":\"match_start\",\"event\":\(AlternateLineTests.event)}".utf8))
+        #expect(TickOddsDecoders.fast(Array("{\"type\":\"match_start\",\"event\":\(AlternateLineTests.event)}".utf8)) == updates)
+        guard case .upsert(let e)? = updates.first else { Issue.record("no event"); return }
+        let market = try #require(e.markets.first)
+        #expect(Set(market.selections.map(\.ref)).count == 4)
+        #expect(market.mainSelections.map(\.name) == ["Over 2.5", "Under 2.5"])
+        // A total is no match outcome: its selections are shown by name, never as a bare 1 and 2.
+        #expect(EventReporter.mainPrices(e, format: .decimal) == ["Over 2.5 1.95", "", "Under 2.5 1.85"])
+        // Without the flag, the first line.
+        var unflagged = market
+        for i in unflagged.selections.indices { unflagged.selections[i].isMain = nil }
+        #expect(unflagged.mainSelections.map(\.name) == ["Over 1.5", "Under 1.5"])
+        // A price update of the main line (no isMain in it) keeps it the main line; the other line is untouched.
+        var store = LiveStore()
+        store.apply(FeedMessage(provider: .tickodds, receivedAt: Date(), update: .upsert(e)))
+        let over = Selection(id: "over", name: "Over 2.5", line: "2.5", price: Price(decimal: "2.05"))
+        store.apply(FeedMessage(provider: .tickodds, receivedAt: Date(), update: .price(PriceUpdate(eventID: "8", marketID: market.id, marketName: market.name, book: market.book, selection: over))))
+        let after = try #require(store.events[EventKey(provider: .tickodds, id: "8")]?.event)
+        #expect(EventReporter.mainPrices(after, format: .decimal) == ["Over 2.5 2.05", "", "Under 2.5 1.85"])
+        #expect(after.markets[0].selections[0].price?.text == "1.30")
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+import OddsDashboard
+import OddsJSON
+import OddsModel
+@testable import OddsSimulator
+import OddsStore
+@testable import OddsTickOdds
+import OddsTestSupport
+import Testing
+
+/// A dashboard fed with the simulator's deterministic world, through the real TickOdds decoder.
+enum DashboardFixture {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func events() throws -> [Event] {
+        let world = SimWorld(seed: 42)
+        return try world.live.map { try TickOddsWire.event(JSONParser.parse(TickOddsFormat.event($0).rendered)) }
+    }
+
+    static func model(width: Int = 120, height: Int = 40, demo: Bool = true) throws -> DashboardModel {
+        var model = DashboardModel(provider: .tickodds, sport: "soccer", demo: demo, oddsFormat: .decimal, now: t0)
+        _ = update(&model, .resize(width: width, height: height))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0, update: .connection(.live))))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0, update: .snapshot(try events()))))
+        // One price moves, one match scores, one line is suspended.
+        let e = try events()
+        let first = e[0], second = e[1]
+        var moved = first.mainMarket!.selections[0]
+        moved.price = Price(decimal: "1.95")
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(0.5), update:
+            .price(PriceUpdate(eventID: first.id, marketID: first.mainMarket!.id, marketName: "Fulltime Result", book: first.mainMarket!.book, selection: moved)))))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(0.6), update:
+            .score(eventID: second.id, from: second.score, to: Score(home: 1, away: 0)))))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(0.6), update:
+            .incident(eventID: second.id, Incident(kind: .goal, minute: 74, team: .home, player: "Mo Salah", detail: "Goal")))))
+        var suspended = second.mainMarket!.selections[1]
+        suspended.suspended = true
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(0.7), update:
+            .price(PriceUpdate(eventID: second.id, marketID: second.mainMarket!.id, marketName: "Fulltime Result", book: second.mainMarket!.book, selection: suspended)))))
+        _ = update(&model, .tick(t0.addingTimeInterval(1)))
+        return model
+    }
+}
+
+@Suite("Dashboard layout and update")
+struct DashboardTests {
+    @Test("Golden frames at 80×24, 120×40 and 200×60", arguments: [(80, 24), (120, 40), (200, 60)])
+    func goldenFrames(width: Int, height: Int) throws {
+        let model = try DashboardFixture.model(width: width, height: height)
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.width == width && screen.height == height)
+        try CLI.expectGolden(screen.text + "\n", "dash-\(width)x\(height).txt")
+    }
+
+    @Test("Header and footer give way whole pieces at a time: the state, the filter and the quit key always show",
+          arguments: [60, 66, 72, 80, 96, 120, 200])
+    func headerAndFooterFit(width: Int) throws {
+        var model = try DashboardFixture.model(width: width, height: 24)
+        _ = update(&model, .key(.character("/")))
+        for c in "Liga" { _ = update(&model, .key(.character(c))) }
+        _ = update(&model, .key(.enter))
+        _ = update(&model, .key(.character("p")))
+        let frame = DashboardLayout.layout(model)
+        let header = frame.line(0), footer = frame.line(frame.height - 1).trimmingCharacters(in: .whitespaces)
+        #expect(header.contains("DEMO DATA") && header.contains("TickOdds") && header.contains("● live"), "\(header)")
+        #expect(header.contains("PAUSED") && header.contains("filter: Liga"), "\(header)")
+        #expect(!header.hasSuffix("·") && !header.trimmingCharacters(in: .whitespaces).hasSuffix("·"))
+        #expect(footer.hasSuffix("? help · q quit"), "\(footer)")
+        if width >= 200 { #expect(header.contains("msg/s") && header.contains("sort: kick-off") && footer.contains("PgUp/PgDn")) }
+    }
+
+    @Test("A tiny terminal says so instead of drawing the table")
+    func tiny() throws {
+        let model = try DashboardFixture.model(width: 40, height: 10)
+        let screen = DashboardLayout.layout(model)
+        try CLI.expectGolden(screen.text + "\n", "dash-40x10.txt")
+        #expect(screen.text.contains("terminal too small"))
+        #expect(DashboardLayout.layout(try DashboardFixture.model(width: 0, height: 0)).text.isEmpty)
+    }
+
+    @Test("DEMO is in the header; moves are marked; suspended shows SUSP; the goal is in the ticker")
+    func content() throws {
+        let model = try DashboardFixture.model()
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.line(0).contains("DEMO DATA"))
+        #expect(screen.line(0).contains("● live"))
+        #expect(screen.text.contains("1.95▼"))
+        #expect(screen.text.contains("SUSP"))
+        #expect(screen.text.contains("74' goal Mo Salah"))
+        // The marker fades after the move window.
+        var later = model
+        _ = update(&later, .tick(DashboardFixture.t0.addingTimeInterval(10)))
+        #expect(!DashboardLayout.layout(later).text.contains("1.95▼"))
+        #expect(DashboardLayout.layout(later).text.contains("1.95"))
+    }
+
+    @Test("Several sports asked for (all, or repeated): a SPORT column after TIME; one sport, none")
+    func sportColumn() throws {
+        var model = try DashboardFixture.model(width: 120, height: 40)
+        #expect(!DashboardLayout.layout(model).line(1).contains("SPORT"))
+        for sport in ["all", "soccer,basketball"] {
+            model.sport = sport
+            let screen = DashboardLayout.layout(model)
+            #expect(screen.line(1).contains("TIME    SPORT      LEAGUE"), "\(screen.line(1))")
+            #expect(screen.text.contains("basketball") && screen.text.contains("soccer     "))
+        }
+        // Narrow terminals keep their columns for the names.
+        _ = update(&model, .resize(width: 80, height: 24))
+        #expect(!DashboardLayout.layout(model).line(1).contains("SPORT"))
+    }
+
+    @Test("A feed of several connections shows each one's state in the header, with its own countdown")
+    func connections() throws {
+        var model = try DashboardFixture.model(width: 200)
+        #expect(model.connections.map(\.name) == ["live"])
+        #expect(DashboardLayout.layout(model).line(0).contains("· ● live ·"))
+        let t = DashboardFixture.t0.addingTimeInterval(2)
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, connection: "scores", receivedAt: t, update: .connection(.live))))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, connection: "pbp", receivedAt: t, update:
+            .connection(.reconnecting(seconds: 8, attempt: 2, reason: "connection dropped")))))
+        _ = update(&model, .tick(t.addingTimeInterval(3)))
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.line(0).contains("live ● live, pbp reconnecting in 5s (attempt 2), scores ● live"), "\(screen.line(0))")
+        #expect(model.connection.label == "reconnecting")
+        #expect(screen.rows[0].contains { $0.text == "p" && $0.attributes.contains(.yellow) })
+    }
+
+    @Test("Rows older than the staleness bound are marked stale, and the header says so")
+    func stale() throws {
+        var model = try DashboardFixture.model()
+        _ = update(&model, .tick(DashboardFixture.t0.addingTimeInterval(45)))
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.line(0).contains("stale"))
+        #expect(screen.line(2).contains("stale"))
+        #expect(screen.rows[2][2].attributes.contains(.dim))
+    }
+
+    @Test("A feed of scoreboards only (SportsAPIPro) selects its first row; Enter focuses it, with its stats and lineups in the pane; Esc leaves it")
+    func scoreboardRowsAndFocus() throws {
+        let t0 = DashboardFixture.t0
+        var model = DashboardModel(provider: .sportsapi, sport: "soccer", demo: true, oddsFormat: .decimal, now: t0)
+        _ = update(&model, .resize(width: 120, height: 40))
+        for (id, home, away) in [("1", "Arsenal", "Chelsea"), ("2", "Everton", "Fulham")] {
+            _ = update(&model, .feed(FeedMessage(provider: .sportsapi, receivedAt: t0, update:
+                .scoreboard(Scoreboard(eventID: id, home: home, away: away, sport: "soccer", score: Score(home: 0, away: 0), status: .live)))))
+        }
+        #expect(model.selected != nil && model.visibleRows.count == 2 && model.focused == nil)
+        _ = update(&model, .feed(FeedMessage(provider: .sportsapi, receivedAt: t0, update: .connection(.degraded(reason: "natsConnected: false")))))
+        #expect(DashboardLayout.layout(model).text.split(separator: "\n").first?.contains("degraded: polled") == true)
+        _ = update(&model, .key(.enter))
+        let focused = try #require(model.focused)
+        #expect(model.visibleRows.isEmpty)
+        _ = update(&model, .feed(FeedMessage(provider: .sportsapi, receivedAt: t0, update:
+            .stats(eventID: focused.id, [TeamStat(name: "Ball possession", home: "61%", away: "39%")]))))
+        _ = update(&model, .feed(FeedMessage(provider: .sportsapi, receivedAt: t0, update:
+            .lineups(eventID: focused.id, Lineups(home: Lineup(formation: "4-3-3", starters: [LineupPlayer(name: "David Raya", number: "22")]))))))
+        let screen = DashboardLayout.layout(model).text
+        #expect(screen.contains("Statistics") && screen.contains("Ball possession") && screen.contains("61%"))
+        #expect(screen.contains("Lineups") && screen.contains("4-3-3") && screen.contains("22 David Raya"))
+        _ = update(&model, .key(.escape))
+        #expect(model.focused == nil)
+    }
+
+    @Test("Moving, paging, first and last")
+    func movement() throws {
+        var model = try DashboardFixture.model(width: 120, height: 24)
+        let rows = model.rows
+        _ = update(&model, .key(.down))
+        #expect(model.selected == rows[1])
+        _ = update(&model, .key(.character("k")))
+        #expect(model.selected == rows[0])
+        _ = update(&model, .key(.character("G")))
+        #expect(model.selected == rows.last)
+        _ = update(&model, .key(.character("g")))
+        #expect(model.selected == rows[0])
+        _ = update(&model, .key(.pageDown))
+        #expect(model.selected == rows[min(rows.count - 1, model.visibleRowCount)])
+        _ = update(&model, .key(.up))
+        _ = update(&model, .key(.pageUp))
+        #expect(model.selected == rows[0])
+    }
+
+    @Test("Filter by team or league; Esc clears")
+    func filter() throws {
+        var model = try DashboardFixture.model()
+        for c in "/bundes" { _ = update(&model, .key(.character(c))) }
+        #expect(model.editingFilter)
+        #expect(DashboardLayout.layout(model).line(model.height - 1).contains("/bundes"))
+        _ = update(&model, .key(.enter))
+        #expect(!model.editingFilter)
+        #expect(!model.rows.isEmpty)
+        #expect(model.rows.allSatisfy { model.store.events[$0]?.event.league == "Bundesliga" })
+        #expect(DashboardLayout.layout(model).line(0).contains("filter: bundes"))
+        _ = update(&model, .key(.escape))
+        #expect(model.filter.isEmpty)
+        for c in "/zzzz" { _ = update(&model, .key(.character(c))) }
+        #expect(DashboardLayout.layout(model).text.contains("No match"))
+    }
+
+    @Test("Enter opens the detail pane with every market and the incidents; Esc returns")
+    func detail() throws {
+        var model = try DashboardFixture.model()
+        _ = update(&model, .key(.down))
+        let key = try #require(model.selected)
+        _ = update(&model, .key(.enter))
+        #expect(model.mode == .detail(key))
+        let text = DashboardLayout.layout(model).text
+        #expect(text.contains("Fulltime Result") && text.contains("Over/Under 2.5 Goals") && text.contains("Both Teams to Score"))
+        #expect(text.contains("Incidents"))
+        _ = update(&model, .key(.escape))
+        #expect(model.mode == .table)
+    }
+
+    @Test("Sort cycles through kick-off, league, price move and incident")
+    func sort() throws {
+        var model = try DashboardFixture.model()
+        var seen: [DashboardSort] = [model.sort]
+        for _ in 0..<4 { _ = update(&model, .key(.character("s"))); seen.append(model.sort) }
+        #expect(seen == [.kickoff, .league, .priceMove, .incident, .kickoff])
+        _ = update(&model, .key(.character("s")))
+        _ = update(&model, .key(.character("s")))
+        // Biggest recent price move first: the one selection that moved.
+        let first = try DashboardFixture.events()[0]
+        #expect(model.rows.first == EventKey(provider: .tickodds, id: first.id))
+        _ = update(&model, .key(.character("s")))
+        let scorer = try DashboardFixture.events()[1]
+        #expect(model.rows.first == EventKey(provider: .tickodds, id: scorer.id))
+    }
+
+    @Test("f pins a favourite on top and asks to save it")
+    func favourite() throws {
+        var model = try DashboardFixture.model()
+        _ = update(&model, .key(.character("G")))
+        let last = try #require(model.selected)
+        let team = try #require(model.store.events[last]?.event.home)
+        let effects = update(&model, .key(.character("f")))
+        #expect(effects == [.saveFavourites([team])])
+        #expect(model.rows.first == last)
+        #expect(DashboardLayout.layout(model).line(2).hasPrefix("★"))
+        _ = update(&model, .key(.character("f")))
+        #expect(model.favourites.isEmpty)
+    }
+
+    @Test("o cycles the odds format everywhere in the table")
+    func oddsFormat() throws {
+        var model = try DashboardFixture.model()
+        // The first row's first price, in both formats (the row's score has a '-' of its own).
+        let row = try #require(model.rows.first.flatMap { model.store.events[$0]?.event })
+        let price = try #require(row.mainMarket?.selections.first?.price)
+        #expect(DashboardLayout.layout(model).line(2).contains(price.formatted(.decimal)))
+        _ = update(&model, .key(.character("o")))
+        #expect(model.oddsFormat == .american)
+        let american = DashboardLayout.layout(model).line(2)
+        #expect(american.contains(price.formatted(.american)), "\(american)")
+        #expect(!american.contains(price.formatted(.decimal)), "\(american)")
+        for _ in 0..<3 { _ = update(&model, .key(.character("o"))) }
+        #expect(model.oddsFormat == .decimal)
+    }
+
+    @Test("p pauses the view while the store keeps folding updates")
+    func pause() throws {
+        var model = try DashboardFixture.model()
+        _ = update(&model, .key(.character("p")))
+        #expect(model.paused)
+        let before = DashboardLayout.layout(model).text
+        let e = try DashboardFixture.events()[2]
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: DashboardFixture.t0.addingTimeInterval(0.8),
+                                             update: .score(eventID: e.id, from: nil, to: Score(home: 7, away: 7)))))
+        #expect(model.store.events[EventKey(provider: .tickodds, id: e.id)]?.event.score == Score(home: 7, away: 7))
+        #expect(!DashboardLayout.layout(model).text.contains("7-7"))
+        #expect(DashboardLayout.layout(model).line(0).contains("PAUSED"))
+        _ = update(&model, .key(.character("p")))
+        #expect(DashboardLayout.layout(model).text.contains("7-7"))
+        #expect(before != DashboardLayout.layout(model).text)
+    }
+
+    @Test("? shows the help; any key closes it; q quits")
+    func helpAndQuit() throws {
+        var model = try DashboardFixture.model()
+        _ = update(&model, .key(.character("?")))
+        let frame = DashboardLayout.layout(model).text
+        // Every line of the help is shown whole at the usual size.
+        for line in DashboardLayout.helpLines where !line.isEmpty { #expect(frame.contains(line), "\(line)") }
+        _ = update(&model, .key(.character("x")))
+        #expect(!model.showHelp)
+        #expect(update(&model, .key(.character("q"))) == [.quit])
+    }
+
+    @Test("Reconnecting and stopped states show in the header")
+    func connectionStates() throws {
+        var model = try DashboardFixture.model()
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: DashboardFixture.t0.addingTimeInterval(2),
+                                             update: .connection(.reconnecting(seconds: 4, attempt: 2, reason: "dropped")))))
+        _ = update(&model, .tick(DashboardFixture.t0.addingTimeInterval(3)))
+        #expect(DashboardLayout.layout(model).line(0).contains("reconnecting in 3s (attempt 2)"))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: DashboardFixture.t0.addingTimeInterval(4),
+                                             update: .connection(.stopped(reason: "bad key")))))
+        #expect(DashboardLayout.layout(model).line(0).contains("stopped: bad key"))
+    }
+
+    @Test("Resizing keeps the selection visible and never crashes", arguments: [(60, 12), (61, 13), (300, 100), (59, 30), (100, 11), (1, 1)])
+    func resize(width: Int, height: Int) throws {
+        var model = try DashboardFixture.model()
+        _ = update(&model, .key(.character("G")))
+        _ = update(&model, .resize(width: width, height: height))
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.width == width && screen.height == height)
+        if width >= DashboardLayout.minimumWidth && height >= DashboardLayout.minimumHeight {
+            let home = try #require(model.store.events[model.selected!]?.event.home)
+            #expect(screen.text.contains(home.prefix(6)))
+        }
+    }
+
+    @Test("Wide characters take two cells and line up")
+    func wideCharacters() {
+        var screen = Screen(width: 10, height: 1)
+        let end = screen.put("鹿島ab", x: 0, y: 0)
+        #expect(end == 6)
+        #expect(screen.line(0) == "鹿島ab    ")
+        var clipped = Screen(width: 3, height: 1)
+        clipped.put("鹿島", x: 0, y: 0)
+        #expect(clipped.line(0) == "鹿 ")
+    }
+}

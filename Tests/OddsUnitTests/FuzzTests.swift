@@ -1,0 +1,222 @@
+import Foundation
+import OddsBoltOdds
+import OddsFuzz
+import OddsJSON
+import OddsModel
+import OddsStore
+import OddsTickOdds
+import OddsTransport
+@testable import OddsPulseScore
+@testable import OddsSimulator
+import OddsTestSupport
+import Testing
+
+/// A short fuzz run of every decoder in the default tests; `odds-bench fuzz` runs a million inputs
+/// per decoder (ODDS_FUZZ_COUNT sets this run's size).
+@Suite("Fuzzing the decoders")
+struct FuzzTests {
+    /// Frames from the providers' documented examples and from the simulator's world.
+    static func corpus() throws -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        for name in ["pulsescore-ws-data.json", "tickodds-heartbeat.json", "boltodds-initial-state.json", "boltodds-live-score.json",
+                     "boltodds-pbp-current-state.json", "boltodds-pbp-stream3.json", "sportsapi-welcome.json", "sportsapi-incidents.json",
+                     "sportsapi-v1-connected.json", "sportsapi-v1-scores.json"] {
+            frames.append(Array(try Fixture.text("docs/\(name)").utf8))
+        }
+        let event = try Fixture.text("docs/tickodds-event.json")
+        frames.append(Array("{\"type\":\"match_start\",\"event\":\(event)}".utf8))
+        frames.append(Array("{\"type\":\"update\",\"change\":\"odds\",\"event\":\(event)}".utf8))
+        var world = SimWorld(seed: 7)
+        frames.append(Array(TickOddsFormat.snapshot(world.live, padding: 0).utf8))
+        frames.append(Array(PulseScoreFormat.broadcast(world.live.filter { $0.sport == "soccer" }, timestamp: 1, padding: 0).utf8))
+        for _ in 0..<40 {
+            for change in world.tick() {
+                for m in TickOddsFormat.messages(for: change, world: world) { frames.append(Array(m.utf8)) }
+            }
+        }
+        // BoltOdds from the simulator: every book's initial state (one object, and batched), plays and scores.
+        var options = Simulator.Options()
+        options.tickInterval = 0
+        let sim = Simulator(options: options)
+        sim.boltOdds.active = true
+        for _ in 0..<30 { sim.boltOddsRecord(sim.world.tick()) }
+        for m in sim.world.live where m.away != nil && m.phase != .ended {
+            guard let ref = BoltOdds.ref(m) else { continue }
+            let states = BoltOdds.books.indices.map { BoltOdds.message("initial_state", BoltOdds.data(ref, book: $0, outcomes: BoltOdds.outcomes(m, book: $0))) }
+            frames.append(Array(states[0].rendered.utf8))
+            frames.append(Array(JSONOutput.array(states).rendered.utf8))
+            let log = sim.boltOddsLog(m)
+            for text in BoltOddsPlays.opening(m, log) { frames.append(Array(text.utf8)) }
+            frames.append(Array(BoltOddsPlays.matchUpdate(m, log).utf8))
+        }
+        return frames
+    }
+
+    @Test("Hostile variants of real frames never crash or hang a decoder, and each still decodes valid frames afterwards")
+    func fuzz() async throws {
+        let count = ProcessInfo.processInfo.environment["ODDS_FUZZ_COUNT"].flatMap(Int.init) ?? 2_000
+        let corpus = try FuzzTests.corpus()
+        #expect(corpus.count > 50)
+        // On a thread of its own: half a minute of fuzzing must not hold one of the two threads that
+        // every other test (and their timings) run on.
+        let reports = await withCheckedContinuation { (done: CheckedContinuation<[Fuzzer.Report], Never>) in
+            Thread { done.resume(returning: Fuzzer.runAll(corpus: corpus, count: count, seed: 20261123)) }.start()
+        }
+        for r in reports {
+            #expect(r.inputs == count)
+            #expect(r.stillWorks, "\(r)")
+            // Bad input is rejected, not silently accepted wholesale; and some mutants are still valid.
+            #expect(r.rejected > count / 10, "\(r)")
+            // No input may take long: a hang or a quadratic blow-up would show here (debug build, loaded machine).
+            #expect(r.slowest < 2, "\(r)")
+            #expect(r.disagreements == 0, "\(r); first: \(String(decoding: r.firstDisagreement ?? [], as: UTF8.self).prefix(300))")
+        }
+    }
+
+    @Test("TickOdds' fast path answers every live message of the corpus but match_end, with exactly the generic decoder's updates")
+    func fastPathAgrees() throws {
+        var answered = 0
+        for frame in try FuzzTests.corpus() {
+            guard let generic = try? TickOddsDecoders.generic(frame) else { continue }
+            if TickOddsDecoders.fallsBack(frame) { continue }
+            let fast = try #require(TickOddsDecoders.fast(frame), "no fast answer for \(String(decoding: frame, as: UTF8.self).prefix(200))")
+            #expect(fast == generic)
+            answered += 1
+        }
+        #expect(answered > 50)
+        // With the market cache, in feed order: the same updates, and unchanged groups come from the cache.
+        let cache = TickOddsMarketCache()
+        for frame in try FuzzTests.corpus() where !TickOddsDecoders.fallsBack(frame) {
+            guard let generic = try? TickOddsDecoders.generic(frame) else { continue }
+            #expect(TickOddsDecoders.fast(frame, cache: cache) == generic)
+        }
+        #expect(cache.hits > 20, "\(cache.hits) cache hits")
+    }
+
+    @Test("PulseScore's fast path, over consecutive broadcasts, reads exactly the generic decoder's events and reuses unchanged ones")
+    func pulseScoreFastPath() throws {
+        var world = SimWorld(seed: 11)
+        let cache = PulseScoreEventCache()
+        var answered = 0
+        for i in 0..<30 {
+            if i > 0 { _ = world.tick() }
+            let frame = Array(PulseScoreFormat.broadcast(world.live.filter { $0.sport == "soccer" }, timestamp: Int64(i), padding: 0).utf8)
+            let fast = try #require(PulseScoreDecoders.fast(frame, cache: cache))
+            #expect(fast == (try PulseScoreWire.broadcast(frame)))
+            answered += 1
+        }
+        #expect(answered == 30)
+        #expect(cache.hits > 30, "\(cache.hits) cache hits")
+        #expect(cache.layoutHits > 10, "\(cache.layoutHits) events read against their layout")
+        // A message that is not JSON is left to the generic decoder, which rejects it.
+        #expect(TickOddsDecoders.fast(Array("{\"type\":\"update\",".utf8)) == nil)
+    }
+}
+
+@Suite("PulseScore fast path memory")
+struct PulseScoreLayoutTests {
+    static func broadcast(home: String = #""3.55""#, draw: String = #"{"decimal":"1.63"}"#, flags: String = "", name: String = "Brighton") -> [UInt8] {
+        let event = #"{"fi":"1","sport":"Soccer","league":"Premier League","home":"\#(name)","away":"Arsenal","live":1,"mg":[{"name":"Fulltime Result","ma":[{"name":"\#(name)","pa":[{"decimal":\#(home)}]\#(flags)},{"name":"Draw","pa":[\#(draw)]}]},{"name":"Over/Under 2.5 Goals","ma":[{"name":"Over 2.5","pa":[{"decimal":"1.90"},{"decimal":"9.99"}]},{"name":"Under 2.5","pa":[]}]}]}"#
+        return Array(#"{"type":"data","timestamp":1,"events":[\#(event),\#(event.replacingOccurrences(of: "\"fi\":\"1\"", with: "\"fi\":\"2\""))]}"#.utf8)
+    }
+
+    @Test("Broadcasts whose events differ in prices, flags, names or shape read exactly as the generic decoder reads them; price changes against the layout")
+    func agrees() throws {
+        typealias T = PulseScoreLayoutTests
+        // (broadcast, read against the layouts: only prices changed since the broadcast before)
+        let frames: [([UInt8], Bool)] = [
+            (T.broadcast(), false),
+            (T.broadcast(home: #""3.60""#), true),
+            (T.broadcast(home: "3.6"), true),                       // a number, shorter
+            (T.broadcast(home: "null"), true),                      // no price: suspended
+            (T.broadcast(home: #"{"a":[1]}"#), true),               // a container where a price was
+            (T.broadcast(home: #""3.65""#, draw: #"{"decimal":"1.70"}"#), true),
+            (T.broadcast(home: #""3.65""#, draw: #"{"decimal":"1.70"}"#, flags: #","su":true"#), false),  // a flag: read whole
+            (T.broadcast(home: #""3.70""#, draw: #"{"decimal":"1.70"}"#, flags: #","su":true"#), true),   // still suspended by it
+            (T.broadcast(home: #""3.70""#, draw: #"{"decimal":"1.70","su":1}"#, flags: #","su":true"#), false),
+            (T.broadcast(home: #""3.70""#, draw: #"{"decimal":"1.75","su":1}"#, flags: #","su":true"#), true),
+            (T.broadcast(name: "Brighton & Hove"), false),          // a name
+            (T.broadcast(draw: #"{"decimal":"1.63"},{"decimal":"2"}"#), false),  // a second price object
+            (T.broadcast(draw: #"{"decimal":"1.63"},{"decimal":"3"}"#), false),  // its value is only checked
+        ]
+        let cache = PulseScoreEventCache()
+        for (i, (frame, laidOut)) in frames.enumerated() {
+            let layouts = cache.layoutHits
+            let generic = try PulseScoreWire.broadcast(frame)
+            let fast = try #require(PulseScoreDecoders.fast(frame, cache: cache), "broadcast \(i): no fast answer")
+            #expect(fast == generic, "broadcast \(i)")
+            #expect(cache.layoutHits == layouts + (laidOut ? 2 : 0), "broadcast \(i): \(cache.layoutHits - layouts) read against the layout")
+        }
+        // A price that is not JSON: the broadcast is left to the generic decoder (which rejects it).
+        let broken = Array(String(decoding: T.broadcast(home: "3.6"), as: UTF8.self).replacingOccurrences(of: "3.6", with: "3..6").utf8)
+        #expect(PulseScoreDecoders.fast(broken, cache: cache) == nil)
+        #expect(PulseScoreDecoders.fast(T.broadcast(home: "3.5"), cache: cache) == (try PulseScoreWire.broadcast(T.broadcast(home: "3.5"))))
+    }
+}
+
+@Suite("BoltOdds fast path")
+struct BoltOddsFastPathTests {
+    @Test("The byte scanner answers every data frame of the corpus (the docs' and the simulator's), exactly as the generic decoder")
+    func agreesOnCorpus() throws {
+        var answered = 0
+        for frame in try FuzzTests.corpus() {
+            #expect(BoltOddsDecoders.agree(frame), "\(String(decoding: frame, as: UTF8.self).prefix(200))")
+            let text = String(decoding: frame, as: UTF8.self)
+            if text.contains("\"initial_state\"") {
+                #expect(BoltOddsDecoders.fastAnswers(frame), "no fast answer for \(text.prefix(200))")
+                answered += 1
+            }
+        }
+        #expect(answered > 10)
+    }
+
+    /// One book's initial_state for the game, with `outcomes` as written.
+    static func book(_ name: String, _ outcomes: String) -> String {
+        #"{"action":"initial_state","data":{"sport":"NBA","sportsbook":"\#(name)","game":"Lakers vs Celtics, 2026-11-24, 01","home_team":"Lakers","away_team":"Celtics","outcomes":{\#(outcomes)}}}"#
+    }
+
+    @Test("Books that repeat the bytes of the book before are read from what was read then, and only where the bytes are the same")
+    func repeatedBooks() throws {
+        let ml = #""Lakers Moneyline":{"odds":"-120","link":"https://a.example/1","outcome_name":"Moneyline","outcome_line":null,"outcome_over_under":null,"outcome_target":"Lakers"}"#
+        let total = #""Over 1.5 Total":{"odds":"+100","link":"https://a.example/2","outcome_name":"Total","outcome_line":1.5,"outcome_over_under":"Over","outcome_target":null}"#
+        let frames: [(String, Bool)] = [
+            // The same outcomes: every book after the first is read from the first one's.
+            ("[" + [ml + "," + total, ml + "," + total, ml + "," + total].enumerated().map { Self.book("b\($0.offset)", $0.element) }
+                .joined(separator: ",") + "]", true),
+            // A number line that the one before is a prefix of (1.5, then 1.55), after the tail.
+            ("[" + Self.book("a", total) + "," + Self.book("b", total.replacingOccurrences(of: "1.5,", with: "1.55,")) + "]", true),
+            // The same tail after an odds member moved to the end; a changed target; spaces.
+            ("[" + Self.book("a", ml) + "," + Self.book("b", ml.replacingOccurrences(of: #""odds":"-120","#, with: "")
+                .replacingOccurrences(of: "}", with: #","odds":"-125"}"#)) + "," + Self.book("c", ml.replacingOccurrences(of: #""Lakers"}"#, with: #" "Lakers " }"#)) + "]", true),
+            // The same tail under another key, with no target or side: the selection is named by its own key.
+            ("[" + Self.book("a", #""Draw":{"odds":"+250","link":"https://a.example/3","outcome_name":"Moneyline","outcome_target":null}"#)
+                + "," + Self.book("b", #""Tie":{"odds":"+240","link":"https://a.example/4","outcome_name":"Moneyline","outcome_target":null}"#)
+                + "]", true),
+            // A key that the tail already set, in front of the same tail: a duplicate, left to the generic decoder.
+            ("[" + Self.book("a", ml) + "," + Self.book("b", ml.replacingOccurrences(of: #""link""#, with: #""outcome_target":"X","link""#)) + "]", false),
+        ]
+        for (text, answers) in frames {
+            let frame = Array(text.utf8)
+            #expect(BoltOddsDecoders.fastAnswers(frame) == answers, "\(text)")
+            #expect(BoltOddsDecoders.agree(frame), "\(text)")
+        }
+        // What the second book of the prefix case holds: its own line.
+        let store = try BoltOddsFastPathTests.storeOf(frames[1].0)
+        let lines = store.flatMap(\.markets).filter { $0.book == "b" }.flatMap(\.selections).compactMap(\.line)
+        #expect(lines == ["1.55"])
+        let targets = try BoltOddsFastPathTests.storeOf(frames[2].0).flatMap(\.markets).filter { $0.book == "c" }.flatMap(\.selections).map(\.id)
+        #expect(targets == ["Lakers "])
+        let draws = try BoltOddsFastPathTests.storeOf(frames[3].0).flatMap(\.markets).flatMap(\.selections).map(\.id)
+        #expect(draws == ["Draw", "Tie"])
+    }
+
+    static func storeOf(_ text: String) throws -> [Event] {
+        let adapter = BoltOddsClient.feedConnections(settings: ProviderSettings(key: "k", restURL: "", webSocketURL: ""),
+                                                     filters: BoltOddsFilters())[0]
+        var store = LiveStore()
+        for u in try adapter.decode(Array(text.utf8), first: false) {
+            store.apply(FeedMessage(provider: .boltodds, receivedAt: Date(), update: u))
+        }
+        return store.currentEvents()
+    }
+}

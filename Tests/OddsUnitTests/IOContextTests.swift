@@ -1,0 +1,77 @@
+import Foundation
+import OddsCLI
+import OddsTestSupport
+import Testing
+
+/// The one writer every command prints through.
+@Suite("IOContext output")
+struct IOContextTests {
+    @Test("Lines written from many threads at once arrive whole, in one piece each, and none is lost")
+    func concurrentLinesStayWhole() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let io = IOContext(environment: [:], output: fds[1])
+        // Lines longer than the pipe (64 KiB): each write blocks part-way, so only the lock keeps lines whole.
+        let writers = 4, perWriter = 10, length = 200_000
+        // Plain threads: a writer blocked on a full pipe must not hold up the reader.
+        let readEnd = fds[0]
+        let received = LockedBytes()
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                received.append(buffer[0..<n])
+            }
+            received.finish()
+        }
+        reader.start()
+        DispatchQueue.concurrentPerform(iterations: writers) { w in
+            let letter = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(w)))
+            for _ in 0..<perWriter { io.out(String(repeating: letter, count: length) + "\n") }
+        }
+        close(fds[1])
+        #expect(received.wait(seconds: 30), "the reader did not see the end of the pipe")
+        close(fds[0])
+        let lines = received.bytes.split(separator: UInt8(ascii: "\n"))
+        #expect(lines.count == writers * perWriter)
+        let interleaved = lines.filter { $0.count != length || Set($0).count != 1 }
+        #expect(interleaved.isEmpty, "\(interleaved.count) lines interleaved")
+        #expect(!io.stdoutClosed)
+    }
+
+    @Test("A closed reader sets stdoutClosed once, from any number of writers, and later output is dropped")
+    func closedPipeFromManyWriters() async {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        close(fds[0])
+        let io = IOContext(environment: [:], output: fds[1])
+        #expect(!io.stdoutClosed)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { for _ in 0..<50 { io.out("line\n") } } }
+        }
+        #expect(io.stdoutClosed)
+        io.out("after\n")
+        #expect(io.stdoutClosed)
+        close(fds[1])
+    }
+}
+
+/// Bytes gathered by a reader thread, and when it is done.
+final class LockedBytes: @unchecked Sendable {  // every field is touched under `condition`
+    private let condition = NSCondition()
+    private var _bytes: [UInt8] = []
+    private var done = false
+
+    func append(_ chunk: ArraySlice<UInt8>) { condition.lock(); _bytes.append(contentsOf: chunk); condition.unlock() }
+    func finish() { condition.lock(); done = true; condition.broadcast(); condition.unlock() }
+    var bytes: [UInt8] { condition.lock(); defer { condition.unlock() }; return _bytes }
+
+    /// Waits up to `seconds` for `finish()`; false on timeout.
+    func wait(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock(); defer { condition.unlock() }
+        while !done { if !condition.wait(until: deadline) { return done } }
+        return true
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+@testable import OddsCLI
+import OddsModel
+import OddsTransport
+import OddsTestSupport
+import Testing
+
+@Suite("Redaction")
+struct RedactionTests {
+    @Test("Known secrets and key parameters are masked")
+    func redacts() {
+        let r = Redactor(secrets: ["s3cret-key-XYZ"])
+        #expect(r.redact("GET https://h/ws/live?key=s3cret-key-XYZ&sport=soccer") == "GET https://h/ws/live?key=***&sport=soccer")
+        #expect(r.redact("wss://h/ws/live?apiKey=unknownvalue") == "wss://h/ws/live?apiKey=***")
+        #expect(r.redact("X-Secret: abcdef") == "X-Secret: ***")
+        #expect(r.redact("x-api-key=zzz&y=1") == "x-api-key=***&y=1")
+        #expect(r.redact("the key s3cret-key-XYZ leaked") == "the key *** leaked")
+        #expect(r.redact("https://host:8080/path") == "https://host:8080/path")
+    }
+
+    @Test("joinURL keeps a base URL's query at the end")
+    func joinWithQuery() {
+        #expect(joinURL("https://h/api?x=1", "/api/v1/live/events") == "https://h/api/api/v1/live/events?x=1")
+        #expect(joinURL("https://h/api/", "events") == "https://h/api/events")
+        #expect(appendQuery(joinURL("https://h?token=t", "/e"), [("apiKey", "k")]) == "https://h/e?token=t&apiKey=k")
+    }
+
+    @Test("Every way a key travels is masked: bearer and other auth schemes, URL userinfo")
+    func credentials() {
+        let r = Redactor()
+        for text in ["Authorization: Bearer unknown-token-123", "sent bearer unknown-token-123 to the server",
+                     "Basic dXNlcjpwYXNz=", "wss://user:unknown-token-123@h.example/ws?x=1", "see https://unknown-token-123@h/ws"] {
+            let out = r.redact(text)
+            #expect(!out.contains("unknown-token-123") && !out.contains("dXNlcjpwYXNz"), "\(out)")
+            #expect(out.contains(Redactor.mask), "\(out)")
+        }
+        #expect(r.redact("wss://user:pw@h.example/ws?x=1") == "wss://***@h.example/ws?x=1")
+        #expect(r.redact("sent Bearer abc, then more") == "sent Bearer ***, then more")
+        #expect(r.redact("a token is needed") == "a token is needed")
+        #expect(r.redact("email me at a@b.c, see https://h/x") == "email me at a@b.c, see https://h/x")
+    }
+}
+
+@Suite("Config")
+struct ConfigTests {
+    let toml = """
+    provider = "tickodds"
+    sport = "tennis"
+    odds_format = "american"
+
+    [pulsescore]
+    key = "config-pulse-key"
+    live_sports_path = "/custom/sports"
+
+    [tickodds]
+    key = "config-tick-key"
+    url = "http://127.0.0.1:9/tick"
+    heartbeat_seconds = 5
+    """
+
+    @Test("Environment overrides config; flags override both")
+    func precedence() throws {
+        let config = try ConfigFile.parse(toml, path: "test.toml")
+        let env = ["ODDS_TICKODDS_KEY": "env-tick-key", "ODDS_PULSESCORE_WS_URL": "ws://127.0.0.1:1/ws"]
+        let s = try ResolvedSettings.resolve(environment: env, config: config, configPath: "test.toml",
+                                             providerFlag: nil, sportFlag: nil, oddsFormatFlag: nil)
+        #expect(s.provider == .tickodds && s.providerSource == .config)
+        #expect(s.sport == "tennis")
+        #expect(s.oddsFormat == .american)
+        #expect(s.providers[.tickodds]?.key == "env-tick-key")
+        #expect(s.sources[.tickodds]?["key"] == .environment)
+        #expect(s.providers[.tickodds]?.restURL == "http://127.0.0.1:9/tick")
+        #expect(s.providers[.tickodds]?.options["heartbeat_seconds"] == "5")
+        #expect(s.providers[.pulsescore]?.key == "config-pulse-key")
+        #expect(s.providers[.pulsescore]?.webSocketURL == "ws://127.0.0.1:1/ws")
+        #expect(s.providers[.pulsescore]?.restURL == "https://api.pulsescore.net/api/v2/bet365")
+        #expect(s.providers[.pulsescore]?.options["live_sports_path"] == "/custom/sports")
+        #expect(s.providers[.pulsescore]?.options["live_event_path"] == "/live-events/{id}")
+
+        let flagged = try ResolvedSettings.resolve(environment: ["ODDS_PROVIDER": "pulsescore"], config: config, configPath: "t",
+                                                   providerFlag: .tickodds, sportFlag: "Ice Hockey", oddsFormatFlag: .fractional)
+        #expect(flagged.provider == .tickodds && flagged.providerSource == .flag)
+        #expect(flagged.sport == "ice-hockey")
+        // Sport names match in any case and spelling of the separator.
+        for typed in ["SOCCER", "Soccer", "soccer"] {
+            #expect(try ResolvedSettings.resolve(environment: [:], config: config, configPath: "t", providerFlag: nil,
+                                                 sportFlag: typed, oddsFormatFlag: nil).sport == "soccer")
+        }
+        for typed in ["ICE_HOCKEY", "ice hockey", "Ice-Hockey"] {
+            #expect(try ResolvedSettings.resolve(environment: ["ODDS_SPORT": typed], config: config, configPath: "t", providerFlag: nil,
+                                                 sportFlag: nil, oddsFormatFlag: nil).sport == "ice-hockey")
+        }
+        #expect(flagged.oddsFormat == .fractional)
+    }
+
+    @Test("Bad config gets one clear sentence and exit code 2")
+    func badConfig() throws {
+        do {
+            _ = try ResolvedSettings.resolve(environment: [:], config: ConfigFile.parse("[tickodds]\nkey_in = \"body\"", path: "x.toml"),
+                                             configPath: "x.toml", providerFlag: nil, sportFlag: nil, oddsFormatFlag: nil)
+            Issue.record("expected an error for key_in")
+        } catch let e as OddsError {
+            #expect(e.exitCode == 2 && e.message.contains("key_in"), "\(e.message)")
+        }
+        #expect(throws: OddsError.self) { try ConfigFile.parse("provider = ", path: "x.toml") }
+        do {
+            _ = try ResolvedSettings.resolve(environment: [:], config: ConfigFile.parse(#"provider = "nope""#, path: "x.toml"),
+                                             configPath: "x.toml", providerFlag: nil, sportFlag: nil, oddsFormatFlag: nil)
+            Issue.record("expected an error")
+        } catch let e as OddsError {
+            #expect(e.exitCode == 2)
+            #expect(e.message.contains("nope"))
+        }
+    }
+
+    @Test("Favourites are saved into the config file without losing the rest")
+    func favourites() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fav-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("odds/config.toml").path
+        try ConfigFile.saveFavourites(["Liverpool"], path: path)
+        #expect(try ConfigFile.load(path: path).favourites == ["Liverpool"])
+        try toml.write(toFile: path, atomically: true, encoding: .utf8)
+        try ConfigFile.saveFavourites(["Beşiktaş", "A \"quoted\" team"], path: path)
+        try ConfigFile.saveFavourites(["Beşiktaş", "A \"quoted\" team", "鹿島アントラーズ"], path: path)
+        let config = try ConfigFile.load(path: path)
+        #expect(config.favourites == ["Beşiktaş", "A \"quoted\" team", "鹿島アントラーズ"])
+        #expect(config.provider == "tickodds")
+        #expect(config.providers[.tickodds]?["heartbeat_seconds"] == "5")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "favourites").count == 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("A multi-line favourites array is replaced whole; a file that is not TOML is left alone with one sentence")
+    func favouritesMultiLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fav-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("config.toml").path
+        let multi = "provider = \"tickodds\"\nfavourites = [\n  \"Arsenal\", # the Gunners [sic]\n  \"Chelsea ]\",\n]\nsport = \"soccer\"\n\n[tickodds]\nkey = \"k\"\n"
+        try multi.write(toFile: path, atomically: true, encoding: .utf8)
+        try ConfigFile.saveFavourites(["Liverpool"], path: path)
+        let config = try ConfigFile.load(path: path)
+        #expect(config.favourites == ["Liverpool"])
+        #expect(config.sport == "soccer" && config.provider == "tickodds")
+        #expect(config.providers[.tickodds]?["key"] == "k")
+
+        let broken = "provider = \"tickodds\"\nfavourites = [\"A\"\n"
+        try broken.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: OddsError.self) { try ConfigFile.saveFavourites(["B"], path: path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == broken)
+    }
+
+    @Test("Config path follows XDG_CONFIG_HOME, then HOME")
+    func path() {
+        #expect(ConfigFile.path(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/odds/config.toml")
+        #expect(ConfigFile.path(environment: ["HOME": "/home/u"]) == "/home/u/.config/odds/config.toml")
+        #expect(ConfigFile.path(environment: ["ODDS_CONFIG": "/etc/o.toml", "XDG_CONFIG_HOME": "/x"]) == "/etc/o.toml")
+    }
+
+    @Test("Missing key names the variable and the config key")
+    func missingKey() {
+        let e = OddsError.missingKey(.sportsapiV1)
+        #expect(e.message.contains("ODDS_SPORTSAPI_V1_KEY"))
+        #expect(e.message.contains("[sportsapi_v1]"))
+        #expect(e.exitCode == 2)
+    }
+
+    @Test("Exit codes are distinct per failure class")
+    func exitCodes() {
+        let codes: [OddsError] = [.usage(""), .missingKey(.pulsescore), .authentication(.pulsescore, ""),
+                                  .accessDenied(.pulsescore, ""), .notFound(""), .rateLimited(.pulsescore), .network(""),
+                                  .provider(.pulsescore, "")]
+        #expect(Set(codes.map(\.exitCode)).count == codes.count)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import OddsModel
+import OddsStore
+import OddsTestSupport
+import Testing
+
+@Suite("Live store fold")
+struct StoreTests {
+    let t0 = Date(timeIntervalSince1970: 1_000_000)
+
+    func event(_ id: String, home: String = "A", prices: [String] = ["2.10", "3.40", "3.25"]) -> Event {
+        Event(provider: .tickodds, id: id, sport: "soccer", league: "L", home: home, away: "B", status: .live,
+              score: Score(home: 0, away: 0), clock: "10:00",
+              markets: [Market(id: "ft", name: "Fulltime Result", selections: zip(["home", "draw", "away"], prices).map {
+                  Selection(id: $0.0, name: $0.0, price: Price(decimal: $0.1))
+              })])
+    }
+
+    func msg(_ u: FeedUpdate, _ dt: TimeInterval = 0, provider: ProviderID = .tickodds) -> FeedMessage {
+        FeedMessage(provider: provider, receivedAt: t0.addingTimeInterval(dt), update: u)
+    }
+
+    @Test("Snapshot replaces the provider's events and leaves others alone")
+    func snapshot() {
+        var store = LiveStore()
+        store.apply(msg(.snapshot([event("1"), event("2")])))
+        store.apply(msg(.snapshot([event("9")]), provider: .pulsescore))
+        store.apply(msg(.snapshot([event("2"), event("3")]), 1))
+        #expect(store.currentEvents(provider: .tickodds).map(\.id) == ["2", "3"])
+        #expect(store.currentEvents(provider: .pulsescore).count == 1)
+        #expect(store.feeds[.tickodds]?.messages == 2)
+    }
+
+    @Test("A price change records previous value, direction and time")
+    func priceMove() throws {
+        var store = LiveStore()
+        store.apply(msg(.snapshot([event("1")])))
+        let sel = Selection(id: "home", name: "home", price: Price(decimal: "2.30"))
+        store.apply(msg(.price(PriceUpdate(eventID: "1", marketID: "ft", marketName: "Fulltime Result", selection: sel)), 5))
+        let state = try #require(store.events[EventKey(provider: .tickodds, id: "1")])
+        let move = try #require(state.moves[SelectionKey(marketID: "ft", selectionID: "home")])
+        #expect(move.previous?.text == "2.10")
+        #expect(move.direction == .up)
+        #expect(move.changedAt == t0.addingTimeInterval(5))
+        #expect(state.event.markets[0].selections[0].price?.text == "2.30")
+        #expect(state.lastUpdate == t0.addingTimeInterval(5))
+
+        store.apply(msg(.price(PriceUpdate(eventID: "1", marketID: "ft", marketName: "Fulltime Result",
+                                           selection: Selection(id: "home", name: "home", price: Price(decimal: "1.90")))), 6))
+        #expect(store.events[EventKey(provider: .tickodds, id: "1")]?.moves[SelectionKey(marketID: "ft", selectionID: "home")]?.direction == .down)
+    }
+
+    @Test("Each price line reports its move once, even when the refreshed event before it already made it")
+    func priceLineMoves() throws {
+        var store = LiveStore()
+        var lines = PriceLineMoves()
+        func feed(_ m: FeedMessage) -> PriceMove? {
+            store.apply(m)
+            return lines.move(for: m, in: store)
+        }
+        func line(_ id: String, _ price: String, suspended: Bool = false) -> FeedUpdate {
+            .price(PriceUpdate(eventID: "1", marketID: "ft", marketName: "Fulltime Result",
+                               selection: Selection(id: id, name: id, price: Price(decimal: price), suspended: suspended)))
+        }
+        #expect(feed(msg(.snapshot([event("1")]))) == nil)
+        // TickOdds: one update per changed selection, each with the event refreshed with all of the tick's prices.
+        let refreshed = event("1", prices: ["2.30", "3.10", "3.25"])
+        let home = feed(msg(line("home", "2.30"), 1))
+        #expect(home?.previous?.text == "2.10" && home?.direction == .up)
+        #expect(feed(msg(.upsert(refreshed), 1)) == nil)
+        let draw = feed(msg(line("draw", "3.10"), 2))
+        #expect(draw?.previous?.text == "3.40" && draw?.direction == .down)
+        #expect(feed(msg(.upsert(refreshed), 2)) == nil)
+        // The same price again (a suspension, a repeat) is not a second move.
+        #expect(feed(msg(line("draw", "3.10", suspended: true), 3)) == nil)
+        #expect(feed(msg(line("away", "3.25"), 3)) == nil)
+        // A later real move is reported, and a removed event forgets what was reported.
+        #expect(feed(msg(line("draw", "3.20"), 4))?.previous?.text == "3.10")
+        #expect(feed(msg(.remove(eventID: "1"), 5)) == nil)
+        #expect(feed(msg(.upsert(event("1")), 6)) == nil)
+        #expect(feed(msg(line("home", "2.50"), 7))?.previous?.text == "2.10")
+    }
+
+    @Test("An upsert diffs prices against the stored event")
+    func upsertDiff() throws {
+        var store = LiveStore()
+        store.apply(msg(.upsert(event("1"))))
+        store.apply(msg(.upsert(event("1", prices: ["2.10", "3.60", "3.00"])), 2))
+        let moves = try #require(store.events[EventKey(provider: .tickodds, id: "1")]?.moves)
+        #expect(moves[SelectionKey(marketID: "ft", selectionID: "draw")]?.direction == .up)
+        #expect(moves[SelectionKey(marketID: "ft", selectionID: "away")]?.direction == .down)
+        #expect(moves[SelectionKey(marketID: "ft", selectionID: "home")] == nil)
+    }
+
+    @Test("A suspended line keeps its last price and shows suspended")
+    func suspension() throws {
+        var store = LiveStore()
+        store.apply(msg(.upsert(event("1"))))
+        let sel = Selection(id: "home", name: "home", price: Price(decimal: "2.10"), suspended: true)
+        store.apply(msg(.price(PriceUpdate(eventID: "1", marketID: "ft", marketName: "Fulltime Result", selection: sel)), 1))
+        let s = try #require(store.events[EventKey(provider: .tickodds, id: "1")]?.event.markets[0].selections[0])
+        #expect(s.suspended && !s.isAvailable && s.price?.text == "2.10")
+    }
+
+    @Test("Score, incident, status and remove")
+    func deltas() throws {
+        var store = LiveStore()
+        store.apply(msg(.upsert(event("1"))))
+        store.apply(msg(.score(eventID: "1", from: Score(home: 0, away: 0), to: Score(home: 1, away: 0)), 1))
+        store.apply(msg(.incident(eventID: "1", Incident(kind: .goal, minute: 11, team: .home, player: "Salah")), 1))
+        store.apply(msg(.status(eventID: "1", status: .halftime, period: "Half Time"), 2))
+        let key = EventKey(provider: .tickodds, id: "1")
+        let e = try #require(store.events[key]?.event)
+        #expect(e.score == Score(home: 1, away: 0))
+        #expect(e.incidents.map(\.player) == ["Salah"])
+        #expect(e.status == .halftime && e.period == "Half Time")
+        // A refreshed event without incidents keeps the ones already known.
+        store.apply(msg(.upsert(event("1")), 3))
+        #expect(store.events[key]?.event.incidents.count == 1)
+        store.apply(msg(.remove(eventID: "1"), 4))
+        #expect(store.events[key] == nil)
+        // Updates for unknown events are ignored, not crashes.
+        store.apply(msg(.score(eventID: "nope", from: nil, to: Score(home: 1, away: 1))))
+        #expect(store.events.isEmpty)
+    }
+
+    @Test("Incidents are capped per event")
+    func incidentCap() {
+        var store = LiveStore()
+        store.incidentLimit = 3
+        store.apply(msg(.upsert(event("1"))))
+        for i in 0..<10 { store.apply(msg(.incident(eventID: "1", Incident(kind: .card, minute: i)))) }
+        #expect(store.events[EventKey(provider: .tickodds, id: "1")]?.event.incidents.map(\.minute) == [7, 8, 9])
+    }
+
+    @Test("Connection state and staleness")
+    func connectionAndStaleness() {
+        var store = LiveStore()
+        store.apply(msg(.connection(.live)))
+        store.apply(msg(.upsert(event("1")), 1))
+        #expect(store.feeds[.tickodds]?.connection == .live)
+        let key = EventKey(provider: .tickodds, id: "1")
+        #expect(!store.isStale(key, now: t0.addingTimeInterval(10), bound: 30))
+        #expect(store.isStale(key, now: t0.addingTimeInterval(40), bound: 30))
+        store.apply(msg(.heartbeat, 35))
+        #expect(!store.isStale(key, now: t0.addingTimeInterval(40), bound: 30))
+        store.apply(msg(.connection(.reconnecting(seconds: 2, attempt: 1, reason: "x")), 41))
+        #expect(store.feeds[.tickodds]?.connection.label == "reconnecting")
+    }
+}
