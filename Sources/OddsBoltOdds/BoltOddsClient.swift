@@ -23,7 +23,9 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
 
     /// A fresh limiter at the documented rate (tests give each client its own).
     /// 5 % under the limit: a server counting from a moment later must not see the fourth request early.
-    public static func makeGetLimiter() -> RateLimiter { RateLimiter(perSecond: 12.0 / 60 / 1.05, burst: 3) }
+    public static func makeGetLimiter(clock: any FeedClock = SystemClock()) -> RateLimiter {
+        RateLimiter(perSecond: 12.0 / 60 / 1.05, burst: 3, clock: clock)
+    }
 
     let settings: ProviderSettings
     let transport: Transport
@@ -209,16 +211,17 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
 
     /// The three connections (odds, play-by-play, live scores) sharing one game index.
     public func feedConnections(filters: BoltOddsFilters, pbpGames: [String]? = nil, scores: Bool = true, pbp: Bool = true) -> [any FeedAdapter] {
-        BoltOddsClient.feedConnections(settings: settings, filters: filters, pbpGames: pbpGames, scores: scores, pbp: pbp)
+        BoltOddsClient.feedConnections(settings: settings, filters: filters, pbpGames: pbpGames, scores: scores, pbp: pbp,
+                                       clock: transport.clock)
     }
 
     /// The connections of a feed with `settings` (no transport needed: the fuzzer and replays decode with them).
     public static func feedConnections(settings: ProviderSettings, filters: BoltOddsFilters, pbpGames: [String]? = nil,
-                                       scores: Bool = true, pbp: Bool = true) -> [any FeedAdapter] {
+                                       scores: Bool = true, pbp: Bool = true, clock: any FeedClock = SystemClock()) -> [any FeedAdapter] {
         let index = BoltOddsGameIndex()
-        var feeds: [any FeedAdapter] = [BoltOddsOddsFeed(settings: settings, filters: filters, index: index)]
-        if pbp { feeds.append(BoltOddsGamesFeed(kind: .pbp, settings: settings, games: pbpGames, index: index)) }
-        if scores { feeds.append(BoltOddsGamesFeed(kind: .scores, settings: settings, games: pbpGames, index: index)) }
+        var feeds: [any FeedAdapter] = [BoltOddsOddsFeed(settings: settings, filters: filters, index: index, clock: clock)]
+        if pbp { feeds.append(BoltOddsGamesFeed(kind: .pbp, settings: settings, games: pbpGames, index: index, clock: clock)) }
+        if scores { feeds.append(BoltOddsGamesFeed(kind: .scores, settings: settings, games: pbpGames, index: index, clock: clock)) }
         return feeds
     }
 

@@ -105,8 +105,11 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     let whenZone: TimeZone?
     /// The clock a game's start is compared with (the tests' own).
     var now: @Sendable () -> Date = { Date() }
+    /// The clock the 5-second rule is kept on.
+    let clock: any FeedClock
 
-    init(settings: ProviderSettings, filters: BoltOddsFilters, index: BoltOddsGameIndex) {
+    init(settings: ProviderSettings, filters: BoltOddsFilters, index: BoltOddsGameIndex, clock: any FeedClock = SystemClock()) {
+        self.clock = clock
         self.settings = settings
         self.filters = filters
         self.index = index
@@ -128,7 +131,7 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     /// Sends the subscription now, or as soon as the 5-second rule allows.
     func subscribe() {
         let (link, message, wait): (FeedLink?, String, TimeInterval) = lock.withLock {
-            let now = Date()
+            let now = clock.now
             let wait = lastSubscribe.map { max(0, BoltOddsOddsFeed.resubscribeSpacing - now.timeIntervalSince($0)) } ?? 0
             lastSubscribe = now.addingTimeInterval(wait)
             return (self.link, filters.subscribeMessage, wait)
@@ -223,6 +226,7 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
     public let silenceLimit: TimeInterval? = nil
     public var connectionName: String { kind.rawValue }
     let kind: Kind
+    let clock: any FeedClock
     let settings: ProviderSettings
     let index: BoltOddsGameIndex
     /// Games named by the user; nil: follow the odds stream.
@@ -235,8 +239,8 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
     /// Plays already told, per game (the first messages repeat the last plays).
     private var seenPlays: [String: Set<String>] = [:]
 
-    init(kind: Kind, settings: ProviderSettings, games: [String]?, index: BoltOddsGameIndex) {
-        self.kind = kind; self.settings = settings; self.games = games; self.index = index
+    init(kind: Kind, settings: ProviderSettings, games: [String]?, index: BoltOddsGameIndex, clock: any FeedClock = SystemClock()) {
+        self.kind = kind; self.settings = settings; self.games = games; self.index = index; self.clock = clock
         if games == nil { index.onNewGames { [weak self] in self?.scheduleSubscribe() } }
     }
 
@@ -257,14 +261,14 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
         lock.withLock {
             guard connected else { return }
             pending?.cancel()
-            let now = Date()
+            let clock = self.clock
+            let now = clock.now
             let earliest = lastSubscribe.map { $0.addingTimeInterval(BoltOddsOddsFeed.resubscribeSpacing) } ?? now
             let at = max(earliest, now.addingTimeInterval(0.3))
             pending = Task { [weak self] in
                 // The moment may be past already (a busy loop): then at once.
-                let wait = min(max(0, at.timeIntervalSince(Date())), 60)
-                try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
-                guard !Task.isCancelled else { return }
+                let wait = min(max(0, at.timeIntervalSince(clock.now)), 60)
+                do { try await clock.sleep(wait) } catch { return }
                 self?.subscribeNow()
             }
         }
@@ -275,7 +279,7 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
         guard !games.isEmpty else { return }
         let message = JSONOutput.object([("action", .string("subscribe")),
                                          ("filters", .object([("games", .array(games.map { .string($0) }))]))]).rendered
-        let link: FeedLink? = lock.withLock { lastSubscribe = Date(); return self.link }
+        let link: FeedLink? = lock.withLock { lastSubscribe = clock.now; return self.link }
         link?.send(message)
     }
 

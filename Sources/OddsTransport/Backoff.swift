@@ -41,15 +41,18 @@ public actor RateLimiter {
     /// When the next request would be due at the steady pace (the cell rate algorithm's "TAT").
     private var due: Date = .distantPast
 
-    /// `perSecond` requests a second on average, of which `burst` may come at once.
-    public init(perSecond: Double, burst: Int = 1) {
+    private let clock: any FeedClock
+
+    /// `perSecond` requests a second on average, of which `burst` may come at once, on `clock`.
+    public init(perSecond: Double, burst: Int = 1, clock: any FeedClock = SystemClock()) {
         self.interval = 1 / perSecond
         self.tolerance = Double(max(1, burst) - 1) / perSecond
+        self.clock = clock
     }
 
     /// Takes the next place and says how many seconds to wait before using it (0: at once).
     public func reserve() -> TimeInterval {
-        let now = Date()
+        let now = clock.now
         let start = max(now, due.addingTimeInterval(-tolerance))
         due = max(due, start).addingTimeInterval(interval)
         return start.timeIntervalSince(now)
@@ -58,6 +61,6 @@ public actor RateLimiter {
     /// Waits until the next request may start.
     public func acquire() async {
         let wait = reserve()
-        if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+        if wait > 0 { try? await clock.sleep(wait) }
     }
 }

@@ -113,8 +113,9 @@ public final class FeedLink: @unchecked Sendable {
     private var pending: [Task<Void, Never>] = []
     /// Every text sent, for `--verbose`.
     private let log: (@Sendable (String) -> Void)?
+    private let clock: any FeedClock
 
-    public init(log: (@Sendable (String) -> Void)? = nil) { self.log = log }
+    public init(clock: any FeedClock = SystemClock(), log: (@Sendable (String) -> Void)? = nil) { self.clock = clock; self.log = log }
 
     /// True while a connection is up.
     public var isOpen: Bool { lock.withLock { session != nil } }
@@ -134,7 +135,8 @@ public final class FeedLink: @unchecked Sendable {
             let generation = self.generation
             pending.removeAll { $0.isCancelled }
             pending.append(Task { [weak self] in
-                try? await Task.sleep(nanoseconds: UInt64(max(0, min(seconds, 3600)) * 1_000_000_000))
+                guard let clock = self?.clock else { return }
+                try? await clock.sleep(max(0, min(seconds, 3600)))
                 guard let self, !Task.isCancelled else { return }
                 let session = self.lock.withLock { self.generation == generation ? self.session : nil }
                 guard let session else { return }
@@ -256,7 +258,8 @@ public enum FeedRunner {
         let name = label(adapter)
         let logger = transport.logger
         let redactor = transport.redactor
-        let link = FeedLink { text in logger.debug("\(name): sent \(redactor.redact(text))") }
+        let clock = transport.clock
+        let link = FeedLink(clock: clock) { text in logger.debug("\(name): sent \(redactor.redact(text))") }
         defer { link.detach() }
         var attempt = 0
         await emit(.connection(.connecting))
@@ -264,13 +267,13 @@ public enum FeedRunner {
             let reason: String
             var connectedAt: Date?
             do {
-                while let wait = gate.reserve(now: Date()) {
+                while let wait = gate.reserve(now: clock.now) {
                     logger.info("\(name): at the limit of \(gate.perMinute ?? 0) connections a minute; waiting \(String(format: "%.1f", wait)) s")
-                    do { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) } catch { return }
+                    do { try await clock.sleep(wait) } catch { return }
                 }
                 let (url, headers) = try adapter.endpoint()
                 let session = try await WebSocketSession.connect(url: url, headers: headers, transport: transport)
-                connectedAt = Date()
+                connectedAt = clock.now
                 stats.connected()
                 logger.info("\(name): connected")
                 await emit(.connection(.live))
@@ -326,7 +329,7 @@ public enum FeedRunner {
             }
             // Only a connection that stayed up proves the server healthy: one that sends a snapshot and
             // drops keeps its backoff growing.
-            if let connectedAt, Date().timeIntervalSince(connectedAt) >= healthyAfter { attempt = 0 }
+            if let connectedAt, clock.now.timeIntervalSince(connectedAt) >= healthyAfter { attempt = 0 }
             attempt += 1
             guard policy.allows(attempt: attempt) else {
                 let e = OddsError.network("\(name) live feed lost and \(attempt - 1) reconnects failed: \(reason).")
@@ -336,7 +339,7 @@ public enum FeedRunner {
             let delay = policy.delay(attempt: attempt, jitter: Double.random(in: 0..<1))
             logger.info("\(name): \(reason); reconnecting in \(String(format: "%.2f", delay)) s (attempt \(attempt))")
             await emit(.connection(.reconnecting(seconds: delay, attempt: attempt, reason: reason)))
-            do { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) } catch { return }
+            do { try await clock.sleep(delay) } catch { return }
         }
     }
 
@@ -347,16 +350,17 @@ public enum FeedRunner {
     /// by us, through TCP.
     static func pump(_ session: WebSocketSession, adapter: some FeedAdapter, link: FeedLink, name: String,
                      stats: FeedStats, transport: Transport, emit: (FeedUpdate) async -> Void) async throws -> Ending {
-        let activity = NIOLockedValueBox(Activity())
+        let clock = transport.clock
+        let activity = NIOLockedValueBox(Activity(last: clock.now, busy: false))
         let silentFor = NIOLockedValueBox<TimeInterval?>(nil)
         var watchdog: Task<Void, Never>?
         if let limit = adapter.silenceLimit {
             watchdog = Task {
                 let step = max(0.05, limit / 4)
                 while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: UInt64(step * 1_000_000_000))
+                    do { try await clock.sleep(step) } catch { return }
                     let a = activity.withLockedValue { $0 }
-                    if !a.busy && Date().timeIntervalSince(a.last) > limit {
+                    if !a.busy && clock.now.timeIntervalSince(a.last) > limit {
                         silentFor.withLockedValue { $0 = limit }
                         session.abort()
                         return
@@ -368,7 +372,7 @@ public enum FeedRunner {
         if let ping = adapter.ping, ping.every > 0, ping.every.isFinite {
             pinger = Task {
                 while !Task.isCancelled {
-                    do { try await Task.sleep(nanoseconds: UInt64(ping.every * 1_000_000_000)) } catch { return }
+                    do { try await clock.sleep(ping.every) } catch { return }
                     guard link.send(ping.text) else { return }
                 }
             }
@@ -387,9 +391,9 @@ public enum FeedRunner {
         func skip(_ reason: String) {
             let reason = transport.redactor.redact(reason)
             stats.skipped(reason)
-            for line in warnings.note(skippedKind, reason, now: Date()) { transport.logger.warning("\(line)") }
+            for line in warnings.note(skippedKind, reason, now: clock.now) { transport.logger.warning("\(line)") }
         }
-        defer { for line in warnings.due(now: Date(), force: true) { transport.logger.warning("\(line)") } }
+        defer { for line in warnings.due(now: clock.now, force: true) { transport.logger.warning("\(line)") } }
         /// Emits the message's updates and acts on its errors; an ending stops the connection.
         func act(on inbound: Inbound) async -> Ending? {
             switch inbound {
@@ -415,7 +419,7 @@ public enum FeedRunner {
             if Task.isCancelled { return .cancelled }
             switch event {
             case .frame(let bytes):
-                let now = Date()
+                let now = clock.now
                 activity.withLockedValue { $0 = Activity(last: now, busy: true) }
                 stats.frame(bytes: bytes.count)
                 tap?.frame(feed: feed, bytes: bytes, at: now)
@@ -426,8 +430,8 @@ public enum FeedRunner {
                 } catch {
                     skip(String(describing: error))
                 }
-                if warnings.hasPending { for line in warnings.due(now: Date()) { transport.logger.warning("\(line)") } }
-                activity.withLockedValue { $0 = Activity(last: Date(), busy: false) }
+                if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
+                activity.withLockedValue { $0 = Activity(last: clock.now, busy: false) }
             case .closed(let c, let error):
                 code = c
                 failure = error
@@ -460,7 +464,7 @@ final class ConnectionGate: @unchecked Sendable {
 }
 
 /// When a connection last delivered a frame, and whether the consumer is busy with it.
-private struct Activity: Sendable { var last = Date(); var busy = false }
+private struct Activity: Sendable { var last: Date; var busy: Bool }
 
 /// A provider's documented limit of new connections a minute, as a sliding window.
 public struct ConnectionRate: Sendable {

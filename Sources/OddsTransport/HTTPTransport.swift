@@ -57,7 +57,11 @@ public final class Transport: @unchecked Sendable {
     let tlsConfiguration: TLSConfiguration
     private let sslContext = NIOLockedValueBox<NIOSSLContext?>(nil)
 
-    public init(logger: Logger, redactor: Redactor, trustRoots: TrustRoots = .system) {
+    /// The time every wait of this transport's feeds and requests goes by.
+    public let clock: any FeedClock
+
+    public init(logger: Logger, redactor: Redactor, trustRoots: TrustRoots = .system, clock: any FeedClock = SystemClock()) {
+        self.clock = clock
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         tlsConfiguration = trustRoots.clientConfiguration
         var config = HTTPClient.Configuration(tlsConfiguration: tlsConfiguration)

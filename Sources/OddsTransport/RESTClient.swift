@@ -37,7 +37,7 @@ public struct RESTClient: Sendable {
                 if wait >= 1 {
                     transport.logger.warning("waiting \(Int(wait.rounded(.up))) s: \(provider.displayName) allows \(limiterNote ?? "only so many requests")")
                 }
-                if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+                if wait > 0 { try await transport.clock.sleep(wait) }
             }
             let result: HTTPResult
             do {
@@ -69,7 +69,7 @@ public struct RESTClient: Sendable {
                 // The server's wait is a floor: retrying earlier would only be refused again.
                 let delay = max(retry.delay(attempt: attempt), min(after ?? 0, maxRetryAfter))
                 transport.logger.info("\(provider.displayName) answered HTTP \(result.status); retry \(attempt) in \(delay)s")
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                try await transport.clock.sleep(delay)
             default:
                 throw OddsError.provider(provider, "unexpected HTTP \(result.status) for \(what)")
             }

@@ -374,13 +374,15 @@ public enum FeedReplay {
     /// Replays the frames of the adapters' connections through them (each frame to the adapter of
     /// its `"<provider>/<connection>"`); other lines (REST bodies, other feeds) are skipped. Messages
     /// carry the recorded receive time. A message the provider calls fatal ends the replay with its error.
-    public static func run(_ decoder: ReplayDecoder, speed: ReplaySpeed, stats: FeedStats) -> FeedStream {
+    /// The recorded spacing, divided by `speed`, is kept on `clock`.
+    public static func run(_ decoder: ReplayDecoder, speed: ReplaySpeed, stats: FeedStats,
+                           clock: any FeedClock = SystemClock()) -> FeedStream {
         let box = UncheckedBox(decoder)
         let queue = FeedStream(capacity: FeedRunner.bufferCapacity)
         let task = Task {
             let decoder = box.value
             var previousT: Int64?
-            var previousWall = Date()
+            var previousWall = clock.now
             while !Task.isCancelled, let step = decoder.next() {
                 if let error = step.fatal {
                     queue.finish(throwing: error)
@@ -389,11 +391,11 @@ public enum FeedReplay {
                 if case .times(let factor) = speed {
                     if let previousT {
                         let due = Double(step.t - previousT) / 1000 / factor
-                        let wait = due - Date().timeIntervalSince(previousWall)
-                        if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(min(wait, 3600) * 1_000_000_000)) }
+                        let wait = due - clock.now.timeIntervalSince(previousWall)
+                        if wait > 0 { do { try await clock.sleep(min(wait, 3600)) } catch { break } }
                     }
                     previousT = step.t
-                    previousWall = Date()
+                    previousWall = clock.now
                 }
                 for m in step.messages {
                     guard await queue.send(m) else { return }
@@ -406,7 +408,7 @@ public enum FeedReplay {
     }
 
     public static func run(_ adapters: [any FeedAdapter], reader: RecordingReader, speed: ReplaySpeed,
-                           stats: FeedStats) -> FeedStream {
-        run(ReplayDecoder(adapters, reader: reader, stats: stats), speed: speed, stats: stats)
+                           stats: FeedStats, clock: any FeedClock = SystemClock()) -> FeedStream {
+        run(ReplayDecoder(adapters, reader: reader, stats: stats), speed: speed, stats: stats, clock: clock)
     }
 }

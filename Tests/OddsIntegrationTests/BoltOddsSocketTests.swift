@@ -108,27 +108,43 @@ struct BoltOddsSocketTests {
         }
     }
 
-    @Test("New subscribes on a live connection keep 5 s apart, so the server never refuses one")
+    @Test("New subscribes on a live connection keep 5 s apart on the feed's clock (virtual here: no real wait)")
     func resubscribeSpacing() async throws {
-        try await withSimulator({ $0.enforceRateLimit = false }) { sim, transport in
+        let clock = VirtualClock()
+        // The simulator keeps its own 5-second rule on the wall clock, which a virtual clock does not move.
+        try await withSimulator({ $0.enforceRateLimit = false; $0.boltOddsResubscribeInterval = 0 }) { sim, _ in
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let transport = Transport(logger: logger, redactor: Redactor(), clock: clock)
             let client = BoltOddsSocketTests.client(sim, transport)
             let first = BoltOddsFilters(sports: ["EPL"]), second = BoltOddsFilters(sports: ["NBA"]), third = BoltOddsFilters(sports: ["La Liga"])
             let adapters = client.feedConnections(filters: first, scores: false, pbp: false)
             let odds = try #require(adapters.first as? BoltOddsOddsFeed)
             let probe = FeedProbe(FeedRunner.run(adapters, transport: transport, stats: FeedStats()))
-            defer { probe.stop() }
             try await probe.wait("initial state") { $0.updates.contains { if case .bookUpsert = $0 { return true } else { return false } } }
+            // The first subscribe went on `socket_connected`, at t0: the clock has not moved since.
+            let t0 = clock.now
+            let sleepers = clock.sleeping
             odds.update(filters: second)
             odds.update(filters: third)
-            try await waitUntil("the third subscribe", timeout: 20) { await sim.receivedTexts.contains(third.subscribeMessage) }
-            // When each reached the server; sent back to back, they would arrive together.
-            let arrived = await sim.receivedTextTimes
-            let times = try [first, second, third].map { f in try #require(arrived.first { $0.text == f.subscribeMessage }?.at) }
-            #expect(times[1].timeIntervalSince(times[0]) >= 4.9 && times[2].timeIntervalSince(times[1]) >= 4.9, "\(times)")
+            // Neither goes at once: each waits on the clock, the second 5.25 s after the first, the third 5.25 s later.
+            try await clock.waitForSleeper(count: sleepers + 2)
+            let spacing = BoltOddsOddsFeed.resubscribeSpacing
+            #expect(clock.dues.contains(t0.addingTimeInterval(spacing)) && clock.dues.contains(t0.addingTimeInterval(2 * spacing)),
+                    "\(clock.dues.map { $0.timeIntervalSince(t0) })")
+            clock.advance(by: spacing - 0.01)
+            #expect(clock.sleeping == sleepers + 2, "a subscribe was sent before its 5 s")
+            clock.advance(by: 0.01)
+            try await waitUntil("the second subscribe") { await sim.receivedTexts.contains(second.subscribeMessage) }
+            #expect(!(await sim.receivedTexts.contains(third.subscribeMessage)))
+            clock.advance(by: spacing)
+            try await waitUntil("the third subscribe") { await sim.receivedTexts.contains(third.subscribeMessage) }
             try await probe.wait("La Liga games") { p in
                 p.updates.contains { if case .bookUpsert(let e, _) = $0 { return e.league == "La Liga" } else { return false } }
             }
             #expect(await sim.counters.connections == 1)
+            probe.stop()
+            await transport.shutdown()
         }
     }
 
@@ -170,7 +186,8 @@ struct BoltOddsSocketTests {
             for _ in 0..<4 { waits.append(await limiter.reserve()) }
             #expect(waits[0] == 0 && waits[1] == 0 && waits[2] == 0)
             #expect(waits[3] > 4.5 && waits[3] <= 5.5)
-            // The client's own limiter against the simulator's: four listings, none refused.
+            // The client's own limiter against the simulator's, which counts on the wall clock: this one
+            // stays in real time (four listings, none refused, the fourth some 5 s after the first).
             let start = Date()
             for _ in 0..<4 { _ = try await client.info() }
             #expect(await sim.counters.rateLimited == 0)

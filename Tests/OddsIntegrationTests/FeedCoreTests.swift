@@ -269,17 +269,23 @@ struct RecordReplayTests {
             text += "{\"t\":\(1_000_000 + i * 400),\"feed\":\"tickodds/live\",\"frame\":{\"type\":\"heartbeat\",\"timestamp\":\"2026-11-22T04:39:37Z\"}}\n"
         }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let started = Date()
+        // On a virtual clock: each frame waits for exactly its scaled spacing, however busy the machine.
+        let clock = VirtualClock()
         let replay = FeedReplay.run([TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)],
-                                    reader: try RecordingReader(path: path), speed: .times(2), stats: FeedStats())
-        var n = 0
-        for try await _ in replay { n += 1 }
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(n == 3)
-        // 800 ms recorded at twice the speed: about 400 ms.
-        // The lower bound shows the recorded spacing is kept (scaled); the upper bound only catches a hang:
-        // a loaded machine (parallel tests on two cores) can delay a wake-up by seconds.
-        #expect(elapsed >= 0.35 && elapsed < 60, "took \(elapsed) s")
+                                    reader: try RecordingReader(path: path), speed: .times(2), stats: FeedStats(), clock: clock)
+        let probe = FeedProbe(replay)
+        defer { probe.stop() }
+        try await probe.wait("the first frame at once") { $0.messages.count == 1 }
+        // 400 ms recorded between frames, at twice the speed: 200 ms on the clock.
+        try await clock.waitForSleeper()
+        #expect(clock.dues == [clock.now.addingTimeInterval(0.2)])
+        clock.advance(by: 0.19)
+        #expect(clock.sleeping == 1 && probe.messages.count == 1)
+        clock.advance(by: 0.02)
+        try await probe.wait("the second frame") { $0.messages.count == 2 }
+        try await clock.waitForSleeper()
+        clock.advance(by: 0.21)
+        try await probe.wait("the third frame, and the end") { $0.messages.count == 3 && $0.finished }
         #expect(ReplaySpeed("max") == .max)
         #expect(ReplaySpeed("2x") == .times(2))
         #expect(ReplaySpeed("0") == nil)

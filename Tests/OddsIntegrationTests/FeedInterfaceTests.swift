@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import OddsModel
 @testable import OddsSimulator
 import OddsSimulatorFaults
@@ -95,19 +96,33 @@ struct FeedInterfaceTests {
         }
     }
 
-    @Test("An application ping goes out on its cadence while connected, and stops with the connection")
+    @Test("An application ping goes out on its cadence while connected (virtual clock), and stops with the connection")
     func applicationPing() async throws {
-        try await withSimulator { sim, transport in
+        let clock = VirtualClock()
+        try await withSimulator { sim, _ in
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let transport = Transport(logger: logger, redactor: Redactor(), clock: clock)
             let ping = "{\"action\":\"ping\",\"channel\":\"test\"}"
-            let feed = ScriptedFeed(sim, name: "live", ping: ApplicationPing(every: 0.1, text: ping))
+            let feed = ScriptedFeed(sim, name: "live", ping: ApplicationPing(every: 10, text: ping))
             let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: FeedStats(), policy: fastReconnect))
-            try await waitUntil("five pings") { await sim.receivedTexts.filter { $0 == ping }.count >= 5 }
-            // Not sent all at once: five pings take at least four intervals after the connection is up.
+            try await probe.wait("connected") { $0.updates.contains(where: \.isLive) }
+            func pings() async -> Int { await sim.receivedTexts.filter { $0 == ping }.count }
+            // One ping per 10 s on the clock, none before.
+            for n in 1...3 {
+                try await clock.waitForSleeper()
+                clock.advance(by: 9.9)
+                #expect(await pings() == n - 1)
+                clock.advance(by: 0.11)
+                try await waitUntil("ping \(n)") { await pings() == n }
+            }
             probe.stop()
             try await waitUntil("closed") { await sim.openConnections == 0 }
-            let after = await sim.receivedTexts.filter { $0 == ping }.count
-            try await Task.sleep(nanoseconds: 400_000_000)
-            #expect(await sim.receivedTexts.filter { $0 == ping }.count == after)
+            // Stopped with the connection: nothing is left asleep to send another.
+            try await waitUntil("the pinger gone") { clock.sleeping == 0 }
+            clock.advance(by: 60)
+            #expect(await pings() == 3)
+            await transport.shutdown()
         }
     }
 
