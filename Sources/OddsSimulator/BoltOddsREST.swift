@@ -225,3 +225,22 @@ extension Simulator {
         return (200, JSONOutput.object(fields).rendered, [])
     }
 }
+
+extension SimProvider {
+    /// BoltOdds: many books, play-by-play and live scores.
+    public static let boltodds = SimProvider(rawValue: "boltodds")
+}
+
+extension SimService {
+    /// BoltOdds' REST under /api (GET and POST) and its three WebSockets (odds, play-by-play, live scores).
+    static let boltOdds = SimService(
+        provider: .boltodds, restPath: "/api", webSocketPath: "/api",
+        options: { sim in [("pbp_url", sim.boltOddsPlayByPlayURL), ("scores_url", sim.boltOddsLiveScoresURL)] },
+        route: { sim, head, path, query, body in sim.boltOddsRoute(head, path: path, query: query, body: body) },
+        acceptsUpgrade: { sim, _, path, query in BoltOddsFeed(path: path) != nil ? sim.boltOddsAcceptsUpgrade(query) : nil },
+        connect: { sim, channel, head, path in
+            guard let feed = BoltOddsFeed(path: path) else { return channel.close() }
+            return channel.pipeline.addHandler(BoltOddsConnection(sim: sim, head: head, feed: feed))
+        },
+        tick: { sim, changes in sim.boltOddsRecord(changes) })
+}

@@ -119,3 +119,22 @@ extension SimConnection {
     }
 
 }
+
+extension SimProvider {
+    /// PulseScore: Bet365 through the PulseScore API.
+    public static let pulsescore = SimProvider(rawValue: "pulsescore")
+}
+
+extension SimService {
+    /// PulseScore's REST under /api/v2/bet365 (key in X-Secret, 3 requests a second) and its WebSocket.
+    static let pulseScore = SimService(
+        provider: .pulsescore, restPath: Simulator.pulseScoreBase, webSocketPath: Simulator.pulseScoreBase + "/ws/live",
+        route: { sim, head, path, query, _ in
+            guard path.hasPrefix(Simulator.pulseScoreBase) else { return nil }
+            guard head.method == .GET else { return Simulator.error(405, "Method not allowed") }
+            let key = head.headers.first(name: "X-Secret")
+            return sim.guarded(key: key, rateLimited: true) { sim.pulseScore(String(path.dropFirst(Simulator.pulseScoreBase.count)), query) }
+        },
+        acceptsUpgrade: { _, _, path, _ in path == Simulator.pulseScoreBase + "/ws/live" ? true : nil },
+        connect: { sim, channel, head, _ in channel.pipeline.addHandler(SimConnection(sim: sim, head: head)) })
+}

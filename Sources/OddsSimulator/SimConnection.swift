@@ -65,8 +65,8 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
             if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(ping), delay: .milliseconds(ping), { [weak self] _ in
                 self?.ping()
             }) { timers.append(t) }
-        case .boltodds, .sportsapi, .sportsapiV1:
-            break // BoltOdds and SportsAPIPro sockets have their own handlers.
+        default:
+            break // This handler serves PulseScore's and TickOdds' sockets only.
         }
     }
 
@@ -86,7 +86,7 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
         case .tickodds:
             guard let subs = subscriptions else { return true }
             return subs.contains("all") || subs.contains(PulseScoreFormat.sportName(m.sport))
-        case .boltodds, .sportsapi, .sportsapiV1: return false
+        default: return false
         }
     }
 
@@ -102,7 +102,7 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
                 if let m, !wants(m) { continue }
                 for message in TickOddsFormat.messages(for: change, world: sim.world) { send(message) }
             }
-        case .boltodds, .sportsapi, .sportsapiV1: break
+        default: break
         }
     }
 

@@ -79,24 +79,10 @@ extension Simulator {
     func route(_ head: HTTPRequestHead, body: [UInt8] = []) -> (Int, String, [(String, String)]) {
         let (path, query) = splitURI(head.uri)
         requestCount += 1
-        // BoltOdds has POST endpoints; the other providers answer 405 to anything but GET.
-        if let answer = boltOddsRoute(head, path: path, query: query, body: body) { return answer }
-        if let answer = sportsAPIRoute(head) { return answer }
-        guard head.method == .GET else { return Self.error(405, "Method not allowed") }
-        if path.hasPrefix(Self.pulseScoreBase) {
-            let key = head.headers.first(name: "X-Secret")
-            return guarded(key: key, rateLimited: true) { self.pulseScore(String(path.dropFirst(Self.pulseScoreBase.count)), query) }
+        for service in Simulator.services {
+            if let answer = service.route(self, head, path, query, body) { return answer }
         }
-        if path.hasPrefix("/api/v1/live") || path == "/ws/live" {
-            let key = head.headers.first(name: "X-API-Key") ?? query["apiKey"]
-            if path == "/ws/live" {
-                if let (status, message) = tickOddsRefusal(key: query["apiKey"]) { return Self.error(status, message) }
-                return Self.error(400, "Expected a WebSocket upgrade")
-            }
-            // TickOdds documents no REST rate limit.
-            return guarded(key: key, rateLimited: false) { self.tickOdds(String(path.dropFirst("/api/v1/live".count))) }
-        }
-        return Self.error(404, "Not found")
+        return head.method == .GET ? Self.error(404, "Not found") : Self.error(405, "Method not allowed")
     }
 
     /// Key check, forced failures and (for PulseScore) the 3 req/s limit, then the handler.

@@ -29,13 +29,11 @@ public enum SimScenario: String, Sendable, CaseIterable {
     case firehose
 }
 
-/// Which provider protocol a simulated endpoint speaks.
-public enum SimProvider: String, Sendable, CaseIterable {
-    case pulsescore, tickodds, boltodds
-    /// SportsAPIPro v2 (channels over one WebSocket).
-    case sportsapi
-    /// SportsAPIPro v1 (scores over a per-sport WebSocket).
-    case sportsapiV1 = "sportsapi-v1"
+/// Which provider protocol a simulated endpoint speaks: the provider's id as the registry names it.
+/// Each provider's simulator files declare their own.
+public struct SimProvider: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
 }
 
 /// Where a provider's client reaches the simulator: REST base (nil: the provider has no REST here),
@@ -190,17 +188,11 @@ public final class Simulator: @unchecked Sendable {
                         channel.eventLoop.makeSucceededFuture(self.acceptsUpgrade(head) ? HTTPHeaders() : nil)
                     },
                     upgradePipelineHandler: { channel, head in
-                        let path = splitURI(head.uri).0
-                        if let feed = BoltOddsFeed(path: path) {
-                            return channel.pipeline.addHandler(BoltOddsConnection(sim: self, head: head, feed: feed))
+                        let (path, query) = splitURI(head.uri)
+                        guard let service = Simulator.services.first(where: { $0.acceptsUpgrade(self, head, path, query) != nil }) else {
+                            return channel.close()
                         }
-                        if path == SportsAPIProV2.path {
-                            return channel.pipeline.addHandler(SportsAPIProV2Connection(sim: self, head: head))
-                        }
-                        if SportsAPIProV1.sport(ofPath: path) != nil {
-                            return channel.pipeline.addHandler(SportsAPIProV1Connection(sim: self, head: head))
-                        }
-                        return channel.pipeline.addHandler(SimConnection(sim: self, head: head))
+                        return service.connect(self, channel, head, path)
                     })
                 let tls: EventLoopFuture<Void> = channel.eventLoop.makeCompletedFuture {
                     if let sslContext { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
@@ -245,43 +237,22 @@ public final class Simulator: @unchecked Sendable {
 
     private var webSocketBase: String { "\(options.tls == nil ? "ws" : "wss")://\(options.host):\(port)" }
 
-    /// The REST base URL of a provider, as `ODDS_<PROVIDER>_URL` takes it.
+    /// The REST base URL of a provider, as `ODDS_<PROVIDER>_URL` takes it (the base URL when it has no REST here).
     public func restURL(_ provider: SimProvider) -> String {
-        switch provider {
-        case .pulsescore: return baseURL + "/api/v2/bet365"
-        case .tickodds: return baseURL
-        case .boltodds: return baseURL + "/api"
-        // The SportsAPIPro docs describe WebSockets only.
-        case .sportsapi, .sportsapiV1: return baseURL
-        }
+        baseURL + (service(provider)?.restPath ?? "")
     }
 
     /// The WebSocket URL of a provider, as `ODDS_<PROVIDER>_WS_URL` takes it.
     public func webSocketURL(_ provider: SimProvider) -> String {
-        switch provider {
-        case .pulsescore: return webSocketBase + "/api/v2/bet365/ws/live"
-        case .tickodds: return webSocketBase + "/ws/live"
-        case .boltodds: return webSocketBase + "/api"
-        case .sportsapi: return webSocketBase + SportsAPIProV2.path
-        // `{sport}` is left for the client to fill, as in the docs' `wss://v1.{sport}.sportsapipro.com/ws`.
-        case .sportsapiV1: return webSocketBase + "/v1/{sport}/ws"
-        }
+        webSocketBase + (service(provider)?.webSocketPath ?? "")
     }
 
     /// Where a client of the provider named `name` (its registry id: "boltodds", "sportsapi-v1") reaches
     /// this simulator: the settings `--demo` gives it and `odds sim` exports. Nil for a provider not simulated.
     public func endpoints(forProvider name: String) -> SimEndpoints? {
-        guard let provider = SimProvider(rawValue: name) else { return nil }
-        switch provider {
-        case .boltodds:
-            return SimEndpoints(restURL: restURL(provider), webSocketURL: webSocketURL(provider),
-                                options: [("pbp_url", boltOddsPlayByPlayURL), ("scores_url", boltOddsLiveScoresURL)])
-        // The SportsAPIPro docs describe WebSockets only.
-        case .sportsapi, .sportsapiV1:
-            return SimEndpoints(restURL: nil, webSocketURL: webSocketURL(provider))
-        case .pulsescore, .tickodds:
-            return SimEndpoints(restURL: restURL(provider), webSocketURL: webSocketURL(provider))
-        }
+        guard let service = service(SimProvider(rawValue: name)) else { return nil }
+        return SimEndpoints(restURL: service.restPath.map { baseURL + $0 }, webSocketURL: webSocketBase + service.webSocketPath,
+                            options: service.options(self))
     }
 
     /// Runs `body` on the simulator's loop without blocking the caller's thread.
@@ -329,22 +300,17 @@ public final class Simulator: @unchecked Sendable {
 
     func tickOnLoop() {
         let changes = world.tick()
-        boltOddsRecord(changes)
-        sportsAPIRecord(changes)
+        for service in Simulator.services { service.tick(self, changes) }
         for c in connections.values { c.worldChanged(changes) }
     }
 
+    /// Whether some provider takes this WebSocket upgrade (a refused one is answered by the REST handler).
     func acceptsUpgrade(_ head: HTTPRequestHead) -> Bool {
         let (path, query) = splitURI(head.uri)
-        switch path {
-        case "/api/v2/bet365/ws/live": return true
-        case "/ws/live":
-            // TickOdds documents no close codes: what it refuses, it refuses at the upgrade, answered
-            // by the plain handler (401 bad key; inferred: 403 without the Live plan, 429 over 50).
-            return tickOddsRefusal(key: query["apiKey"]) == nil
-        case "/api", "/api/playbyplay", "/api/livescores": return boltOddsAcceptsUpgrade(query)
-        default: return sportsAPIAcceptsUpgrade(head)
+        for service in Simulator.services {
+            if let accepted = service.acceptsUpgrade(self, head, path, query) { return accepted }
         }
+        return false
     }
 
     func register(_ c: any SimSocket) {

@@ -763,3 +763,28 @@ extension Simulator {
         }
     }
 }
+
+extension SimProvider {
+    /// SportsAPIPro v2 (channels over one WebSocket).
+    public static let sportsapi = SimProvider(rawValue: "sportsapi")
+    /// SportsAPIPro v1 (scores over a per-sport WebSocket).
+    public static let sportsapiV1 = SimProvider(rawValue: "sportsapi-v1")
+}
+
+extension SimService {
+    /// SportsAPIPro v2: one WebSocket of channels (the docs describe no REST).
+    static let sportsAPIV2 = SimService(
+        provider: .sportsapi, restPath: nil, webSocketPath: SportsAPIProV2.path,
+        route: { sim, head, path, _, _ in path == SportsAPIProV2.path ? sim.sportsAPIRoute(head) : nil },
+        acceptsUpgrade: { sim, head, path, _ in path == SportsAPIProV2.path ? sim.sportsAPIAcceptsUpgrade(head) : nil },
+        connect: { sim, channel, head, _ in channel.pipeline.addHandler(SportsAPIProV2Connection(sim: sim, head: head)) },
+        // The state both versions share: v2's incident lists and v1's changed games.
+        tick: { sim, changes in sim.sportsAPIRecord(changes) })
+
+    /// SportsAPIPro v1: a WebSocket per sport; `{sport}` is the client's to fill, as in the docs' host.
+    static let sportsAPIV1 = SimService(
+        provider: .sportsapiV1, restPath: nil, webSocketPath: "/v1/{sport}/ws",
+        route: { sim, head, path, _, _ in SportsAPIProV1.sport(ofPath: path) != nil ? sim.sportsAPIRoute(head) : nil },
+        acceptsUpgrade: { sim, head, path, _ in SportsAPIProV1.sport(ofPath: path) != nil ? sim.sportsAPIAcceptsUpgrade(head) : nil },
+        connect: { sim, channel, head, _ in channel.pipeline.addHandler(SportsAPIProV1Connection(sim: sim, head: head)) })
+}

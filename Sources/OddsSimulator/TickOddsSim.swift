@@ -194,3 +194,28 @@ extension SimConnection {
     }
 
 }
+
+extension SimProvider {
+    /// TickOdds.
+    public static let tickodds = SimProvider(rawValue: "tickodds")
+}
+
+extension SimService {
+    /// TickOdds' REST under /api/v1/live (no documented rate limit) and its WebSocket /ws/live. It
+    /// documents no close codes: what it refuses, it refuses at the upgrade, answered by the REST side
+    /// (401 bad key; inferred: 403 without the Live plan, 429 over 50 connections).
+    static let tickOdds = SimService(
+        provider: .tickodds, restPath: "", webSocketPath: "/ws/live",
+        route: { sim, head, path, query, _ in
+            guard path.hasPrefix("/api/v1/live") || path == "/ws/live" else { return nil }
+            guard head.method == .GET else { return Simulator.error(405, "Method not allowed") }
+            if path == "/ws/live" {
+                if let (status, message) = sim.tickOddsRefusal(key: query["apiKey"]) { return Simulator.error(status, message) }
+                return Simulator.error(400, "Expected a WebSocket upgrade")
+            }
+            let key = head.headers.first(name: "X-API-Key") ?? query["apiKey"]
+            return sim.guarded(key: key, rateLimited: false) { sim.tickOdds(String(path.dropFirst("/api/v1/live".count))) }
+        },
+        acceptsUpgrade: { sim, _, path, query in path == "/ws/live" ? sim.tickOddsRefusal(key: query["apiKey"]) == nil : nil },
+        connect: { sim, channel, head, _ in channel.pipeline.addHandler(SimConnection(sim: sim, head: head)) })
+}
