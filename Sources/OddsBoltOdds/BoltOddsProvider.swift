@@ -14,7 +14,18 @@ extension BoltOddsClient {
                   ProviderOption("scores_url", defaultLiveScoresURL, documented: false),
                   ProviderOption("when_timezone", BoltOddsTime.defaultZone, documented: false)],
         capabilities: [.books, .incidents, .restListings],
-        make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) })
+        make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) },
+        fuzzTargets: fuzzTargets)
+
+    /// The three connections' decoders, and the odds stream's fast path held to the generic decoder's answer.
+    static func fuzzTargets(_ corpus: [[UInt8]]) -> [FuzzTarget] {
+        let adapters = feedConnections(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), filters: BoltOddsFilters())
+        return FuzzTarget.adapters(adapters, corpus: corpus, fallback: #"{"action":"ping"}"#) + [
+            FuzzTarget(name: "boltodds odds fast path", decode: { BoltOddsDecoders.fastAnswers($0) },
+                       stillWorks: { corpus.contains { BoltOddsDecoders.fastAnswers($0) } },
+                       disagrees: { !BoltOddsDecoders.agree($0) }),
+        ]
+    }
 }
 
 extension BoltOddsClient {

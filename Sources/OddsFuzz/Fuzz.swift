@@ -1,10 +1,7 @@
 import Foundation
 import OddsJSON
-import OddsBoltOdds
 import OddsModel
-import OddsPulseScore
-import OddsSportsAPI
-import OddsTickOdds
+import OddsProviders
 import OddsTransport
 
 /// A deterministic fuzzer for the provider decoders: hostile variants of real frames (truncated,
@@ -14,20 +11,7 @@ import OddsTransport
 /// short run) and by `odds-bench fuzz` (a million inputs per decoder).
 public struct Fuzzer {
     /// One decoder under test: it gets bytes and may throw; it must not crash or hang.
-    public struct Target {
-        public var name: String
-        /// Decodes one input; returns true if it was accepted.
-        public var decode: ([UInt8]) -> Bool
-        /// Called after the run: a valid frame still decodes (the stream goes on after bad input).
-        public var stillWorks: () -> Bool
-        /// For a fast decoder with a reference: true when the two disagree on this input.
-        public var disagrees: (([UInt8]) -> Bool)?
-
-        public init(name: String, decode: @escaping ([UInt8]) -> Bool, stillWorks: @escaping () -> Bool,
-                    disagrees: (([UInt8]) -> Bool)? = nil) {
-            self.name = name; self.decode = decode; self.stillWorks = stillWorks; self.disagrees = disagrees
-        }
-    }
+    public typealias Target = FuzzTarget
 
     public struct Report: CustomStringConvertible {
         public var target: String
@@ -160,90 +144,35 @@ public struct Fuzzer {
 
     // MARK: - The decoders
 
-    /// Every decoder that reads provider or recording bytes, each checked afterwards with `valid`
-    /// frames of its kind: (TickOdds message, PulseScore broadcast).
-    public static func targets(validTickOdds: [UInt8], validPulseScore: [UInt8], validBoltOdds: [[UInt8]] = []) -> [Target] {
-        let settings = ProviderSettings(key: nil, restURL: "", webSocketURL: "")
-        // BoltOdds' three connections, each checked with the first valid frame of its kind.
-        let bolt = BoltOddsClient.feedConnections(settings: settings, filters: BoltOddsFilters())
-        let boltTargets: [Target] = bolt.map { adapter in
-            let valid = validBoltOdds.first { (try? adapter.decode($0, first: false)).map { !$0.isEmpty } ?? false }
-                ?? Array(#"{"action":"ping"}"#.utf8)
-            return Target(name: "boltodds \(adapter.connectionName)", decode: { (try? adapter.decode($0, first: false)) != nil },
-                          stillWorks: { (try? adapter.decode(valid, first: false)).map { !$0.isEmpty } ?? false })
-        }
-        let tick = TickOddsFeed(settings: settings, sport: nil)
-        let tickSoccer = TickOddsFeed(settings: settings, sport: "soccer")
-        let pulse = PulseScoreFeed(settings: settings, sport: "soccer")
-        var pulseFirst = true
-        let marketCache = TickOddsMarketCache()
-        let eventCache = PulseScoreEventCache()
-        return [
-            Target(name: "tickodds", decode: { (try? tick.decode($0, first: false)) != nil },
-                   stillWorks: { (try? tick.decode(validTickOdds, first: false)) != nil }),
-            Target(name: "tickodds (soccer filter)", decode: { (try? tickSoccer.decode($0, first: false)) != nil },
-                   stillWorks: { (try? tickSoccer.decode(validTickOdds, first: false)) != nil }),
-            Target(name: "tickodds fast path", decode: { TickOddsDecoders.fast($0) != nil },
-                   stillWorks: { TickOddsDecoders.fast(validTickOdds) != nil || TickOddsDecoders.fallsBack(validTickOdds) },
-                   disagrees: { !TickOddsDecoders.agree($0) }),
-            Target(name: "tickodds fast path (market cache)", decode: { TickOddsDecoders.fast($0, cache: marketCache) != nil },
-                   stillWorks: { TickOddsDecoders.agree(validTickOdds, cache: marketCache) },
-                   disagrees: { !TickOddsDecoders.agree($0, cache: marketCache) }),
-            Target(name: "pulsescore", decode: { bytes in
-                defer { pulseFirst = false }
-                return (try? pulse.decode(bytes, first: pulseFirst)) != nil
-            }, stillWorks: { (try? pulse.decode(validPulseScore, first: false)) != nil }),
-            Target(name: "pulsescore fast path (event cache)", decode: { PulseScoreDecoders.fast($0, cache: eventCache) != nil },
-                   stillWorks: { PulseScoreDecoders.agree(validPulseScore, cache: eventCache) },
-                   disagrees: { !PulseScoreDecoders.agree($0, cache: eventCache) }),
+    /// Every decoder that reads provider or recording bytes: each registered provider's own targets,
+    /// and the shared JSON parser, span scanner and recording-line reader, each checked afterwards
+    /// with a valid frame taken from `corpus`.
+    public static func targets(corpus: [[UInt8]]) -> [Target] {
+        let json = corpus.first { $0.withUnsafeBufferPointer(JSONScanner.isJSON) } ?? Array("{}".utf8)
+        let shared = [
             Target(name: "json parser", decode: { bytes in bytes.withUnsafeBufferPointer { (try? JSONParser.parse(bytes: $0)) != nil } },
-                   stillWorks: { validTickOdds.withUnsafeBufferPointer { (try? JSONParser.parse(bytes: $0)) != nil } }),
+                   stillWorks: { json.withUnsafeBufferPointer { (try? JSONParser.parse(bytes: $0)) != nil } }),
             Target(name: "json span", decode: { bytes in bytes.withUnsafeBufferPointer { (try? JSONSpan.valueEnd($0, from: 0)) != nil } },
-                   stillWorks: { validTickOdds.withUnsafeBufferPointer { b in
+                   stillWorks: { json.withUnsafeBufferPointer { b in
                        (try? JSONSpan.valueEnd(b, from: 0)).map { JSONSpan.skipWhitespace(b, from: $0) == b.count } ?? false
                    } }),
-        ] + boltTargets + sportsAPITargets(settings: settings, valid: validBoltOdds) + [
-            Target(name: "boltodds odds fast path", decode: { BoltOddsDecoders.fastAnswers($0) },
-                   stillWorks: { validBoltOdds.contains { BoltOddsDecoders.fastAnswers($0) } },
-                   disagrees: { !BoltOddsDecoders.agree($0) }),
             // The reader takes a frame's bytes as they stand (the decoder judges them): what it hands on
             // must be exactly the frame, and a JSON frame must scan as JSON.
             Target(name: "recording line", decode: { bytes in
-                guard let frame = RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + bytes + [0x7D]) else { return false }
+                guard let frame = RecordingReader.parse(Array("{\"t\":1,\"feed\":\"any/live\",\"frame\":".utf8) + bytes + [0x7D]) else { return false }
                 guard frame.bytes == bytes else { return false }
                 return frame.bytes.withUnsafeBufferPointer(JSONScanner.isJSON)
             }, stillWorks: {
-                RecordingReader.parse(Array("{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":".utf8) + validTickOdds + [0x7D]) != nil
+                RecordingReader.parse(Array("{\"t\":1,\"feed\":\"any/live\",\"frame\":".utf8) + json + [0x7D]) != nil
             }),
         ]
-    }
-}
-
-extension Fuzzer {
-    /// SportsAPIPro v2's and v1's feeds, each checked with the first frame of `valid` it decodes into data.
-    static func sportsAPITargets(settings: ProviderSettings, valid: [[UInt8]]) -> [Target] {
-        let adapters: [any FeedAdapter] = SportsAPIProClient.feedConnections(settings: settings, sport: nil)
-            + SportsAPIProV1Client.feedConnections(settings: settings, sport: nil)
-        return adapters.map { adapter in
-            // A frame that decodes into updates once; v1 drops a repeated updateId, so its check is that it still reads.
-            let frame = valid.first { (try? adapter.decode($0, first: false)).map { !$0.isEmpty } ?? false } ?? Array(#"{"type":"pong"}"#.utf8)
-            return Target(name: "\(adapter.provider.rawValue) \(adapter.connectionName)", decode: { (try? adapter.decode($0, first: false)) != nil },
-                          stillWorks: { (try? adapter.receive(frame, first: false)) != nil })
-        }
+        return ProviderRegistry.descriptors.flatMap { $0.fuzzTargets(corpus) } + shared
     }
 
-    /// Runs every decoder over `count` hostile variants of `corpus`; the first frame of the corpus
-    /// each decoder accepts is what it must still decode afterwards.
+    /// Runs every decoder over `count` hostile variants of `corpus`.
     public static func runAll(corpus: [[UInt8]], count: Int, seed: UInt64) -> [Report] {
-        let settings = ProviderSettings(key: nil, restURL: "", webSocketURL: "")
-        let tick = TickOddsFeed(settings: settings, sport: nil)
-        let pulse = PulseScoreFeed(settings: settings, sport: "soccer")
-        let validTick = corpus.first { (try? tick.decode($0, first: false)).map { !$0.isEmpty } ?? false }
-            ?? Array(#"{"type":"heartbeat","timestamp":"2026-11-22T04:39:37Z"}"#.utf8)
-        let validPulse = corpus.first { (try? pulse.decode($0, first: true)).map { !$0.isEmpty } ?? false }
-            ?? Array(#"{"type":"data","timestamp":1,"events":[]}"#.utf8)
         var fuzzer = Fuzzer(corpus: corpus, seed: seed)
-        return targets(validTickOdds: validTick, validPulseScore: validPulse, validBoltOdds: corpus).map { fuzzer.run($0, count: count) }
+        return targets(corpus: corpus).map { fuzzer.run($0, count: count) }
     }
 }
 

@@ -15,5 +15,24 @@ extension PulseScoreClient {
                   ProviderOption("live_event_path", defaultLiveEventPath, documented: false),
                   ProviderOption("ws_connections", String(defaultWebSocketConnections), documented: true)],
         capabilities: [.restListings],
-        make: { settings, transport, retry in PulseScoreClient(settings: settings, transport: transport, retry: retry) })
+        make: { settings, transport, retry in PulseScoreClient(settings: settings, transport: transport, retry: retry) },
+        fuzzTargets: fuzzTargets)
+
+    /// The generic decoder, and the fast path with its event cache held to the generic decoder's answer.
+    static func fuzzTargets(_ corpus: [[UInt8]]) -> [FuzzTarget] {
+        let pulse = PulseScoreFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: "soccer")
+        let valid = corpus.first { (try? pulse.decode($0, first: true)).map { !$0.isEmpty } ?? false }
+            ?? Array(#"{"type":"data","timestamp":1,"events":[]}"#.utf8)
+        var first = true
+        let eventCache = PulseScoreEventCache()
+        return [
+            FuzzTarget(name: "pulsescore", decode: { bytes in
+                defer { first = false }
+                return (try? pulse.decode(bytes, first: first)) != nil
+            }, stillWorks: { (try? pulse.decode(valid, first: false)) != nil }),
+            FuzzTarget(name: "pulsescore fast path (event cache)", decode: { PulseScoreDecoders.fast($0, cache: eventCache) != nil },
+                       stillWorks: { PulseScoreDecoders.agree(valid, cache: eventCache) },
+                       disagrees: { !PulseScoreDecoders.agree($0, cache: eventCache) }),
+        ]
+    }
 }

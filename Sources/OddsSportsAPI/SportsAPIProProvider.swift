@@ -14,7 +14,11 @@ extension SportsAPIProClient {
         id: .sportsapi, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
         options: [ProviderOption("key_in", "query", documented: true), ProviderOption("ping_seconds", "30", documented: true)],
         capabilities: [.books, .incidents, .stats, .lineups, .matchFocus],
-        make: { settings, transport, _ in SportsAPIProClient(settings: settings, transport: transport) })
+        make: { settings, transport, _ in SportsAPIProClient(settings: settings, transport: transport) },
+        fuzzTargets: { corpus in
+            FuzzTarget.adapters(feedConnections(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),
+                                corpus: corpus, fallback: #"{"type":"pong"}"#, check: .reads)
+        })
 }
 
 extension SportsAPIProV1Client {
@@ -24,7 +28,11 @@ extension SportsAPIProV1Client {
         options: [ProviderOption("ping_seconds", "30", documented: false)],
         capabilities: [],
         sports: SportsAPIProV1Client.documentedSports,
-        make: { settings, transport, _ in SportsAPIProV1Client(settings: settings, transport: transport) })
+        make: { settings, transport, _ in SportsAPIProV1Client(settings: settings, transport: transport) },
+        fuzzTargets: { corpus in
+            FuzzTarget.adapters(feedConnections(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),
+                                corpus: corpus, fallback: #"{"type":"pong"}"#, check: .reads)
+        })
 
     /// The sports of v1's `connected` message, in its order.
     static let documentedSports = SportsAPIProWire.v1SportIDs.keys.sorted().map { SportsAPIProWire.v1SportIDs[$0]! }

@@ -14,5 +14,29 @@ extension TickOddsClient {
         options: [ProviderOption("key_header", defaultKeyHeader, documented: false),
                   ProviderOption("heartbeat_seconds", "15", documented: true)],
         capabilities: [.incidents, .restListings],
-        make: { settings, transport, retry in TickOddsClient(settings: settings, transport: transport, retry: retry) })
+        make: { settings, transport, retry in TickOddsClient(settings: settings, transport: transport, retry: retry) },
+        fuzzTargets: fuzzTargets)
+
+    /// The generic decoder (all sports and one), and the fast path alone and with its market cache,
+    /// each held to the generic decoder's answer.
+    static func fuzzTargets(_ corpus: [[UInt8]]) -> [FuzzTarget] {
+        let settings = ProviderSettings(key: nil, restURL: "", webSocketURL: "")
+        let tick = TickOddsFeed(settings: settings, sport: nil)
+        let tickSoccer = TickOddsFeed(settings: settings, sport: "soccer")
+        let valid = corpus.first { (try? tick.decode($0, first: false)).map { !$0.isEmpty } ?? false }
+            ?? Array(#"{"type":"heartbeat","timestamp":"2026-11-22T04:39:37Z"}"#.utf8)
+        let marketCache = TickOddsMarketCache()
+        return [
+            FuzzTarget(name: "tickodds", decode: { (try? tick.decode($0, first: false)) != nil },
+                       stillWorks: { (try? tick.decode(valid, first: false)) != nil }),
+            FuzzTarget(name: "tickodds (soccer filter)", decode: { (try? tickSoccer.decode($0, first: false)) != nil },
+                       stillWorks: { (try? tickSoccer.decode(valid, first: false)) != nil }),
+            FuzzTarget(name: "tickodds fast path", decode: { TickOddsDecoders.fast($0) != nil },
+                       stillWorks: { TickOddsDecoders.fast(valid) != nil || TickOddsDecoders.fallsBack(valid) },
+                       disagrees: { !TickOddsDecoders.agree($0) }),
+            FuzzTarget(name: "tickodds fast path (market cache)", decode: { TickOddsDecoders.fast($0, cache: marketCache) != nil },
+                       stillWorks: { TickOddsDecoders.agree(valid, cache: marketCache) },
+                       disagrees: { !TickOddsDecoders.agree($0, cache: marketCache) }),
+        ]
+    }
 }

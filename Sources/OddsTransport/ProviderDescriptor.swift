@@ -46,12 +46,17 @@ public struct ProviderDescriptor: Sendable {
     public var supported: Bool
     /// Builds the client.
     public var make: @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider
+    /// The provider's decoders as fuzz targets, each checked afterwards with a valid frame of its
+    /// kind taken from `corpus` (the fuzzer's seed frames).
+    public var fuzzTargets: @Sendable (_ corpus: [[UInt8]]) -> [FuzzTarget]
 
     public init(id: ProviderID, restURL: String, webSocketURL: String, options: [ProviderOption] = [],
-                capabilities: ProviderCapabilities, sports: [String] = [], supported: Bool = true, make: @escaping @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider) {
+                capabilities: ProviderCapabilities, sports: [String] = [], supported: Bool = true,
+                make: @escaping @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider,
+                fuzzTargets: @escaping @Sendable (_ corpus: [[UInt8]]) -> [FuzzTarget]) {
         self.id = id; self.restURL = restURL; self.webSocketURL = webSocketURL; self.options = options
         self.capabilities = capabilities; self.sports = sports
-        self.supported = supported; self.make = make
+        self.supported = supported; self.make = make; self.fuzzTargets = fuzzTargets
     }
 
     /// The settings of this provider before config, environment and flags.
@@ -67,4 +72,41 @@ public protocol MatchFocus: Sendable {
     func focus(_ matchID: String?)
     /// Follows the rows on screen (their incidents and odds).
     func rows(_ ids: [String])
+}
+
+/// One decoder under the fuzzer: it gets bytes and may throw; it must not crash or hang.
+public struct FuzzTarget {
+    public var name: String
+    /// Decodes one input; returns true if it was accepted.
+    public var decode: ([UInt8]) -> Bool
+    /// Called after the run: a valid frame still decodes (the stream goes on after bad input).
+    public var stillWorks: () -> Bool
+    /// For a fast decoder with a reference: true when the two disagree on this input.
+    public var disagrees: (([UInt8]) -> Bool)?
+
+    public init(name: String, decode: @escaping ([UInt8]) -> Bool, stillWorks: @escaping () -> Bool,
+                disagrees: (([UInt8]) -> Bool)? = nil) {
+        self.name = name; self.decode = decode; self.stillWorks = stillWorks; self.disagrees = disagrees
+    }
+
+    /// What a target must still do with a valid frame after the run.
+    public enum Check { case decodesUpdates, reads }
+
+    /// A target for each of `adapters`, named "<provider> <connection>", checked afterwards with the
+    /// first frame of `corpus` it decodes into updates (else `fallback`).
+    public static func adapters(_ adapters: [any FeedAdapter], corpus: [[UInt8]], fallback: String,
+                                check: Check = .decodesUpdates) -> [FuzzTarget] {
+        adapters.map { adapter in
+            let valid = corpus.first { (try? adapter.decode($0, first: false)).map { !$0.isEmpty } ?? false } ?? Array(fallback.utf8)
+            return FuzzTarget(name: "\(adapter.provider.rawValue) \(adapter.connectionName)",
+                              decode: { (try? adapter.decode($0, first: false)) != nil },
+                              stillWorks: {
+                                  switch check {
+                                  case .decodesUpdates: return (try? adapter.decode(valid, first: false)).map { !$0.isEmpty } ?? false
+                                  // A feed that drops a repeated message (v1's updateId) still reads it.
+                                  case .reads: return (try? adapter.receive(valid, first: false)) != nil
+                                  }
+                              })
+        }
+    }
 }

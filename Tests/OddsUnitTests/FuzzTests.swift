@@ -8,6 +8,7 @@ import OddsTickOdds
 import OddsTransport
 @testable import OddsPulseScore
 @testable import OddsSimulator
+import OddsProviders
 import OddsTestSupport
 import Testing
 
@@ -50,6 +51,17 @@ struct FuzzTests {
             frames.append(Array(BoltOddsPlays.matchUpdate(m, log).utf8))
         }
         return frames
+    }
+
+    @Test("Every registered provider brings its decoders to the fuzzer, each with a valid frame it still reads")
+    func everyProvider() throws {
+        let targets = Fuzzer.targets(corpus: try FuzzTests.corpus())
+        for id in ProviderRegistry.ids {
+            let own = targets.filter { $0.name == id.rawValue || $0.name.hasPrefix(id.rawValue + " ") }
+            #expect(!own.isEmpty, "\(id) has no fuzz target")
+            #expect(own.allSatisfy { $0.stillWorks() }, "\(id): \(own.map(\.name))")
+        }
+        #expect(Set(targets.map(\.name)).count == targets.count)
     }
 
     @Test("Hostile variants of real frames never crash or hang a decoder, and each still decodes valid frames afterwards")
