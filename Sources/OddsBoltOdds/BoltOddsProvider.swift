@@ -10,9 +10,25 @@ extension BoltOddsClient {
     /// BoltOdds as the registry lists it.
     public static let descriptor = ProviderDescriptor(
         id: .boltodds, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
+        summary: """
+        many sportsbooks side by side: an odds stream, play-by-play and live scores over three WebSockets, \
+        REST listings; tables show the best price across books with its book
+        """,
+        notes: """
+        Documented: REST https://spro.agency/api (key as ?key=; GET limited to 12 a minute with a burst of 3, \
+        which the client keeps to and says on stderr when it waits) and the odds stream wss://spro.agency/api \
+        (at most 12 connections a minute, kept by the client). Inferred: play-by-play \
+        wss://spro.agency/api/playbyplay (pbp_url) and live scores wss://spro.agency/api/livescores (scores_url), \
+        the sport of each competition (a built-in table: NBA is basketball, EPL soccer, ...), the end of the \
+        initial state (1 s without a new game), a bad key refused at the upgrade (HTTP 401: exit 3), the \
+        silence after which a connection is dead (silence_seconds), and the zone of a game's info.when (US \
+        Eastern, as the docs' example implies; when_timezone): a game is scheduled until that start, then live \
+        until the scores feeds say it ended.
+        """,
         options: [ProviderOption("pbp_url", defaultPlayByPlayURL, documented: false),
                   ProviderOption("scores_url", defaultLiveScoresURL, documented: false),
-                  ProviderOption("when_timezone", BoltOddsTime.defaultZone, documented: false)],
+                  ProviderOption("when_timezone", BoltOddsTime.defaultZone, documented: false),
+                  ProviderOption("silence_seconds", "90", documented: false)],
         capabilities: [.books, .incidents, .restListings],
         make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)

@@ -1,3 +1,6 @@
+import OddsProviders
+import OddsTransport
+
 /// Reference text shown by `odds --help`, `odds help TOPIC` and in the man page, kept in one place.
 enum Docs {
     /// The root help: what `odds` is, three examples and where to read more (the commands are listed
@@ -62,42 +65,45 @@ enum Docs {
     64 usage error (including close 4004, a sport the provider does not stream); 130 a one-shot query \
     interrupted by SIGINT/SIGTERM/SIGHUP (every command exits within a second of one).
     """),
-        ("providers", "Each provider: addresses, what is documented, what is inferred.", """
-    Providers: pulsescore (Bet365 odds; REST and WebSocket), tickodds (scores, clock, incidents and odds; \
-    REST and WebSocket), boltodds (many sportsbooks side by side: an odds stream, play-by-play and live \
-    scores over three WebSockets, REST listings; tables show the best price across books with its book), \
-    sportsapi (SportsAPIPro v2: live scores, and per match incidents, statistics, lineups and odds from several \
-    books, over one WebSocket of channels) and sportsapi-v1 (SportsAPIPro v1: live scores of nine sports). \
-    `odds watch MATCH` follows one match's incidents live. --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead \
-    of the provider; its data is labelled as demo data (stderr, the table banner, "demo": true in JSON, and a \
-    last "demo" column in TSV and CSV).
-
-    URLS: documented by the providers: PulseScore REST https://api.pulsescore.net/api/v2/bet365 (live-events, \
-    leagues, events, events/{fi}, per-sport prefixes) and WebSocket wss://api.pulsescore.net/api/v2/bet365/ws/live; \
-    TickOdds WebSocket wss://api.tickodds.com/ws/live and REST /api/v1/live/events, /events/{id}, /sports, \
-    /status. Inferred (not in the docs; configurable): PulseScore live sports /live-events/sports \
-    (live_sports_path) and live event /live-events/{id} (live_event_path); the TickOdds REST host \
-    https://api.tickodds.com and its key header X-API-Key (key_header); TickOdds' league field, and how \
-    it refuses a key without the Live plan (HTTP 403 at the upgrade: exit 4) or over 50 connections (HTTP \
-    429 at the upgrade: retried with backoff). TickOdds documents no close codes: every close reconnects. \
-    BoltOdds: documented REST https://spro.agency/api (key as ?key=; GET limited to 12 a minute with a burst \
-    of 3, which the client keeps to and says on stderr when it waits) and the odds stream wss://spro.agency/api \
-    (at most 12 connections a minute, kept by the client); inferred: play-by-play \
-    wss://spro.agency/api/playbyplay (pbp_url) and live scores wss://spro.agency/api/livescores (scores_url), \
-    the sport of each competition (a built-in table: NBA is basketball, EPL soccer, ...), the end of the \
-    initial state (1 s without a new game), a bad key refused at the upgrade (HTTP 401: exit 3), the \
-    silence after which a connection is dead (90 s; silence_seconds), and the zone of a game's info.when \
-    (US Eastern, as the docs' example implies; when_timezone): a game is scheduled until that start, then \
-    live until the scores feeds say it ended. \
-    SportsAPIPro v2: documented wss://v2.football.sportsapipro.com/ws (key as ?x-api-key=, or the x-api-key \
-    header with key_in = "header"; x-sport header from --sport), its channels, and a ping every 30 s \
-    (ping_seconds; no pong or data for two intervals: reconnect); inferred: the shapes of every channel's data \
-    (read as SofaScore-style events, incidents, statistics, lineups and odds), the unsubscribe reply and the \
-    error message. SportsAPIPro v1: documented wss://v1.{sport}.sportsapipro.com/ws ({sport} is filled from \
-    --sport, default football), channels and messages; inferred: the game fields beyond team names and scores \
-    (365Scores-style statusGroup, statusText, gameTime, competitors' redCards) and the ping message {"type":"ping"}.
-    """),
+        ("providers", "Each provider: addresses, settings, what is documented and inferred.", providers),
     ]
+
+    /// `odds help providers` (and the man page's), from the registry's descriptors.
+    static var providers: String {
+        let descriptors = ProviderRegistry.descriptors
+        let list = descriptors.map { "\($0.id.rawValue) (\($0.summary))" }
+        let watching = descriptors.filter { $0.capabilities.contains(.incidents) }.map(\.id.rawValue)
+        var text = "Providers: " + list.dropLast().joined(separator: ", ") + " and " + list.last! + ". "
+        text += "`odds watch MATCH` follows one match's incidents live (\(watching.joined(separator: ", "))). "
+        text += """
+        --demo on any data command starts the built-in simulator on 127.0.0.1 and uses it instead of the \
+        provider; its data is labelled as demo data (stderr, the table banner, "demo": true in JSON, and a last \
+        "demo" column in TSV and CSV).
+
+        SETTINGS, with their defaults: each under its provider's [section] in the config file, or \
+        ODDS_<PROVIDER>_<SETTING> in the environment (ODDS_BOLTODDS_PBP_URL for pbp_url); the API key as key, or \
+        ODDS_<PROVIDER>_KEY. "inferred": the provider's docs do not say; odds chose, and it can be changed.
+
+        """
+        for d in descriptors {
+            for o in d.settingDefaults {
+                text += "  [\(d.id.configName)] \(o.key) = \(o.value)\(o.documented ? "" : "  (inferred)")\n"
+            }
+        }
+        for d in descriptors { text += "\n\(d.id.displayName.uppercased()): \(d.notes)\n" }
+        return String(text.dropLast())
+    }
+
+    /// The settings table of docs/providers.md, from the same descriptors (a test keeps the file current).
+    static var providersMarkdownTable: String {
+        var rows = ["| provider | setting | default | |", "| --- | --- | --- | --- |"]
+        for d in ProviderRegistry.descriptors {
+            for o in d.settingDefaults {
+                rows.append("| \(d.id.displayName) | `\(o.key)` | `\(o.value)` | \(o.documented ? "documented" : "**inferred**") |")
+            }
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
 
     /// `text` with each line wrapped at `width` columns (at spaces), its indentation kept.
     static func wrapped(_ text: String, width: Int = 80) -> String {

@@ -11,9 +11,18 @@ extension PulseScoreClient {
     /// PulseScore as the registry lists it.
     public static let descriptor = ProviderDescriptor(
         id: .pulsescore, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
+        summary: "Bet365 odds; REST and WebSocket",
+        notes: """
+        Documented: REST https://api.pulsescore.net/api/v2/bet365 (live-events, leagues, events, events/{fi}, \
+        per-sport prefixes) and WebSocket wss://api.pulsescore.net/api/v2/bet365/ws/live. Inferred (not in the \
+        docs; configurable): live sports /live-events/sports (live_sports_path) and live event /live-events/{id} \
+        (live_event_path), and the silence after which a connection is dead (no heartbeat is documented; \
+        silence_seconds).
+        """,
         options: [ProviderOption("live_sports_path", defaultLiveSportsPath, documented: false),
                   ProviderOption("live_event_path", defaultLiveEventPath, documented: false),
-                  ProviderOption("ws_connections", String(defaultWebSocketConnections), documented: true)],
+                  ProviderOption("ws_connections", String(defaultWebSocketConnections), documented: true),
+                  ProviderOption("silence_seconds", "120", documented: false)],
         capabilities: [.restListings],
         make: { settings, transport, retry in PulseScoreClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)

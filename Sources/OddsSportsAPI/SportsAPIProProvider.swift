@@ -11,7 +11,18 @@ extension ProviderID {
 extension SportsAPIProClient {
     /// SportsAPIPro v2 as the registry lists it.
     public static let descriptor = ProviderDescriptor(
-        id: .sportsapi, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
+        id: .sportsapi, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL, restURLDocumented: false,
+        summary: """
+        SportsAPIPro v2: live scores, and per match incidents, statistics, lineups and odds from several books, \
+        over one WebSocket of channels
+        """,
+        notes: """
+        Documented: wss://v2.football.sportsapipro.com/ws (key as ?x-api-key=, or the x-api-key header with \
+        key_in = "header"; x-sport header from --sport), its channels, and a ping every 30 s (ping_seconds; no \
+        pong or data for two intervals: reconnect). Everything comes over the WebSocket: no REST is used. \
+        Inferred: the shapes of every channel's data (read as SofaScore-style events, incidents, statistics, \
+        lineups and odds), the unsubscribe reply and the error message.
+        """,
         options: [ProviderOption("key_in", "query", documented: true), ProviderOption("ping_seconds", "30", documented: true)],
         capabilities: [.books, .incidents, .stats, .lineups, .matchFocus],
         make: { settings, transport, _ in SportsAPIProClient(settings: settings, transport: transport) },
@@ -24,7 +35,13 @@ extension SportsAPIProClient {
 extension SportsAPIProV1Client {
     /// SportsAPIPro v1 as the registry lists it.
     public static let descriptor = ProviderDescriptor(
-        id: .sportsapiV1, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
+        id: .sportsapiV1, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL, restURLDocumented: false,
+        summary: "SportsAPIPro v1: live scores of nine sports",
+        notes: """
+        Documented: wss://v1.{sport}.sportsapipro.com/ws ({sport} is filled from --sport, default football), \
+        channels and messages. Inferred: the game fields beyond team names and scores (365Scores-style \
+        statusGroup, statusText, gameTime, competitors' redCards) and the ping message {"type":"ping"}.
+        """,
         options: [ProviderOption("ping_seconds", "30", documented: false)],
         capabilities: [],
         sports: SportsAPIProV1Client.documentedSports,

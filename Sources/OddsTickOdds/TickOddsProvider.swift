@@ -10,8 +10,17 @@ extension ProviderID {
 extension TickOddsClient {
     /// TickOdds as the registry lists it.
     public static let descriptor = ProviderDescriptor(
-        id: .tickodds, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL,
+        id: .tickodds, restURL: defaultRESTURL, webSocketURL: defaultWebSocketURL, restURLDocumented: false,
+        summary: "scores, clock, incidents and odds; REST and WebSocket",
+        notes: """
+        Documented: WebSocket wss://api.tickodds.com/ws/live and REST /api/v1/live/events, /events/{id}, \
+        /sports, /status. Inferred (not in the docs; configurable): the REST host https://api.tickodds.com, \
+        its key header X-API-Key (key_header; key_in = "query" sends ?apiKey= instead), the league field, and \
+        how it refuses a key without the Live plan (HTTP 403 at the upgrade: exit 4) or over 50 connections \
+        (HTTP 429 at the upgrade: retried with backoff). TickOdds documents no close codes: every close reconnects.
+        """,
         options: [ProviderOption("key_header", defaultKeyHeader, documented: false),
+                  ProviderOption("key_in", "header", documented: false),
                   ProviderOption("heartbeat_seconds", "15", documented: true)],
         capabilities: [.incidents, .restListings],
         make: { settings, transport, retry in TickOddsClient(settings: settings, transport: transport, retry: retry) },

@@ -34,9 +34,15 @@ public struct ProviderOption: Sendable, Hashable {
 /// never which provider it is.
 public struct ProviderDescriptor: Sendable {
     public var id: ProviderID
-    /// Default REST and WebSocket URLs.
+    /// Default REST and WebSocket URLs, and whether the provider's docs give them (false: inferred).
     public var restURL: String
     public var webSocketURL: String
+    public var restURLDocumented: Bool
+    public var webSocketURLDocumented: Bool
+    /// What the provider serves, in a few words ("Bet365 odds; REST and WebSocket"), for `odds help providers`.
+    public var summary: String
+    /// What its docs give and what `odds` inferred, in sentences, for `odds help providers` and the man page.
+    public var notes: String
     /// Settings beyond key and URLs, with their defaults.
     public var options: [ProviderOption]
     public var capabilities: ProviderCapabilities
@@ -50,13 +56,22 @@ public struct ProviderDescriptor: Sendable {
     /// kind taken from `corpus` (the fuzzer's seed frames).
     public var fuzzTargets: @Sendable (_ corpus: [[UInt8]]) -> [FuzzTarget]
 
-    public init(id: ProviderID, restURL: String, webSocketURL: String, options: [ProviderOption] = [],
+    public init(id: ProviderID, restURL: String, webSocketURL: String, restURLDocumented: Bool = true,
+                webSocketURLDocumented: Bool = true, summary: String, notes: String, options: [ProviderOption] = [],
                 capabilities: ProviderCapabilities, sports: [String] = [], supported: Bool = true,
                 make: @escaping @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider,
                 fuzzTargets: @escaping @Sendable (_ corpus: [[UInt8]]) -> [FuzzTarget]) {
         self.id = id; self.restURL = restURL; self.webSocketURL = webSocketURL; self.options = options
+        self.restURLDocumented = restURLDocumented; self.webSocketURLDocumented = webSocketURLDocumented
+        self.summary = summary; self.notes = notes
         self.capabilities = capabilities; self.sports = sports
         self.supported = supported; self.make = make; self.fuzzTargets = fuzzTargets
+    }
+
+    /// Every setting with its default: `url`, `ws_url`, then the provider's options.
+    public var settingDefaults: [ProviderOption] {
+        [ProviderOption("url", restURL, documented: restURLDocumented), ProviderOption("ws_url", webSocketURL, documented: webSocketURLDocumented)]
+            + options
     }
 
     /// The settings of this provider before config, environment and flags.
