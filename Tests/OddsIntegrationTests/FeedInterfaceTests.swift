@@ -167,19 +167,30 @@ struct FeedInterfaceTests {
         }
     }
 
-    @Test("Connections of one feed share the provider's connection rate: past it, a reconnect waits")
+    @Test("Connections of one feed share the provider's connection rate: past it, a reconnect waits out the minute (virtual clock)")
     func sharedConnectionRate() async throws {
-        try await withSimulator { sim, transport in
+        let clock = VirtualClock()
+        try await withSimulator { sim, _ in
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let transport = Transport(logger: logger, redactor: Redactor(), clock: clock)
             let odds = ScriptedFeed(sim, name: "odds", perMinute: 3), scores = ScriptedFeed(sim, name: "scores", perMinute: 3)
             let probe = FeedProbe(FeedRunner.run([odds, scores], transport: transport, stats: FeedStats(), policy: fastReconnect))
-            defer { probe.stop() }
             try await probe.wait("both live") { p in p.states(of: "odds").last == .live && p.states(of: "scores").last == .live }
+            let t0 = clock.now
             await sim.dropAll()
+            // Both back off (on the clock), then reconnect: the third connection of the minute goes, the
+            // fourth waits for the first to be a minute old.
+            try await clock.waitForSleeper(count: 2)
+            clock.advance(by: fastReconnect.maximum)
             try await waitUntil("the third connection") { await sim.counters.connections >= 3 }
-            // The fourth would be over 3 a minute: it waits the minute out.
-            try await Task.sleep(nanoseconds: 1_500_000_000)
+            try await waitUntil("the fourth waiting for its minute") { clock.dues.contains { $0.timeIntervalSince(t0) > 30 } }
             #expect(await sim.counters.connections == 3)
             #expect(await sim.openConnections == 1)
+            clock.advance(by: 60)
+            try await waitUntil("the fourth connection, a minute on") { await sim.counters.connections == 4 }
+            probe.stop()
+            await transport.shutdown()
         }
     }
 
