@@ -5,7 +5,7 @@ import PackageDescription
 let testDependencies: [Target.Dependency] = [
     "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
     "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
-    "OddsDashboard", "OddsFuzz", "OddsTestSupport",
+    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsTestSupport",
     .product(name: "Logging", package: "swift-log"),
 ]
 
@@ -34,9 +34,11 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .executableTarget(name: "OddsBench", dependencies: ["OddsDashboard", "OddsTerminal", "OddsStore", "OddsModel",
-                                                          "OddsProviders", "OddsTransport", "OddsFuzz", "OddsJSON", "OddsTickOdds",
+                                                          "OddsProviders", "OddsTransport", "OddsFuzz", "OddsFusion", "OddsJSON", "OddsTickOdds",
                                                           .product(name: "Logging", package: "swift-log")]),
         .target(name: "OddsModel"),
+        // One row per real match across providers: matching and the fused view.
+        .target(name: "OddsFusion", dependencies: ["OddsModel", "OddsStore"]),
         .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsProviders"]),
         .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput"]),
         .systemLibrary(name: "CNcursesw"),

@@ -18,6 +18,9 @@ import OddsTerminal
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "ingest" {
     exit(IngestBench.run(Array(CommandLine.arguments.dropFirst(2))))
 }
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "match" {
+    exit(MatchBench.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fuzz" {
     exit(FuzzBench.run(Array(CommandLine.arguments.dropFirst(2))))
 }

@@ -189,6 +189,8 @@ public struct Market: Hashable, Sendable {
     /// The sportsbook, for providers that carry several.
     public var book: String?
     public var selections: [Selection]
+    /// The provider whose market it is, in a fused match (nil: the event's own provider).
+    public var provider: ProviderID?
 
     /// The selections of the main line, for the 1 / X / 2 columns: those the provider marks main;
     /// else, when the market has alternate lines, those of its first line; else all of them.
@@ -513,7 +515,8 @@ public struct Event: Hashable, Sendable, Identifiable {
         }
     }
 
-    static func isMainMarketName(_ name: String) -> Bool {
+    /// Whether a market of this name is a match-result or winner market.
+    public static func isMainMarketName(_ name: String) -> Bool {
         let n = name.lowercased()
         return ["fulltime result", "full time result", "match result", "1x2", "match winner", "to win match",
                 "money line", "moneyline", "game lines", "winner", "win", "full time", "home/away"].contains(n)

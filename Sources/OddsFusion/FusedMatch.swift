@@ -1,0 +1,104 @@
+import Foundation
+import OddsModel
+import OddsStore
+
+/// One real match as every source that has it sees it, joined: a view over the sources' own events,
+/// which stay as they were sent.
+public struct FusedMatch: Sendable {
+    /// Stable while its first source lives ("m" and 7 hex digits).
+    public var id: String
+    /// The match as one event: names from its first source; score, clock, period and status from the
+    /// freshest source that has a scoreboard; every source's incidents, once each; every source's
+    /// markets, each naming its provider, the match result of all of them as one market (`resultMarketID`)
+    /// whose selections are home, draw and away, so that its best price is the best of every source.
+    public var event: Event
+    public var sources: [FusedSource]
+    /// The sources' own events, in the order of `sources`.
+    public var sourceEvents: [Event]
+    /// Where the sources disagree, in words ("score: tickodds 1-0, sportsapi 2-0"); the freshest is shown.
+    public var conflicts: [String]
+    /// The least confidence of any join.
+    public var confidence: Double { sources.map(\.evidence.confidence).min() ?? 1 }
+
+    /// The id of the fused match-result market.
+    public static let resultMarketID = "result"
+}
+
+extension MatchFusion {
+    /// The fused matches of `events` (the set `update` last took). Prices of a source in `stale` are
+    /// shown suspended: a stale or suspended price never wins the best price.
+    public func fused(_ events: [Event], stale: Set<EventKey> = []) -> [FusedMatch] {
+        var byKey: [EventKey: Event] = [:]
+        for e in events { byKey[EventKey(provider: e.provider, id: e.id)] = e }
+        return matches.compactMap { match in
+            let present = match.sources.filter { byKey[$0.key] != nil }
+            guard !present.isEmpty else { return nil }
+            return FusedMatch.build(id: match.id, sources: present, events: present.map { byKey[$0.key]! }, stale: stale)
+        }
+    }
+}
+
+extension FusedMatch {
+    static func build(id: String, sources: [FusedSource], events: [Event], stale: Set<EventKey>) -> FusedMatch {
+        let base = events[0]
+        var fused = Event(provider: base.provider, id: id, sport: base.sport, league: base.league, home: base.home, away: base.away,
+                          status: base.status, startTime: events.compactMap(\.startTime).min(), markets: [])
+        fused.updatedAt = events.compactMap(\.updatedAt).max()
+        // The scoreboard of the freshest source that has one.
+        let scored = events.filter { $0.score != nil || $0.scoreText != nil }
+        if let fresh = scored.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) {
+            fused.score = fresh.score; fused.scoreText = fresh.scoreText; fused.clock = fresh.clock
+            fused.clockStart = fresh.clockStart; fused.period = fresh.period; fused.status = fresh.status
+        }
+        var conflicts: [String] = []
+        let scores = scored.map { ($0.provider, $0.score.map { "\($0.home)-\($0.away)" } ?? $0.scoreText ?? "") }
+        if Set(scores.map(\.1)).count > 1 {
+            conflicts.append("score: " + scores.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", "))
+        }
+        fused.incidents = mergedIncidents(events)
+        fused.stats = events.first { !$0.stats.isEmpty }?.stats ?? []
+        fused.lineups = events.first { $0.lineups != nil }?.lineups
+        fused.markets = events.flatMap { e in sourceMarkets(e, stale: stale.contains(EventKey(provider: e.provider, id: e.id))) }
+        return FusedMatch(id: id, event: fused, sources: sources, sourceEvents: events, conflicts: conflicts)
+    }
+
+    /// A source's markets, each naming its provider and book; its match result as the fused result market.
+    static func sourceMarkets(_ e: Event, stale: Bool) -> [Market] {
+        let main = e.away != nil ? e.markets.first(where: { Event.isMainMarketName($0.name) }) : nil
+        return e.markets.compactMap { market in
+            var m = market
+            m.provider = e.provider
+            if m.book == nil { m.book = e.provider.singleBook ?? e.provider.rawValue }
+            if let main, market.id == main.id, market.name == main.name {
+                m.id = FusedMatch.resultMarketID
+                m.name = "Match result"
+                // Each selection by its outcome, never by its place: one that cannot be told is left out.
+                m.selections = market.selections.compactMap { s in
+                    guard let outcome = e.outcome(of: s) else { return nil }
+                    var s = s
+                    s.id = ["home", "draw", "away"][outcome.rawValue]
+                    s.line = nil
+                    return s
+                }
+                if m.selections.isEmpty { return nil }
+            }
+            if stale { for i in m.selections.indices { m.selections[i].suspended = true } }
+            return m
+        }
+    }
+
+    /// Every source's incidents, once each: the same kind, side and player within a minute is one incident.
+    static func mergedIncidents(_ events: [Event]) -> [Incident] {
+        var kept: [Incident] = []
+        for incident in events.flatMap(\.incidents) {
+            let player = incident.player.map(TeamName.fold)
+            let duplicate = kept.contains { k in
+                k.kind == incident.kind && k.team == incident.team && k.player.map(TeamName.fold) == player
+                    && abs((k.minute ?? -10) - (incident.minute ?? -10)) <= 1
+                    && (k.minute == nil) == (incident.minute == nil)
+            }
+            if !duplicate { kept.append(incident) }
+        }
+        return kept.sorted { ($0.minute ?? -1) < ($1.minute ?? -1) }
+    }
+}

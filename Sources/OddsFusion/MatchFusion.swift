@@ -1,0 +1,213 @@
+import Foundation
+import OddsModel
+import OddsStore
+
+/// Why a source is in its fused match, or why it nearly was.
+public struct MatchEvidence: Sendable, Hashable {
+    /// 0…1: 1 for the same names and start, less for abbreviated names or a start unknown or minutes apart.
+    public var confidence: Double
+    /// In words: "names equal; start 4 min apart".
+    public var reason: String
+}
+
+/// One provider's event in a fused match.
+public struct FusedSource: Sendable, Hashable {
+    public var key: EventKey
+    /// How it was joined (the first source founded the match: confidence 1).
+    public var evidence: MatchEvidence
+}
+
+/// A join the matcher did not make, for `--explain`: so a user can see why, and add an alias.
+public struct NearMiss: Sendable, Hashable {
+    public var key: EventKey
+    /// The fused match it came closest to.
+    public var matchID: String
+    public var evidence: MatchEvidence
+}
+
+/// Joins the same real match across providers into one fused match, by sport, both teams (canonical
+/// names: `MatchNames`) and kick-off. A wrong join shows one match's price against another's score, so
+/// the matcher joins only when sure: at or over `threshold`, clearly better than the next candidate,
+/// and never two events of one provider. Candidates are found through an index of (sport, the first
+/// letters of each name word), not by comparing every pair; an event seen before with the same sport,
+/// names and start is not matched again.
+public struct MatchFusion: Sendable {
+    /// Kick-offs further apart than this are different matches.
+    public var window: TimeInterval = 30 * 60
+    /// The least confidence at which sources are joined.
+    public var threshold = 0.75
+    /// How much better than the next candidate the best must be.
+    public var margin = 0.1
+    public let names: MatchNames
+
+    private struct Member: Sendable {
+        var key: EventKey
+        var sport: String
+        var home: String
+        var away: String?
+        var start: Date?
+        var evidence: MatchEvidence
+        var signature: String
+    }
+
+    private struct Group: Sendable {
+        var id: String
+        var members: [Member]
+        var blocks: Set<String>
+    }
+
+    private var groups: [Int: Group] = [:]
+    private var assignment: [EventKey: Int] = [:]
+    private var index: [String: Set<Int>] = [:]
+    private var nextGroup = 0
+    /// Near misses of the last `update`, newest decision per event.
+    public private(set) var nearMisses: [EventKey: NearMiss] = [:]
+
+    public init(names: MatchNames = MatchNames()) { self.names = names }
+
+    /// Takes the current events of every source: events gone leave their matches, new or renamed events
+    /// are matched, the rest keep their place without being matched again.
+    public mutating func update(_ events: [Event]) {
+        let current = Set(events.map { EventKey(provider: $0.provider, id: $0.id) })
+        for key in Array(assignment.keys) where !current.contains(key) { remove(key) }
+        for key in Array(nearMisses.keys) where !current.contains(key) { nearMisses[key] = nil }
+        // A fixed order, so that the same events always make the same matches.
+        for event in events.sorted(by: { ($0.provider, $0.id) < ($1.provider, $1.id) }) {
+            let key = EventKey(provider: event.provider, id: event.id)
+            let signature = MatchFusion.signature(event)
+            if let g = assignment[key] {
+                if groups[g]?.members.first(where: { $0.key == key })?.signature == signature { continue }
+                remove(key)
+            }
+            place(member(event, signature: signature))
+        }
+    }
+
+    /// The fused matches: each group's id and sources, in the order they were founded.
+    public var matches: [(id: String, sources: [FusedSource])] {
+        groups.keys.sorted().map { g in (groups[g]!.id, groups[g]!.members.map { FusedSource(key: $0.key, evidence: $0.evidence) }) }
+    }
+
+    /// The fused match `key` belongs to.
+    public func matchID(of key: EventKey) -> String? { assignment[key].flatMap { groups[$0]?.id } }
+
+    // MARK: - Matching
+
+    /// What matching looks at, as sent: an event whose signature is unchanged is not matched again.
+    private static func signature(_ e: Event) -> String {
+        "\(e.sport)|\(e.home)|\(e.away ?? "")|\(e.startTime.map { Int($0.timeIntervalSince1970) }.map(String.init) ?? "")"
+    }
+
+    private func member(_ e: Event, signature: String) -> Member {
+        Member(key: EventKey(provider: e.provider, id: e.id), sport: e.sport, home: names.canonical(e.home),
+               away: e.away.map(names.canonical), start: e.startTime,
+               evidence: MatchEvidence(confidence: 1, reason: "first source"), signature: signature)
+    }
+
+    /// Index keys: the sport with the first three letters of each name word (so "man" finds "manchester").
+    private static func blocks(_ m: Member) -> Set<String> {
+        var out = Set<String>()
+        for name in [m.home] + (m.away.map { [$0] } ?? []) {
+            for word in name.split(separator: " ") where word.count >= 3 { out.insert("\(m.sport)|\(word.prefix(3))") }
+            if !name.contains(" "), name.count < 3 { out.insert("\(m.sport)|\(name)") }
+        }
+        return out
+    }
+
+    /// How sure it is that `a` and `b` are one match; nil when they cannot be.
+    private func evidence(_ a: Member, _ b: Member) -> MatchEvidence? {
+        guard a.sport == b.sport, a.sport != "unknown", a.key.provider != b.key.provider else { return nil }
+        var reasons: [String] = []
+        let home = MatchNames.similarity(a.home, b.home)
+        guard home > 0 else { return nil }
+        var confidence = home
+        if home < 1 { reasons.append("home names abbreviated") }
+        switch (a.away, b.away) {
+        case let (x?, y?):
+            let away = MatchNames.similarity(x, y)
+            guard away > 0 else { return nil }
+            if away < 1 { reasons.append("away names abbreviated") }
+            confidence = min(confidence, away)
+        case (nil, nil):
+            // A race is its name and its time: both must be known.
+            guard a.start != nil, b.start != nil else { return nil }
+        default:
+            return nil
+        }
+        if reasons.isEmpty { reasons.append("names equal") }
+        if let s = a.start, let t = b.start {
+            let apart = abs(s.timeIntervalSince(t))
+            let limit = a.away == nil ? min(window, 5 * 60) : window
+            guard apart <= limit else { return nil }
+            confidence *= 1 - 0.1 * apart / max(limit, 1)
+            reasons.append(apart < 60 ? "same start" : "start \(Int(apart / 60)) min apart")
+        } else {
+            confidence *= 0.9
+            reasons.append("a start unknown")
+        }
+        return MatchEvidence(confidence: (confidence * 1000).rounded() / 1000, reason: reasons.joined(separator: "; "))
+    }
+
+    private mutating func place(_ member: Member) {
+        let blocks = MatchFusion.blocks(member)
+        var candidates = Set<Int>()
+        for b in blocks { candidates.formUnion(index[b] ?? []) }
+        var scored: [(group: Int, evidence: MatchEvidence)] = []
+        for g in candidates.sorted() {
+            guard let group = groups[g], !group.members.contains(where: { $0.key.provider == member.key.provider }) else { continue }
+            // Every source of the match must be able to be this one (a kick-off 45 minutes from one of them is
+            // not excused by another that has none); the closest gives the evidence.
+            let each = group.members.map { evidence(member, $0) }
+            guard !each.contains(where: { $0 == nil }) else { continue }
+            if let best = each.compactMap({ $0 }).max(by: { $0.confidence < $1.confidence }) { scored.append((g, best)) }
+        }
+        scored.sort { $0.evidence.confidence > $1.evidence.confidence || ($0.evidence.confidence == $1.evidence.confidence && $0.group < $1.group) }
+        nearMisses[member.key] = nil
+        if let best = scored.first, best.evidence.confidence >= threshold {
+            let runnerUp = scored.dropFirst().first
+            if let runnerUp, best.evidence.confidence - runnerUp.evidence.confidence < margin {
+                // Two rows fit about equally: joining either could be the wrong one.
+                var e = best.evidence
+                e.reason += "; as close to another match: not joined"
+                nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: e)
+            } else {
+                var joined = member
+                joined.evidence = best.evidence
+                add(joined, to: best.group, blocks: blocks)
+                return
+            }
+        } else if let best = scored.first {
+            nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: best.evidence)
+        }
+        let g = nextGroup
+        nextGroup += 1
+        groups[g] = Group(id: MatchFusion.matchID(founder: member.key), members: [], blocks: [])
+        add(member, to: g, blocks: blocks)
+    }
+
+    /// A fused match's id: "m" and 7 hex digits of FNV-1a over its first source's key, stable across runs.
+    static func matchID(founder key: EventKey) -> String {
+        var h: UInt64 = 14_695_981_039_346_656_037
+        for b in "\(key.provider.rawValue)/\(key.id)".utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+        let hex = String(h >> 36, radix: 16)
+        return "m" + String(repeating: "0", count: 7 - hex.count) + hex
+    }
+
+    private mutating func add(_ member: Member, to g: Int, blocks: Set<String>) {
+        groups[g]!.members.append(member)
+        groups[g]!.blocks.formUnion(blocks)
+        for b in blocks { index[b, default: []].insert(g) }
+        assignment[member.key] = g
+    }
+
+    private mutating func remove(_ key: EventKey) {
+        guard let g = assignment.removeValue(forKey: key), var group = groups[g] else { return }
+        group.members.removeAll { $0.key == key }
+        if group.members.isEmpty {
+            for b in group.blocks { index[b]?.remove(g); if index[b]?.isEmpty == true { index[b] = nil } }
+            groups[g] = nil
+        } else {
+            groups[g] = group
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import OddsBoltOdds
+import OddsFusion
+import OddsModel
+import OddsPulseScore
+import OddsSportsAPI
+import OddsStore
+import OddsTestSupport
+import OddsTickOdds
+import Testing
+
+/// One row per real match across providers (issue 20): names, traps, kick-offs, confidence, the fused row.
+@Suite("Matching the same match across providers")
+struct FusionTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func event(_ provider: ProviderID, _ id: String, _ home: String, _ away: String?, sport: String = "soccer",
+                      start minutes: Double? = 0, markets: [Market] = [], score: Score? = nil, updated: Double = 0) -> Event {
+        var e = Event(provider: provider, id: id, sport: sport, league: "L", home: home, away: away, status: .live,
+                      startTime: minutes.map { t0.addingTimeInterval($0 * 60) }, markets: markets)
+        e.score = score
+        e.updatedAt = t0.addingTimeInterval(updated)
+        return e
+    }
+
+    static func result(_ names: [String], _ prices: [String], book: String? = nil, name: String = "Fulltime Result") -> Market {
+        Market(id: name, name: name, book: book,
+               selections: zip(names, prices).map { Selection(id: $0.0, name: $0.0, price: Price(decimal: $0.1)) })
+    }
+
+    static func fuse(_ events: [Event], aliases: [String: String] = [:]) -> (MatchFusion, [FusedMatch]) {
+        var fusion = MatchFusion(names: MatchNames(user: aliases))
+        fusion.update(events)
+        return (fusion, fusion.fused(events))
+    }
+
+    @Test("Names the providers spell differently are one name; names that only share words are not")
+    func names() {
+        let n = MatchNames()
+        for (a, b) in [("Man City", "Manchester City"), ("Bayern München", "Bayern Munich"), ("FC Bayern", "Bayern Munich"),
+                       ("Brighton & Hove Albion", "Brighton"), ("Inter", "Internazionale"), ("AC Milan", "Milan"),
+                       ("Man Utd", "Manchester United"), ("Paris Saint-Germain", "PSG"), ("Wolves", "Wolverhampton Wanderers FC")] {
+            #expect(n.canonical(a) == n.canonical(b), "\(a) / \(b)")
+        }
+        // Traps: a part of a name is another club.
+        for (a, b) in [("Inter", "Inter Miami CF"), ("Milan", "Inter Milan"), ("Man City", "Man United"),
+                       ("Real Madrid", "Real Sociedad"), ("Paris FC", "Paris Saint-Germain"), ("Arsenal", "Arsenal Tula")] {
+            #expect(MatchNames.similarity(n.canonical(a), n.canonical(b)) == 0, "\(a) / \(b)")
+        }
+        // Abbreviated words of the same count join, with less confidence.
+        #expect(MatchNames.similarity(n.canonical("Crystal Pal"), n.canonical("Crystal Palace")) == 0.85)
+    }
+
+    @Test("Three providers' names and kick-offs minutes apart make one match; a fourth 45 minutes off does not join")
+    func joins() throws {
+        let events = [
+            Self.event(.pulsescore, "1", "Man City", "Brighton", start: 0),
+            Self.event(.sportsapi, "2", "Manchester City FC", "Brighton & Hove Albion", start: 4),
+            Self.event(.boltodds, "3", "Manchester City", "Brighton and Hove Albion", start: nil),
+            Self.event(.tickodds, "4", "Manchester City", "Brighton", start: 45),
+        ]
+        let (fusion, fused) = Self.fuse(events)
+        #expect(fused.count == 2)
+        let joined = try #require(fused.first { $0.sources.count == 3 })
+        #expect(Set(joined.sources.map(\.key.provider)) == [.pulsescore, .sportsapi, .boltodds])
+        #expect(joined.confidence >= 0.75 && joined.confidence < 1)
+        #expect(joined.sources.contains { $0.evidence.reason.contains("4 min apart") })
+        #expect(fusion.matchID(of: EventKey(provider: .tickodds, id: "4")) != joined.id)
+    }
+
+    @Test("Never joined: two events of one provider, home and away swapped, another sport, another team")
+    func neverJoined() {
+        let events = [
+            Self.event(.pulsescore, "1", "Arsenal", "Chelsea"),
+            Self.event(.pulsescore, "2", "Arsenal", "Chelsea", start: 1),
+            Self.event(.tickodds, "3", "Chelsea", "Arsenal"),
+            Self.event(.sportsapi, "4", "Arsenal", "Chelsea", sport: "basketball"),
+            Self.event(.boltodds, "5", "Arsenal", "Chelsea FC Women"),
+        ]
+        let (_, fused) = Self.fuse(events)
+        #expect(fused.allSatisfy { Set($0.sources.map(\.key.provider)).count == $0.sources.count })
+        #expect(!fused.contains { m in m.sources.contains { $0.key.id == "3" } && m.sources.count > 1 })
+        #expect(!fused.contains { m in m.sources.contains { $0.key.id == "4" } && m.sources.count > 1 })
+        #expect(!fused.contains { m in m.sources.contains { $0.key.id == "5" } && m.sources.count > 1 })
+    }
+
+    @Test("A candidate that fits two matches about equally joins neither, and is shown as a near miss")
+    func ambiguous() {
+        let events = [
+            Self.event(.boltodds, "a", "Arsenal", "Chelsea", start: 0),
+            Self.event(.boltodds, "b", "Arsenal", "Chelsea", start: 10),
+            Self.event(.tickodds, "c", "Arsenal", "Chelsea", start: 5),
+        ]
+        let (fusion, fused) = Self.fuse(events)
+        #expect(fused.count == 3 && fused.allSatisfy { $0.sources.count == 1 })
+        let miss = fusion.nearMisses[EventKey(provider: .tickodds, id: "c")]
+        #expect(miss?.evidence.reason.contains("not joined") == true)
+    }
+
+    @Test("A user alias joins what the shipped table does not")
+    func userAlias() {
+        let events = [Self.event(.pulsescore, "1", "Gunners", "Chelsea"), Self.event(.tickodds, "2", "Arsenal", "Chelsea")]
+        #expect(Self.fuse(events).1.count == 2)
+        #expect(Self.fuse(events, aliases: ["Gunners": "Arsenal"]).1.count == 1)
+    }
+
+    @Test("Races join on name and time: five minutes at most")
+    func races() {
+        let a = Self.event(.pulsescore, "1", "14:30 Cheltenham", nil, sport: "horse-racing", start: 0)
+        #expect(Self.fuse([a, Self.event(.boltodds, "2", "14:30 Cheltenham", nil, sport: "horse-racing", start: 2)]).1.count == 1)
+        #expect(Self.fuse([a, Self.event(.boltodds, "2", "14:30 Cheltenham", nil, sport: "horse-racing", start: 10)]).1.count == 2)
+        #expect(Self.fuse([a, Self.event(.boltodds, "2", "14:30 Cheltenham", nil, sport: "horse-racing", start: nil)]).1.count == 2)
+    }
+
+    @Test("The fused row: the best price of every source in its own column, a stale source never best; the freshest score, with the conflict")
+    func fusedRow() throws {
+        let pulse = Self.event(.pulsescore, "1", "Man City", "Brighton",
+                               markets: [Self.result(["Man City", "Draw", "Brighton"], ["2.10", "3.40", "3.50"])],
+                               score: Score(home: 1, away: 0), updated: 10)
+        // BoltOdds names its selections in another order, and one book has the best home price.
+        let bolt = Self.event(.boltodds, "2", "Manchester City", "Brighton and Hove Albion",
+                              markets: [Self.result(["Brighton and Hove Albion", "Manchester City", "Draw"], ["3.60", "2.25", "3.30"],
+                                                    book: "fanduel", name: "Moneyline")],
+                              score: Score(home: 2, away: 0), updated: 20)
+        let tick = Self.event(.tickodds, "3", "Manchester City", "Brighton",
+                              markets: [Self.result(["Manchester City", "Draw", "Brighton"], ["2.40", "3.80", "4.00"])], updated: 0)
+        let events = [pulse, bolt, tick]
+        var fusion = MatchFusion()
+        fusion.update(events)
+        let fused = try #require(fusion.fused(events, stale: [EventKey(provider: .tickodds, id: "3")]).first)
+        #expect(fused.sources.count == 3)
+        let columns = fused.event.mainColumns
+        #expect(columns.cells[0]?.selection.price?.text == "2.25" && columns.cells[0]?.book == "fanduel")
+        #expect(columns.cells[1]?.selection.price?.text == "3.40" && columns.cells[1]?.book == "bet365")
+        #expect(columns.cells[2]?.selection.price?.text == "3.60" && columns.cells[2]?.book == "fanduel")
+        #expect(fused.event.score == Score(home: 2, away: 0))
+        #expect(fused.conflicts == ["score: boltodds 2-0, pulsescore 1-0"])
+        #expect(fused.event.markets.allSatisfy { $0.provider != nil })
+    }
+
+    @Test("An event seen before keeps its match without being matched again; one that leaves, leaves its match")
+    func incremental() {
+        let a = Self.event(.pulsescore, "1", "Arsenal", "Chelsea"), b = Self.event(.tickodds, "2", "Arsenal", "Chelsea")
+        var fusion = MatchFusion()
+        fusion.update([a, b])
+        let id = fusion.matchID(of: EventKey(provider: .pulsescore, id: "1"))
+        var later = b
+        later.score = Score(home: 1, away: 0)
+        fusion.update([a, later])
+        #expect(fusion.matchID(of: EventKey(provider: .tickodds, id: "2")) == id)
+        fusion.update([a])
+        #expect(fusion.matches.count == 1 && fusion.matches[0].sources.count == 1 && fusion.matches[0].id == id)
+    }
+}
