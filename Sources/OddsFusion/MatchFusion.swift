@@ -40,14 +40,32 @@ public struct MatchFusion: Sendable {
     public var margin = 0.1
     public let names: MatchNames
 
-    private struct Member: Sendable {
-        var key: EventKey
-        var sport: String
-        var home: String
-        var away: String?
-        var start: Date?
-        var evidence: MatchEvidence
-        var signature: String
+    /// A source as the matcher keeps it (a class: compared many times, copied never).
+    private final class Member: Sendable {
+        let key: EventKey
+        let sport: String
+        let home: String
+        let away: String?
+        let homeBytes: [UInt8]
+        let awayBytes: [UInt8]?
+        let start: Date?
+        let evidence: MatchEvidence
+        /// What matching looked at, as sent (sport, names, start): unchanged, the event is not matched again.
+        let sent: Sent
+
+        init(key: EventKey, sport: String, home: String, away: String?, start: Date?, evidence: MatchEvidence, sent: Sent) {
+            self.key = key; self.sport = sport; self.home = home; self.away = away; self.homeBytes = Array(home.utf8)
+            self.awayBytes = away.map { Array($0.utf8) }; self.start = start; self.evidence = evidence; self.sent = sent
+        }
+
+        func joined(with evidence: MatchEvidence) -> Member {
+            Member(key: key, sport: sport, home: home, away: away, start: start, evidence: evidence, sent: sent)
+        }
+    }
+
+    private struct Sent: Equatable, Sendable {
+        var sport: String, home: String, away: String?, start: Date?
+        init(_ e: Event) { sport = e.sport; home = e.home; away = e.away; start = e.startTime }
     }
 
     private struct Group: Sendable {
@@ -71,16 +89,18 @@ public struct MatchFusion: Sendable {
         let current = Set(events.map { EventKey(provider: $0.provider, id: $0.id) })
         for key in Array(assignment.keys) where !current.contains(key) { remove(key) }
         for key in Array(nearMisses.keys) where !current.contains(key) { nearMisses[key] = nil }
-        // A fixed order, so that the same events always make the same matches.
-        for event in events.sorted(by: { ($0.provider, $0.id) < ($1.provider, $1.id) }) {
+        var pending: [Int] = []
+        for (i, event) in events.enumerated() {
             let key = EventKey(provider: event.provider, id: event.id)
-            let signature = MatchFusion.signature(event)
             if let g = assignment[key] {
-                if groups[g]?.members.first(where: { $0.key == key })?.signature == signature { continue }
+                if groups[g]?.members.first(where: { $0.key == key })?.sent == Sent(event) { continue }
                 remove(key)
             }
-            place(member(event, signature: signature))
+            pending.append(i)
         }
+        // A fixed order, so that the same events always make the same matches.
+        pending.sort { (events[$0].provider, events[$0].id) < (events[$1].provider, events[$1].id) }
+        for i in pending { place(member(events[i])) }
     }
 
     /// The fused matches: each group's id and sources, in the order they were founded.
@@ -93,38 +113,40 @@ public struct MatchFusion: Sendable {
 
     // MARK: - Matching
 
-    /// What matching looks at, as sent: an event whose signature is unchanged is not matched again.
-    private static func signature(_ e: Event) -> String {
-        "\(e.sport)|\(e.home)|\(e.away ?? "")|\(e.startTime.map { Int($0.timeIntervalSince1970) }.map(String.init) ?? "")"
+    private func member(_ e: Event) -> Member {
+        let home = names.canonical(e.home), away = e.away.map(names.canonical)
+        return Member(key: EventKey(provider: e.provider, id: e.id), sport: e.sport, home: home, away: away, start: e.startTime,
+                      evidence: MatchEvidence(confidence: 1, reason: "first source"), sent: Sent(e))
     }
 
-    private func member(_ e: Event, signature: String) -> Member {
-        Member(key: EventKey(provider: e.provider, id: e.id), sport: e.sport, home: names.canonical(e.home),
-               away: e.away.map(names.canonical), start: e.startTime,
-               evidence: MatchEvidence(confidence: 1, reason: "first source"), signature: signature)
-    }
-
-    /// Index keys: the sport with the first three letters of each name word (so "man" finds "manchester").
+    /// The index key: the sport, and the first three letters of each word of both names. Every pair the
+    /// matcher can join shares it (equal names, or the same number of words each beginning the other's
+    /// by three letters or more), so a candidate is found by one lookup, not by comparing every pair.
     private static func blocks(_ m: Member) -> Set<String> {
-        var out = Set<String>()
-        for name in [m.home] + (m.away.map { [$0] } ?? []) {
-            for word in name.split(separator: " ") where word.count >= 3 { out.insert("\(m.sport)|\(word.prefix(3))") }
-            if !name.contains(" "), name.count < 3 { out.insert("\(m.sport)|\(name)") }
+        var key = Array(m.sport.utf8)
+        for name in [m.homeBytes, m.awayBytes ?? [0x2D]] {
+            key.append(0x7C)
+            var inWord = 0
+            for b in name {
+                if b == 0x20 { inWord = 0; key.append(0x2E); continue }
+                if inWord < 3 { key.append(b) }
+                inWord += 1
+            }
         }
-        return out
+        return [String(decoding: key, as: UTF8.self)]
     }
 
     /// How sure it is that `a` and `b` are one match; nil when they cannot be.
     private func evidence(_ a: Member, _ b: Member) -> MatchEvidence? {
         guard a.sport == b.sport, a.sport != "unknown", a.key.provider != b.key.provider else { return nil }
         var reasons: [String] = []
-        let home = MatchNames.similarity(a.home, b.home)
+        let home = MatchNames.similarity(bytes: a.homeBytes, b.homeBytes)
         guard home > 0 else { return nil }
         var confidence = home
         if home < 1 { reasons.append("home names abbreviated") }
-        switch (a.away, b.away) {
+        switch (a.awayBytes, b.awayBytes) {
         case let (x?, y?):
-            let away = MatchNames.similarity(x, y)
+            let away = MatchNames.similarity(bytes: x, y)
             guard away > 0 else { return nil }
             if away < 1 { reasons.append("away names abbreviated") }
             confidence = min(confidence, away)
@@ -154,10 +176,10 @@ public struct MatchFusion: Sendable {
         for b in blocks { candidates.formUnion(index[b] ?? []) }
         var scored: [(group: Int, evidence: MatchEvidence)] = []
         for g in candidates.sorted() {
-            guard let group = groups[g], !group.members.contains(where: { $0.key.provider == member.key.provider }) else { continue }
+            guard let members = groups[g]?.members, !members.contains(where: { $0.key.provider == member.key.provider }) else { continue }
             // Every source of the match must be able to be this one (a kick-off 45 minutes from one of them is
             // not excused by another that has none); the closest gives the evidence.
-            let each = group.members.map { evidence(member, $0) }
+            let each = members.map { evidence(member, $0) }
             guard !each.contains(where: { $0 == nil }) else { continue }
             if let best = each.compactMap({ $0 }).max(by: { $0.confidence < $1.confidence }) { scored.append((g, best)) }
         }
@@ -171,9 +193,7 @@ public struct MatchFusion: Sendable {
                 e.reason += "; as close to another match: not joined"
                 nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: e)
             } else {
-                var joined = member
-                joined.evidence = best.evidence
-                add(joined, to: best.group, blocks: blocks)
+                add(member.joined(with: best.evidence), to: best.group, blocks: blocks)
                 return
             }
         } else if let best = scored.first {

@@ -33,10 +33,26 @@ public struct MatchNames: Sendable {
 
     /// Folded, with affixes and "and" dropped ("FC Bayern München" → "bayern munchen").
     static func reduced(_ name: String) -> String {
-        let words = TeamName.fold(name).split(separator: " ")
-        let kept = words.filter { !affixes.contains(String($0)) }
+        let folded = TeamName.fold(name)
+        var out: [UInt8] = []
+        out.reserveCapacity(folded.utf8.count)
+        var dropped = false
+        var bytes = folded.utf8[...]
+        while !bytes.isEmpty {
+            let end = bytes.firstIndex(of: 0x20) ?? bytes.endIndex
+            let word = bytes[..<end]
+            // Affixes are short: only short words are looked up (a small string, not an allocation).
+            if word.count <= 6, affixes.contains(String(Substring(word))) {
+                dropped = true
+            } else {
+                if !out.isEmpty { out.append(0x20) }
+                out.append(contentsOf: word)
+            }
+            bytes = end == bytes.endIndex ? bytes[end...] : bytes[bytes.index(after: end)...]
+        }
         // A name made only of affixes ("AC") is kept as it is.
-        return (kept.isEmpty ? words : kept).joined(separator: " ")
+        if out.isEmpty || !dropped { return out.isEmpty ? folded : String(decoding: out, as: UTF8.self) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The canonical spelling of a team name.
@@ -48,16 +64,40 @@ public struct MatchNames: Sendable {
     /// How two canonical names compare: 1 equal, 0.85 the same words abbreviated, 0 different.
     public static func similarity(_ a: String, _ b: String) -> Double {
         if a == b { return a.isEmpty ? 0 : 1 }
-        let wa = a.split(separator: " "), wb = b.split(separator: " ")
-        guard wa.count == wb.count, wa.count >= 2 else { return 0 }
-        // Each word begins the other's (3 letters at least), and one word at least is the same whole.
-        var whole = false
-        for (x, y) in zip(wa, wb) {
-            if x == y { whole = true; continue }
-            let (short, long) = x.count <= y.count ? (x, y) : (y, x)
-            guard short.count >= 3, long.hasPrefix(short) else { return 0 }
+        return similarity(bytes: Array(a.utf8), Array(b.utf8))
+    }
+
+    /// `similarity` on the names' UTF-8 bytes (words one space apart, as canonical names are), without
+    /// splitting: it runs for every candidate pair. Each word must begin the other's (by 3 letters at
+    /// least when they differ), the word counts must agree, and an abbreviated pair needs two words or
+    /// more with one of them whole.
+    static func similarity(bytes a: [UInt8], _ b: [UInt8]) -> Double {
+        guard !a.isEmpty, !b.isEmpty else { return 0 }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                var i = 0, j = 0, words = 0
+                var whole = false, abbreviated = false
+                while true {
+                    var ea = i, eb = j
+                    while ea < a.count, a[ea] != 0x20 { ea += 1 }
+                    while eb < b.count, b[eb] != 0x20 { eb += 1 }
+                    let la = ea - i, lb = eb - j, short = min(la, lb)
+                    var k = 0
+                    while k < short, a[i + k] == b[j + k] { k += 1 }
+                    guard k == short else { return 0 }
+                    if la == lb { whole = true } else if short >= 3 { abbreviated = true } else { return 0 }
+                    words += 1
+                    let endA = ea >= a.count, endB = eb >= b.count
+                    if endA || endB {
+                        guard endA && endB else { return 0 }
+                        break
+                    }
+                    i = ea + 1; j = eb + 1
+                }
+                if !abbreviated { return 1 }
+                return words >= 2 && whole ? 0.85 : 0
+            }
         }
-        return whole ? 0.85 : 0
     }
 
     /// Common variants of club names across bookmakers and data feeds: canonical name, then the others.
