@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "odds", dependencies: ["OddsCLI"]),
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
-            "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal",
+            "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal", "OddsFusion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

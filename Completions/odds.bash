@@ -194,7 +194,7 @@ _odds_live() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
-        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
         return
         ;;
     '--sport')
@@ -236,7 +236,7 @@ _odds_sports() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
-        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
         return
         ;;
     '--odds-format')
@@ -268,7 +268,7 @@ _odds_event() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
-        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
         return
         ;;
     '--odds-format')
@@ -300,7 +300,7 @@ _odds_stream() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
-        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
         return
         ;;
     '--sport')
@@ -345,7 +345,7 @@ _odds_dash() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
-        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
         return
         ;;
     '--sport')
@@ -390,7 +390,7 @@ _odds_record() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
-        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
         return
         ;;
     '--sport')

@@ -28,6 +28,9 @@ public struct ConfigFile: Sendable {
     public var maxFrameMB: String?
     /// Teams pinned on top of the dashboard.
     public var favourites: [String] = []
+    /// `[aliases]`: a team name and the name it stands for (`"Man Utd" = "Manchester United"`), for
+    /// matching one real match across providers.
+    public var aliases: [String: String] = [:]
     /// Per provider: `key`, `url`, `ws_url` and provider options, as strings.
     public var providers: [ProviderID: [String: String]] = [:]
 
@@ -72,6 +75,9 @@ public struct ConfigFile: Sendable {
         if let v = table["max_frame_mb"] { config.maxFrameMB = v.int.map(String.init) ?? v.double.map { String($0) } ?? v.string ?? "?" }
         if let list = table["favourites"]?.array {
             config.favourites = list.compactMap { $0.string }
+        }
+        if let aliases = table["aliases"]?.table {
+            for name in aliases.keys { if let meaning = aliases[name]?.string { config.aliases[name] = meaning } }
         }
         for id in ProviderRegistry.ids {
             guard let section = table[id.configName]?.table else { continue }

@@ -33,7 +33,19 @@ extension OddsCommand {
         @OptionGroup var replay: ReplayOptions
         @OptionGroup var common: CommonOptions
 
+        func validate() throws {
+            if case .several = providerOption.choice, replay.replay != nil {
+                throw ValidationError("--replay shows the recording's own provider; drop --provider all (or the list).")
+            }
+        }
+
         func run() async throws {
+            if case .several(let ids, let all) = providerOption.choice {
+                try await withRuntime(common, sport: sportOption.value) { rt in
+                    rt.printEvents(try await rt.fusedLiveEvents(ids, all: all))
+                }
+                return
+            }
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
                 if let path = replay.replay {
                     // The state at the end of the recording, whatever --speed says.

@@ -69,10 +69,43 @@ public struct CommonOptions: ParsableArguments {
 
 /// `--provider` for the provider-neutral commands.
 public struct ProviderOption: ParsableArguments {
-    @Option(name: .long, help: "Provider: pulsescore, tickodds, boltodds, sportsapi or sportsapi-v1. Default: config, else pulsescore.")
-    var provider: ProviderID?
+    @Option(name: .customLong("provider"), help: ArgumentHelp(
+        "Provider: pulsescore, tickodds, boltodds, sportsapi or sportsapi-v1; for odds live also all, or a comma list (one row per real match across them). Default: config, else pulsescore.",
+        valueName: "provider"))
+    var choice: ProviderChoice?
+
+    /// The one provider asked for; a list is refused where a command takes one.
+    var provider: ProviderID? {
+        get throws {
+            switch choice {
+            case nil: return nil
+            case .one(let id): return id
+            case .several: throw ValidationError("--provider all (or a list) works with odds live only so far; name one provider.")
+            }
+        }
+    }
 
     public init() {}
+}
+
+/// `--provider`: one provider, `all`, or a comma-separated list.
+enum ProviderChoice: ExpressibleByArgument, Equatable {
+    case one(ProviderID)
+    /// `all` is true for `--provider all`: every provider with a key; a list names its own.
+    case several([ProviderID], all: Bool)
+
+    init?(argument: String) {
+        let words = argument.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if words == ["all"] { self = .several(ProviderRegistry.ids, all: true); return }
+        let ids = words.compactMap(ProviderRegistry.id(named:))
+        guard !ids.isEmpty, ids.count == words.count else { return nil }
+        var seen = Set<ProviderID>()
+        let unique = ids.filter { seen.insert($0).inserted }
+        self = unique.count == 1 ? .one(unique[0]) : .several(unique, all: false)
+    }
+
+    static var allValueStrings: [String] { ProviderRegistry.ids.map(\.rawValue) + ["all"] }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// `--sport` with the config's default: repeatable, or `all`.

@@ -32,6 +32,39 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
     public func hash(into hasher: inout Hasher) { hasher.combine(tag) }
 }
 
+/// What a fused match is made of: its stable id, each source's own event as it named it, how sure the
+/// join is, and where the sources disagree.
+public struct MatchInfo: Hashable, Sendable {
+    public var id: String
+    /// The least confidence of any join (1 for a match of one source).
+    public var confidence: Double
+    public var sources: [EventSource]
+    /// In words: "score: tickodds 1-0, sportsapi 2-0".
+    public var conflicts: [String]
+    public init(id: String, confidence: Double, sources: [EventSource], conflicts: [String] = []) {
+        self.id = id; self.confidence = confidence; self.sources = sources; self.conflicts = conflicts
+    }
+}
+
+/// One provider's event in a fused match, as that provider sent it.
+public struct EventSource: Hashable, Sendable {
+    public var provider: ProviderID
+    public var id: String
+    public var league: String?
+    public var home: String
+    public var away: String?
+    public var startTime: Date?
+    public var updatedAt: Date?
+    /// How sure its join is, and why ("names equal; start 4 min apart").
+    public var confidence: Double
+    public var reason: String
+    public init(provider: ProviderID, id: String, league: String?, home: String, away: String?, startTime: Date?,
+                updatedAt: Date?, confidence: Double, reason: String) {
+        self.provider = provider; self.id = id; self.league = league; self.home = home; self.away = away
+        self.startTime = startTime; self.updatedAt = updatedAt; self.confidence = confidence; self.reason = reason
+    }
+}
+
 /// Where a match stands.
 public enum EventStatus: String, Sendable, Codable, CaseIterable {
     case scheduled, live, halftime, suspended, ended, unknown
@@ -357,6 +390,8 @@ public struct Event: Hashable, Sendable, Identifiable {
     public var lineups: Lineups?
     /// When this event last changed, as seen by the client.
     public var updatedAt: Date?
+    /// Set on a fused match (several providers' events of one real match): its id, sources and joins.
+    public var match: MatchInfo?
 
     public init(provider: ProviderID, id: String, sport: String, league: String? = nil, home: String, away: String?,
                 status: EventStatus = .unknown, startTime: Date? = nil, score: Score? = nil, scoreText: String? = nil,

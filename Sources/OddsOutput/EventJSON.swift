@@ -38,11 +38,24 @@ public enum EventJSON {
     }
 
     public static func market(_ m: Market) -> JSONOutput {
-        .object([
-            ("name", .string(m.name)),
-            ("book", .optionalString(m.book)),
-            ("selections", .array(m.selections.map { selection($0, book: m.book) })),
-        ])
+        var fields: [(String, JSONOutput)] = [("name", .string(m.name))]
+        // A fused match's market names its provider beside its book.
+        if let p = m.provider { fields.append(("provider", .string(p.rawValue))) }
+        fields += [("book", .optionalString(m.book)), ("selections", .array(m.selections.map { selection($0, book: m.book) }))]
+        return .object(fields)
+    }
+
+    /// A fused match's `match` (id, confidence, conflicts) and `sources` (each provider's own event).
+    public static func match(_ m: MatchInfo) -> [(String, JSONOutput)] {
+        [("match", .object([("id", .string(m.id)), ("confidence", .number(String(format: "%.3f", m.confidence))),
+                            ("conflicts", .array(m.conflicts.map { .string($0) }))])),
+         ("sources", .array(m.sources.map { s in
+             .object([("provider", .string(s.provider.rawValue)), ("id", .string(s.id)), ("league", .optionalString(s.league)),
+                      ("home", .string(s.home)), ("away", .optionalString(s.away)),
+                      ("startTime", s.startTime.map { .string(date($0)) } ?? .null),
+                      ("updatedAt", s.updatedAt.map { .string(date($0)) } ?? .null),
+                      ("confidence", .number(String(format: "%.3f", s.confidence))), ("reason", .string(s.reason))])
+         }))]
     }
 
     public static func score(_ s: Score?) -> JSONOutput {
@@ -109,6 +122,7 @@ public enum EventJSON {
             ("lineups", lineups(e.lineups)),
             ("updatedAt", e.updatedAt.map { .string(date($0)) } ?? .null),
         ]
+        if let m = e.match { fields += match(m) }
         fields += labels
         return .object(fields)
     }

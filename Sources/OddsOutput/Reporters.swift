@@ -97,19 +97,25 @@ public enum EventReporter {
     /// The table of events; with more than one sport among them, a SPORT column after the id.
     public static func table(_ events: [Event], options: RenderOptions) -> Tabular {
         let sports = Set(events.map(\.sport)).count > 1
+        // Fused matches name the providers joined in each row.
+        let fused = events.contains { $0.match != nil }
         var t = Tabular(columns: [.init("ID")] + (sports ? [.init("SPORT")] : []) + [
             .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true), .init("SCORE"),
             .init("TIME"), .init("1", rightAligned: true), .init("X", rightAligned: true), .init("2", rightAligned: true),
-        ])
+        ] + (fused ? [.init("SRC", shrinkable: true)] : []))
         for e in events {
             let columns = e.mainColumns
             let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
-            t.rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, e.scoreLabel ?? "", timeLabel(e)] + prices)
+            let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
+            // A fused row whose sources disagree on the score shows the freshest, marked with a star.
+            let score = (e.scoreLabel ?? "") + (e.match.map { $0.conflicts.isEmpty } == false ? "*" : "")
+            t.rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, score, timeLabel(e)] + prices + sources)
             // The link of the very price shown (the best book's, with several books).
             let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)
-            t.links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link })
+            t.links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link } + sources.map { _ in nil })
             let live: CellStyle = e.status == .live ? .live : .plain
-            t.styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain })
+            t.styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain }
+                            + sources.map { _ in .dim })
         }
         return t
     }

@@ -1,0 +1,55 @@
+import Foundation
+import OddsTestSupport
+import Testing
+
+/// `--provider all` and lists (issue 20): one row per real match across providers, from the binary.
+@Suite("Every provider at once, from the binary", .timeLimit(.minutes(3)))
+struct FusedCLITests {
+    static func objects(_ stdout: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [[String: Any]])
+    }
+
+    @Test("odds live --provider all --demo: one row per match, each with its sources, match id and every provider's prices")
+    func all() async throws {
+        let r = try await CLI.run(["live", "--provider", "all", "--demo", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let events = try Self.objects(r.stdout)
+        #expect(!events.isEmpty)
+        for e in events {
+            let sources = try #require(e["sources"] as? [[String: Any]])
+            let match = try #require(e["match"] as? [String: Any])
+            #expect((match["id"] as? String)?.hasPrefix("m") == true && e["id"] as? String == match["id"] as? String)
+            // Never two events of one provider in a row.
+            let providers = sources.compactMap { $0["provider"] as? String }
+            #expect(Set(providers).count == providers.count)
+            #expect(e["demo"] as? Bool == true)
+        }
+        // The simulator's world is one: its matches are joined across the five.
+        #expect(events.contains { ($0["sources"] as? [[String: Any]])?.count ?? 0 >= 3 })
+        let markets = events.flatMap { ($0["markets"] as? [[String: Any]]) ?? [] }
+        #expect(Set(markets.compactMap { $0["provider"] as? String }).count >= 3)
+        let table = try await CLI.run(["live", "--provider", "all", "--demo", "--format", "tsv"])
+        #expect(table.stdout.split(separator: "\n").first?.contains("\tSRC\t") == true, "\(table.stdout.prefix(200))")
+    }
+
+    @Test("A list runs those providers only; one provider is the plain table")
+    func list() async throws {
+        let r = try await CLI.run(["live", "--provider", "tickodds,boltodds", "--demo", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let providers = Set(try Self.objects(r.stdout).flatMap { ($0["sources"] as? [[String: Any]]) ?? [] }.compactMap { $0["provider"] as? String })
+        #expect(providers == ["tickodds", "boltodds"])
+        let one = try await CLI.run(["live", "--provider", "tickodds", "--demo", "--format", "tsv"])
+        #expect(one.status == 0 && !one.stdout.contains("SRC"))
+    }
+
+    @Test("all without any key is one sentence and exit 64; a list elsewhere is refused; an unknown name is a usage error")
+    func refusals() async throws {
+        let none = try await CLI.run(["live", "--provider", "all"])
+        #expect(none.status == 64, "\(none.stderr)")
+        #expect(none.stderr.contains("no API key (ODDS_TICKODDS_KEY); skipped") && none.stderr.contains("--provider all found no provider"))
+        let stream = try await CLI.run(["stream", "--provider", "all", "--demo", "--limit", "1"])
+        #expect(stream.status == 64 && stream.stderr.contains("odds live only"), "\(stream.stderr)")
+        let unknown = try await CLI.run(["live", "--provider", "tickodds,nosuch", "--demo"])
+        #expect(unknown.status == 64, "\(unknown.stderr)")
+    }
+}
