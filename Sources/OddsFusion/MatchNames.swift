@@ -122,6 +122,7 @@ public struct MatchNames: Sendable {
         ("bayer leverkusen", ["leverkusen", "bayer 04 leverkusen"]),
         ("rb leipzig", ["leipzig", "rasenballsport leipzig"]),
         ("eintracht frankfurt", ["e frankfurt", "frankfurt"]),
+        ("fc koln", ["1 fc koln", "koln", "cologne", "fc cologne"]),
         ("internazionale", ["inter", "inter milan", "internazionale milano", "fc internazionale milano"]),
         ("milan", ["ac milan"]),
         ("juventus", ["juve"]),

@@ -108,8 +108,8 @@ enum BoltOddsPlays {
 
     static func teamName(_ m: SimMatch, _ side: String?) -> String {
         switch side {
-        case "home": return m.home
-        case "away": return m.away ?? ""
+        case "home": return BoltOdds.team(m.home)
+        case "away": return BoltOdds.team(m.away ?? "")
         default: return ""
         }
     }
@@ -311,7 +311,7 @@ enum BoltOddsPlays {
             ("event", .string(stream == 1 ? BoltOdds.shortLabel(m) : BoltOdds.label(m) ?? "")),
             ("universal_id", .string(BoltOdds.universalID(m.serial))),
         ]
-        if stream == 4 { fields += [("home", .string(m.home)), ("away", .string(m.away ?? ""))] }
+        if stream == 4 { fields += [("home", .string(BoltOdds.team(m.home))), ("away", .string(BoltOdds.team(m.away ?? "")))] }
         fields.append(("league", .string(BoltOdds.sport(ofLeague: m.league))))
         return fields
     }
@@ -363,8 +363,8 @@ enum BoltOddsPlays {
                 // Inferred: tennis has no clock.
                 ("clock", .null),
                 ("game_start", .string(BoltOdds.gameStart(m))),
-                ("score", .object([("home_team", .string(m.home)), ("home_score", .int(m.scoreHome)),
-                                   ("away_team", .string(m.away ?? "")), ("away_score", .int(m.scoreAway))])),
+                ("score", .object([("home_team", .string(BoltOdds.team(m.home))), ("home_score", .int(m.scoreHome)),
+                                   ("away_team", .string(BoltOdds.team(m.away ?? ""))), ("away_score", .int(m.scoreAway))])),
             ])),
             // No field_state: the docs give it "if applicable", and a tennis court has no field position.
         ]).rendered
@@ -580,8 +580,8 @@ enum BoltOddsPlays {
             ("action", .string("match_update")),
             ("game", .string(BoltOdds.label(m) ?? "")),
             ("universal_id", .string(BoltOdds.universalID(s))),
-            ("home", .string(m.home)),
-            ("away", .string(m.away ?? "")),
+            ("home", .string(BoltOdds.team(m.home))),
+            ("away", .string(BoltOdds.team(m.away ?? ""))),
             ("designation", swapped(s) ? .object([("A", .string("away")), ("B", .string("home"))])
                 : .object([("A", .string("home")), ("B", .string("away"))])),
             ("state", .object(state)),
@@ -693,7 +693,7 @@ enum BoltOddsPlays {
             ("data", .object([
                 ("_doc", .string("details")),
                 ("_matchid", .int(matchID(m.serial))),
-                ("teams", .object([("home", .string(m.home)), ("away", .string(m.away ?? ""))])),
+                ("teams", .object([("home", .string(BoltOdds.team(m.home))), ("away", .string(BoltOdds.team(m.away ?? "")))])),
                 ("index", .array(rows.map { Int($0.id).map(JSONOutput.int) ?? .string($0.id) })),
                 ("values", .object(rows.map { ($0.id, .object([("name", .string($0.name)),
                                                                ("value", .object([("home", .int($0.home)), ("away", .int($0.away))]))])) })),
@@ -729,7 +729,7 @@ enum BoltOddsPlays {
                                   ("started", .string(String(started))), ("played", .string(String(m.elapsed))),
                                   ("remaining", .string(String(max(0, (m.sport == "soccer" ? 5400 : m.sport == "basketball" ? 2880 : 0) - m.elapsed)))),
                                   ("running", .bool(m.phase == .live))])),
-            ("teams", .object([("home", team(m.home, 0)), ("away", team(m.away ?? "", 1))])),
+            ("teams", .object([("home", team(BoltOdds.team(m.home), 0)), ("away", team(BoltOdds.team(m.away ?? ""), 1))])),
             ("status", .object([("_doc", .string("status")), ("_id", .int(periodNumber(m) + (m.phase == .ended ? 100 : 6))),
                                 ("name", .string(m.period)), ("shortName", .string(String(m.period.prefix(2)).uppercased()))])),
             ("removed", .bool(false)),

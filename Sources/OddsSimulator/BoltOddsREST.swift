@@ -130,9 +130,9 @@ extension Simulator {
             var seen = Set<String>()
             var fields: [(String, JSONOutput)] = []
             for m in boltOddsLive() + fixtures {
-                guard let label = BoltOdds.label(m), let away = m.away, seen.insert(label).inserted else { continue }
+                guard let label = BoltOdds.label(m), let away = m.away.map(BoltOdds.team), seen.insert(label).inserted else { continue }
                 fields.append((label, .object([
-                    ("when", .string(BoltOdds.when(m))), ("game", .string(label)), ("orig_teams", .string("\(m.home) vs \(away)")),
+                    ("when", .string(BoltOdds.when(m))), ("game", .string(label)), ("orig_teams", .string("\(BoltOdds.team(m.home)) vs \(away)")),
                     ("universal_id", .string(BoltOdds.universalID(m.serial))), ("sport", .string(BoltOdds.sport(ofLeague: m.league))),
                 ])))
             }

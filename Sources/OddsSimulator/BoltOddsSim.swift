@@ -58,13 +58,13 @@ enum BoltOdds {
     /// "Liverpool vs Arsenal, 2026-11-23, 04"; nil for races (no away side: not a BoltOdds game). The
     /// docs' labels carry the game's date and hour (of its start, US Eastern).
     static func label(_ m: SimMatch) -> String? {
-        guard let away = m.away else { return nil }
+        guard let away = m.away.map(BoltOdds.team) else { return nil }
         let e = eastern(m)
-        return "\(m.home) vs \(away), \(e.date), \(two(e.hour12))"
+        return "\(BoltOdds.team(m.home)) vs \(away), \(e.date), \(two(e.hour12))"
     }
 
     /// Stream 1's `event` has no hour ("Buffalo Bills vs Cincinnati Bengals, 2025-12-07"), as in the docs.
-    static func shortLabel(_ m: SimMatch) -> String { "\(m.home) vs \(m.away ?? ""), \(eastern(m).date)" }
+    static func shortLabel(_ m: SimMatch) -> String { "\(BoltOdds.team(m.home)) vs \(BoltOdds.team(m.away ?? "")), \(eastern(m).date)" }
 
     /// "2026-11-23, 04:51 PM", as `info.when` and `get_games` write it.
     static func when(_ m: SimMatch) -> String {
@@ -169,7 +169,7 @@ enum BoltOdds {
 
     /// Every outcome one book offers for a match now, in a fixed order (keys never change during a match).
     static func outcomes(_ m: SimMatch, book: Int) -> [BoltOutcome] {
-        guard let away = m.away else { return [] }
+        guard let away = m.away.map(BoltOdds.team) else { return [] }
         var out: [BoltOutcome] = []
         // A suspended line is "" for some games and null for others (the docs allow both).
         let suspendedCell: BoltCell = (m.serial + book) % 2 == 0 ? .empty : .null
@@ -192,7 +192,7 @@ enum BoltOdds {
         case "soccer":
             // Inferred: a ±0.5 handicap (home -0.5 is "home wins"), priced from the result market.
             let pHomeWins = clamp(pHome)
-            add("\(m.home) -0.5 Spread", "Spread", line: "-0.5", overUnder: nil, target: m.home, price: derived(pHomeWins), suspended: false)
+            add("\(BoltOdds.team(m.home)) -0.5 Spread", "Spread", line: "-0.5", overUnder: nil, target: BoltOdds.team(m.home), price: derived(pHomeWins), suspended: false)
             add("\(away) +0.5 Spread", "Spread", line: "+0.5", overUnder: nil, target: away, price: derived(1 - pHomeWins), suspended: false)
             if m.markets.count > 1 {
                 let goals = m.scoreHome + m.scoreAway
@@ -224,7 +224,7 @@ enum BoltOdds {
             let spread = Double(Int((abs(m.strengthHome - m.strengthAway) * 12).rounded())) + 1.5
             let homeLine = homeStronger ? -spread : spread
             let pCover = clamp(0.5 + (pHome - 0.5) * 0.6 + (homeStronger ? -0.1 : 0.1))
-            add("\(m.home) \(signed(homeLine)) Spread", "Spread", line: signed(homeLine), overUnder: nil, target: m.home,
+            add("\(BoltOdds.team(m.home)) \(signed(homeLine)) Spread", "Spread", line: signed(homeLine), overUnder: nil, target: BoltOdds.team(m.home),
                 price: derived(pCover), suspended: false)
             add("\(away) \(signed(-homeLine)) Spread", "Spread", line: signed(-homeLine), overUnder: nil, target: away,
                 price: derived(1 - pCover), suspended: false)
@@ -248,7 +248,7 @@ enum BoltOdds {
             let decided = m.scoreHome + m.scoreAway > 0
             let homeLine = homeStronger ? "-1.5" : "+1.5", awayLine = homeStronger ? "+1.5" : "-1.5"
             let pHomeCovers = homeStronger ? pFavourite2to0 : 1 - pFavourite2to0
-            add("\(m.home) \(homeLine) Spread", "Spread", line: homeLine, overUnder: nil, target: m.home,
+            add("\(BoltOdds.team(m.home)) \(homeLine) Spread", "Spread", line: homeLine, overUnder: nil, target: BoltOdds.team(m.home),
                 price: derived(pHomeCovers), suspended: decided)
             add("\(away) \(awayLine) Spread", "Spread", line: awayLine, overUnder: nil, target: away,
                 price: derived(1 - pHomeCovers), suspended: decided)
@@ -262,8 +262,8 @@ enum BoltOdds {
 
     /// The game fields shared by every odds message: enough to write a `game_removed` after the match is gone.
     static func ref(_ m: SimMatch) -> BoltGameRef? {
-        guard let label = label(m), let away = m.away else { return nil }
-        return BoltGameRef(serial: m.serial, label: label, sport: sport(ofLeague: m.league), home: m.home, away: away,
+        guard let label = label(m), let away = m.away.map(BoltOdds.team) else { return nil }
+        return BoltGameRef(serial: m.serial, label: label, sport: sport(ofLeague: m.league), home: BoltOdds.team(m.home), away: away,
                            when: when(m))
     }
 

@@ -105,9 +105,9 @@ enum SportsAPIProV1 {
             ("shortStatusText", .string(short)),
             ("gameTime", .int(time)),
             ("gameTimeDisplay", .string(display)),
-            ("homeCompetitor", competitor(m.home, score: started ? m.scoreHome : -1, asFloat: m.serial % 2 == 1,
+            ("homeCompetitor", competitor(SportsAPIPro.team(m.home), score: started ? m.scoreHome : -1, asFloat: m.serial % 2 == 1,
                                           redCards: redCards(m, "home"))),
-            ("awayCompetitor", competitor(m.away ?? "", score: started ? m.scoreAway : -1, asFloat: m.serial % 2 == 1,
+            ("awayCompetitor", competitor(SportsAPIPro.team(m.away ?? ""), score: started ? m.scoreAway : -1, asFloat: m.serial % 2 == 1,
                                           redCards: redCards(m, "away"))),
         ])
     }

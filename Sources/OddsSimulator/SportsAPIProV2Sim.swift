@@ -285,7 +285,7 @@ enum SportsAPIProV2 {
     /// period's start is set so that the clock reads the world's minute now).
     static func event(_ m: SimMatch, state: SportsAPIProState, now: Date = Date()) -> JSONOutput {
         let sport = SportsAPIPro.sport(m.sport)
-        let away = m.away ?? ""
+        let away = SportsAPIPro.team(m.away ?? "")
         var homeScore: [(String, JSONOutput)] = []
         var awayScore: [(String, JSONOutput)] = []
         if m.phase != .notStarted {
@@ -307,7 +307,7 @@ enum SportsAPIProV2 {
             ("tournament", .object([("name", .string(m.league)), ("slug", .string(SportsAPIPro.slug(m.league))),
                                     ("category", .object([("sport", .object([("name", .string(sportName(sport))),
                                                                               ("slug", .string(sport))]))]))])),
-            ("homeTeam", team(m.home)),
+            ("homeTeam", team(SportsAPIPro.team(m.home))),
             ("awayTeam", team(away)),
             ("homeScore", .object(homeScore)),
             ("awayScore", .object(awayScore)),
@@ -382,7 +382,7 @@ enum SportsAPIProV2 {
 
     /// `:lineups` data for a soccer match (nil for other sports: no data, so no snapshot).
     static func lineups(_ m: SimMatch) -> JSONOutput? {
-        guard m.sport == "soccer", let away = m.away else { return nil }
+        guard m.sport == "soccer", let away = m.away.map(SportsAPIPro.team) else { return nil }
         func side(_ team: String) -> JSONOutput {
             let squad = squad(team)
             let players = squad.starters.map { ($0, false) } + squad.subs.map { ($0, true) }
@@ -394,7 +394,7 @@ enum SportsAPIProV2 {
                 ("formation", .string(squad.formation)),
             ])
         }
-        return .object([("confirmed", .bool(m.phase != .notStarted)), ("home", side(m.home)), ("away", side(away))])
+        return .object([("confirmed", .bool(m.phase != .notStarted)), ("home", side(SportsAPIPro.team(m.home))), ("away", side(away))])
     }
 
     // MARK: - Incidents
@@ -408,9 +408,9 @@ enum SportsAPIProV2 {
     /// Inferred: SofaScore's incident fields (incidentType, incidentClass, time, addedTime, isHome, player,
     /// assist1, playerIn/playerOut, reason, homeScore/awayScore, text, length).
     static func story(_ m: SimMatch, state: SportsAPIProState) -> SportsAPIProStory {
-        guard m.sport == "soccer", m.phase != .notStarted, let away = m.away else { return SportsAPIProStory() }
+        guard m.sport == "soccer", m.phase != .notStarted, let away = m.away.map(SportsAPIPro.team) else { return SportsAPIProStory() }
         let serial = m.serial
-        let squads = ["home": squad(m.home), "away": squad(away)]
+        let squads = ["home": squad(SportsAPIPro.team(m.home)), "away": squad(away)]
         // (half, minute, world incident or nil for an opening goal, side, ordinal)
         var raw: [(half: Int, minute: Int, incident: SimIncident?, side: String, key: Int)] = []
         if let o = state.openings[serial] {

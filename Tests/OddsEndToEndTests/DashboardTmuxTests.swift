@@ -172,7 +172,8 @@ struct DashboardTmuxTests {
         // A detached tmux session keeps the bell flag of its window.
         if !card.contains("GOAL") { #expect(try await session.display("#{window_bell_flag}") == "0") }
         let goal = try await session.waitFor("the goal", timeout: 60) { $0.contains("GOAL") }
-        #expect(goal.contains("Brighton 1-0"))
+        // SportsAPIPro (watch's default) names teams in full, with their affixes.
+        #expect(goal.contains("Brighton & Hove Albion FC 1-0"), "\(goal)")
         #expect(try await session.display("#{window_bell_flag}") == "1")
         try await session.keys("C-c")
         let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }

@@ -20,7 +20,8 @@ import Testing
             let start = BoltOdds.start(m)
             #expect(start <= Date())
             let day = eastern.dateComponents([.year, .month, .day], from: start)
-            #expect(label.hasPrefix("\(m.home) vs \(m.away ?? ""), " + String(format: "%04d-%02d-%02d, ", day.year!, day.month!, day.day!)))
+            // Named as BoltOdds' US books name teams ("Bayern Munich" for the world's "Bayern München").
+            #expect(label.hasPrefix("\(BoltOdds.team(m.home)) vs \(BoltOdds.team(m.away ?? "")), " + String(format: "%04d-%02d-%02d, ", day.year!, day.month!, day.day!)))
             let when = BoltOdds.when(m)
             #expect(when.count == 20 && when.hasSuffix("M") && label.hasSuffix(String(when.dropFirst(12).prefix(2))))
             #expect(label.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces).count } == 2)
