@@ -186,7 +186,7 @@ _odds() {
 
 _odds_live() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --explain --version -h --help)
     repeating_options=(--sport --book)
     non_repeating_options=(--provider --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0

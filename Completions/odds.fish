@@ -23,7 +23,7 @@ function __odds_parse_tokens -S
         __odds_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'live'
-            __odds_parse_subcommand 0 'provider=' 'sport=+' 'replay=' 'speed=' 'odds-format=' 'color=' 'v/verbose' 'demo' 'format=' 'json' 'ndjson' 'csv' 'book=+' 'links' 'version' 'h/help'
+            __odds_parse_subcommand 0 'provider=' 'sport=+' 'replay=' 'speed=' 'odds-format=' 'color=' 'v/verbose' 'demo' 'format=' 'json' 'ndjson' 'csv' 'book=+' 'links' 'explain' 'version' 'h/help'
         case 'sports'
             __odds_parse_subcommand 0 'provider=' 'odds-format=' 'color=' 'v/verbose' 'demo' 'format=' 'json' 'ndjson' 'csv' 'book=+' 'links' 'version' 'h/help'
         case 'event'
@@ -219,6 +219,7 @@ complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odd
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds live" csv' -l 'csv' -d 'Shorthand for --format csv.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds live"' -l 'book' -d 'Only this sportsbook\'s prices (repeatable; any case). Single-book feeds: bet365 for PulseScore, tickodds for TickOdds.' -rfka '(__odds_custom_completion ---completion live -- --book (count (__odds_tokens -pc)) (__odds_tokens -tC))'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds live" links' -l 'links' -d 'In tables on a terminal, make prices OSC 8 hyperlinks to the book\'s bet (where the provider gives links: BoltOdds).'
+complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds live" explain' -l 'explain' -d 'With several providers: each row\'s sources, their own names and ids and why they were joined, and the near misses that were not.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds live" version' -l 'version' -d 'Show the version.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds live" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'odds' -n '__odds_should_offer_completions_for_flags_or_options "odds sports" provider' -l 'provider' -d 'Provider: pulsescore, tickodds, boltodds, sportsapi or sportsapi-v1; for odds live also all, or a comma list (one row per real match across them). Default: config, else pulsescore.' -rfka 'pulsescore tickodds boltodds sportsapi sportsapi-v1 all'

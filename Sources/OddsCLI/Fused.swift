@@ -1,7 +1,10 @@
 import Foundation
 import OddsFusion
+import OddsJSON
 import OddsModel
+import OddsOutput
 import OddsProviders
+import OddsStore
 import OddsTransport
 
 extension Runtime {
@@ -9,6 +12,11 @@ extension Runtime {
     /// provider asked at once; one that cannot be used (no key, refused, down) is named on stderr and
     /// the others go on. Fails only when none could be used.
     func fusedLiveEvents(_ ids: [ProviderID], all: Bool) async throws -> [Event] {
+        try await fusedLive(ids, all: all).events
+    }
+
+    /// The fused live matches, with the matcher's near misses and the sources' events (for `--explain`).
+    func fusedLive(_ ids: [ProviderID], all: Bool) async throws -> (events: [Event], nearMisses: [NearMiss], sources: [Event]) {
         var usable = ids
         if all {
             // `all` means every provider with a key.
@@ -44,6 +52,33 @@ extension Runtime {
         if failures.count == usable.count, let first = failures.first { throw first }
         var fusion = MatchFusion(names: MatchNames(user: config.aliases))
         fusion.update(events)
-        return fusion.fused(events).map(\.event)
+        let misses = fusion.nearMisses.values.sorted { ($0.key.provider, $0.key.id) < ($1.key.provider, $1.key.id) }
+        return (fusion.fused(events).map(\.event), misses, events)
+    }
+
+    /// `odds live --provider all --explain`: each fused row's sources, with their own names and ids and
+    /// why they were joined; then the near misses that were not joined, and why (so an alias can be added).
+    func printExplanation(_ fused: (events: [Event], nearMisses: [NearMiss], sources: [Event])) {
+        var records: [[(String, JSONOutput)]] = []
+        func row(_ match: String, _ s: EventSource, joined: Bool) -> [(String, JSONOutput)] {
+            [("match", .string(match)), ("joined", .bool(joined)), ("provider", .string(s.provider.rawValue)), ("id", .string(s.id)),
+             ("teams", .string(s.away.map { "\(s.home) v \($0)" } ?? s.home)),
+             ("start", s.startTime.map { .string(EventJSON.date($0)) } ?? .null),
+             ("confidence", .number(String(format: "%.3f", s.confidence))), ("why", .string(s.reason))]
+        }
+        for e in fused.events {
+            for s in e.match?.sources ?? [] { records.append(row(e.id, s, joined: true)) }
+        }
+        var byKey: [EventKey: Event] = [:]
+        for e in fused.sources { byKey[EventKey(provider: e.provider, id: e.id)] = e }
+        for miss in fused.nearMisses {
+            guard let e = byKey[miss.key] else { continue }
+            let s = EventSource(provider: e.provider, id: e.id, league: e.league, home: e.home, away: e.away, startTime: e.startTime,
+                                updatedAt: e.updatedAt, confidence: miss.evidence.confidence, reason: "not joined: " + miss.evidence.reason)
+            records.append(row(miss.matchID, s, joined: false))
+        }
+        io.out(RecordReporter.render(columns: [.init("MATCH"), .init("JOINED"), .init("PROVIDER"), .init("ID"), .init("TEAMS", shrinkable: true),
+                                               .init("START"), .init("CONF", rightAligned: true), .init("WHY", shrinkable: true)],
+                                     records: records, format: outputFormat, options: renderOptions))
     }
 }

@@ -33,16 +33,23 @@ extension OddsCommand {
         @OptionGroup var replay: ReplayOptions
         @OptionGroup var common: CommonOptions
 
+        @Flag(name: .long, help: "With several providers: each row's sources, their own names and ids and why they were joined, and the near misses that were not.")
+        var explain = false
+
         func validate() throws {
             if case .several = providerOption.choice, replay.replay != nil {
                 throw ValidationError("--replay shows the recording's own provider; drop --provider all (or the list).")
+            }
+            if explain, providerOption.choice.map({ if case .several = $0 { return false } else { return true } }) ?? true {
+                throw ValidationError("--explain needs several providers: --provider all, or a list.")
             }
         }
 
         func run() async throws {
             if case .several(let ids, let all) = providerOption.choice {
                 try await withRuntime(common, sport: sportOption.value) { rt in
-                    rt.printEvents(try await rt.fusedLiveEvents(ids, all: all))
+                    if explain { rt.printExplanation(try await rt.fusedLive(ids, all: all)) }
+                    else { rt.printEvents(try await rt.fusedLiveEvents(ids, all: all)) }
                 }
                 return
             }

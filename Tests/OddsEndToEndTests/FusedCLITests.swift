@@ -32,6 +32,21 @@ struct FusedCLITests {
         #expect(table.stdout.split(separator: "\n").first?.contains("\tSRC\t") == true, "\(table.stdout.prefix(200))")
     }
 
+    @Test("--explain lists each row's sources with their own names, ids and why they were joined")
+    func explain() async throws {
+        let r = try await CLI.run(["live", "--provider", "all", "--demo", "--explain", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try Self.objects(r.stdout)
+        let byMatch = Dictionary(grouping: rows.filter { $0["joined"] as? Bool == true }, by: { $0["match"] as? String ?? "" })
+        #expect(!byMatch.isEmpty)
+        for (_, sources) in byMatch {
+            #expect(sources.filter { $0["why"] as? String == "first source" }.count == 1)
+            #expect(sources.allSatisfy { ($0["teams"] as? String)?.contains(" v ") == true && $0["id"] is String })
+        }
+        let one = try await CLI.run(["live", "--provider", "tickodds", "--demo", "--explain"])
+        #expect(one.status == 64 && one.stderr.contains("--explain needs several providers"), "\(one.stderr)")
+    }
+
     @Test("A list runs those providers only; one provider is the plain table")
     func list() async throws {
         let r = try await CLI.run(["live", "--provider", "tickodds,boltodds", "--demo", "--json"])
