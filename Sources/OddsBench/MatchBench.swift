@@ -1,6 +1,7 @@
 import Foundation
 import OddsFusion
 import OddsModel
+import OddsProviders
 import OddsStore
 
 /// `odds-bench match [--matches N]`: N real matches as five providers name them (short names,
@@ -32,13 +33,9 @@ enum MatchBench {
 
     /// Each real match at every provider but one in five, named as that provider would.
     static func corpus(matches: Int) -> [Event] {
-        let providers: [(ProviderID, (String) -> String)] = [
-            (ProviderID("pulsescore", displayName: "PulseScore", environmentName: "PULSESCORE"), { $0 }),
-            (ProviderID("tickodds", displayName: "TickOdds", environmentName: "TICKODDS"), { $0 + " FC" }),
-            (ProviderID("boltodds", displayName: "BoltOdds", environmentName: "BOLTODDS"), { "FC " + $0 }),
-            (ProviderID("sportsapi", displayName: "SportsAPIPro v2", environmentName: "SPORTSAPI"), { $0.uppercased() }),
-            (ProviderID("sportsapi-v1", displayName: "SportsAPIPro v1", environmentName: "SPORTSAPI_V1"), { $0 + " AFC" }),
-        ]
+        // The registered providers, each with its own way of spelling a name.
+        let spellings: [(String) -> String] = [{ $0 }, { $0 + " FC" }, { "FC " + $0 }, { $0.uppercased() }, { $0 + " AFC" }]
+        let providers = Array(zip(ProviderRegistry.ids, spellings))
         let sports = ["soccer", "basketball", "tennis", "ice-hockey"]
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         var events: [Event] = []
