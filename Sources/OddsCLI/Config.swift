@@ -19,6 +19,8 @@ import TOMLKit
 /// ```
 public struct ConfigFile: Sendable {
     public var provider: String?
+    /// `providers = [...]`: the providers `odds live` joins when no --provider is given ("all" allowed).
+    public var providerList: [String]?
     public var sport: String?
     public var oddsFormat: String?
     public var color: String?
@@ -68,6 +70,7 @@ public struct ConfigFile: Sendable {
         }
         var config = ConfigFile()
         config.provider = table["provider"]?.string
+        if let v = table["providers"] { config.providerList = v.array?.compactMap { $0.string } ?? v.string.map { [$0] } ?? [] }
         config.sport = table["sport"]?.string
         config.oddsFormat = table["odds_format"]?.string
         config.color = table["color"]?.string
@@ -178,6 +181,8 @@ public struct ResolvedSettings: Sendable {
     public var configPath: String
     public var provider: ProviderID
     public var providerSource: SettingSource
+    /// `providers = [...]` in the config, resolved: several providers for commands that join them.
+    public var joined: (ids: [ProviderID], all: Bool)?
     public var sport: String
     /// Where `sport` came from: a replay without a sport asked for shows every sport it recorded.
     public var sportSource: SettingSource = .default
@@ -209,6 +214,11 @@ public struct ResolvedSettings: Sendable {
         if let p = config.provider { provider = try parseProvider(p, from: configPath); providerSource = .config }
         if let p = env["ODDS_PROVIDER"], !p.isEmpty { provider = try parseProvider(p, from: "ODDS_PROVIDER"); providerSource = .environment }
         if let p = providerFlag { provider = p; providerSource = .flag }
+        var several: (ids: [ProviderID], all: Bool)?
+        if let names = config.providerList {
+            if names.map({ $0.lowercased() }) == ["all"] { several = (ProviderRegistry.ids, true) }
+            else if !names.isEmpty { several = (try names.map { try parseProvider($0, from: "providers in \(configPath)") }, false) }
+        }
 
         var sport = config.sport ?? "soccer"
         var sportSource: SettingSource = config.sport == nil ? .default : .config
@@ -222,6 +232,7 @@ public struct ResolvedSettings: Sendable {
         var resolved = ResolvedSettings(configPath: configPath, provider: provider, providerSource: providerSource,
                                         sport: SportSelection.value([sport]) ?? "soccer", oddsFormat: format)
         resolved.sportSource = sportSource
+        resolved.joined = several
         if let f = config.caFile, !f.isEmpty { resolved.caFile = f; resolved.caFileSource = .config }
         if let f = env["ODDS_CA_FILE"], !f.isEmpty { resolved.caFile = f; resolved.caFileSource = .environment }
         if let text = env["ODDS_MAX_FRAME_MB"] ?? config.maxFrameMB {

@@ -54,6 +54,10 @@ enum Docs {
     own settings (ODDS_BOLTODDS_PBP_URL for pbp_url); also ODDS_PROVIDER, ODDS_SPORT, ODDS_ODDS_FORMAT. \
     Flags override both. API keys are never printed: they are masked in URLs, errors and verbose logs.
 
+    SEVERAL PROVIDERS: providers = ["tickodds", "boltodds"] (or ["all"]) makes odds live join those \
+    providers (one row per real match) when no --provider is given; [aliases] maps a team name to the name it \
+    stands for ("Man Utd" = "Manchester United") where the shipped table does not join two spellings.
+
     DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \
     freezes it) sets how fast it moves.
     """),

@@ -56,6 +56,34 @@ extension Runtime {
         return (fusion.fused(events).map(\.event), misses, events)
     }
 
+    /// The live feeds of several providers as one stream (`odds stream --provider all`): every provider's
+    /// connections run side by side, each message naming its provider. A provider without a key is named
+    /// and left out under `all`; one that fails to prepare is named and the rest go on.
+    func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats) async throws -> FeedStream {
+        var adapters: [any FeedAdapter] = []
+        var failures: [Error] = []
+        var asked = ids
+        if all {
+            let missing = ids.filter { settings.providers[$0]?.key?.isEmpty ?? true }
+            for id in missing { io.err("\(id.displayName): no API key (ODDS_\(id.environmentName)_KEY); skipped.") }
+            asked = ids.filter { !missing.contains($0) }
+        }
+        for id in asked {
+            do {
+                adapters += try await preparedProvider(id).feedConnections(sport: settings.sport)
+            } catch {
+                failures.append(error)
+                let text = (error as? OddsError)?.message ?? String(describing: error)
+                io.err("\(id.displayName): \(io.redactor.redact(text)) Left out.")
+            }
+        }
+        guard !adapters.isEmpty else {
+            if let first = failures.first { throw first }
+            throw OddsError.usage("--provider all found no provider with an API key; set one (odds help config) or use --demo.")
+        }
+        return FeedRunner.run(adapters, transport: transport, stats: stats)
+    }
+
     /// `odds live --provider all --explain`: each fused row's sources, with their own names and ids and
     /// why they were joined; then the near misses that were not joined, and why (so an alias can be added).
     func printExplanation(_ fused: (events: [Event], nearMisses: [NearMiss], sources: [Event])) {

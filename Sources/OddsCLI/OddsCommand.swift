@@ -61,6 +61,12 @@ extension OddsCommand {
                     rt.printEvents(store.currentEvents())
                     return
                 }
+                // `providers = [...]` in the config joins them when no --provider says otherwise.
+                if providerOption.choice == nil, rt.settings.providerSource != .environment, let several = rt.settings.joined,
+                   several.all || several.ids.count > 1 {
+                    rt.printEvents(try await rt.fusedLiveEvents(several.ids, all: several.all))
+                    return
+                }
                 let events = try await rt.preparedProvider(rt.settings.provider).liveEvents(sport: rt.settings.sport)
                 rt.printEvents(events)
             }
@@ -113,7 +119,9 @@ extension OddsCommand {
             discussion: """
             Each line has a "type": snapshot, upsert, remove, price, score, incident, status, heartbeat or connection. \
             Price lines carry the previous price and its direction. Reconnects with backoff; stops with an exit code on \
-            a fatal close (bad key, plan limit). Example: odds stream --provider tickodds --sport soccer --limit 100
+            a fatal close (bad key, plan limit). With --provider all (or a list), every provider's feed at once: each \
+            line names its provider, and a line about a match the id of its fused match ("match"). \
+            Example: odds stream --provider tickodds --sport soccer --limit 100
             """)
 
         @OptionGroup var providerOption: ProviderOption
@@ -122,7 +130,17 @@ extension OddsCommand {
         @OptionGroup var replay: ReplayOptions
         @OptionGroup var common: CommonOptions
 
+        func validate() throws {
+            if case .several = providerOption.choice, replay.replay != nil {
+                throw ValidationError("--replay shows the recording's own provider; drop --provider all (or the list).")
+            }
+        }
+
         func run() async throws {
+            if case .several(let ids, let all) = providerOption.choice {
+                try await withRuntime(common, sport: sportOption.value) { rt in try await runFusedStream(ids, all: all, options: stream, rt) }
+                return
+            }
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
                 try await runStreamOrReplay(replay, provider: providerOption.provider, sport: rt.settings.sport,
                                             options: stream, rt) { try await rt.preparedProvider(rt.settings.provider) }

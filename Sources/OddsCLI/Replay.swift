@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OddsFusion
 import OddsModel
 import OddsProviders
 import OddsStore
@@ -92,6 +93,14 @@ func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderI
     let stats = FeedStats()
     let feed = try await makeProvider().stream(sport: sport, stats: stats)
     try await runStream(feed, stats: stats, options: options, rt)
+}
+
+/// `stream --provider all` (or a list): every provider's feed at once, each line about a match naming
+/// its fused match (`match`).
+func runFusedStream(_ ids: [ProviderID], all: Bool, options: StreamOptions, _ rt: Runtime) async throws {
+    let stats = FeedStats()
+    let feed = try await rt.fusedStream(ids, all: all, stats: stats)
+    try await runStream(feed, stats: stats, options: options, rt, fusion: MatchFusion(names: MatchNames(user: rt.config.aliases)))
 }
 
 /// `odds record`: every frame of the live feed, verbatim, one NDJSON line each.

@@ -1,5 +1,6 @@
 import Foundation
 import OddsJSON
+import OddsFusion
 import OddsModel
 import OddsOutput
 import OddsStore
@@ -18,8 +19,9 @@ func printSports(_ sports: [SportCount], _ rt: Runtime) {
 /// fatal feed error (thrown). Writing waits for stdout, and the feed waits for the writer: a stalled
 /// reader holds the socket back instead of growing memory.
 /// The counts are said once at the end: a replay's as frames replayed, a live feed's with its connections.
+/// With `fusion` (several providers), each line about one match carries its fused match's id (`match`).
 func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime, human: Bool = false,
-               replayed: Bool = false) async throws {
+               replayed: Bool = false, fusion initialFusion: MatchFusion? = nil) async throws {
     let labels = rt.renderOptions.jsonLabels
     let books = rt.common.bookFilter
     let io = rt.io
@@ -28,15 +30,29 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
         var store = LiveStore()
         var moves = PriceLineMoves()
         var written = 0
+        var fusion = initialFusion
         for try await received in feed {
             guard let message = books.apply(received) else { continue }
             store.apply(message)
+            var matchID: String?
+            if fusion != nil, let id = message.update.eventID {
+                let key = EventKey(provider: message.provider, id: id)
+                if let event = store.events[key]?.event { matchID = fusion!.upsert(event) } else { fusion!.forget(key) }
+            } else if fusion != nil, case .snapshot = message.update {
+                // A snapshot replaces its connection's events: each is matched (unchanged ones cost nothing).
+                for event in store.currentEvents(provider: message.provider) { fusion!.upsert(event) }
+            }
             let move = moves.move(for: message, in: store)
             if human {
                 guard let line = humanLine(message, store: store) else { continue }
                 io.out(TerminalText.safe(line) + "\n")
             } else {
-                io.out(EventJSON.update(message, move: move, labels: labels).rendered + "\n")
+                var line = EventJSON.update(message, move: move, labels: labels)
+                if let matchID, case .object(var fields) = line {
+                    fields.insert(("match", .string(matchID)), at: min(3, fields.count))
+                    line = .object(fields)
+                }
+                io.out(line.rendered + "\n")
             }
             written += 1
             if io.stdoutClosed { return }

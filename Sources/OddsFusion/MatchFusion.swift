@@ -103,6 +103,25 @@ public struct MatchFusion: Sendable {
         for i in pending { place(member(events[i])) }
     }
 
+    /// Takes one event as it is now (a stream's upsert): matched only when new, or when its sport, names or
+    /// start changed. Returns its fused match's id.
+    @discardableResult
+    public mutating func upsert(_ event: Event) -> String {
+        let key = EventKey(provider: event.provider, id: event.id)
+        if let g = assignment[key] {
+            if let group = groups[g], group.members.first(where: { $0.key == key })?.sent == Sent(event) { return group.id }
+            remove(key)
+        }
+        place(member(event))
+        return matchID(of: key)!
+    }
+
+    /// Takes an event that is gone (a stream's remove, a snapshot that no longer has it).
+    public mutating func forget(_ key: EventKey) {
+        remove(key)
+        nearMisses[key] = nil
+    }
+
     /// The fused matches: each group's id and sources, in the order they were founded.
     public var matches: [(id: String, sources: [FusedSource])] {
         groups.keys.sorted().map { g in (groups[g]!.id, groups[g]!.members.map { FusedSource(key: $0.key, evidence: $0.evidence) }) }

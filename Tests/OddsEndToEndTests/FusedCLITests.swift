@@ -47,6 +47,41 @@ struct FusedCLITests {
         #expect(one.status == 64 && one.stderr.contains("--explain needs several providers"), "\(one.stderr)")
     }
 
+    @Test("Config providers = [...] joins those providers for odds live; --provider still names one; an unknown name is exit 2")
+    func configProviders() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-providers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("config.toml").path
+        try "providers = [\"tickodds\", \"sportsapi\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let env = CLI.environment(["ODDS_CONFIG": config])
+        let joined = try await CLI.run(["live", "--demo", "--json"], env: env)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let providers = Set(try Self.objects(joined.stdout).flatMap { ($0["sources"] as? [[String: Any]]) ?? [] }.compactMap { $0["provider"] as? String })
+        #expect(providers == ["tickodds", "sportsapi"])
+        let one = try await CLI.run(["live", "--demo", "--provider", "tickodds", "--json"], env: env)
+        #expect(one.status == 0 && !one.stdout.contains("\"sources\""))
+        try "providers = [\"tickodds\", \"nosuch\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let bad = try await CLI.run(["live", "--demo"], env: env)
+        #expect(bad.status == 2 && bad.stderr.contains("Unknown provider 'nosuch'"), "\(bad.stderr)")
+    }
+
+    @Test("odds stream --provider all --demo: every provider's lines in one stream, a line about a match naming its fused match")
+    func stream() async throws {
+        let r = try await CLI.run(["stream", "--provider", "all", "--demo", "--limit", "400"], env: CLI.environment(["ODDS_DEMO_TICK": "0.05"]))
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 400)
+        #expect(Set(lines.compactMap { $0["provider"] as? String }).count >= 3)
+        // One fused match heard of from several providers.
+        var providersByMatch: [String: Set<String>] = [:]
+        for line in lines {
+            guard let match = line["match"] as? String, let provider = line["provider"] as? String else { continue }
+            providersByMatch[match, default: []].insert(provider)
+        }
+        #expect(providersByMatch.values.contains { $0.count >= 2 }, "\(providersByMatch.prefix(5))")
+    }
+
     @Test("A list runs those providers only; one provider is the plain table")
     func list() async throws {
         let r = try await CLI.run(["live", "--provider", "tickodds,boltodds", "--demo", "--json"])
@@ -62,8 +97,8 @@ struct FusedCLITests {
         let none = try await CLI.run(["live", "--provider", "all"])
         #expect(none.status == 64, "\(none.stderr)")
         #expect(none.stderr.contains("no API key (ODDS_TICKODDS_KEY); skipped") && none.stderr.contains("--provider all found no provider"))
-        let stream = try await CLI.run(["stream", "--provider", "all", "--demo", "--limit", "1"])
-        #expect(stream.status == 64 && stream.stderr.contains("odds live only"), "\(stream.stderr)")
+        let record = try await CLI.run(["record", "--provider", "all", "--demo", "--limit", "1"])
+        #expect(record.status == 64 && record.stderr.contains("odds live and odds stream only"), "\(record.stderr)")
         let unknown = try await CLI.run(["live", "--provider", "tickodds,nosuch", "--demo"])
         #expect(unknown.status == 64, "\(unknown.stderr)")
     }
