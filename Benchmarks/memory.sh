@@ -11,7 +11,10 @@
 # the second minute (samples at 60 <= t < 120 s vs T-60 < t <= T; needs --minutes >= 3).
 # MB here is 10^6 bytes (VmRSS is reported by the kernel in KiB).
 #
-# Usage: Benchmarks/memory.sh [--binary PATH] [--minutes N] [--stall-seconds S]
+# --provider P streams another provider, or several (`all`, or a comma list: every feed at once, each
+# line naming its fused match), pointed at the same simulator.
+#
+# Usage: Benchmarks/memory.sh [--binary PATH] [--minutes N] [--stall-seconds S] [--provider P]
 # Exit: 0 PASS, 1 FAIL, 2 usage or setup error.
 set -euo pipefail
 
@@ -21,6 +24,7 @@ REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 BINARY=""
 MINUTES=10
 STALL=60
+PROVIDER=tickodds
 SAMPLE_EVERY=5      # seconds between RSS samples
 DRAIN=10            # seconds of reading after the stall
 LIMIT_MB=60         # peak target, both phases
@@ -33,6 +37,7 @@ usage() {
     echo "  --binary PATH        odds binary (default: .build/release/odds, else .build/debug/odds)"
     echo "  --minutes N          length of the steady phase in minutes (default: 10)"
     echo "  --stall-seconds S    how long stdout is not read in the stall phase (default: 60)"
+    echo "  --provider P         the provider streamed: tickodds (default), another, all, or a comma list"
 }
 
 die() { echo "memory.sh: $*" >&2; exit 2; }
@@ -45,6 +50,8 @@ while [[ $# -gt 0 ]]; do
         --minutes=*) MINUTES="${1#*=}"; shift ;;
         --stall-seconds) [[ $# -ge 2 ]] || die "--stall-seconds needs a value"; STALL="$2"; shift 2 ;;
         --stall-seconds=*) STALL="${1#*=}"; shift ;;
+        --provider) [[ $# -ge 2 ]] || die "--provider needs a value"; PROVIDER="$2"; shift 2 ;;
+        --provider=*) PROVIDER="${1#*=}"; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown argument: $1" ;;
     esac
@@ -202,7 +209,15 @@ case "$TICKODDS_URL$TICKODDS_WS_URL" in
     *) die "the simulator is not on 127.0.0.1: $TICKODDS_URL $TICKODDS_WS_URL" ;;
 esac
 
+# Every provider the simulator serves, with the simulator's key, for --provider other than tickodds.
+PROVIDER_ENV=()
+while IFS= read -r line; do
+    PROVIDER_ENV+=("${line#export }")
+done < <(grep '^export ODDS_' "$WORK/sim.out" | tr -d "'")
+for p in PULSESCORE BOLTODDS SPORTSAPI SPORTSAPI_V1; do PROVIDER_ENV+=("ODDS_${p}_KEY=demo-key"); done
+
 echo "binary:    $BINARY"
+echo "provider:  $PROVIDER"
 echo "simulator: $LOAD on $TICKODDS_URL (pid $SIM_PID)"
 echo "steady phase: ${MINUTES} min; stall phase: ${STALL} s + ${DRAIN} s drain; sample every ${SAMPLE_EVERY} s; MB = 10^6 bytes"
 
@@ -219,7 +234,8 @@ start_stream() {
     env -u ODDS_SPORT -u ODDS_ODDS_FORMAT -u ODDS_PROVIDER -u ODDS_MAX_FRAME_MB -u ODDS_DEMO_SEED -u ODDS_DEMO_TICK \
         ODDS_CONFIG=/nonexistent-dir/x.toml XDG_CONFIG_HOME="$WORK/xdg" \
         ODDS_TICKODDS_KEY=demo-key ODDS_TICKODDS_URL="$TICKODDS_URL" ODDS_TICKODDS_WS_URL="$TICKODDS_WS_URL" \
-        "$BINARY" stream --provider tickodds --ndjson >"$fifo" 2>"$WORK/$name.err" </dev/null &
+        "${PROVIDER_ENV[@]}" \
+        "$BINARY" stream --provider "$PROVIDER" --ndjson >"$fifo" 2>"$WORK/$name.err" </dev/null &
     STREAM_PID=$!
     # Until both ends of the FIFO are open the child is still a shell, not odds: wait for the exec.
     deadline=$(( $(now_us) + START_TIMEOUT * 1000000 ))

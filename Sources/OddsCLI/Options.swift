@@ -80,7 +80,7 @@ public struct ProviderOption: ParsableArguments {
             switch choice {
             case nil: return nil
             case .one(let id): return id
-            case .several: throw ValidationError("--provider all (or a list) works with odds live and odds stream only so far; name one provider.")
+            case .several: throw OddsError.usage("--provider all (or a list) works with odds live and odds stream only so far; name one provider.")
             }
         }
     }

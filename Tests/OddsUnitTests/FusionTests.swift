@@ -138,6 +138,23 @@ struct FusionTests {
         #expect(fused.event.markets.allSatisfy { $0.provider != nil })
     }
 
+    @Test("A stream's events one at a time: upsert joins or founds, an unchanged event keeps its match, forget leaves it")
+    func oneAtATime() {
+        var fusion = MatchFusion()
+        let a = Self.event(.pulsescore, "1", "Man City", "Brighton"), b = Self.event(.boltodds, "2", "Manchester City", "Brighton and Hove Albion")
+        let first = fusion.upsert(a)
+        #expect(fusion.upsert(b) == first)
+        var scored = b
+        scored.score = Score(home: 1, away: 0)
+        #expect(fusion.upsert(scored) == first)
+        // Renamed to another match: it leaves and founds its own.
+        var renamed = b
+        renamed.home = "Arsenal"
+        #expect(fusion.upsert(renamed) != first)
+        fusion.forget(EventKey(provider: .boltodds, id: "2"))
+        #expect(fusion.matches.map(\.sources.count) == [1])
+    }
+
     @Test("An event seen before keeps its match without being matched again; one that leaves, leaves its match")
     func incremental() {
         let a = Self.event(.pulsescore, "1", "Arsenal", "Chelsea"), b = Self.event(.tickodds, "2", "Arsenal", "Chelsea")
