@@ -59,7 +59,8 @@ extension Runtime {
     /// The live feeds of several providers as one stream (`odds stream --provider all`): every provider's
     /// connections run side by side, each message naming its provider. A provider without a key is named
     /// and left out under `all`; one that fails to prepare is named and the rest go on.
-    func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats) async throws -> FeedStream {
+    /// `beforeStart` runs once every provider is prepared, just before the feeds start.
+    func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats, beforeStart: () -> Void = {}) async throws -> FeedStream {
         var adapters: [any FeedAdapter] = []
         var failures: [Error] = []
         var asked = ids
@@ -81,6 +82,7 @@ extension Runtime {
             if let first = failures.first { throw first }
             throw OddsError.usage("--provider all found no provider with an API key; set one (odds help config) or use --demo.")
         }
+        beforeStart()
         return FeedRunner.run(adapters, transport: transport, stats: stats)
     }
 

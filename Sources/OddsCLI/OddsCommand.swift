@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OddsFusion
 import OddsModel
 import OddsStore
 import OddsTransport
@@ -58,7 +59,15 @@ extension OddsCommand {
                     // The state at the end of the recording, whatever --speed says.
                     let (store, stats) = try rt.replayedStore(path, providerFlag: providerOption.provider)
                     rt.reportReplay(stats)
-                    rt.printEvents(store.currentEvents())
+                    let events = store.currentEvents()
+                    // A recording of several providers shows one row per real match, as it did live.
+                    if Set(events.map(\.provider)).count > 1 {
+                        var fusion = MatchFusion(names: MatchNames(user: rt.config.aliases))
+                        fusion.update(events)
+                        rt.printEvents(fusion.fused(events).map(\.event))
+                    } else {
+                        rt.printEvents(events)
+                    }
                     return
                 }
                 // `providers = [...]` in the config joins them when no --provider says otherwise.

@@ -69,8 +69,18 @@ extension Runtime {
         let stats = FeedStats()
         // Without a sport asked for, everything the recording holds is shown.
         let asked = sport ?? (settings.sportSource == .default ? nil : settings.sport)
+        // A recording of several providers (`odds record --provider all`) replays each through its own decoders.
+        let settings = self.settings, transport = self.transport
+        var others: [ProviderID: any OddsProvider] = [:]
         let decoder = ReplayDecoder(provider.feedConnections(sport: asked), reader: try RecordingReader(path: path), stats: stats,
-                                    more: { [provider] in provider.feedConnection(named: $0, sport: asked) })
+                                    more: { [provider] feed in
+            let name = String(feed.prefix(while: { $0 != "/" }))
+            guard name != provider.id.rawValue else { return provider.feedConnection(named: feed, sport: asked) }
+            guard let other = ProviderRegistry.id(named: name), ProviderRegistry.descriptor(other).supported else { return nil }
+            if others[other] == nil { others[other] = try? ProviderRegistry.make(other, settings: settings.providers[other]!, transport: transport) }
+            guard let client = others[other] else { return nil }
+            return client.feedConnections(sport: asked).first { $0.feedName == feed } ?? client.feedConnection(named: feed, sport: asked)
+        })
         return (decoder, stats, provider)
     }
 
@@ -140,12 +150,21 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         let common = try CommonOptions.parse((demo ? ["--demo"] : []) + (verbose ? ["--verbose"] : [])
                                              + book.flatMap { ["--book", $0] })
-        try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
-            let provider = try await rt.preparedProvider(rt.settings.provider)
+        var several: (ids: [ProviderID], all: Bool)?
+        if case .several(let ids, let all) = providerOption.choice { several = (ids, all) }
+        try await withRuntime(common, provider: several == nil ? providerOption.provider : nil, sport: sportOption.value) { rt in
             let recorder = try Recorder(path: output, demo: rt.demo)
-            rt.transport.frameTap = recorder
             let stats = FeedStats()
-            let feed = provider.stream(sport: rt.settings.sport, stats: stats)
+            // Providers are prepared first (what they ask over REST to resolve the user's sport is not the
+            // feed); several providers' frames go into one recording, each line naming its provider.
+            let feed: FeedStream
+            if let several {
+                feed = try await rt.fusedStream(several.ids, all: several.all, stats: stats) { rt.transport.frameTap = recorder }
+            } else {
+                let provider = try await rt.preparedProvider(rt.settings.provider)
+                rt.transport.frameTap = recorder
+                feed = provider.stream(sport: rt.settings.sport, stats: stats)
+            }
             let limit = self.limit
             _ = try await untilInterrupted {
                 for try await _ in feed {

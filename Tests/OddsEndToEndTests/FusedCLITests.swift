@@ -82,6 +82,20 @@ struct FusedCLITests {
         #expect(providersByMatch.values.contains { $0.count >= 2 }, "\(providersByMatch.prefix(5))")
     }
 
+    @Test("odds record of several providers, then odds live --replay of it: one row per real match, as live")
+    func recordAndReplay() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fused-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        // A still world: TickOdds sends its snapshot, SportsAPIPro its welcome, subscription and live scores: four frames.
+        let record = try await CLI.run(["record", "--provider", "tickodds,sportsapi", "--demo", "--limit", "4", "-o", file])
+        #expect(record.status == 0, "\(record.stderr)")
+        let replay = try await CLI.run(["live", "--replay", file, "--json"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let events = try Self.objects(replay.stdout)
+        #expect(events.contains { ($0["sources"] as? [[String: Any]])?.count == 2 }, "\(replay.stdout.prefix(300))")
+        #expect(events.allSatisfy { $0["replay"] as? Bool == true && $0["demo"] as? Bool == true })
+    }
+
     @Test("A list runs those providers only; one provider is the plain table")
     func list() async throws {
         let r = try await CLI.run(["live", "--provider", "tickodds,boltodds", "--demo", "--json"])
@@ -97,8 +111,8 @@ struct FusedCLITests {
         let none = try await CLI.run(["live", "--provider", "all"])
         #expect(none.status == 64, "\(none.stderr)")
         #expect(none.stderr.contains("no API key (ODDS_TICKODDS_KEY); skipped") && none.stderr.contains("--provider all found no provider"))
-        let record = try await CLI.run(["record", "--provider", "all", "--demo", "--limit", "1"])
-        #expect(record.status == 64 && record.stderr.contains("odds live and odds stream only"), "\(record.stderr)")
+        let record = try await CLI.run(["sports", "--provider", "all", "--demo"])
+        #expect(record.status == 64 && record.stderr.contains("odds live, stream and record only"), "\(record.stderr)")
         let unknown = try await CLI.run(["live", "--provider", "tickodds,nosuch", "--demo"])
         #expect(unknown.status == 64, "\(unknown.stderr)")
     }
