@@ -1560,7 +1560,7 @@ _odds_watch() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
-        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
         return
         ;;
     '--sport')

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OddsFusion
 import OddsJSON
 import OddsModel
 import OddsOutput
@@ -24,8 +25,12 @@ struct Watch: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A match id, or a team name among the live matches.", valueName: "match"))
     var match: String
 
-    @Option(name: .long, help: "Provider: sportsapi (default), tickodds or boltodds.")
-    var provider: ProviderID?
+    @Option(name: .customLong("provider"), help: ArgumentHelp(
+        "Provider: sportsapi (default), tickodds or boltodds; or all, or a comma list: the match as every one of them sends it.",
+        valueName: "provider"))
+    var choice: ProviderChoice?
+
+    var provider: ProviderID? { if case .one(let id) = choice { return id } else { return nil } }
 
     @OptionGroup var sportOption: SportOption
 
@@ -44,6 +49,9 @@ struct Watch: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if case .several(let ids, false) = choice, let other = ids.first(where: { !Watch.providers.contains($0) }) {
+            throw ValidationError("\(other.displayName) sends no incidents; leave it out of the list.")
+        }
         if let provider, !Watch.providers.contains(provider) {
             let names = Watch.providers.map(\.rawValue)
             throw ValidationError("\(provider.displayName) sends no incidents; watch works with \(names.dropLast().joined(separator: ", ")) or \(names.last!).")
@@ -52,6 +60,20 @@ struct Watch: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if case .several(let ids, let all) = choice {
+            // Every provider that sends incidents (of those asked for), joined into one match.
+            let watched = ids.filter(Watch.providers.contains)
+            try await withRuntime(common, sport: sportOption.value) { rt in
+                let fused = try await rt.fusedLive(watched, all: all)
+                let event = try Watch.resolve(match, among: fused.events, sport: rt.settings.sport)
+                let sources = Set((event.match?.sources ?? []).map { EventKey(provider: $0.provider, id: $0.id) })
+                let stats = FeedStats()
+                let feed = try await rt.fusedStream(watched.filter { p in sources.contains { $0.provider == p } }, all: false, stats: stats)
+                try await Watch.follow(event, sources: sources, sourceEvents: fused.sources.filter { sources.contains(EventKey(provider: $0.provider, id: $0.id)) },
+                                       feed: feed, bell: bell, rt)
+            }
+            return
+        }
         let id = provider ?? Watch.defaultProvider
         try await withRuntime(common, provider: id, sport: sportOption.value) { rt in
             let client = try await rt.preparedProvider(id)
@@ -60,6 +82,18 @@ struct Watch: AsyncParsableCommand {
             let feed = try client.matchStream(eventID: event.id, sport: rt.settings.sport, stats: stats)
             try await Watch.follow(event, feed: feed, bell: bell, rt)
         }
+    }
+
+    /// The fused match that `typed` names among `live` (its id, or the one match whose team names contain it).
+    static func resolve(_ typed: String, among live: [Event], sport: String?) throws -> Event {
+        if let byID = live.first(where: { $0.id == typed || $0.shortID == typed }) { return byID }
+        let found = candidates(typed, in: live)
+        if found.count == 1 { return found[0] }
+        if found.count > 1 {
+            let list = found.prefix(10).map { "\($0.shortID) \(TerminalText.safe($0.title))" }.joined(separator: "; ")
+            throw OddsError.usage("'\(typed)' matches \(found.count) live matches: \(list). Name one by its id.")
+        }
+        throw OddsError.notFound("No live match\(sport.map { " (\($0))" } ?? "") of these providers is '\(typed)'.")
     }
 
     /// The live match that `typed` names: its id, or the one match whose team names contain it.
@@ -85,6 +119,65 @@ struct Watch: AsyncParsableCommand {
         let exact = events.filter { e in [e.home, e.away ?? ""].contains { fold($0) == t } || fold(e.title) == t }
         if !exact.isEmpty { return exact }
         return events.filter { e in [e.home, e.away ?? ""].contains { fold($0).contains(t) } }
+    }
+
+    /// Follows a fused match: every source's messages about it; the score line shows the freshest
+    /// scoreboard, and an incident several sources send is printed once (same kind, side and player
+    /// within a minute).
+    static func follow(_ start: Event, sources: Set<EventKey>, sourceEvents: [Event], feed: FeedStream, bell: Bool, _ rt: Runtime) async throws {
+        let io = rt.io
+        let human = io.stdoutIsTTY && rt.common.requestedFormat == nil
+        let labels = rt.renderOptions.jsonLabels
+        if human, rt.demo { io.out("DEMO: simulated match, not real.\n") }
+        _ = try await untilInterrupted {
+            var store = LiveStore()
+            for e in sourceEvents { store.apply(FeedMessage(provider: e.provider, receivedAt: Date(), update: .upsert(e))) }
+            // What each provider told: another provider's telling of the same incident is not printed again.
+            var told: [(provider: ProviderID, incident: Incident)] = sourceEvents.flatMap { e in e.incidents.map { (e.provider, $0) } }
+            var shownScore = ""
+            func view() -> Event {
+                FusedMatch.view(id: start.id, events: sourceEvents.compactMap { store.events[EventKey(provider: $0.provider, id: $0.id)]?.event })
+                    ?? start
+            }
+            func showScore() {
+                guard human else { return }
+                let line = TerminalText.safe(WatchReporter.scoreLine(view()))
+                if line != shownScore { io.out("\r\u{1B}[2K" + line); shownScore = line }
+            }
+            showScore()
+            for try await message in feed {
+                guard let id = message.update.eventID, sources.contains(EventKey(provider: message.provider, id: id)) else { continue }
+                store.apply(message)
+                let event = view()
+                switch message.update {
+                case .incident(_, let incident):
+                    // Another provider's telling of it, not yet claimed by one of this provider's incidents.
+                    let mine = told.filter { $0.provider == message.provider }.map(\.incident)
+                    let others = told.filter { $0.provider != message.provider }.map(\.incident)
+                    told.append((message.provider, incident))
+                    let tellings = others.filter { FusedMatch.isDuplicate(incident, of: [$0]) }.count
+                    let claimed = mine.filter { m in others.contains { FusedMatch.isDuplicate(m, of: [$0]) && FusedMatch.isDuplicate(incident, of: [$0]) } }.count
+                    guard tellings <= claimed else { continue }
+                    if human {
+                        io.out("\r\u{1B}[2K" + TerminalText.safe(WatchReporter.line(incident, event: event)) + "\n")
+                        if bell, WatchReporter.rings(incident) { io.out("\u{07}") }
+                        shownScore = ""
+                        showScore()
+                    } else {
+                        var line = EventJSON.update(message, labels: labels)
+                        if case .object(var fields) = line { fields.insert(("match", .string(start.id)), at: min(3, fields.count)); line = .object(fields) }
+                        io.out(line.rendered + "\n")
+                    }
+                case .scoreboard, .score, .status, .upsert, .bookUpsert:
+                    if human { showScore() }
+                default:
+                    break
+                }
+                if io.stdoutClosed { return }
+                if event.status == .ended { return }
+            }
+        }
+        if human && io.stdoutIsTTY { io.out("\n") }
     }
 
     /// Prints the match's incidents as they come, until it ends, the feed stops, or a signal.

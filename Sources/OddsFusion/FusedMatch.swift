@@ -92,18 +92,40 @@ extension FusedMatch {
         }
     }
 
-    /// Every source's incidents, once each: the same kind, side and player within a minute is one incident.
+    /// Every source's incidents, once each: what a later source tells that an earlier one told already
+    /// (`isDuplicate`) is left out. A source's own incidents are all kept: two cards in one minute are two.
     static func mergedIncidents(_ events: [Event]) -> [Incident] {
         var kept: [Incident] = []
-        for incident in events.flatMap(\.incidents) {
-            let player = incident.player.map(TeamName.fold)
-            let duplicate = kept.contains { k in
-                k.kind == incident.kind && k.team == incident.team && k.player.map(TeamName.fold) == player
-                    && abs((k.minute ?? -10) - (incident.minute ?? -10)) <= 1
-                    && (k.minute == nil) == (incident.minute == nil)
+        for e in events {
+            // Each incident kept stands for one telling by another source, not for all of them.
+            var unclaimed = Array(kept.indices)
+            for incident in e.incidents {
+                if let i = unclaimed.firstIndex(where: { isDuplicate(incident, of: [kept[$0]]) }) { unclaimed.remove(at: i) }
+                else { kept.append(incident) }
             }
-            if !duplicate { kept.append(incident) }
         }
         return kept.sorted { ($0.minute ?? -1) < ($1.minute ?? -1) }
+    }
+
+    /// Whether another source already told `incident`: the same kind within a minute, and the same side,
+    /// player and card where both sources say (one that does not say matches any).
+    public static func isDuplicate(_ incident: Incident, of known: [Incident]) -> Bool {
+        func same<T: Equatable>(_ a: T?, _ b: T?) -> Bool { a == nil || b == nil || a == b }
+        let player = incident.player.map(TeamName.fold)
+        let card = incident.kind == .card ? incident.detail.map(TeamName.fold) : nil
+        return known.contains { k in
+            k.kind == incident.kind && same(k.team, incident.team) && same(k.player.map(TeamName.fold), player)
+                && same(k.kind == .card ? k.detail.map(TeamName.fold) : nil, card)
+                && abs((k.minute ?? -10) - (incident.minute ?? -10)) <= 1
+                && (k.minute == nil) == (incident.minute == nil)
+        }
+    }
+
+    /// The fused view of one match's source events as they are now (the first source's names, the
+    /// freshest scoreboard, every incident once), with `id`.
+    public static func view(id: String, events: [Event]) -> Event? {
+        guard !events.isEmpty else { return nil }
+        let sources = events.map { FusedSource(key: EventKey(provider: $0.provider, id: $0.id), evidence: MatchEvidence(confidence: 1, reason: "")) }
+        return build(id: id, sources: sources, events: events, stale: []).event
     }
 }

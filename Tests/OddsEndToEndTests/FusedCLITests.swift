@@ -96,6 +96,28 @@ struct FusedCLITests {
         #expect(events.allSatisfy { $0["replay"] as? Bool == true && $0["demo"] as? Bool == true })
     }
 
+    @Test("odds watch --provider all: the match's incidents from whichever provider sends them, each once, with the fused match id")
+    func watchAll() async throws {
+        let r = try await CLI.run(["watch", "Arsenal", "--provider", "all", "--demo"], env: CLI.environment(["ODDS_DEMO_TICK": "0.05"]),
+                                  timeout: 60) { process, output in
+            let deadline = Date().addingTimeInterval(40)
+            while output().split(separator: "\n").count < 6 && Date() < deadline { try await Task.sleep(nanoseconds: 100_000_000) }
+            process.signal(SIGINT)
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count >= 6)
+        #expect(Set(lines.compactMap { $0["match"] as? String }).count == 1)
+        // Each incident once: no incident of one kind and minute told by two providers.
+        var providersByIncident: [String: Set<String>] = [:]
+        for line in lines {
+            guard let i = line["incident"] as? [String: Any], let kind = i["kind"] as? String, let minute = i["minute"] as? Int,
+                  let provider = line["provider"] as? String else { continue }
+            providersByIncident["\(kind) \(minute) \((i["detail"] as? String)?.lowercased() ?? "")", default: []].insert(provider)
+        }
+        #expect(providersByIncident.values.allSatisfy { $0.count == 1 }, "\(providersByIncident)")
+    }
+
     @Test("A list runs those providers only; one provider is the plain table")
     func list() async throws {
         let r = try await CLI.run(["live", "--provider", "tickodds,boltodds", "--demo", "--json"])

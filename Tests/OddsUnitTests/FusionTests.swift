@@ -155,6 +155,24 @@ struct FusionTests {
         #expect(fusion.matches.map(\.sources.count) == [1])
     }
 
+    @Test("An incident two sources tell is one: unknown side or player matches any; a red card is not the yellow of the same minute")
+    func incidentsOnce() {
+        let yellow = Incident(kind: .card, minute: 28, team: .away, detail: "Yellow card")
+        #expect(FusedMatch.isDuplicate(Incident(kind: .card, minute: 28, detail: "Yellow Card"), of: [yellow]))
+        #expect(FusedMatch.isDuplicate(Incident(kind: .card, minute: 29, team: .away, detail: "yellow card"), of: [yellow]))
+        #expect(!FusedMatch.isDuplicate(Incident(kind: .card, minute: 28, team: .away, detail: "Red card"), of: [yellow]))
+        #expect(!FusedMatch.isDuplicate(Incident(kind: .card, minute: 28, team: .home, detail: "Yellow card"), of: [yellow]))
+        #expect(!FusedMatch.isDuplicate(Incident(kind: .card, minute: 31, team: .away, detail: "Yellow card"), of: [yellow]))
+        #expect(!FusedMatch.isDuplicate(Incident(kind: .goal, minute: 28, team: .away), of: [yellow]))
+        // Within one source, two cards of one minute stay two; across sources, the second telling goes.
+        let tick = Self.event(.tickodds, "1", "Arsenal", "Chelsea")
+        var a = tick, b = Self.event(.boltodds, "2", "Arsenal", "Chelsea")
+        a.incidents = [Incident(kind: .card, minute: 28, detail: "Yellow Card"), Incident(kind: .card, minute: 28, detail: "Yellow Card")]
+        b.incidents = [yellow]
+        let (_, fused) = Self.fuse([a, b])
+        #expect(fused.count == 1 && fused[0].event.incidents.count == 2)
+    }
+
     @Test("An event seen before keeps its match without being matched again; one that leaves, leaves its match")
     func incremental() {
         let a = Self.event(.pulsescore, "1", "Arsenal", "Chelsea"), b = Self.event(.tickodds, "2", "Arsenal", "Chelsea")
