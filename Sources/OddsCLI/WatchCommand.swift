@@ -84,28 +84,27 @@ struct Watch: AsyncParsableCommand {
         }
     }
 
-    /// The fused match that `typed` names among `live` (its id, or the one match whose team names contain it).
-    static func resolve(_ typed: String, among live: [Event], sport: String?) throws -> Event {
+    /// The match that `typed` names among `live`: its id, or the one match whose team names contain it;
+    /// nil when none does (several is a usage error listing them).
+    static func find(_ typed: String, among live: [Event]) throws -> Event? {
         if let byID = live.first(where: { $0.id == typed || $0.shortID == typed }) { return byID }
         let found = candidates(typed, in: live)
-        if found.count == 1 { return found[0] }
         if found.count > 1 {
             let list = found.prefix(10).map { "\($0.shortID) \(TerminalText.safe($0.title))" }.joined(separator: "; ")
             throw OddsError.usage("'\(typed)' matches \(found.count) live matches: \(list). Name one by its id.")
         }
+        return found.first
+    }
+
+    /// The fused match that `typed` names among `live`.
+    static func resolve(_ typed: String, among live: [Event], sport: String?) throws -> Event {
+        if let event = try find(typed, among: live) { return event }
         throw OddsError.notFound("No live match\(sport.map { " (\($0))" } ?? "") of these providers is '\(typed)'.")
     }
 
-    /// The live match that `typed` names: its id, or the one match whose team names contain it.
+    /// The live match of `provider` that `typed` names.
     static func resolve(_ typed: String, provider: any OddsProvider, sport: String?) async throws -> Event {
-        let live = try await provider.liveEvents(sport: sport)
-        if let byID = live.first(where: { $0.id == typed || $0.shortID == typed }) { return byID }
-        let found = candidates(typed, in: live)
-        if found.count == 1 { return found[0] }
-        if found.count > 1 {
-            let list = found.prefix(10).map { "\($0.shortID) \(TerminalText.safe($0.title))" }.joined(separator: "; ")
-            throw OddsError.usage("'\(typed)' matches \(found.count) live matches: \(list). Name one by its id.")
-        }
+        if let event = try find(typed, among: try await provider.liveEvents(sport: sport)) { return event }
         // Some providers follow a match by its id before it is live (one about to start).
         if let upcoming = provider.upcomingEvent(id: typed, sport: sport) { return upcoming }
         throw OddsError.notFound("No live match of \(provider.id.displayName)\(sport.map { " (\($0))" } ?? "") is '\(typed)'.")
