@@ -67,29 +67,100 @@ extension FusedMatch {
         return FusedMatch(id: id, event: fused, sources: sources, sourceEvents: events, conflicts: conflicts)
     }
 
-    /// A source's markets, each naming its provider and book; its match result as the fused result market.
+    /// The id of the fused both-teams-to-score market; totals are `total:<line>` ("total:2.5").
+    public static let bothTeamsToScoreID = "btts"
+
+    /// A source's markets, each naming its provider and book. Markets of one meaning get one id across
+    /// sources, so that each selection's best price is the best of every source: the match result
+    /// (`result`: home, draw, away), totals per line (`total:2.5`: over, under) and both teams to score
+    /// (`btts`: yes, no). Others keep their own.
     static func sourceMarkets(_ e: Event, stale: Bool) -> [Market] {
         let main = e.away != nil ? e.markets.first(where: { Event.isMainMarketName($0.name) }) : nil
-        return e.markets.compactMap { market in
+        return e.markets.flatMap { market -> [Market] in
             var m = market
             m.provider = e.provider
             if m.book == nil { m.book = e.provider.singleBook ?? e.provider.rawValue }
-            if let main, market.id == main.id, market.name == main.name {
-                m.id = FusedMatch.resultMarketID
-                m.name = "Match result"
-                // Each selection by its outcome, never by its place: one that cannot be told is left out.
-                m.selections = market.selections.compactMap { s in
-                    guard let outcome = e.outcome(of: s) else { return nil }
-                    var s = s
-                    s.id = ["home", "draw", "away"][outcome.rawValue]
-                    s.line = nil
-                    return s
-                }
-                if m.selections.isEmpty { return nil }
+            if e.away != nil, main.map({ market.id == $0.id && market.name == $0.name }) != true, let byMeaning = byMeaning(m) {
+                return stale ? byMeaning.map(suspended) : byMeaning
             }
-            if stale { for i in m.selections.indices { m.selections[i].suspended = true } }
-            return m
+            return resultOrSame(m, main: main, event: e, stale: stale).map { [$0] } ?? []
         }
+    }
+
+    static func suspended(_ m: Market) -> Market {
+        var m = m
+        for i in m.selections.indices { m.selections[i].suspended = true }
+        return m
+    }
+
+    /// Totals and both teams to score under their common ids; nil for a market of another meaning.
+    static func byMeaning(_ m: Market) -> [Market]? {
+        let name = TeamName.fold(m.name)
+        let folded = m.selections.map { TeamName.fold($0.name) }
+        if name.contains("both teams to score") || name == "btts" {
+            let picked = m.selections.filter { ["yes", "no"].contains(TeamName.fold($0.name)) }.map { s -> Selection in
+                var s = s
+                s.id = TeamName.fold(s.name)
+                return s
+            }
+            guard !picked.isEmpty else { return nil }
+            var out = m
+            out.id = bothTeamsToScoreID
+            out.name = "Both teams to score"
+            out.selections = picked
+            return [out]
+        }
+        let isTotal = name.contains("total") || name.contains("over under")
+        guard isTotal, !folded.isEmpty, folded.allSatisfy({ $0.hasPrefix("over") || $0.hasPrefix("under") }) else { return nil }
+        var byLine: [String: [Selection]] = [:]
+        var order: [String] = []
+        for (s, f) in zip(m.selections, folded) {
+            guard let line = (s.line ?? f.split(separator: " ").dropFirst().first.map(String.init)).flatMap(canonicalLine) else { continue }
+            var s = s
+            s.id = f.hasPrefix("over") ? "over" : "under"
+            s.line = line
+            if byLine[line] == nil { order.append(line) }
+            byLine[line, default: []].append(s)
+        }
+        guard !order.isEmpty else { return nil }
+        return order.map { line in
+            var out = m
+            out.id = "total:\(line)"
+            out.name = "Total \(line)"
+            out.selections = byLine[line]!
+            return out
+        }
+    }
+
+    /// "2.50" and "+2.5" are the line 2.5; nil for text that is no number.
+    static func canonicalLine(_ text: String) -> String? {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("+") { t.removeFirst() }
+        guard !t.isEmpty, t.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }), Double(t) != nil else { return nil }
+        if t.contains(".") {
+            while t.hasSuffix("0") { t.removeLast() }
+            if t.hasSuffix(".") { t.removeLast() }
+        }
+        return t
+    }
+
+    /// The source's match result as the fused result market; any other market as it is.
+    static func resultOrSame(_ market: Market, main: Market?, event e: Event, stale: Bool) -> Market? {
+        var m = market
+        if let main, market.id == main.id, market.name == main.name {
+            m.id = FusedMatch.resultMarketID
+            m.name = "Match result"
+            // Each selection by its outcome, never by its place: one that cannot be told is left out.
+            m.selections = market.selections.compactMap { s in
+                guard let outcome = e.outcome(of: s) else { return nil }
+                var s = s
+                s.id = ["home", "draw", "away"][outcome.rawValue]
+                s.line = nil
+                return s
+            }
+            if m.selections.isEmpty { return nil }
+        }
+        return stale ? suspended(m) : m
     }
 
     /// Every source's incidents, once each: what a later source tells that an earlier one told already

@@ -173,6 +173,30 @@ struct FusionTests {
         #expect(fused.count == 1 && fused[0].event.incidents.count == 2)
     }
 
+    @Test("Totals on one line and both teams to score are one market across sources, whatever each calls them")
+    func marketsByMeaning() throws {
+        func selection(_ name: String, _ line: String?, _ price: String) -> Selection { Selection(id: name, name: name, line: line, price: Price(decimal: price)) }
+        var pulse = Self.event(.pulsescore, "1", "Arsenal", "Chelsea")
+        pulse.markets = [Market(id: "ou", name: "Over/Under 2.5 Goals", selections: [selection("Over 2.5", "2.5", "1.90"), selection("Under 2.5", "2.5", "1.95")]),
+                         Market(id: "btts", name: "Both Teams to Score", selections: [selection("Yes", nil, "1.80"), selection("No", nil, "2.00")])]
+        var bolt = Self.event(.boltodds, "2", "Arsenal", "Chelsea")
+        bolt.markets = [Market(id: "Total Goals", name: "Total Goals", book: "fanduel",
+                               selections: [selection("Over", "1.5", "1.30"), selection("Under", "1.5", "3.40"),
+                                            selection("Over", "2.50", "2.05"), selection("Under", "2.50", "1.80")]),
+                        Market(id: "BTTS", name: "Both Teams To Score", book: "fanduel", selections: [selection("Yes", nil, "1.75"), selection("No", nil, "2.10")]),
+                        // A market named otherwise keeps its own id, though its selections say over and under.
+                        Market(id: "Corners", name: "Corners", book: "fanduel", selections: [selection("Over 9.5", nil, "1.90")])]
+        let (_, fused) = Self.fuse([pulse, bolt])
+        let event = try #require(fused.first?.event)
+        let best = event.bestPrices(marketID: "total:2.5")
+        #expect(best[SelectionRef(id: "over", line: "2.5")]?.price.text == "2.05" && best[SelectionRef(id: "over", line: "2.5")]?.book == "fanduel")
+        #expect(best[SelectionRef(id: "under", line: "2.5")]?.price.text == "1.95" && best[SelectionRef(id: "under", line: "2.5")]?.book == "bet365")
+        #expect(event.markets.contains { $0.id == "total:1.5" && $0.selections.count == 2 })
+        let btts = event.bestPrices(marketID: FusedMatch.bothTeamsToScoreID)
+        #expect(btts[SelectionRef(id: "yes", line: nil)]?.price.text == "1.80" && btts[SelectionRef(id: "no", line: nil)]?.price.text == "2.10")
+        #expect(event.markets.contains { $0.id == "Corners" })
+    }
+
     @Test("An event seen before keeps its match without being matched again; one that leaves, leaves its match")
     func incremental() {
         let a = Self.event(.pulsescore, "1", "Arsenal", "Chelsea"), b = Self.event(.tickodds, "2", "Arsenal", "Chelsea")
