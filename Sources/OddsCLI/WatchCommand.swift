@@ -69,8 +69,8 @@ struct Watch: AsyncParsableCommand {
                 let sources = Set((event.match?.sources ?? []).map { EventKey(provider: $0.provider, id: $0.id) })
                 let stats = FeedStats()
                 let feed = try await rt.fusedStream(watched.filter { p in sources.contains { $0.provider == p } }, all: false, stats: stats)
-                try await Watch.follow(event, sources: sources, sourceEvents: fused.sources.filter { sources.contains(EventKey(provider: $0.provider, id: $0.id)) },
-                                       feed: feed, bell: bell, rt)
+                try await Watch.follow(event, sourceEvents: fused.sources.filter { sources.contains(EventKey(provider: $0.provider, id: $0.id)) },
+                                       matchID: event.id, feed: feed, bell: bell, rt)
             }
             return
         }
@@ -80,7 +80,7 @@ struct Watch: AsyncParsableCommand {
             let event = try await Watch.resolve(match, provider: client, sport: rt.settings.sport)
             let stats = FeedStats()
             let feed = try client.matchStream(eventID: event.id, sport: rt.settings.sport, stats: stats)
-            try await Watch.follow(event, feed: feed, bell: bell, rt)
+            try await Watch.follow(event, sourceEvents: [event], feed: feed, bell: bell, rt)
         }
     }
 
@@ -120,104 +120,69 @@ struct Watch: AsyncParsableCommand {
         return events.filter { e in [e.home, e.away ?? ""].contains { fold($0).contains(t) } }
     }
 
-    /// Follows a fused match: every source's messages about it; the score line shows the freshest
-    /// scoreboard, and an incident several sources send is printed once (same kind, side and player
-    /// within a minute).
-    static func follow(_ start: Event, sources: Set<EventKey>, sourceEvents: [Event], feed: FeedStream, bell: Bool, _ rt: Runtime) async throws {
+    /// Prints the match's incidents as they come, until it ends, the feed stops, or a signal. A fused
+    /// match (`matchID`) is followed through every source in `sourceEvents`: the score line shows the
+    /// freshest scoreboard, an incident several providers tell is printed once (`IncidentLog`), and each
+    /// NDJSON line carries the fused match's id.
+    static func follow(_ start: Event, sourceEvents: [Event], matchID: String? = nil, feed: FeedStream, bell: Bool,
+                       _ rt: Runtime) async throws {
         let io = rt.io
         let human = io.stdoutIsTTY && rt.common.requestedFormat == nil
         let labels = rt.renderOptions.jsonLabels
+        let keys = sourceEvents.map { EventKey(provider: $0.provider, id: $0.id) }
         if human, rt.demo { io.out("DEMO: simulated match, not real.\n") }
         _ = try await untilInterrupted {
             var store = LiveStore()
-            for e in sourceEvents { store.apply(FeedMessage(provider: e.provider, receivedAt: Date(), update: .upsert(e))) }
-            // What each provider told: another provider's telling of the same incident is not printed again.
-            var told: [(provider: ProviderID, incident: Incident)] = sourceEvents.flatMap { e in e.incidents.map { (e.provider, $0) } }
-            var shownScore = ""
-            func view() -> Event {
-                FusedMatch.view(id: start.id, events: sourceEvents.compactMap { store.events[EventKey(provider: $0.provider, id: $0.id)]?.event })
-                    ?? start
+            var log = IncidentLog()
+            for e in sourceEvents {
+                store.apply(FeedMessage(provider: e.provider, receivedAt: Date(), update: .upsert(e)))
+                for incident in e.incidents { log.tell(incident, by: e.provider) }
             }
-            func showScore() {
-                guard human else { return }
-                let line = TerminalText.safe(WatchReporter.scoreLine(view()))
-                if line != shownScore { io.out("\r\u{1B}[2K" + line); shownScore = line }
+            /// The match now: one source's event as it is, or the fused view of several.
+            func current() -> Event? {
+                let events = keys.compactMap { store.events[$0]?.event }
+                guard let id = matchID else { return events.first }
+                return FusedMatch.view(id: id, events: events)
             }
-            showScore()
-            for try await message in feed {
-                guard let id = message.update.eventID, sources.contains(EventKey(provider: message.provider, id: id)) else { continue }
-                store.apply(message)
-                let event = view()
-                switch message.update {
-                case .incident(_, let incident):
-                    // Another provider's telling of it, not yet claimed by one of this provider's incidents.
-                    let mine = told.filter { $0.provider == message.provider }.map(\.incident)
-                    let others = told.filter { $0.provider != message.provider }.map(\.incident)
-                    told.append((message.provider, incident))
-                    let tellings = others.filter { FusedMatch.isDuplicate(incident, of: [$0]) }.count
-                    let claimed = mine.filter { m in others.contains { FusedMatch.isDuplicate(m, of: [$0]) && FusedMatch.isDuplicate(incident, of: [$0]) } }.count
-                    guard tellings <= claimed else { continue }
-                    if human {
-                        io.out("\r\u{1B}[2K" + TerminalText.safe(WatchReporter.line(incident, event: event)) + "\n")
-                        if bell, WatchReporter.rings(incident) { io.out("\u{07}") }
-                        shownScore = ""
-                        showScore()
-                    } else {
-                        var line = EventJSON.update(message, labels: labels)
-                        if case .object(var fields) = line { fields.insert(("match", .string(start.id)), at: min(3, fields.count)); line = .object(fields) }
-                        io.out(line.rendered + "\n")
-                    }
-                case .scoreboard, .score, .status, .upsert, .bookUpsert:
-                    if human { showScore() }
-                default:
-                    break
+            func out(_ message: FeedMessage) {
+                var line = EventJSON.update(message, labels: labels)
+                if let matchID, case .object(var fields) = line {
+                    fields.insert(("match", .string(matchID)), at: min(3, fields.count))
+                    line = .object(fields)
                 }
-                if io.stdoutClosed { return }
-                if event.status == .ended { return }
+                io.out(line.rendered + "\n")
             }
-        }
-        if human && io.stdoutIsTTY { io.out("\n") }
-    }
-
-    /// Prints the match's incidents as they come, until it ends, the feed stops, or a signal.
-    static func follow(_ start: Event, feed: FeedStream, bell: Bool, _ rt: Runtime) async throws {
-        let io = rt.io
-        let human = io.stdoutIsTTY && rt.common.requestedFormat == nil
-        let labels = rt.renderOptions.jsonLabels
-        let key = EventKey(provider: start.provider, id: start.id)
-        if human, rt.demo { io.out("DEMO: simulated match, not real.\n") }
-        _ = try await untilInterrupted {
-            var store = LiveStore()
-            store.apply(FeedMessage(provider: start.provider, receivedAt: Date(), update: .upsert(start)))
             var shownScore = ""
             func showScore(_ e: Event) {
                 guard human else { return }
                 let line = TerminalText.safe(WatchReporter.scoreLine(e))
                 if line != shownScore { io.out("\r\u{1B}[2K" + line); shownScore = line }
             }
-            if let e = store.events[key]?.event, !e.home.isEmpty { showScore(e) }
+            if let e = current(), !e.home.isEmpty { showScore(e) }
             for try await message in feed {
-                guard message.update.eventID == start.id || message.update.eventID == nil else { continue }
+                if let id = message.update.eventID, !keys.contains(EventKey(provider: message.provider, id: id)) { continue }
                 store.apply(message)
-                if case .remove(let id) = message.update, id == start.id { return }
-                guard let event = store.events[key]?.event else { continue }
+                // Gone from every source: over, or withdrawn.
+                if case .remove = message.update, !keys.contains(where: { store.events[$0] != nil }) { return }
+                guard let event = current() else { continue }
                 switch message.update {
                 case .incident(_, let incident):
+                    guard log.tell(incident, by: message.provider) else { continue }
                     if human {
                         io.out("\r\u{1B}[2K" + TerminalText.safe(WatchReporter.line(incident, event: event)) + "\n")
                         if bell, WatchReporter.rings(incident) { io.out("\u{07}") }
                         shownScore = ""
                         showScore(event)
                     } else {
-                        io.out(EventJSON.update(message, labels: labels).rendered + "\n")
+                        out(message)
                     }
                 case .heartbeat:
                     // A pong: the clock runs on between messages.
                     showScore(event)
                 case .scoreboard, .score, .status, .upsert, .bookUpsert, .snapshot:
                     if human { showScore(event) }
-                    else if case .scoreboard = message.update { io.out(EventJSON.update(message, labels: labels).rendered + "\n") }
-                    else if case .score = message.update { io.out(EventJSON.update(message, labels: labels).rendered + "\n") }
+                    else if case .scoreboard = message.update { out(message) }
+                    else if case .score = message.update { out(message) }
                 case .connection(let state):
                     // The first connecting says nothing; a later state goes above the score line, on stderr.
                     if case .stopped = state { break }

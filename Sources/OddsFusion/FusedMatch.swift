@@ -163,22 +163,14 @@ extension FusedMatch {
         return stale ? suspended(m) : m
     }
 
-    /// Every source's incidents, once each: what a later source tells that an earlier one told already
-    /// (`isDuplicate`) is left out. A source's own incidents are all kept: two cards in one minute are two.
+    /// Every source's incidents, once each (`IncidentLog`), in order of the minute.
     static func mergedIncidents(_ events: [Event]) -> [Incident] {
-        var kept: [Incident] = []
-        for e in events {
-            // Each incident kept stands for one telling by another source, not for all of them.
-            var unclaimed = Array(kept.indices)
-            for incident in e.incidents {
-                if let i = unclaimed.firstIndex(where: { isDuplicate(incident, of: [kept[$0]]) }) { unclaimed.remove(at: i) }
-                else { kept.append(incident) }
-            }
-        }
-        return kept.sorted { ($0.minute ?? -1) < ($1.minute ?? -1) }
+        var log = IncidentLog()
+        for e in events { for incident in e.incidents { log.tell(incident, by: e.provider) } }
+        return log.incidents.sorted { ($0.minute ?? -1) < ($1.minute ?? -1) }
     }
 
-    /// Whether another source already told `incident`: the same kind within a minute, and the same side,
+    /// Whether `incident` is one of `known` as another source tells it: the same kind within a minute, and the same side,
     /// player and card where both sources say (one that does not say matches any).
     public static func isDuplicate(_ incident: Incident, of known: [Incident]) -> Bool {
         func same<T: Equatable>(_ a: T?, _ b: T?) -> Bool { a == nil || b == nil || a == b }
@@ -198,5 +190,30 @@ extension FusedMatch {
         guard !events.isEmpty else { return nil }
         let sources = events.map { FusedSource(key: EventKey(provider: $0.provider, id: $0.id), evidence: MatchEvidence(confidence: 1, reason: "")) }
         return build(id: id, sources: sources, events: events, stale: []).event
+    }
+}
+
+/// A match's incidents as several providers tell them, each kept once. An incident another provider
+/// already told (`FusedMatch.isDuplicate`) is that telling, and each kept incident stands for one
+/// telling per other provider, not for all of them: a provider's own two cards of one minute stay two.
+public struct IncidentLog: Sendable {
+    private var kept: [(provider: ProviderID, incident: Incident, absorbed: Set<ProviderID>)] = []
+
+    public init() {}
+
+    /// The incidents kept, in the order they were first told.
+    public var incidents: [Incident] { kept.map(\.incident) }
+
+    /// Takes `incident` as `provider` tells it; true when it is new, false when it is another
+    /// provider's telling of one already kept.
+    @discardableResult
+    public mutating func tell(_ incident: Incident, by provider: ProviderID) -> Bool {
+        if let i = kept.firstIndex(where: { $0.provider != provider && !$0.absorbed.contains(provider)
+                                             && FusedMatch.isDuplicate(incident, of: [$0.incident]) }) {
+            kept[i].absorbed.insert(provider)
+            return false
+        }
+        kept.append((provider, incident, []))
+        return true
     }
 }
