@@ -17,16 +17,7 @@ extension Runtime {
 
     /// The fused live matches, with the matcher's near misses and the sources' events (for `--explain`).
     func fusedLive(_ ids: [ProviderID], all: Bool) async throws -> (events: [Event], nearMisses: [NearMiss], sources: [Event]) {
-        var usable = ids
-        if all {
-            // `all` means every provider with a key.
-            let missing = ids.filter { settings.providers[$0]?.key?.isEmpty ?? true }
-            for id in missing { io.err("\(id.displayName): no API key (ODDS_\(id.environmentName)_KEY); skipped.") }
-            usable = ids.filter { !missing.contains($0) }
-            guard !usable.isEmpty else {
-                throw OddsError.usage("--provider all found no provider with an API key; set one (odds help config) or use --demo.")
-            }
-        }
+        let usable = try withKeys(ids, all: all)
         let sport = settings.sport
         let answers = await withTaskGroup(of: (Int, Result<[Event], Error>).self) { group in
             for (i, id) in usable.enumerated() {
@@ -45,8 +36,7 @@ extension Runtime {
             case .success(let list): events += list
             case .failure(let error):
                 failures.append(error)
-                let text = (error as? OddsError)?.message ?? String(describing: error)
-                io.err("\(usable[i].displayName): \(io.redactor.redact(text)) Left out.")
+                leftOut(usable[i], error)
             }
         }
         if failures.count == usable.count, let first = failures.first { throw first }
@@ -63,27 +53,36 @@ extension Runtime {
     func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats, beforeStart: () -> Void = {}) async throws -> FeedStream {
         var adapters: [any FeedAdapter] = []
         var failures: [Error] = []
-        var asked = ids
-        if all {
-            let missing = ids.filter { settings.providers[$0]?.key?.isEmpty ?? true }
-            for id in missing { io.err("\(id.displayName): no API key (ODDS_\(id.environmentName)_KEY); skipped.") }
-            asked = ids.filter { !missing.contains($0) }
-        }
-        for id in asked {
+        for id in try withKeys(ids, all: all) {
             do {
                 adapters += try await preparedProvider(id).feedConnections(sport: settings.sport)
             } catch {
                 failures.append(error)
-                let text = (error as? OddsError)?.message ?? String(describing: error)
-                io.err("\(id.displayName): \(io.redactor.redact(text)) Left out.")
+                leftOut(id, error)
             }
         }
-        guard !adapters.isEmpty else {
-            if let first = failures.first { throw first }
-            throw OddsError.usage("--provider all found no provider with an API key; set one (odds help config) or use --demo.")
-        }
+        if adapters.isEmpty, let first = failures.first { throw first }
         beforeStart()
         return FeedRunner.run(adapters, transport: transport, stats: stats)
+    }
+
+    /// The providers to use: under `all`, those with a key (the others named on stderr, once each);
+    /// a usage error when that leaves none.
+    private func withKeys(_ ids: [ProviderID], all: Bool) throws -> [ProviderID] {
+        guard all else { return ids }
+        let missing = ids.filter { settings.providers[$0]?.key?.isEmpty ?? true }
+        for id in missing { io.err("\(id.displayName): no API key (ODDS_\(id.environmentName)_KEY); skipped.") }
+        let usable = ids.filter { !missing.contains($0) }
+        guard !usable.isEmpty else {
+            throw OddsError.usage("--provider all found no provider with an API key; set one (odds help config) or use --demo.")
+        }
+        return usable
+    }
+
+    /// Says on stderr that a provider could not be used, in one sentence (its key never in it).
+    private func leftOut(_ id: ProviderID, _ error: Error) {
+        let text = (error as? OddsError)?.message ?? String(describing: error)
+        io.err("\(id.displayName): \(io.redactor.redact(text)) Left out.")
     }
 
     /// `odds live --provider all --explain`: each fused row's sources, with their own names and ids and
@@ -103,9 +102,8 @@ extension Runtime {
         for e in fused.sources { byKey[EventKey(provider: e.provider, id: e.id)] = e }
         for miss in fused.nearMisses {
             guard let e = byKey[miss.key] else { continue }
-            let s = EventSource(provider: e.provider, id: e.id, league: e.league, home: e.home, away: e.away, startTime: e.startTime,
-                                updatedAt: e.updatedAt, confidence: miss.evidence.confidence, reason: "not joined: " + miss.evidence.reason)
-            records.append(row(miss.matchID, s, joined: false))
+            records.append(row(miss.matchID, EventSource(e, confidence: miss.evidence.confidence, reason: "not joined: " + miss.evidence.reason),
+                               joined: false))
         }
         io.out(RecordReporter.render(columns: [.init("MATCH"), .init("JOINED"), .init("PROVIDER"), .init("ID"), .init("TEAMS", shrinkable: true),
                                                .init("START"), .init("CONF", rightAligned: true), .init("WHY", shrinkable: true)],

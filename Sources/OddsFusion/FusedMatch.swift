@@ -59,10 +59,7 @@ extension FusedMatch {
         fused.stats = events.first { !$0.stats.isEmpty }?.stats ?? []
         fused.lineups = events.first { $0.lineups != nil }?.lineups
         fused.markets = events.flatMap { e in sourceMarkets(e, stale: stale.contains(EventKey(provider: e.provider, id: e.id))) }
-        let origins = zip(sources, events).map { source, e in
-            EventSource(provider: e.provider, id: e.id, league: e.league, home: e.home, away: e.away, startTime: e.startTime,
-                        updatedAt: e.updatedAt, confidence: source.evidence.confidence, reason: source.evidence.reason)
-        }
+        let origins = zip(sources, events).map { EventSource($1, confidence: $0.evidence.confidence, reason: $0.evidence.reason) }
         fused.match = MatchInfo(id: id, confidence: sources.map(\.evidence.confidence).min() ?? 1, sources: origins, conflicts: conflicts)
         return FusedMatch(id: id, event: fused, sources: sources, sourceEvents: events, conflicts: conflicts)
     }

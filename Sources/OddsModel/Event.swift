@@ -84,6 +84,11 @@ public struct EventSource: Hashable, Sendable {
         self.provider = provider; self.id = id; self.league = league; self.home = home; self.away = away
         self.startTime = startTime; self.updatedAt = updatedAt; self.confidence = confidence; self.reason = reason
     }
+    /// `event` as its provider sent it, with its join's confidence and reason.
+    public init(_ event: Event, confidence: Double, reason: String) {
+        self.init(provider: event.provider, id: event.id, league: event.league, home: event.home, away: event.away,
+                  startTime: event.startTime, updatedAt: event.updatedAt, confidence: confidence, reason: reason)
+    }
 }
 
 /// Where a match stands.
