@@ -71,7 +71,8 @@ public struct MatchFusion: Sendable {
     private struct Group: Sendable {
         var id: String
         var members: [Member]
-        var blocks: Set<String>
+        /// The index key its members share (they were found by it).
+        let block: String
     }
 
     private var groups: [Int: Group] = [:]
@@ -141,7 +142,7 @@ public struct MatchFusion: Sendable {
     /// The index key: the sport, and the first three letters of each word of both names. Every pair the
     /// matcher can join shares it (equal names, or the same number of words each beginning the other's
     /// by three letters or more), so a candidate is found by one lookup, not by comparing every pair.
-    private static func blocks(_ m: Member) -> Set<String> {
+    private static func block(_ m: Member) -> String {
         var key = Array(m.sport.utf8)
         for name in [m.homeBytes, m.awayBytes ?? [0x2D]] {
             key.append(0x7C)
@@ -152,7 +153,7 @@ public struct MatchFusion: Sendable {
                 inWord += 1
             }
         }
-        return [String(decoding: key, as: UTF8.self)]
+        return String(decoding: key, as: UTF8.self)
     }
 
     /// How sure it is that `a` and `b` are one match; nil when they cannot be.
@@ -190,9 +191,8 @@ public struct MatchFusion: Sendable {
     }
 
     private mutating func place(_ member: Member) {
-        let blocks = MatchFusion.blocks(member)
-        var candidates = Set<Int>()
-        for b in blocks { candidates.formUnion(index[b] ?? []) }
+        let block = MatchFusion.block(member)
+        let candidates = index[block] ?? []
         var scored: [(group: Int, evidence: MatchEvidence)] = []
         for g in candidates.sorted() {
             guard let members = groups[g]?.members, !members.contains(where: { $0.key.provider == member.key.provider }) else { continue }
@@ -212,7 +212,7 @@ public struct MatchFusion: Sendable {
                 e.reason += "; as close to another match: not joined"
                 nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: e)
             } else {
-                add(member.joined(with: best.evidence), to: best.group, blocks: blocks)
+                add(member.joined(with: best.evidence), to: best.group)
                 return
             }
         } else if let best = scored.first {
@@ -220,22 +220,16 @@ public struct MatchFusion: Sendable {
         }
         let g = nextGroup
         nextGroup += 1
-        groups[g] = Group(id: MatchFusion.matchID(founder: member.key), members: [], blocks: [])
-        add(member, to: g, blocks: blocks)
+        groups[g] = Group(id: MatchFusion.matchID(founder: member.key), members: [], block: block)
+        index[block, default: []].insert(g)
+        add(member, to: g)
     }
 
-    /// A fused match's id: "m" and 7 hex digits of FNV-1a over its first source's key, stable across runs.
-    static func matchID(founder key: EventKey) -> String {
-        var h: UInt64 = 14_695_981_039_346_656_037
-        for b in "\(key.provider.rawValue)/\(key.id)".utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
-        let hex = String(h >> 36, radix: 16)
-        return "m" + String(repeating: "0", count: 7 - hex.count) + hex
-    }
+    /// A fused match's id: "m" and the stable hash of its first source's key.
+    static func matchID(founder key: EventKey) -> String { "m" + Event.stableHex("\(key.provider.rawValue)/\(key.id)") }
 
-    private mutating func add(_ member: Member, to g: Int, blocks: Set<String>) {
+    private mutating func add(_ member: Member, to g: Int) {
         groups[g]!.members.append(member)
-        groups[g]!.blocks.formUnion(blocks)
-        for b in blocks { index[b, default: []].insert(g) }
         assignment[member.key] = g
     }
 
@@ -243,7 +237,8 @@ public struct MatchFusion: Sendable {
         guard let g = assignment.removeValue(forKey: key), var group = groups[g] else { return }
         group.members.removeAll { $0.key == key }
         if group.members.isEmpty {
-            for b in group.blocks { index[b]?.remove(g); if index[b]?.isEmpty == true { index[b] = nil } }
+            index[group.block]?.remove(g)
+            if index[group.block]?.isEmpty == true { index[group.block] = nil }
             groups[g] = nil
         } else {
             groups[g] = group

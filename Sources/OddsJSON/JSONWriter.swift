@@ -99,8 +99,6 @@ public indirect enum JSONOutput: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    public func write(to out: inout String) { out += rendered }
-
     /// Appends the compact JSON text as UTF-8 (bytes, not a String: appending to a String costs far more).
     public func write(to out: inout [UInt8]) {
         switch self {

@@ -443,11 +443,15 @@ public struct Event: Hashable, Sendable, Identifiable {
 
     public static func shortID(for id: String) -> String {
         guard id.utf8.count > 12 || id.utf8.contains(0x20) else { return id }
-        // FNV-1a: stable across runs and machines (Swift's Hasher is seeded per process).
+        return "g" + stableHex(id)
+    }
+
+    /// 7 hex digits of FNV-1a over `text`: stable across runs and machines (Swift's Hasher is seeded per process).
+    public static func stableHex(_ text: String) -> String {
         var h: UInt64 = 14_695_981_039_346_656_037
-        for b in id.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
         let hex = String(h >> 36, radix: 16)
-        return "g" + String(repeating: "0", count: 7 - hex.count) + hex
+        return String(repeating: "0", count: 7 - hex.count) + hex
     }
 
     /// Whether `text` has the form of a short id made by `shortID(for:)`.
