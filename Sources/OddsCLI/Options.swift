@@ -104,7 +104,7 @@ enum ProviderChoice: ExpressibleByArgument, Equatable {
         self = unique.count == 1 ? .one(unique[0]) : .several(unique, all: false)
     }
 
-    static var allValueStrings: [String] { ProviderRegistry.ids.map(\.rawValue) + ["all"] }
+    static var allValueStrings: [String] { ProviderID.allValueStrings + ["all"] }
     static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 

@@ -112,10 +112,7 @@ struct BoltOddsSocketTests {
     func resubscribeSpacing() async throws {
         let clock = VirtualClock()
         // The simulator keeps its own 5-second rule on the wall clock, which a virtual clock does not move.
-        try await withSimulator({ $0.enforceRateLimit = false; $0.boltOddsResubscribeInterval = 0 }) { sim, _ in
-            var logger = Logger(label: "test")
-            logger.logLevel = .critical
-            let transport = Transport(logger: logger, redactor: Redactor(), clock: clock)
+        try await withSimulator({ $0.enforceRateLimit = false; $0.boltOddsResubscribeInterval = 0 }, clock: clock) { sim, transport in
             let client = BoltOddsSocketTests.client(sim, transport)
             let first = BoltOddsFilters(sports: ["EPL"]), second = BoltOddsFilters(sports: ["NBA"]), third = BoltOddsFilters(sports: ["La Liga"])
             let adapters = client.feedConnections(filters: first, scores: false, pbp: false)
@@ -144,7 +141,6 @@ struct BoltOddsSocketTests {
             }
             #expect(await sim.counters.connections == 1)
             probe.stop()
-            await transport.shutdown()
         }
     }
 

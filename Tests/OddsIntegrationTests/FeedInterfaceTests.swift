@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import OddsModel
 @testable import OddsSimulator
 import OddsSimulatorFaults
@@ -99,10 +98,7 @@ struct FeedInterfaceTests {
     @Test("An application ping goes out on its cadence while connected (virtual clock), and stops with the connection")
     func applicationPing() async throws {
         let clock = VirtualClock()
-        try await withSimulator { sim, _ in
-            var logger = Logger(label: "test")
-            logger.logLevel = .critical
-            let transport = Transport(logger: logger, redactor: Redactor(), clock: clock)
+        try await withSimulator(clock: clock) { sim, transport in
             let ping = "{\"action\":\"ping\",\"channel\":\"test\"}"
             let feed = ScriptedFeed(sim, name: "live", ping: ApplicationPing(every: 10, text: ping))
             let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: FeedStats(), policy: fastReconnect))
@@ -122,7 +118,6 @@ struct FeedInterfaceTests {
             try await waitUntil("the pinger gone") { clock.sleeping == 0 }
             clock.advance(by: 60)
             #expect(await pings() == 3)
-            await transport.shutdown()
         }
     }
 
@@ -170,10 +165,7 @@ struct FeedInterfaceTests {
     @Test("Connections of one feed share the provider's connection rate: past it, a reconnect waits out the minute (virtual clock)")
     func sharedConnectionRate() async throws {
         let clock = VirtualClock()
-        try await withSimulator { sim, _ in
-            var logger = Logger(label: "test")
-            logger.logLevel = .critical
-            let transport = Transport(logger: logger, redactor: Redactor(), clock: clock)
+        try await withSimulator(clock: clock) { sim, transport in
             let odds = ScriptedFeed(sim, name: "odds", perMinute: 3), scores = ScriptedFeed(sim, name: "scores", perMinute: 3)
             let probe = FeedProbe(FeedRunner.run([odds, scores], transport: transport, stats: FeedStats(), policy: fastReconnect))
             try await probe.wait("both live") { p in p.states(of: "odds").last == .live && p.states(of: "scores").last == .live }
@@ -190,7 +182,6 @@ struct FeedInterfaceTests {
             clock.advance(by: 60)
             try await waitUntil("the fourth connection, a minute on") { await sim.counters.connections == 4 }
             probe.stop()
-            await transport.shutdown()
         }
     }
 

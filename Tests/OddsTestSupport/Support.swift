@@ -36,8 +36,10 @@ public struct TimedOut: Error, CustomStringConvertible {
 }
 
 /// A simulator on 127.0.0.1 with manual ticks, and a transport to reach it; both stopped after `body`.
+/// `clock` is the transport's: a `VirtualClock` puts every wait of the feeds on the test's time.
 public func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { _ in }, trustRoots: TrustRoots = .system,
-                      _ body: (Simulator, Transport) async throws -> T) async throws -> T {
+                             clock: any FeedClock = SystemClock(),
+                             _ body: (Simulator, Transport) async throws -> T) async throws -> T {
     var options = Simulator.Options()
     options.tickInterval = 0
     options.keys = ["test-key-0123456789": .max, "basic-key-0123456789": .basic, "pro-key-0123456789": .pro]
@@ -47,7 +49,7 @@ public func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { 
     try sim.start()
     var logger = Logger(label: "test")
     logger.logLevel = .critical
-    let transport = Transport(logger: logger, redactor: Redactor(secrets: Array(options.keys.keys)), trustRoots: trustRoots)
+    let transport = Transport(logger: logger, redactor: Redactor(secrets: Array(options.keys.keys)), trustRoots: trustRoots, clock: clock)
     do {
         let result = try await body(sim, transport)
         await transport.shutdown()
