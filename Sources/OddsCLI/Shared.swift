@@ -47,12 +47,7 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
                 guard let line = humanLine(message, store: store) else { continue }
                 io.out(TerminalText.safe(line) + "\n")
             } else {
-                var line = EventJSON.update(message, move: move, labels: labels)
-                if let matchID, case .object(var fields) = line {
-                    fields.insert(("match", .string(matchID)), at: min(3, fields.count))
-                    line = .object(fields)
-                }
-                io.out(line.rendered + "\n")
+                io.out(EventJSON.update(message, move: move, match: matchID, labels: labels).rendered + "\n")
             }
             written += 1
             if io.stdoutClosed { return }

@@ -144,14 +144,7 @@ struct Watch: AsyncParsableCommand {
                 guard let id = matchID else { return events.first }
                 return FusedMatch.view(id: id, events: events)
             }
-            func out(_ message: FeedMessage) {
-                var line = EventJSON.update(message, labels: labels)
-                if let matchID, case .object(var fields) = line {
-                    fields.insert(("match", .string(matchID)), at: min(3, fields.count))
-                    line = .object(fields)
-                }
-                io.out(line.rendered + "\n")
-            }
+            func out(_ message: FeedMessage) { io.out(EventJSON.update(message, match: matchID, labels: labels).rendered + "\n") }
             var shownScore = ""
             func showScore(_ e: Event) {
                 guard human else { return }

@@ -128,7 +128,9 @@ public enum EventJSON {
     }
 
     /// One feed update as an NDJSON line's object. `move` adds the previous price of a price update.
-    public static func update(_ m: FeedMessage, move: PriceMove? = nil, labels: [(String, JSONOutput)] = []) -> JSONOutput {
+    /// `match`, the fused match the update is about (several providers at once), follows `receivedAt`.
+    public static func update(_ m: FeedMessage, move: PriceMove? = nil, match: String? = nil,
+                              labels: [(String, JSONOutput)] = []) -> JSONOutput {
         var fields: [(String, JSONOutput)] = []
         func head(_ type: String) {
             fields = [("type", .string(type)), ("provider", .string(m.provider.rawValue)),
@@ -200,6 +202,7 @@ public enum EventJSON {
             default: break
             }
         }
+        if let match { fields.insert(("match", .string(match)), at: min(3, fields.count)) }
         fields += labels
         return .object(fields)
     }
