@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import NIOConcurrencyHelpers
 import OddsDashboard
+import OddsFusion
 import OddsModel
+import OddsProviders
 import OddsStore
 import OddsTerminal
 import OddsTransport
@@ -17,7 +19,9 @@ struct Dash: AsyncParsableCommand {
         league (Esc clears), s cycles the sort (kick-off, league, biggest recent price move, latest incident), \
         f pins a favourite team (saved as `favourites` in the config file), o cycles the odds format, p pauses the \
         view while data keeps flowing, ? help, q quits. Needs a terminal; for pipes use `odds stream`.
+        With --provider all (or a list, or `providers` in the config) each row is one real match fused across the         providers: SRC counts its sources (* when they disagree on the score), the header shows each provider's         state, and the detail pane's grid is selections × sources with each source's age. A recording of several         providers replays fused.
         Example: odds dash --provider tickodds --sport soccer --demo
+        Example: odds dash --provider all --demo
         """)
 
     @OptionGroup var providerOption: ProviderOption
@@ -30,6 +34,9 @@ struct Dash: AsyncParsableCommand {
 
     func validate() throws {
         if let staleAfter, staleAfter <= 0 { throw ValidationError("--stale-after must be positive.") }
+        if case .several = providerOption.choice, replay.replay != nil {
+            throw ValidationError("--replay shows the recording's own providers; drop --provider all (or the list).")
+        }
     }
 
     func run() async throws {
@@ -42,12 +49,27 @@ struct Dash: AsyncParsableCommand {
         guard !term.isEmpty, term != "dumb" else {
             throw OddsError.usage("odds dash needs a terminal type: TERM is \(term.isEmpty ? "unset" : "dumb"); try TERM=xterm-256color.")
         }
-        try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value, io: io, quiet: true) { rt in
+        var several: (ids: [ProviderID], all: Bool)?
+        if case .several(let ids, let all) = providerOption.choice { several = (ids, all) }
+        try await withRuntime(common, provider: several == nil ? providerOption.provider : nil, sport: sportOption.value, io: io,
+                              quiet: true) { rt in
             let stats: FeedStats
             let feed: FeedStream
             let provider: any OddsProvider
             var focus: (any MatchFocus)?
-            if let path = replay.replay {
+            // `providers = [...]` in the config joins them when no --provider says otherwise.
+            if several == nil, providerOption.choice == nil, replay.replay == nil, rt.settings.providerSource != .environment,
+               let joined = rt.settings.joined, joined.all || joined.ids.count > 1 {
+                several = joined
+            }
+            var fusing: [ProviderID] = []
+            if let several {
+                stats = FeedStats()
+                let fused = try await rt.fusedStream(several.ids, all: several.all, stats: stats)
+                feed = fused.stream
+                fusing = fused.providers
+                provider = try rt.provider(fusing[0])
+            } else if let path = replay.replay {
                 (feed, stats, provider) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
             } else {
                 provider = try await rt.preparedProvider(rt.settings.provider)
@@ -62,7 +84,17 @@ struct Dash: AsyncParsableCommand {
             }
             var model = DashboardModel(provider: provider.id, sport: rt.settings.sport, demo: rt.demo,
                                        oddsFormat: rt.settings.oddsFormat, favourites: rt.config.favourites,
-                                       stalenessBound: staleAfter ?? provider.stalenessBound, now: Date())
+                                       stalenessBound: staleAfter ?? provider.stalenessBound, now: Date(), fusing: fusing,
+                                       names: MatchNames(user: rt.config.aliases))
+            // Each provider's own bound, unless --stale-after sets one for all (a replay's other providers included).
+            if staleAfter == nil {
+                for id in ProviderRegistry.ids where id != provider.id {
+                    if let settings = rt.settings.providers[id],
+                       let other = try? ProviderRegistry.make(id, settings: settings, transport: rt.transport) {
+                        model.stalenessBounds[id] = other.stalenessBound
+                    }
+                }
+            }
             model.replay = rt.replaying
             let terminal: CursesTerminal
             do { terminal = try CursesTerminal.open(environment: io.environment) } catch {

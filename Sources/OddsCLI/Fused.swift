@@ -50,12 +50,16 @@ extension Runtime {
     /// connections run side by side, each message naming its provider. A provider without a key is named
     /// and left out under `all`; one that fails to prepare is named and the rest go on.
     /// `beforeStart` runs once every provider is prepared, just before the feeds start.
-    func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats, beforeStart: () -> Void = {}) async throws -> FeedStream {
+    /// Returns the stream and the providers in it.
+    func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats,
+                     beforeStart: () -> Void = {}) async throws -> (stream: FeedStream, providers: [ProviderID]) {
         var adapters: [any FeedAdapter] = []
         var failures: [Error] = []
+        var used: [ProviderID] = []
         for id in try withKeys(ids, all: all) {
             do {
                 adapters += try await preparedProvider(id).feedConnections(sport: settings.sport)
+                used.append(id)
             } catch {
                 failures.append(error)
                 leftOut(id, error)
@@ -63,7 +67,7 @@ extension Runtime {
         }
         if adapters.isEmpty, let first = failures.first { throw first }
         beforeStart()
-        return FeedRunner.run(adapters, transport: transport, stats: stats)
+        return (FeedRunner.run(adapters, transport: transport, stats: stats), used)
     }
 
     /// The providers to use: under `all`, those with a key (the others named on stderr, once each);

@@ -70,7 +70,7 @@ public struct CommonOptions: ParsableArguments {
 /// `--provider` for the provider-neutral commands.
 public struct ProviderOption: ParsableArguments {
     @Option(name: .customLong("provider"), help: ArgumentHelp(
-        "Provider: pulsescore, tickodds, boltodds, sportsapi or sportsapi-v1; for odds live, stream and record also all, or a comma list (one row per real match across them). Default: config, else pulsescore.",
+        "Provider: pulsescore, tickodds, boltodds, sportsapi or sportsapi-v1; for odds live, stream, dash, watch and record also all, or a comma list (one row per real match across them). Default: config, else pulsescore.",
         valueName: "provider"))
     var choice: ProviderChoice?
 
@@ -80,7 +80,7 @@ public struct ProviderOption: ParsableArguments {
             switch choice {
             case nil: return nil
             case .one(let id): return id
-            case .several: throw OddsError.usage("--provider all (or a list) works with odds live, stream and record only so far; name one provider.")
+            case .several: throw OddsError.usage("--provider all (or a list) works with odds live, stream, dash, watch and record; name one provider.")
             }
         }
     }

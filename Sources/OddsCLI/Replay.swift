@@ -109,7 +109,7 @@ func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderI
 /// its fused match (`match`).
 func runFusedStream(_ ids: [ProviderID], all: Bool, options: StreamOptions, _ rt: Runtime) async throws {
     let stats = FeedStats()
-    let feed = try await rt.fusedStream(ids, all: all, stats: stats)
+    let feed = try await rt.fusedStream(ids, all: all, stats: stats).stream
     try await runStream(feed, stats: stats, options: options, rt, fusion: MatchFusion(names: MatchNames(user: rt.config.aliases)))
 }
 
@@ -159,7 +159,7 @@ struct Record: AsyncParsableCommand {
             // feed); several providers' frames go into one recording, each line naming its provider.
             let feed: FeedStream
             if let several {
-                feed = try await rt.fusedStream(several.ids, all: several.all, stats: stats) { rt.transport.frameTap = recorder }
+                feed = try await rt.fusedStream(several.ids, all: several.all, stats: stats) { rt.transport.frameTap = recorder }.stream
             } else {
                 let provider = try await rt.preparedProvider(rt.settings.provider)
                 rt.transport.frameTap = recorder

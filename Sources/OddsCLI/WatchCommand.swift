@@ -68,7 +68,7 @@ struct Watch: AsyncParsableCommand {
                 let event = try Watch.resolve(match, among: fused.events, sport: rt.settings.sport)
                 let sources = Set((event.match?.sources ?? []).map { EventKey(provider: $0.provider, id: $0.id) })
                 let stats = FeedStats()
-                let feed = try await rt.fusedStream(watched.filter { p in sources.contains { $0.provider == p } }, all: false, stats: stats)
+                let feed = try await rt.fusedStream(watched.filter { p in sources.contains { $0.provider == p } }, all: false, stats: stats).stream
                 try await Watch.follow(event, sourceEvents: fused.sources.filter { sources.contains(EventKey(provider: $0.provider, id: $0.id)) },
                                        matchID: event.id, feed: feed, bell: bell, rt)
             }

@@ -46,7 +46,8 @@ public enum DashboardLayout {
 
     /// The feed's state: one label, or with several connections each one by name ("odds ● live ·
     /// pbp reconnecting in 3s (attempt 2)"), coloured by the worst.
-    static func connectionLabel(_ model: DashboardModel) -> (String, CellAttributes) {
+    static func connectionLabel(_ model: DashboardModel, room: Int = .max) -> (String, CellAttributes) {
+        if model.isFused { return providersLabel(model, room: room) }
         if let ended = model.feedEnded, case .stopped = model.connection {
             return ("stopped: \(ended)", [.red, .bold])
         }
@@ -56,6 +57,37 @@ public enum DashboardLayout {
         }
         let (_, worst) = label(model.connection, since: model.now, model)
         return (connections.map { "\($0.name) " + label($0.state, since: $0.since, model).0 }.joined(separator: ", "), worst)
+    }
+
+    /// A fused view's providers, each with its state ("pulsescore ● · tickodds ↻4s · sportsapi ✕"), coloured by
+    /// the best (the view lives while one provider does); when that does not fit `room`, counts by state.
+    static func providersLabel(_ model: DashboardModel, room: Int) -> (String, CellAttributes) {
+        let states = model.providerStates
+        func mark(_ s: (provider: ProviderID, state: ConnectionState, since: Date, stale: Bool)) -> String {
+            switch s.state {
+            case .live: return s.stale ? "stale" : "●"
+            case .connecting: return "…"
+            case .degraded: return "◐"
+            case .stale: return "stale"
+            case .reconnecting(let seconds, _, _): return "↻\(max(0, Int((seconds - model.now.timeIntervalSince(s.since)).rounded(.up))))s"
+            case .stopped: return "✕"
+            }
+        }
+        let best = model.connection
+        let attributes: CellAttributes
+        switch best {
+        case .live: attributes = model.feedIsStale ? [.yellow, .bold] : .green
+        case .stopped: attributes = [.red, .bold]
+        default: attributes = .yellow
+        }
+        let full = states.map { "\($0.provider.rawValue) \(mark($0))" }.joined(separator: " · ")
+        if TextWidth.width(of: full) <= room { return (full, attributes) }
+        var counts: [(String, Int)] = []
+        for s in states {
+            let name = s.stale ? "stale" : s.state.label
+            if let i = counts.firstIndex(where: { $0.0 == name }) { counts[i].1 += 1 } else { counts.append((name, 1)) }
+        }
+        return ("\(states.count) feeds: " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", "), attributes)
     }
 
     static func label(_ state: ConnectionState, since: Date, _ model: DashboardModel) -> (String, CellAttributes) {
@@ -75,7 +107,9 @@ public enum DashboardLayout {
         screen.fill(y: 0, attributes: .reverse)
         let demo = (model.demo ? " DEMO DATA " : "") + (model.replay ? (model.demo ? "REPLAY " : " REPLAY ") : "")
         var title = " odds · \(model.provider.displayName) · \(model.sport) · "
-        let (label, attributes) = connectionLabel(model)
+        // Room for the providers' states: what the title and the two facts never dropped leave.
+        let (label, attributes) = connectionLabel(model, room: screen.width - TextWidth.width(of: demo) - 2
+                                                  - TextWidth.width(of: " \(model.provider.displayName) · ") - 24)
         // Facts after the connection state; `drop` orders what goes first when the line is too narrow
         // (the title loses "odds ·" at step 2 and the sport at step 6; nil: never).
         var facts: [(text: String, drop: Int?)] = [(String(format: "%.1f msg/s", model.messagesPerSecond), 1),
@@ -137,16 +171,20 @@ public enum DashboardLayout {
         var mark = 1, time = 7, league = 12, home = 16, score = 7, away = 16, price = 8, incident = 0
         /// The SPORT column (after TIME) when the dashboard shows more than one sport; 0 otherwise.
         var sport = 0, sportX = 0
+        /// The SRC column (before the prices) of fused matches: how many sources, `*` when they disagree.
+        var src = 0, srcX = 0
         var x: [Int] = []
     }
 
     /// `multiBook`: each price cell also names the book with the best price ("2.10 fand").
     /// `multiSport`: several sports are asked for (`--sport all`, or repeated): a SPORT column.
-    static func columns(width: Int, multiBook: Bool = false, multiSport: Bool = false) -> Columns {
+    static func columns(width: Int, multiBook: Bool = false, multiSport: Bool = false, fused: Bool = false) -> Columns {
         var c = Columns()
         if multiBook { c.price = 13 }
         if multiSport && width >= 100 { c.sport = 10 }
-        let fixed = c.mark + c.time + c.score + 3 * c.price + 9 + (c.sport > 0 ? c.sport + 1 : 0)  // one space between the columns
+        if fused { c.src = 3 }
+        // One space between the columns.
+        let fixed = c.mark + c.time + c.score + 3 * c.price + 9 + (c.sport > 0 ? c.sport + 1 : 0) + (c.src > 0 ? c.src + 1 : 0)
         let flexible = width - fixed
         c.league = max(8, min(18, flexible * 18 / 100))
         c.home = max(10, min(24, flexible * 25 / 100))
@@ -162,6 +200,7 @@ public enum DashboardLayout {
         var x = 0
         for (i, w) in [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price].enumerated() {
             if i == 2 && c.sport > 0 { c.sportX = x; x += c.sport + 1 }
+            if i == 6 && c.src > 0 { c.srcX = x; x += c.src + 1 }
             c.x.append(x)
             x += w + 1
         }
@@ -171,8 +210,10 @@ public enum DashboardLayout {
 
     static func table(_ model: DashboardModel, _ screen: inout Screen) {
         let c = columns(width: screen.width, multiBook: model.provider.singleBook == nil,
-                        multiSport: SportSelection.isAll(model.sport) || (SportSelection.sports(model.sport)?.count ?? 0) > 1)
+                        multiSport: SportSelection.isAll(model.sport) || (SportSelection.sports(model.sport)?.count ?? 0) > 1,
+                        fused: model.isFused)
         if c.sport > 0 { screen.put(TextWidth.pad("SPORT", to: c.sport), x: c.sportX, y: 1, attributes: [.bold, .underline]) }
+        if c.src > 0 { screen.put(TextWidth.pad("SRC", to: c.src), x: c.srcX, y: 1, attributes: [.bold, .underline]) }
         let titles = ["", "TIME", "LEAGUE", "HOME", "SCORE", "AWAY", "1", "X", "2", "LATEST INCIDENT"]
         let widths = [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price, c.incident]
         for (i, title) in titles.enumerated() where widths[i] > 0 {
@@ -183,7 +224,8 @@ public enum DashboardLayout {
         let keys = model.rows
         let bodyRows = tableRows(height: screen.height)
         if keys.isEmpty {
-            let text = model.filter.isEmpty ? (model.store.feeds[model.provider] == nil ? "Connecting…" : "No live events.")
+            let connecting = model.isFused ? model.lastMessageAt == nil : model.store.feeds[model.provider] == nil
+            let text = model.filter.isEmpty ? (connecting ? "Connecting…" : "No live events.")
                 : "No match for “\(model.filter)”."
             screen.put(text, x: 2, y: 3, attributes: .dim)
             return
@@ -198,7 +240,7 @@ public enum DashboardLayout {
             guard let state = store.events[key] else { continue }
             let y = 2 + row
             let e = state.event
-            let stale = model.feedIsStale || store.isStale(key, now: model.now, bound: model.stalenessBound)
+            let stale = model.rowIsStale(key)
             var base: CellAttributes = stale ? .dim : []
             if key == selected { base.insert(.reverse); screen.fill(y: y, attributes: base) }
             let favourite = model.favourites.contains(e.home) || (e.away.map(model.favourites.contains) ?? false)
@@ -212,6 +254,12 @@ public enum DashboardLayout {
             screen.put(TextWidth.pad(e.scoreLabel ?? "", to: c.score), x: c.x[4], y: y,
                        attributes: base.union(.bold))
             screen.put(TextWidth.pad(e.away ?? "", to: c.away), x: c.x[5], y: y, attributes: base.union(.bold))
+            if c.src > 0, let match = e.match {
+                // How many providers have the match; a star when they disagree on the score.
+                let conflicted = !match.conflicts.isEmpty
+                screen.put(TextWidth.pad("\(match.sources.count)" + (conflicted ? "*" : ""), to: c.src, right: true), x: c.srcX, y: y,
+                           attributes: base.union(conflicted ? .yellow : .dim))
+            }
             for (i, cell) in priceCells(model, state).enumerated() {
                 screen.put(TextWidth.pad(cell.0, to: c.price, right: true), x: c.x[6 + i], y: y, attributes: base.union(cell.1))
             }
@@ -225,7 +273,8 @@ public enum DashboardLayout {
     /// The main market's 1 / X / 2 cells: price, move marker and colour; SUSP for suspended lines.
     static func priceCells(_ model: DashboardModel, _ state: EventState) -> [(String, CellAttributes)] {
         guard let market = state.event.mainMarket else { return [("", []), ("", []), ("", [])] }
-        let multiBook = state.event.books.count > 1
+        // Fused rows always name the source of the price, be it one.
+        let multiBook = state.event.books.count > 1 || model.isFused
         func cell(_ c: LineCell?) -> (String, CellAttributes) {
             guard let c else { return ("", []) }
             let s = c.selection
@@ -271,7 +320,7 @@ public enum DashboardLayout {
         var lines: [[(String, CellAttributes)]] = []
         func line(_ text: String, _ attributes: CellAttributes = []) { lines.append([(text, attributes)]) }
         line(e.title, .bold)
-        var facts = [e.provider.displayName + " " + e.id, e.sport]
+        var facts = [(e.match == nil ? e.provider.displayName : "fused") + " " + e.id, e.sport]
         if let l = e.league { facts.append(l) }
         facts.append(e.status.rawValue)
         if let s = e.scoreLabel { facts.append("score \(s)") }
@@ -279,8 +328,20 @@ public enum DashboardLayout {
         if let p = e.period { facts.append(p) }
         facts.append("updated " + age(model.now.timeIntervalSince(state.lastUpdate)))
         line(facts.joined(separator: " · "), .dim)
+        if let match = e.match {
+            // Each provider's own names and id, how sure the join is, and how fresh its word is.
+            for s in match.sources {
+                let stale = model.store.isStale(EventKey(provider: s.provider, id: s.id), now: model.now,
+                                                bound: model.stalenessBound(of: s.provider))
+                let teams = s.away.map { "\(s.home) v \($0)" } ?? s.home
+                let when = s.updatedAt.map { (stale ? "stale, " : "") + age(model.now.timeIntervalSince($0)) } ?? ""
+                line("  " + TextWidth.pad(s.provider.rawValue, to: 13) + " " + teams + " [\(s.id)] · "
+                     + String(format: "%.2f", s.confidence) + " " + s.reason + (when.isEmpty ? "" : " · " + when), stale ? .dim : [])
+            }
+            for c in match.conflicts { line("  ≠ " + c + " (the freshest is shown)", [.yellow, .bold]) }
+        }
         line("")
-        if e.books.count > 1 {
+        if e.books.count > 1 || e.match.map({ $0.sources.count > 1 }) == true {
             lines += bookGrid(model, state)
         } else {
             for market in e.markets {
@@ -354,41 +415,83 @@ public enum DashboardLayout {
         return (price, attributes)
     }
 
-    /// Several books: per market, a grid of selections × books (moves, suspensions; the best price
-    /// bold), then where the best price of each selection is, with the book's link.
+    /// A price's source in a grid: its book, and with fused matches its provider.
+    struct GridSource: Hashable {
+        var provider: ProviderID?
+        var book: String?
+    }
+
+    /// Several books (or sources): per market, a grid of selections × sources with moves, suspensions and
+    /// the best price bold (fused: each source's age under its name), then where each selection's best
+    /// price is, with the book's link.
     static func bookGrid(_ model: DashboardModel, _ state: EventState) -> [[(String, CellAttributes)]] {
         let e = state.event
-        let books = e.books
+        var sources: [GridSource] = []
+        var seen = Set<GridSource>()
+        for m in e.markets where seen.insert(GridSource(provider: m.provider, book: m.book)).inserted {
+            sources.append(GridSource(provider: m.provider, book: m.book))
+        }
+        // A book that two providers carry is named with its provider.
+        var bookCount: [String: Int] = [:]
+        for s in sources { bookCount[s.book ?? "", default: 0] += 1 }
+        func title(_ s: GridSource) -> String {
+            let book = s.book ?? s.provider?.rawValue ?? ""
+            guard bookCount[s.book ?? "", default: 0] > 1, let p = s.provider else { return book }
+            return String(p.rawValue.prefix(4)) + "/" + book
+        }
         var out: [[(String, CellAttributes)]] = []
         var ids: [String] = []
         for m in e.markets where !ids.contains(m.id) { ids.append(m.id) }
         let cell = 10
+        let updated: [ProviderID: Date] = Dictionary(e.match?.sources.compactMap { s in s.updatedAt.map { (s.provider, $0) } } ?? [],
+                                                     uniquingKeysWith: { a, _ in a })
         for id in ids {
             let markets = e.markets.filter { $0.id == id }
+            let columns = sources.filter { s in markets.contains { $0.provider == s.provider && $0.book == s.book } }
             out.append([(markets[0].name, CellAttributes([.bold, .underline]))])
             out.append([("  " + TextWidth.pad("", to: 26)
-                         + books.map { TextWidth.pad(String($0.prefix(cell - 1)), to: cell, right: true) }.joined(), .dim)])
+                         + columns.map { TextWidth.pad(String(title($0).prefix(cell - 1)), to: cell, right: true) }.joined(), .dim)])
+            if e.match != nil {
+                let ages = columns.map { s -> String in
+                    guard let p = s.provider, let at = updated[p] else { return "" }
+                    return age(model.now.timeIntervalSince(at)).replacingOccurrences(of: " ago", with: "")
+                }
+                out.append([("  " + TextWidth.pad("age", to: 26) + ages.map { TextWidth.pad($0, to: cell, right: true) }.joined(), .dim)])
+            }
             var refs: [SelectionRef] = []
             var names: [SelectionRef: Selection] = [:]
             for m in markets { for s in m.selections where names[s.ref] == nil { refs.append(s.ref); names[s.ref] = s } }
-            let best = e.bestPrices(marketID: id)
+            func offer(_ source: GridSource, _ ref: SelectionRef) -> (Market, Selection)? {
+                guard let m = markets.first(where: { $0.provider == source.provider && $0.book == source.book }),
+                      let s = m.selections.first(where: { $0.ref == ref }) else { return nil }
+                return (m, s)
+            }
+            // The best of each selection: the longest available price, the first source listed on a tie.
+            var best: [SelectionRef: GridSource] = [:]
+            for ref in refs {
+                var top: (GridSource, Price)?
+                for source in columns {
+                    guard let (_, s) = offer(source, ref), s.isAvailable, let price = s.price else { continue }
+                    if top == nil || price.decimalOdds > top!.1.decimalOdds { top = (source, price) }
+                }
+                best[ref] = top?.0
+            }
             for ref in refs {
                 var row: [(String, CellAttributes)] = [("  " + TextWidth.pad(selectionName(names[ref]!), to: 26), [])]
-                for book in books {
-                    guard let m = markets.first(where: { $0.book == book }), let s = m.selections.first(where: { $0.ref == ref }) else {
+                for source in columns {
+                    guard let (m, s) = offer(source, ref) else {
                         row.append((TextWidth.pad("", to: cell), []))
                         continue
                     }
                     var (text, attributes) = priceText(model, state, m, s, was: false)
-                    if best[ref]?.book == book { attributes.insert(.bold) }
+                    if best[ref] == source { attributes.insert(.bold) }
                     row.append((TextWidth.pad(text, to: cell, right: true), attributes))
                 }
                 out.append(row)
             }
             for ref in refs {
-                guard let b = best[ref], let book = b.book,
-                      let link = markets.first(where: { $0.book == book })?.selections.first(where: { $0.ref == ref })?.link else { continue }
-                out.append([("    \(selectionName(names[ref]!)): best at \(book) \(link)", .dim)])
+                guard let source = best[ref], let (_, s) = offer(source, ref), let link = s.link else { continue }
+                out.append([("    \(selectionName(names[ref]!)): best at \(title(source)) \(link)", .dim)])
             }
         }
         return out

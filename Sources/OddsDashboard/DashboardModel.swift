@@ -1,4 +1,5 @@
 import Foundation
+import OddsFusion
 import OddsModel
 import OddsStore
 
@@ -65,8 +66,16 @@ public struct DashboardModel: Sendable {
     /// How long a moved price flashes.
     public var flashSeconds: TimeInterval = 1
 
+    /// The sources' events as they sent them.
     public internal(set) var store = LiveStore()
-    /// The store as it was when `p` paused the view.
+    /// With several providers: one row per real match, fused across them (`FusedStore`). A dashboard
+    /// started on one provider turns fused when another provider's messages arrive (a recording of several).
+    public internal(set) var fused: FusedStore?
+    /// The providers whose state the header shows (one, or every provider of a fused view).
+    public internal(set) var providers: [ProviderID]
+    /// Per provider, seconds without a message after which its data is stale (`stalenessBound` for the others).
+    public var stalenessBounds: [ProviderID: TimeInterval] = [:]
+    /// The rows' store as it was when `p` paused the view.
     public internal(set) var frozen: LiveStore?
     public internal(set) var now: Date
     public internal(set) var width = 80
@@ -84,10 +93,17 @@ public struct DashboardModel: Sendable {
     public internal(set) var feedEnded: String?
     /// Receive times of recent feed messages, for messages per second.
     var recent: [Date] = []
+    /// How team names are matched when the view fuses.
+    let names: MatchNames
 
+    /// A dashboard of `provider`; with `fusing` (several providers: `dash --provider all`), of fused matches,
+    /// the header showing each of `fusing`'s connections, and team names matched with `names`.
     public init(provider: ProviderID, sport: String, demo: Bool, oddsFormat: OddsFormat, favourites: [String] = [],
-                stalenessBound: TimeInterval = 30, now: Date) {
-        self.provider = provider
+                stalenessBound: TimeInterval = 30, now: Date, fusing: [ProviderID] = [], names: MatchNames = MatchNames()) {
+        self.provider = fusing.count > 1 ? .fused : provider
+        self.providers = fusing.count > 1 ? fusing : [provider]
+        if fusing.count > 1 { fused = FusedStore(names: names) }
+        self.names = names
         self.sport = sport
         self.demo = demo
         self.oddsFormat = oddsFormat
@@ -98,8 +114,26 @@ public struct DashboardModel: Sendable {
 
     public var paused: Bool { frozen != nil }
 
-    /// The store the view shows: the live one, or the frozen one while paused.
-    public var shown: LiveStore { frozen ?? store }
+    /// The store the view shows: the live one (of fused matches, when fused), or the frozen one while paused.
+    public var shown: LiveStore { frozen ?? live }
+
+    /// The rows' live store: the fused matches, or the one provider's events.
+    var live: LiveStore { fused?.store ?? store }
+
+    /// Whether the view shows fused matches of several providers.
+    public var isFused: Bool { fused != nil }
+
+    /// The staleness bound of `provider`'s data.
+    public func stalenessBound(of provider: ProviderID) -> TimeInterval { stalenessBounds[provider] ?? stalenessBound }
+
+    /// Whether a row's data is stale: its provider silent past its bound; a fused row when every source is.
+    public func rowIsStale(_ key: EventKey) -> Bool {
+        guard isFused else { return feedIsStale || shown.isStale(key, now: now, bound: stalenessBound) }
+        let sources = shown.events[key]?.event.match?.sources ?? []
+        return sources.allSatisfy { s in
+            store.isStale(EventKey(provider: s.provider, id: s.id), now: now, bound: stalenessBound(of: s.provider))
+        }
+    }
 
     /// Messages per second over the last five seconds.
     public var messagesPerSecond: Double {
@@ -108,7 +142,11 @@ public struct DashboardModel: Sendable {
         return Double(count) / window
     }
 
-    public var connection: ConnectionState { store.feeds[provider]?.connection ?? .connecting }
+    /// The feed's state; when fused, the best provider's (the view lives while one does).
+    public var connection: ConnectionState {
+        guard isFused else { return store.feeds[provider]?.connection ?? .connecting }
+        return providerStates.map(\.state).min { $0.severity < $1.severity } ?? .connecting
+    }
 
     /// Each connection's state, by name (one entry, `"live"`, for a provider with one connection).
     public var connections: [(name: String, state: ConnectionState, since: Date)] {
@@ -116,12 +154,28 @@ public struct DashboardModel: Sendable {
         return feed.connections.keys.sorted().map { ($0, feed.connections[$0]!, feed.connectionSince[$0] ?? now) }
     }
 
-    public var lastMessageAt: Date? { store.feeds[provider]?.lastMessageAt }
+    /// Each provider of the view with its feed's state (the worst of its connections), for the header.
+    public var providerStates: [(provider: ProviderID, state: ConnectionState, since: Date, stale: Bool)] {
+        providers.map { id in
+            guard let feed = store.feeds[id] else { return (id, .connecting, now, false) }
+            let since = feed.worstConnection.flatMap { feed.connectionSince[$0] } ?? now
+            let stale = feed.lastMessageAt.map { now.timeIntervalSince($0) > stalenessBound(of: id) } ?? false
+            return (id, feed.connection, since, stale)
+        }
+    }
 
-    /// True when the feed has been silent longer than the staleness bound.
+    public var lastMessageAt: Date? {
+        isFused ? providers.compactMap { store.feeds[$0]?.lastMessageAt }.max() : store.feeds[provider]?.lastMessageAt
+    }
+
+    /// True when the feed has been silent longer than the staleness bound (when fused: every provider).
     public var feedIsStale: Bool {
-        guard let last = lastMessageAt else { return false }
-        return now.timeIntervalSince(last) > stalenessBound
+        guard isFused else {
+            guard let last = lastMessageAt else { return false }
+            return now.timeIntervalSince(last) > stalenessBound
+        }
+        let states = providerStates
+        return !states.isEmpty && states.allSatisfy(\.stale)
     }
 
     /// The rows of the table, in order: favourites first, then by the chosen sort; filtered.
@@ -209,9 +263,25 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         if model.recent.count > 4096 || (model.recent.first.map { m.receivedAt.timeIntervalSince($0) > 10 } ?? false) {
             model.recent.removeAll { m.receivedAt.timeIntervalSince($0) > 5 }
         }
-        if case .incident(let id, let incident) = m.update {
-            model.ticker.insert(TickerItem(at: m.receivedAt, key: EventKey(provider: m.provider, id: id), incident: incident), at: 0)
-            if model.ticker.count > 100 { model.ticker.removeLast(model.ticker.count - 100) }
+        // A second provider's messages (a recording of several): from now on, one row per real match.
+        if model.fused == nil, m.provider != model.provider {
+            model.providers = model.store.feeds.keys.sorted()
+            model.provider = .fused
+            var fused = FusedStore(names: model.names)
+            fused.rebuild(from: model.store, at: m.receivedAt)
+            model.fused = fused
+            model.ticker.removeAll()
+            if case .detail = model.mode { model.mode = .table }
+            model.selected = nil
+            model.clampSelection()
+        } else if model.fused != nil, !model.providers.contains(m.provider) {
+            model.providers.append(m.provider)
+        }
+        if model.fused != nil {
+            let news = model.fused!.apply(m, sources: model.store)
+            for (row, incident) in news { model.tell(TickerItem(at: m.receivedAt, key: row, incident: incident)) }
+        } else if case .incident(let id, let incident) = m.update {
+            model.tell(TickerItem(at: m.receivedAt, key: EventKey(provider: m.provider, id: id), incident: incident))
         }
         model.now = max(model.now, m.receivedAt)
         // Sorting every row on every update is the expensive part: only when rows can disappear.
@@ -226,6 +296,10 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         return []
     case .tick(let date):
         model.now = date
+        if model.fused != nil {
+            let bounds = model.stalenessBounds, bound = model.stalenessBound
+            model.fused!.refreshStaleness(sources: model.store, now: date) { bounds[$0] ?? bound }
+        }
         return []
     case .resize(let w, let h):
         model.width = w
@@ -238,6 +312,12 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
 }
 
 extension DashboardModel {
+    /// An incident for the ticker (the newest 100 are kept).
+    mutating func tell(_ item: TickerItem) {
+        ticker.insert(item, at: 0)
+        if ticker.count > 100 { ticker.removeLast(ticker.count - 100) }
+    }
+
     mutating func handle(_ key: Key) -> [DashboardEffect] {
         if editingFilter {
             switch key {
@@ -275,7 +355,7 @@ extension DashboardModel {
         case .character("o"):
             let all = OddsFormat.allCases
             oddsFormat = all[(all.firstIndex(of: oddsFormat)! + 1) % all.count]
-        case .character("p"): frozen = frozen == nil ? store : nil
+        case .character("p"): frozen = frozen == nil ? live : nil
         case .character("f"):
             guard let key = selected ?? rows.first, let e = shown.events[key]?.event else { return [] }
             let team = e.home

@@ -77,7 +77,8 @@ extension FusedMatch {
             var m = market
             m.provider = e.provider
             if m.book == nil { m.book = e.provider.singleBook ?? e.provider.rawValue }
-            if e.away != nil, main.map({ market.id == $0.id && market.name == $0.name }) != true, let byMeaning = byMeaning(m) {
+            if e.away != nil, main.map({ market.id == $0.id && market.name == $0.name }) != true,
+               let byMeaning = byMeaning(m) ?? spreads(m, event: e) {
                 return stale ? byMeaning.map(suspended) : byMeaning
             }
             return resultOrSame(m, main: main, event: e, stale: stale).map { [$0] } ?? []
@@ -127,6 +128,66 @@ extension FusedMatch {
             out.selections = byLine[line]!
             return out
         }
+    }
+
+    /// Spreads (handicaps) under `spread:<home line>` ("spread:-4.5": home -4.5, away +4.5), selections `home`
+    /// and `away` by team, never by place, each with its own side's line; nil for a market of another meaning.
+    /// A line is the selection's own (signed per side: "+4.5" for the away side of home -4.5), or, where the
+    /// provider names it, the trailing number of its name ("Boston Celtics -4.5"); one line shared by both
+    /// sides is the market's, given from the home side (inferred: SofaScore's choice group).
+    static func spreads(_ m: Market, event e: Event) -> [Market]? {
+        let name = TeamName.fold(m.name)
+        guard name.contains("spread") || (name.contains("handicap") && !name.contains("3 way") && !name.contains("european")) else {
+            return nil
+        }
+        var sides: [(selection: Selection, home: Bool, line: String)] = []
+        for s in m.selections {
+            var words = s.name.split(separator: " ").map(String.init)
+            var named: String?
+            // Never the whole name: "1" and "2" are the sides.
+            while words.count > 1, let last = words.last, ["spread", "handicap"].contains(TeamName.fold(last)) || canonicalSigned(last) != nil {
+                if named == nil { named = canonicalSigned(last) }
+                words.removeLast()
+            }
+            var team = s
+            team.name = words.joined(separator: " ")
+            guard let outcome = e.outcome(of: team), outcome != .draw,
+                  let line = s.line.flatMap(canonicalSigned) ?? named else { continue }
+            sides.append((s, outcome == .home, line))
+        }
+        guard sides.contains(where: \.home), sides.contains(where: { !$0.home }) else { return nil }
+        let shared = Set(sides.map(\.line)).count == 1 && sides[0].line != "0"
+        var byLine: [String: [Selection]] = [:]
+        var order: [String] = []
+        for side in sides {
+            let homeLine = shared || side.home ? side.line : negated(side.line)
+            var s = side.selection
+            s.id = side.home ? "home" : "away"
+            s.line = side.home ? homeLine : negated(homeLine)
+            if byLine[homeLine] == nil { order.append(homeLine) }
+            byLine[homeLine, default: []].append(s)
+        }
+        return order.map { line in
+            var out = m
+            out.id = "spread:\(line)"
+            out.name = "Spread \(line.hasPrefix("-") || line == "0" ? line : "+" + line)"
+            out.selections = byLine[line]!
+            return out
+        }
+    }
+
+    /// "-4.50" is -4.5, "+4.5" and "4.5" are 4.5; nil for text that is no number.
+    static func canonicalSigned(_ text: String) -> String? {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        let negative = t.hasPrefix("-")
+        if negative || t.hasPrefix("+") { t.removeFirst() }
+        guard let unsigned = canonicalLine(t), !unsigned.hasPrefix("-") else { return nil }
+        if unsigned.allSatisfy({ $0 == "0" || $0 == "." }) { return "0" }
+        return negative ? "-" + unsigned : unsigned
+    }
+
+    static func negated(_ line: String) -> String {
+        line == "0" ? "0" : line.hasPrefix("-") ? String(line.dropFirst()) : "-" + line
     }
 
     /// "2.50" and "+2.5" are the line 2.5; nil for text that is no number.

@@ -131,6 +131,15 @@ public struct MatchFusion: Sendable {
     /// The fused match `key` belongs to.
     public func matchID(of key: EventKey) -> String? { assignment[key].flatMap { groups[$0]?.id } }
 
+    /// The fused match `key` belongs to, with its sources.
+    public func match(of key: EventKey) -> (id: String, sources: [FusedSource])? {
+        guard let g = assignment[key], let group = groups[g] else { return nil }
+        return (group.id, group.members.map { FusedSource(key: $0.key, evidence: $0.evidence) })
+    }
+
+    /// Every event the matcher holds.
+    public var keys: Dictionary<EventKey, Int>.Keys { assignment.keys }
+
     // MARK: - Matching
 
     private func member(_ e: Event) -> Member {

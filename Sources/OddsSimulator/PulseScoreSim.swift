@@ -31,7 +31,8 @@ enum PulseScoreFormat {
                 ("name", .string(market.name)),
                 ("ma", .array(market.selections.map { s in
                     // Suspended lines carry no price (the docs are silent; see the README).
-                    .object([("name", .string(s.name)),
+                    // A spread's line is in its name ("Boston Celtics -4.5"; inferred: Bet365 names it so).
+                    .object([("name", .string(market.industryKey == "spreads" ? s.handicap.map { "\(s.name) \($0)" } ?? s.name : s.name)),
                              ("pa", .array(m.suspended || s.suspended ? [] : [.object([("decimal", .string(priceText(s.price)))])]))])
                 })),
             ])

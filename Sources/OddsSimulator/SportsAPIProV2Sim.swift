@@ -607,6 +607,8 @@ enum SportsAPIProV2 {
             let line = market.selections.first?.handicap
             return sport == "soccer" ? (9, "Match goals", ["Over", "Under"], line) : (11, "Game total", ["Over", "Under"], line)
         case "btts": return (5, "Both teams to score", ["Yes", "No"], nil)
+        // Inferred: SofaScore's point spread, its choice group the home side's line.
+        case "spreads": return (12, "Point spread", ["1", "2"], market.selections.first?.handicap)
         default: return sport == "basketball" ? (3, "Home/Away", ["1", "2"], nil) : (1, "Full time", ["1", "2"], nil)
         }
     }

@@ -458,6 +458,8 @@ public struct SimWorld: Sendable {
             let expected = Double(m.scoreHome + m.scoreAway) + 215 * rf * (m.strengthHome + m.strengthAway) / 2
             let over = 1 - normalCDF((m.totalLine - expected) / (15 * rf.squareRoot() + 1))
             let line = String(format: "%.1f", m.totalLine)
+            let spread = Double(Int((abs(m.strengthHome - m.strengthAway) * 12).rounded())) + 1.5
+            let spreadLine = m.strengthHome >= m.strengthAway ? -spread : spread
             m.markets = [
                 SimMarket(key: "money_line", name: "Money Line", industryKey: "h2h", tab: "Popular", selections: [
                     SimSelection(name: m.home, side: "home", price: toPrice(home)),
@@ -465,6 +467,12 @@ public struct SimWorld: Sendable {
                 SimMarket(key: "total_points", name: "Total Points", industryKey: "totals", tab: "Popular", selections: [
                     SimSelection(name: "Over \(line)", side: "over", price: toPrice(over), handicap: line),
                     SimSelection(name: "Under \(line)", side: "under", price: toPrice(1 - over), handicap: line)]),
+                // The spread is fixed for the match from the teams' strengths (BoltOdds' books quote the same line).
+                SimMarket(key: "point_spread", name: "Point Spread", industryKey: "spreads", tab: "Popular", selections: [
+                    SimSelection(name: m.home, side: "home", price: toPrice(normalCDF((mean + spreadLine) / sd)),
+                                 handicap: String(format: "%.1f", spreadLine)),
+                    SimSelection(name: m.away ?? "", side: "away", price: toPrice(1 - normalCDF((mean + spreadLine) / sd)),
+                                 handicap: String(format: "%.1f", -spreadLine))]),
             ]
         default:
             let x = 1.3 * Double(m.scoreHome - m.scoreAway) + 0.25 * Double(m.gamesHome - m.gamesAway)

@@ -491,10 +491,17 @@ struct OneShotInterruptTests {
                                    "ODDS_TICKODDS_WS_URL": "ws://127.0.0.1:\(port)/ws/live"])
         let args = ["live", "--provider", "tickodds"]
         let took = Eventually<TimeInterval>()
+        let held = Eventually<Int32>()
+        defer { if let c = held.wait(seconds: 0), c >= 0 { close(c) } }
         let r = try await CLI.run(ignoredByParent ? ["-c", "trap '' INT; exec \"$0\" \"$@\"", CLI.binary.path] + args : args, env: env,
                                   timeout: 30, executable: ignoredByParent ? URL(fileURLWithPath: "/bin/sh") : CLI.binary) { process, _ in
-            // Well inside the request's own timeout (5 s): the process is waiting on the silent server.
-            try await Task.sleep(nanoseconds: 700_000_000)
+            // Once the request is in (the process is then waiting on the silent server), whatever the machine's load;
+            // the connection is held open, never answered.
+            let deadline = Date().addingTimeInterval(20)
+            var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            while poll(&pending, 1, 0) == 0 && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+            held.set(accept(fd, nil, nil))
+            try await Task.sleep(nanoseconds: 100_000_000)
             PromptExitTests.signalAndTime(process, signal, took)
         }
         let seconds = took.wait(seconds: 25) ?? .infinity

@@ -128,6 +128,31 @@ struct DashboardTmuxTests {
         #expect(try await session.display("#{cursor_flag}") == "1")
     } }
 
+    @Test("--provider all: one row per real match with its sources counted, each provider's state, and a detail grid of sources")
+    func fused() async throws { try await Self.withSession { session in
+        try await session.start(Self.command() + "\(CLI.binary.path) dash --provider all --demo; echo EXIT=$?")
+        // Wide enough for every provider's name and state in the header.
+        try await session.run(["resize-window", "-t", session.name, "-x", "160", "-y", "45"])
+        let first = try await session.waitFor("the fused table") { screen in
+            ["pulsescore ●", "tickodds ●", "boltodds ●", "sportsapi ●", "sportsapi-v1 ●"].allSatisfy(screen.contains) && screen.contains("SRC")
+        }
+        #expect(first.contains("DEMO DATA") && first.contains("All providers"))
+        // Every provider has the live matches: rows of five sources, with the best price's book.
+        try await session.waitFor("rows of five sources") { screen in
+            screen.split(separator: "\n").dropFirst(2).prefix(12).filter { $0.contains(try! Regex(#" 5 +\d+\.\d\d [a-z]"#)) }.count >= 5
+        }
+        try await session.keys("Enter")
+        let detail = try await session.waitFor("the sources and the grid") { $0.contains("fused m") && $0.contains("  age  ") }
+        #expect(["pulsescore", "tickodds", "boltodds", "sportsapi"].allSatisfy(detail.contains))
+        #expect(detail.contains("Match result"))
+        try await session.keys("Escape")
+        try await session.waitFor("back to the table") { $0.contains("SRC") }
+        try await session.keys("q")
+        let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }
+        #expect(Self.exitLine(after) == "EXIT=0")
+        #expect(try await session.display("#{alternate_on}") == "0")
+    } }
+
     @Test("SportsAPIPro: rows with scores; the detail pane fills with statistics and lineups from the match channels")
     func sportsAPIDetail() async throws { try await Self.withSession { session in
         try await session.start(Self.command() + "\(CLI.binary.path) dash --provider sportsapi --demo; echo EXIT=$?")

@@ -133,8 +133,8 @@ struct FusedCLITests {
         let none = try await CLI.run(["live", "--provider", "all"])
         #expect(none.status == 64, "\(none.stderr)")
         #expect(none.stderr.contains("no API key (ODDS_TICKODDS_KEY); skipped") && none.stderr.contains("--provider all found no provider"))
-        let record = try await CLI.run(["sports", "--provider", "all", "--demo"])
-        #expect(record.status == 64 && record.stderr.contains("odds live, stream and record only"), "\(record.stderr)")
+        let sports = try await CLI.run(["sports", "--provider", "all", "--demo"])
+        #expect(sports.status == 64 && sports.stderr.contains("works with odds live, stream, dash, watch and record; name one provider"), "\(sports.stderr)")
         let unknown = try await CLI.run(["live", "--provider", "tickodds,nosuch", "--demo"])
         #expect(unknown.status == 64, "\(unknown.stderr)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OddsDashboard
+import OddsFusion
 import OddsJSON
 import OddsModel
 @testable import OddsSimulator
@@ -320,5 +321,112 @@ struct DashboardTests {
         var clipped = Screen(width: 3, height: 1)
         clipped.put("鹿島", x: 0, y: 0)
         #expect(clipped.line(0) == "鹿 ")
+    }
+}
+
+/// The dashboard over several providers (issue 20): one row per real match, each provider's state in the header.
+@Suite("Dashboard of fused matches")
+struct FusedDashboardTests {
+    static let t0 = DashboardFixture.t0
+
+    static func event(_ provider: ProviderID, _ id: String, _ home: String, _ away: String, book: String? = nil,
+                      prices: [String], incidents: [Incident] = []) -> Event {
+        var e = Event(provider: provider, id: id, sport: "soccer", league: "Premier League", home: home, away: away, status: .live,
+                      startTime: t0, markets: [Market(id: "ftr", name: "Fulltime Result", book: book, selections: zip([home, "Draw", away], prices).map {
+                          Selection(id: $0.0, name: $0.0, price: Price(decimal: $0.1))
+                      })])
+        e.incidents = incidents
+        return e
+    }
+
+    static func feed(_ model: inout DashboardModel, _ provider: ProviderID, at seconds: Double, _ update: FeedUpdate) {
+        _ = OddsDashboard.update(&model, .feed(FeedMessage(provider: provider, receivedAt: t0.addingTimeInterval(seconds), update: update)))
+    }
+
+    static let goal = Incident(kind: .goal, minute: 10, team: .home, player: "Bukayo Saka", detail: "Goal")
+
+    /// TickOdds and BoltOdds, the same Arsenal match under their own names, and a match only TickOdds has.
+    static func model() -> DashboardModel {
+        var model = DashboardModel(provider: .tickodds, sport: "soccer", demo: true, oddsFormat: .decimal, now: t0,
+                                   fusing: [.tickodds, .boltodds])
+        model.stalenessBounds = [.tickodds: 1_000, .boltodds: 30]
+        _ = update(&model, .resize(width: 140, height: 40))
+        feed(&model, .tickodds, at: 0, .connection(.live))
+        feed(&model, .boltodds, at: 0, .connection(.reconnecting(seconds: 5, attempt: 2, reason: "closed")))
+        feed(&model, .tickodds, at: 0, .snapshot([event(.tickodds, "t1", "Arsenal", "Chelsea", prices: ["2.00", "3.40", "3.80"]),
+                                                  event(.tickodds, "t2", "Liverpool", "Everton", prices: ["1.50", "4.00", "6.00"])]))
+        feed(&model, .boltodds, at: 0.5, .upsert(event(.boltodds, "b1", "Arsenal FC", "Chelsea FC", book: "fanduel", prices: ["2.10", "3.30", "3.90"])))
+        _ = update(&model, .tick(t0.addingTimeInterval(1)))
+        return model
+    }
+
+    @Test("One row per real match: SRC counts its sources, the best price of either names its book, the header shows each provider's state")
+    func rows() throws {
+        let model = Self.model()
+        #expect(model.isFused && model.rows.count == 2)
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.line(0).contains("tickodds ●") && screen.line(0).contains("boltodds ↻"))
+        #expect(screen.line(1).contains("SRC"))
+        let arsenal = try #require((2..<6).map(screen.line).first { $0.contains("Arsenal") })
+        #expect(arsenal.contains(" 2 ") && arsenal.contains("2.10 fand") && arsenal.contains("3.40 tick") && arsenal.contains("3.90 fand"))
+        let liverpool = try #require((2..<6).map(screen.line).first { $0.contains("Liverpool") })
+        #expect(liverpool.contains(" 1 ") && liverpool.contains("1.50 tick"))
+        // Too narrow for every provider's name: counts by state.
+        var narrow = model
+        _ = update(&narrow, .resize(width: 64, height: 24))
+        #expect(DashboardLayout.layout(narrow).line(0).contains("2 feeds: 1 live, 1 reconnecting"))
+    }
+
+    @Test("The detail pane: each source with its own names and age, a grid of selections × sources, the best bold")
+    func detail() throws {
+        var model = Self.model()
+        for key in "/Arsenal" { _ = update(&model, .key(.character(key))) }
+        _ = update(&model, .key(.enter))
+        _ = update(&model, .key(.enter))
+        let screen = DashboardLayout.layout(model)
+        let text = (0..<40).map(screen.line).joined(separator: "\n")
+        #expect(text.contains("fused m") && text.contains("tickodds") && text.contains("Arsenal FC v Chelsea FC [b1]"))
+        let header = try #require((0..<40).map(screen.line).first { $0.contains("fanduel") })
+        #expect(header.contains("tickodds"))
+        #expect(text.contains("age"))
+        let home = try #require((0..<40).first { screen.line($0).contains("  Arsenal ") && screen.line($0).contains("2.10") })
+        let cell = screen.line(home).range(of: "2.10")!
+        let x = screen.line(home).distance(from: screen.line(home).startIndex, to: cell.lowerBound)
+        #expect(screen.rows[home][x].attributes.contains(.bold))
+    }
+
+    @Test("An incident both sources tell is one ticker line; a stale source's prices never win, and come back when it does")
+    func incidentsAndStaleness() throws {
+        var model = Self.model()
+        Self.feed(&model, .tickodds, at: 2, .incident(eventID: "t1", Self.goal))
+        #expect(model.ticker.count == 1)
+        Self.feed(&model, .boltodds, at: 3, .upsert(Self.event(.boltodds, "b1", "Arsenal FC", "Chelsea FC", book: "fanduel",
+                                                               prices: ["2.10", "3.30", "3.90"], incidents: [Self.goal])))
+        #expect(model.ticker.count == 1)
+        let row = try #require(model.rows.first { model.shown.events[$0]?.event.home.hasPrefix("Arsenal") == true })
+        func bestHome() -> String? { model.shown.events[row]?.event.bestPrices(marketID: FusedMatch.resultMarketID)[SelectionRef(id: "home", line: nil)]?.price.text }
+        #expect(bestHome() == "2.10")
+        // BoltOdds silent past its 30 s: its prices are suspended; TickOdds' stand.
+        _ = update(&model, .tick(Self.t0.addingTimeInterval(60)))
+        #expect(bestHome() == "2.00")
+        Self.feed(&model, .boltodds, at: 61, .heartbeat)
+        _ = update(&model, .tick(Self.t0.addingTimeInterval(61.5)))
+        #expect(bestHome() == "2.10")
+    }
+
+    @Test("A dashboard of one provider fuses when a second provider's messages arrive (a recording of several)")
+    func fusesOnASecondProvider() throws {
+        var model = DashboardModel(provider: .tickodds, sport: "soccer", demo: false, oddsFormat: .decimal, now: Self.t0)
+        _ = update(&model, .resize(width: 140, height: 40))
+        Self.feed(&model, .tickodds, at: 0, .snapshot([Self.event(.tickodds, "t1", "Arsenal", "Chelsea", prices: ["2.00", "3.40", "3.80"])]))
+        #expect(!model.isFused && model.rows.count == 1)
+        Self.feed(&model, .boltodds, at: 1, .upsert(Self.event(.boltodds, "b1", "Arsenal", "Chelsea", book: "fanduel", prices: ["2.10", "3.30", "3.90"])))
+        #expect(model.isFused && model.rows.count == 1)
+        #expect(model.shown.events[model.rows[0]]?.event.match?.sources.count == 2)
+        // A source gone leaves its match; the last one gone, the row goes.
+        Self.feed(&model, .boltodds, at: 2, .remove(eventID: "b1"))
+        #expect(model.shown.events[model.rows[0]]?.event.match?.sources.count == 1)
+        Self.feed(&model, .tickodds, at: 3, .remove(eventID: "t1"))
+        #expect(model.rows.isEmpty)
     }
 }

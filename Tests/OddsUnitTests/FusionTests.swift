@@ -197,6 +197,42 @@ struct FusionTests {
         #expect(event.markets.contains { $0.id == "Corners" })
     }
 
+    @Test("Spreads on one line are one market across sources, each side by its team: signed per side, in the name, or one line for the market")
+    func spreadsByMeaning() throws {
+        func selection(_ name: String, _ line: String?, _ price: String) -> Selection { Selection(id: name, name: name, line: line, price: Price(decimal: price)) }
+        // BoltOdds' shape: each side its own signed line, and two lines in one market.
+        var bolt = Self.event(.boltodds, "b", "Boston Celtics", "Los Angeles Lakers", sport: "basketball")
+        bolt.markets = [Market(id: "Spread", name: "Spread", book: "fanduel", selections: [
+            selection("Boston Celtics -4.5 Spread", "-4.5", "1.91"), selection("Los Angeles Lakers +4.5 Spread", "+4.5", "1.95"),
+            selection("Boston Celtics -6.5 Spread", "-6.5", "2.40"), selection("Los Angeles Lakers +6.5 Spread", "+6.5", "1.60")])]
+        // Bet365's: the line only in the name, the away side first, with a short team name.
+        var pulse = Self.event(.pulsescore, "p", "Boston Celtics", "LA Lakers", sport: "basketball")
+        pulse.markets = [Market(id: "ps", name: "Point Spread", selections: [selection("LA Lakers 4.5", nil, "1.98"), selection("Boston Celtics -4.50", nil, "1.88")])]
+        // SofaScore's: one line for the market (the home side's), sides as 1 and 2.
+        var sofa = Self.event(.sportsapi, "s", "Boston Celtics", "Los Angeles Lakers", sport: "basketball")
+        sofa.markets = [Market(id: "12:-4.5", name: "Point spread -4.5", book: "bet365",
+                               selections: [selection("1", "-4.5", "1.93"), selection("2", "-4.5", "1.90")])]
+        // A line that differs is another market, never compared.
+        var tick = Self.event(.tickodds, "t", "Boston Celtics", "Los Angeles Lakers", sport: "basketball")
+        tick.markets = [Market(id: "sp", name: "Point Spread", selections: [selection("Boston Celtics", "-5.5", "2.10"), selection("Los Angeles Lakers", "5.5", "1.75")])]
+        let (_, fused) = Self.fuse([bolt, pulse, sofa, tick])
+        #expect(fused.count == 1)
+        let event = try #require(fused.first?.event)
+        let best = event.bestPrices(marketID: "spread:-4.5")
+        #expect(best[SelectionRef(id: "home", line: "-4.5")]?.price.text == "1.93" && best[SelectionRef(id: "home", line: "-4.5")]?.book == "bet365")
+        #expect(best[SelectionRef(id: "away", line: "4.5")]?.price.text == "1.98")
+        #expect(event.markets.filter { $0.id == "spread:-4.5" }.count == 3)
+        #expect(event.markets.filter { $0.id == "spread:-4.5" }.allSatisfy { $0.selections.count == 2 })
+        #expect(event.markets.contains { $0.id == "spread:-6.5" && $0.provider == .boltodds })
+        let other = event.bestPrices(marketID: "spread:-5.5")
+        #expect(other[SelectionRef(id: "home", line: "-5.5")]?.price.text == "2.10" && other.count == 2)
+        // A three-way (European) handicap has a draw: it is not a spread, and keeps its own id.
+        var three = Self.event(.pulsescore, "p2", "Arsenal", "Chelsea")
+        three.markets = [Market(id: "eh", name: "3-Way Handicap", selections: [selection("Arsenal -1", nil, "3.1"), selection("Draw", nil, "3.4"), selection("Chelsea +1", nil, "2.0")])]
+        let (_, alone) = Self.fuse([three])
+        #expect(alone.first?.event.markets.map(\.id) == ["eh"])
+    }
+
     @Test("An event seen before keeps its match without being matched again; one that leaves, leaves its match")
     func incremental() {
         let a = Self.event(.pulsescore, "1", "Arsenal", "Chelsea"), b = Self.event(.tickodds, "2", "Arsenal", "Chelsea")

@@ -1,0 +1,112 @@
+import Foundation
+import OddsModel
+import OddsStore
+
+extension ProviderID {
+    /// The rows of fused matches: a fused row's key is (`fused`, its match id).
+    public static let fused = ProviderID("fused", displayName: "All providers", environmentName: "FUSED")
+}
+
+/// Fused matches kept current from the sources' feed messages, for a live view (the dashboard). The
+/// sources' own events stay in their store as sent; this store holds one event per real match
+/// (`FusedMatch`), rebuilt only when a message touches one of its sources, so its moves are the
+/// fused prices' moves and a price change costs its own match, not every match.
+public struct FusedStore: Sendable {
+    public private(set) var fusion: MatchFusion
+    /// One event per fused match, under (`.fused`, match id).
+    public private(set) var store = LiveStore()
+    /// Sources whose feed is stale: their prices are shown suspended and never win the best price.
+    public private(set) var stale: Set<EventKey> = []
+
+    public init(names: MatchNames = MatchNames()) { fusion = MatchFusion(names: names) }
+
+    /// The fused row an event of a source is in.
+    public func row(of key: EventKey) -> EventKey? { fusion.matchID(of: key).map { EventKey(provider: .fused, id: $0) } }
+
+    /// Follows `message`, already applied to `sources`: the fused matches it touched are rebuilt.
+    /// Returns the incidents new to a fused match that was already shown (another source's telling of
+    /// one it has is not new; a match's first incidents are its state, not news).
+    @discardableResult
+    public mutating func apply(_ message: FeedMessage, sources: LiveStore) -> [(row: EventKey, incident: Incident)] {
+        let provider = message.provider
+        let touched: [EventKey]
+        switch message.update {
+        case .heartbeat, .connection:
+            return []
+        case .snapshot, .clear:
+            // A whole feed at once: every event of the provider, those gone included.
+            var keys = Set(sources.events.keys.filter { $0.provider == provider })
+            for k in fusion.keys where k.provider == provider { keys.insert(k) }
+            touched = keys.sorted()
+        default:
+            guard let id = message.update.eventID else { return [] }
+            touched = [EventKey(provider: provider, id: id)]
+        }
+        return refresh(touched, sources: sources, at: message.receivedAt)
+    }
+
+    /// Every source event of `sources` matched anew (a view that starts fusing a store it already holds).
+    public mutating func rebuild(from sources: LiveStore, at now: Date) {
+        var keys = Set(sources.events.keys)
+        for k in fusion.keys { keys.insert(k) }
+        refresh(keys.sorted(), sources: sources, at: now)
+    }
+
+    /// Marks the sources stale at `now` (nothing from them within their provider's bound): the matches of
+    /// the sources that turned stale or fresh again are rebuilt.
+    public mutating func refreshStaleness(sources: LiveStore, now: Date, bound: (ProviderID) -> TimeInterval) {
+        var changed: [EventKey] = []
+        for key in fusion.keys {
+            let isStale = sources.isStale(key, now: now, bound: bound(key.provider))
+            guard isStale != stale.contains(key) else { continue }
+            if isStale { stale.insert(key) } else { stale.remove(key) }
+            changed.append(key)
+        }
+        if !changed.isEmpty { refresh(changed.sorted(), sources: sources, at: now) }
+    }
+
+    @discardableResult
+    private mutating func refresh(_ keys: [EventKey], sources: LiveStore, at now: Date) -> [(row: EventKey, incident: Incident)] {
+        // Each match to rebuild, with a source that finds it (the key that left a match does not).
+        var matches: [(id: String, member: EventKey?)] = []
+        var position: [String: Int] = [:]
+        func note(_ id: String, _ member: EventKey?) {
+            if let i = position[id] {
+                if matches[i].member == nil { matches[i].member = member }
+            } else {
+                position[id] = matches.count
+                matches.append((id, member))
+            }
+        }
+        for key in keys {
+            if let before = fusion.match(of: key) {
+                note(before.id, before.sources.first { $0.key != key }?.key)
+            }
+            if let event = sources.events[key]?.event {
+                note(fusion.upsert(event), key)
+            } else {
+                fusion.forget(key)
+                stale.remove(key)
+            }
+        }
+        var news: [(row: EventKey, incident: Incident)] = []
+        for (id, member) in matches { news += rebuild(id, member: member, sources: sources, at: now) }
+        return news
+    }
+
+    private mutating func rebuild(_ id: String, member: EventKey?, sources: LiveStore, at now: Date) -> [(row: EventKey, incident: Incident)] {
+        let row = EventKey(provider: .fused, id: id)
+        let match = member.flatMap { fusion.match(of: $0) }
+        let present = match.map { m in m.sources.filter { sources.events[$0.key] != nil } } ?? []
+        guard let match, match.id == id, !present.isEmpty else {
+            if store.events[row] != nil { store.apply(FeedMessage(provider: .fused, receivedAt: now, update: .remove(eventID: id))) }
+            return []
+        }
+        let fused = FusedMatch.build(id: id, sources: present, events: present.map { sources.events[$0.key]!.event }, stale: stale)
+        let before = store.events[row]?.event.incidents
+        store.apply(FeedMessage(provider: .fused, receivedAt: now, update: .upsert(fused.event)))
+        guard let before else { return [] }
+        let known = Set(before)
+        return fused.event.incidents.filter { !known.contains($0) }.map { (row, $0) }
+    }
+}
