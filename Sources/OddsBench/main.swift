@@ -7,11 +7,16 @@
 // size), at 30 frames a second of feed time. Reports CPU time per second of feed and the bytes written to
 // the terminal for one single price change on screen.
 //
+// With --fused N (2 to 5), the same matches come from N providers under their own names (affixes added), one
+// row per real match (the dashboard of `odds dash --provider all`), the updates spread over the providers.
+//
 //   swift run -c release odds-bench ingest FILE [--repeat N] [--json]   (decode + apply throughput; Ingest.swift)
 //   swift run -c release odds-bench fuzz FILE... [--count 1000000]     (the long fuzz run; FuzzBench.swift)
 import Foundation
 import OddsDashboard
+import OddsFusion
 import OddsModel
+import OddsProviders
 import OddsStore
 import OddsTerminal
 
@@ -36,6 +41,9 @@ let rate = option("rate", 200)
 let seconds = option("seconds", 20)
 let width = option("width", 200)
 let height = option("height", 60)
+let fusedCount = min(5, max(0, option("fused", 0)))
+/// The providers feeding the dashboard: one, or `--fused N` of them.
+let providers = fusedCount > 1 ? Array(ProviderRegistry.ids.prefix(fusedCount)) : [ProviderRegistry.ids[1]]
 
 var random = SystemRandomNumberGenerator()
 let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -43,16 +51,20 @@ let leagues = ["Premier League", "La Liga", "Bundesliga", "Serie A", "Ligue 1", 
 
 func price(_ hundredths: Int) -> Price { Price(decimal: "\(hundredths / 100).\(String(format: "%02d", hundredths % 100))")! }
 
-let events: [Event] = (0..<eventCount).map { i in
-    Event(provider: .tickodds, id: String(100_000 + i), sport: "soccer", league: leagues[i % leagues.count],
-          home: "Home \(i)", away: "Away \(i)", status: .live, score: Score(home: i % 3, away: i % 2),
+/// Each provider's events: the same matches, named its own way (the second provider adds club affixes).
+func events(of provider: ProviderID, _ n: Int) -> [Event] { (0..<eventCount).map { i in
+    let affix = n % 2 == 1 ? " FC" : ""
+    return Event(provider: provider, id: String(100_000 + n * 1_000_000 + i), sport: "soccer", league: leagues[i % leagues.count],
+          home: "Home \(i)\(affix)", away: "Away \(i)\(affix)", status: .live, startTime: t0.addingTimeInterval(Double(i * 60 + n * 120)),
+          score: Score(home: i % 3, away: i % 2),
           clock: String(format: "%02d:%02d", i % 90, i % 60), period: "2nd Half",
           markets: [Market(id: "ft", name: "Fulltime Result", selections: [
               Selection(id: "home", name: "Home \(i)", price: price(150 + i % 300)),
               Selection(id: "draw", name: "Draw", price: price(300 + i % 100)),
-              Selection(id: "away", name: "Away \(i)", price: price(250 + i % 400)),
+              Selection(id: "away", name: "Away \(i)", price: price(250 + i % 400 + n)),
           ])])
-}
+} }
+let sources: [[Event]] = providers.enumerated().map { n, p in events(of: p, n) }
 
 let outPath = FileManager.default.temporaryDirectory.appendingPathComponent("odds-bench-\(getpid()).out").path
 guard let out = fopen(outPath, "w+"), let input = fopen("/dev/null", "r") else { fatalError("cannot open \(outPath)") }
@@ -61,10 +73,15 @@ setenv("LINES", String(height), 1)
 setenv("COLUMNS", String(width), 1)
 let terminal = try CursesTerminal.open(term: "xterm-256color", output: out, input: input)
 
-var model = DashboardModel(provider: .tickodds, sport: "soccer", demo: false, oddsFormat: .decimal, now: t0)
+var model = DashboardModel(provider: providers[0], sport: "soccer", demo: false, oddsFormat: .decimal, now: t0, fusing: providers)
 _ = update(&model, .resize(width: width, height: height))
-_ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0, update: .connection(.live))))
-_ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: t0, update: .snapshot(events))))
+for (p, list) in zip(providers, sources) {
+    _ = update(&model, .feed(FeedMessage(provider: p, receivedAt: t0, update: .connection(.live))))
+    _ = update(&model, .feed(FeedMessage(provider: p, receivedAt: t0, update: .snapshot(list))))
+}
+if fusedCount > 1, model.rows.count != eventCount {
+    fatalError("fused into \(model.rows.count) rows, not \(eventCount): the benchmark's matches must join")
+}
 terminal.draw(DashboardLayout.layout(model))
 
 func cpuSeconds() -> Double {
@@ -88,11 +105,12 @@ for frame in 0..<frames {
     now = t0.addingTimeInterval(Double(frame + 1) / 30)
     let due = (frame + 1) * rate / 30
     while sent < due {
-        let e = events[Int.random(in: 0..<eventCount, using: &random)]
+        let n = Int.random(in: 0..<providers.count, using: &random)
+        let e = sources[n][Int.random(in: 0..<eventCount, using: &random)]
         let which = Int.random(in: 0..<3, using: &random)
         var s = e.markets[0].selections[which]
         s.price = price(120 + Int.random(in: 0..<800, using: &random))
-        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: now, update:
+        _ = update(&model, .feed(FeedMessage(provider: providers[n], receivedAt: now, update:
             .price(PriceUpdate(eventID: e.id, marketID: "ft", marketName: "Fulltime Result", selection: s)))))
         sent += 1
     }
@@ -115,16 +133,18 @@ terminal.draw(DashboardLayout.layout(model))
 let visible = model.rows.prefix(10)
 var single: [Int] = []
 for (n, key) in visible.enumerated() {
-    guard let e = model.store.events[key]?.event, var s = e.mainMarket?.selections.first else { continue }
+    // A fused row's price change comes from one of its sources.
+    let sourceKey = model.shown.events[key]?.event.match?.sources.first.map { EventKey(provider: $0.provider, id: $0.id) } ?? key
+    guard let e = model.store.events[sourceKey]?.event, var s = e.mainMarket?.selections.first else { continue }
     s.price = price(1000 + n * 10)
     now = now.addingTimeInterval(10)  // past the previous marker
     // A live feed sends heartbeats: without them the whole table would turn stale and repaint.
-    _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: now.addingTimeInterval(-0.5), update: .heartbeat)))
+    for p in providers { _ = update(&model, .feed(FeedMessage(provider: p, receivedAt: now.addingTimeInterval(-0.5), update: .heartbeat))) }
     _ = update(&model, .tick(now))
     terminal.draw(DashboardLayout.layout(model))
     let before = bytesWritten()
     let oldScreen = DashboardLayout.layout(model)
-    _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: now, update:
+    _ = update(&model, .feed(FeedMessage(provider: e.provider, receivedAt: now, update:
         .price(PriceUpdate(eventID: e.id, marketID: "ft", marketName: "Fulltime Result", selection: s)))))
     let newScreen = DashboardLayout.layout(model)
     if ProcessInfo.processInfo.environment["ODDS_BENCH_DEBUG"] != nil {
@@ -138,7 +158,8 @@ for (n, key) in visible.enumerated() {
 terminal.close()
 
 let cpuPerSecond = cpu / Double(seconds)
-print("odds-bench: \(eventCount) events, \(rate) updates/s, \(seconds) s of feed, \(width)×\(height) screen, \(framesDrawn) frames")
+print("odds-bench: \(eventCount) events" + (fusedCount > 1 ? " from each of \(providers.count) providers, fused" : "")
+      + ", \(rate) updates/s, \(seconds) s of feed, \(width)×\(height) screen, \(framesDrawn) frames")
 print(String(format: "CPU per second of feed: %.1f ms (%.2f%% of one core)", cpuPerSecond * 1000, cpuPerSecond * 100))
 print(String(format: "  of which layout %.1f ms, drawing %.1f ms, store and model the rest", layoutCPU / Double(seconds) * 1000,
              drawCPU / Double(seconds) * 1000))

@@ -39,7 +39,10 @@ extension MatchFusion {
 }
 
 extension FusedMatch {
-    static func build(id: String, sources: [FusedSource], events: [Event], stale: Set<EventKey>) -> FusedMatch {
+    /// `markets(event, stale)` gives a source's markets as the fused match shows them (`sourceMarkets`, or a
+    /// cache of it: a live view rebuilds a match on every change of one source).
+    static func build(id: String, sources: [FusedSource], events: [Event], stale: Set<EventKey>,
+                      markets: (Event, Bool) -> [Market] = sourceMarkets) -> FusedMatch {
         let base = events[0]
         var fused = Event(provider: base.provider, id: id, sport: base.sport, league: base.league, home: base.home, away: base.away,
                           status: base.status, startTime: events.compactMap(\.startTime).min(), markets: [])
@@ -58,7 +61,7 @@ extension FusedMatch {
         fused.incidents = mergedIncidents(events)
         fused.stats = events.first { !$0.stats.isEmpty }?.stats ?? []
         fused.lineups = events.first { $0.lineups != nil }?.lineups
-        fused.markets = events.flatMap { e in sourceMarkets(e, stale: stale.contains(EventKey(provider: e.provider, id: e.id))) }
+        fused.markets = events.flatMap { e in markets(e, stale.contains(EventKey(provider: e.provider, id: e.id))) }
         let origins = zip(sources, events).map { EventSource($1, confidence: $0.evidence.confidence, reason: $0.evidence.reason) }
         fused.match = MatchInfo(id: id, confidence: sources.map(\.evidence.confidence).min() ?? 1, sources: origins, conflicts: conflicts)
         return FusedMatch(id: id, event: fused, sources: sources, sourceEvents: events, conflicts: conflicts)
@@ -192,9 +195,12 @@ extension FusedMatch {
 
     /// "2.50" and "+2.5" are the line 2.5; nil for text that is no number.
     static func canonicalLine(_ text: String) -> String? {
-        var t = text.trimmingCharacters(in: .whitespaces)
-        if t.hasPrefix("+") { t.removeFirst() }
-        guard !t.isEmpty, t.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }), Double(t) != nil else { return nil }
+        var raw = Substring(text)
+        while raw.first == " " { raw.removeFirst() }
+        while raw.last == " " { raw.removeLast() }
+        if raw.hasPrefix("+") { raw.removeFirst() }
+        guard !raw.isEmpty, raw.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }), Double(raw) != nil else { return nil }
+        var t = String(raw)
         if t.contains(".") {
             while t.hasSuffix("0") { t.removeLast() }
             if t.hasSuffix(".") { t.removeLast() }

@@ -17,6 +17,10 @@ public struct FusedStore: Sendable {
     public private(set) var store = LiveStore()
     /// Sources whose feed is stale: their prices are shown suspended and never win the best price.
     public private(set) var stale: Set<EventKey> = []
+    /// Each source's markets as its fused match shows them, with the markets and staleness they were made
+    /// from: a match is rebuilt on every change of one source, and the others' are not worked out again
+    /// (an unchanged source's markets are the same array, compared in O(1)).
+    private var converted: [EventKey: (from: [Market], stale: Bool, markets: [Market])] = [:]
 
     public init(names: MatchNames = MatchNames()) { fusion = MatchFusion(names: names) }
 
@@ -87,6 +91,7 @@ public struct FusedStore: Sendable {
             } else {
                 fusion.forget(key)
                 stale.remove(key)
+                converted[key] = nil
             }
         }
         var news: [(row: EventKey, incident: Incident)] = []
@@ -102,7 +107,13 @@ public struct FusedStore: Sendable {
             if store.events[row] != nil { store.apply(FeedMessage(provider: .fused, receivedAt: now, update: .remove(eventID: id))) }
             return []
         }
-        let fused = FusedMatch.build(id: id, sources: present, events: present.map { sources.events[$0.key]!.event }, stale: stale)
+        let fused = FusedMatch.build(id: id, sources: present, events: present.map { sources.events[$0.key]!.event }, stale: stale) { e, isStale in
+            let key = EventKey(provider: e.provider, id: e.id)
+            if let c = converted[key], c.stale == isStale, c.from == e.markets { return c.markets }
+            let markets = FusedMatch.sourceMarkets(e, stale: isStale)
+            converted[key] = (e.markets, isStale, markets)
+            return markets
+        }
         let before = store.events[row]?.event.incidents
         store.apply(FeedMessage(provider: .fused, receivedAt: now, update: .upsert(fused.event)))
         guard let before else { return [] }
