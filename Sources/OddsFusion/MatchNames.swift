@@ -138,6 +138,8 @@ public struct MatchNames: Sendable {
         ("celta vigo", ["celta", "rc celta"]),
         ("sporting cp", ["sporting lisbon"]),
         ("psv eindhoven", ["psv"]),
+        ("inter miami", ["inter miami cf"]),
+        ("los angeles fc", ["lafc"]),
         ("los angeles lakers", ["la lakers", "lakers"]),
         ("los angeles clippers", ["la clippers", "clippers"]),
         ("golden state warriors", ["golden state", "gs warriors", "warriors"]),

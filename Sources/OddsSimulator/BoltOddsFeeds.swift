@@ -80,7 +80,7 @@ extension Simulator {
         guard boltOdds.active else { return }
         var bySerial: [Int: [SimChange]] = [:]
         for c in changes { bySerial[c.serial, default: []].append(c) }
-        for m in world.live where m.away != nil {
+        for m in world.live(for: .boltodds) where m.away != nil {
             guard var log = boltOdds.logs[m.serial] else { _ = boltOddsLog(m); continue }
             let mine = bySerial[m.serial] ?? []
             let endedNow = mine.contains { if case .ended = $0 { return true } else { return false } }

@@ -110,7 +110,7 @@ extension Simulator {
 
     /// Live BoltOdds games (two sides), ended ones included when `ended`.
     func boltOddsLive(ended: Bool = false) -> [SimMatch] {
-        world.live.filter { $0.away != nil && (ended || $0.phase != .ended) }
+        world.live(for: .boltodds).filter { $0.away != nil && (ended || $0.phase != .ended) }
     }
 
     static func list(_ value: String?) -> [String]? {
@@ -126,7 +126,7 @@ extension Simulator {
         case "/api/get_games":
             // Live games and, inferred, the world's pre-match fixtures (listed, but never live: subscribing
             // to one on play-by-play answers the "not live" error).
-            let fixtures = world.prematch.flatMap(\.fixtures).filter { $0.away != nil }
+            let fixtures = world.prematch(for: .boltodds).flatMap(\.fixtures).filter { $0.away != nil }
             var seen = Set<String>()
             var fields: [(String, JSONOutput)] = []
             for m in boltOddsLive() + fixtures {

@@ -18,7 +18,7 @@ enum BoltOdds {
     static let sportNames: [(league: String, sport: String)] = [
         ("Premier League", "EPL"), ("La Liga", "La Liga"), ("Bundesliga", "Bundesliga"), ("Süper Lig", "Super Lig"),
         ("J1 League", "J1 League"), ("NBA", "NBA"), ("EuroLeague", "Euroleague"), ("ATP Finals", "ATP"),
-        ("WTA Finals", "WTA"),
+        ("WTA Finals", "WTA"), ("Serie A", "Serie A"), ("MLS", "MLS"),
     ]
 
     /// Every BoltOdds sport the simulator knows, as `/api/get_info` lists them.

@@ -52,7 +52,7 @@ enum PulseScoreFormat {
 extension Simulator {
     func pulseScore(_ rest: String, _ query: [String: String]) -> (Int, String, [(String, String)]) {
         let parts = rest.split(separator: "/").map(String.init)
-        let live = world.live.filter { $0.phase != .ended }
+        let live = world.live(for: .pulsescore).filter { $0.phase != .ended }
         switch parts.first {
         case "live-events":
             if parts.count == 1 {
@@ -78,7 +78,7 @@ extension Simulator {
                 sport = first
                 tail = parts.dropFirst()
             }
-            let leagues = world.prematch.filter { $0.sport == sport }
+            let leagues = world.prematch(for: .pulsescore).filter { $0.sport == sport }
             switch Array(tail) {
             case ["leagues"]:
                 return (200, JSONOutput.array(leagues.map { league in
@@ -115,7 +115,7 @@ extension Simulator {
 extension SimConnection {
     /// The whole live list of the connection's sport: PulseScore rebroadcasts it on every tick.
     func broadcast() {
-        let matches = sim.world.live.filter { $0.phase != .ended && wants($0) }
+        let matches = sim.world.live(for: .pulsescore).filter { $0.phase != .ended && wants($0) }
         send(PulseScoreFormat.broadcast(matches, timestamp: Int64(Date().timeIntervalSince1970 * 1000), padding: sim.padding))
     }
 

@@ -99,7 +99,7 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
             guard snapshotSent else { return }
             for change in changes {
                 let m = sim.world.match(change.serial)
-                if let m, !wants(m) { continue }
+                if let m, !wants(m) || !SimWorld.carries(m, .tickodds) { continue }
                 for message in TickOddsFormat.messages(for: change, world: sim.world) { send(message) }
             }
         default: break

@@ -9,7 +9,8 @@ enum SimNaming {
         "Man City": "Manchester City", "Tottenham": "Tottenham Hotspur", "Newcastle": "Newcastle United",
         "West Ham": "West Ham United", "Brighton": "Brighton and Hove Albion", "Bayern München": "Bayern Munich",
         "Atlético Madrid": "Atletico Madrid", "Athletic Club": "Athletic Bilbao", "LA Lakers": "Los Angeles Lakers",
-        "1. FC Köln": "FC Cologne",
+        "1. FC Köln": "FC Cologne", "Inter": "Inter Milan", "Roma": "AS Roma", "Inter Miami": "Inter Miami CF",
+        "LAFC": "Los Angeles FC",
     ]
 
     /// SportsAPIPro (v2 and v1).
@@ -18,7 +19,9 @@ enum SimNaming {
         "Tottenham": "Tottenham Hotspur FC", "Newcastle": "Newcastle United FC", "Brighton": "Brighton & Hove Albion FC",
         "West Ham": "West Ham United FC", "Everton": "Everton FC", "Fulham": "Fulham FC", "Barcelona": "FC Barcelona",
         "Real Madrid": "Real Madrid CF", "Sevilla": "Sevilla FC", "Valencia": "Valencia CF", "Villarreal": "Villarreal CF",
-        "Bayern München": "FC Bayern München", "LA Lakers": "Los Angeles Lakers",
+        "Bayern München": "FC Bayern München", "LA Lakers": "Los Angeles Lakers", "Inter": "FC Internazionale Milano",
+        "AC Milan": "Milan", "Juventus": "Juventus FC", "Napoli": "SSC Napoli", "Inter Miami": "Inter Miami CF",
+        "LA Galaxy": "LA Galaxy", "LAFC": "Los Angeles FC",
     ]
 }
 

@@ -53,7 +53,8 @@ enum SportsAPIPro {
     }
 
     /// Whether a world match is a SportsAPIPro game: two sides (races have no away side).
-    static func isGame(_ m: SimMatch) -> Bool { m.away != nil }
+    /// A game (not a race) that SportsAPIPro carries (v2 and v1 have the same coverage).
+    static func isGame(_ m: SimMatch) -> Bool { m.away != nil && SimWorld.carries(m, .sportsapi) }
 }
 
 /// The opening facts of a match that was already under way when the world was made: its minute, half and

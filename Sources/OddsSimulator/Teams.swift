@@ -27,6 +27,12 @@ enum Teams {
             "J. Sinner", "C. Alcaraz", "N. Djokovic", "A. Zverev", "D. Medvedev", "T. Fritz", "C. Ruud", "A. de Miñaur"]),
         LeagueDef(sport: "tennis", name: "WTA Finals", teams: [
             "A. Sabalenka", "I. Świątek", "C. Gauff", "E. Rybakina", "J. Pegula", "Q. Zheng"]),
+        // Not at every provider (`SimWorld.coverage`), and the matching traps: "Inter" is Internazionale, not
+        // Inter Miami; "Milan" and "AC Milan" are one club.
+        LeagueDef(sport: "soccer", name: "Serie A", teams: [
+            "Inter", "Napoli", "AC Milan", "Juventus", "Roma", "Lazio", "Atalanta", "Fiorentina"]),
+        LeagueDef(sport: "soccer", name: "MLS", teams: [
+            "Inter Miami", "LAFC", "LA Galaxy", "Seattle Sounders", "Atlanta United", "Columbus Crew"]),
     ]
 
     static let firstNames = ["Mo", "Erling", "Bukayo", "Cole", "Son", "Alexander", "Ollie", "João", "Jarrod", "Eberechi",

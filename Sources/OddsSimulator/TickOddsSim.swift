@@ -92,12 +92,12 @@ enum TickOddsFormat {
     static func messages(for change: SimChange, world: SimWorld) -> [String] {
         switch change {
         case .started(let s):
-            guard let m = world.match(s) else { return [] }
+            guard let m = world.match(s, for: .tickodds) else { return [] }
             return [JSONOutput.object([("type", .string("match_start")), ("event", event(m))]).rendered]
         case .removed:
             return []
         case .ended(let s):
-            guard let m = world.match(s) else { return [] }
+            guard let m = world.match(s, for: .tickodds) else { return [] }
             return [JSONOutput.object([("type", .string("match_end")), ("fixtureId", .string(fixtureID(s))),
                                        ("event", event(m))]).rendered]
         case .score(let s, let from, let to):
@@ -109,7 +109,7 @@ enum TickOddsFormat {
         case .suspended(let s, _):
             return update(s, world: world, change: "suspended", extra: [])
         case .odds(let s, let mi, let si, _):
-            guard let m = world.match(s), mi < m.markets.count, si < m.markets[mi].selections.count else { return [] }
+            guard let m = world.match(s, for: .tickodds), mi < m.markets.count, si < m.markets[mi].selections.count else { return [] }
             let market = m.markets[mi]
             let sel = market.selections[si]
             let selection: [(String, JSONOutput)] = [
@@ -125,7 +125,7 @@ enum TickOddsFormat {
     }
 
     static func update(_ serial: Int, world: SimWorld, change: String, extra: [(String, JSONOutput)]) -> [String] {
-        guard let m = world.match(serial) else { return [] }
+        guard let m = world.match(serial, for: .tickodds) else { return [] }
         let fields: [(String, JSONOutput)] = [("type", .string("update")), ("fixtureId", .string(fixtureID(serial))),
                                               ("change", .string(change)), ("event", event(m))] + extra
         return [JSONOutput.object(fields).rendered]
@@ -149,7 +149,7 @@ extension Simulator {
     }
 
     func tickOdds(_ rest: String) -> (Int, String, [(String, String)]) {
-        let live = world.live.filter { $0.phase != .ended }
+        let live = world.live(for: .tickodds).filter { $0.phase != .ended }
         let parts = rest.split(separator: "/").map(String.init)
         switch parts {
         case ["events"]:
@@ -189,7 +189,7 @@ extension SimConnection {
     func sendSnapshot() {
         guard isOpen, !snapshotSent else { return }
         snapshotSent = true
-        let matches = sim.world.live.filter { $0.phase != .ended && wants($0) }
+        let matches = sim.world.live(for: .tickodds).filter { $0.phase != .ended && wants($0) }
         send(TickOddsFormat.snapshot(matches, padding: sim.padding))
     }
 

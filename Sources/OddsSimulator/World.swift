@@ -118,43 +118,63 @@ public struct SimWorld: Sendable {
     /// Seconds of play per tick.
     public var secondsPerTick = 15
     var random: SeededRandom
+    /// The draws of the leagues not every provider carries, kept apart so that adding such a league leaves
+    /// every other match's story as it was.
+    var partialRandom: SeededRandom
     var nextSerial = 1
+
+    /// Runs `body` with the random source of `league`'s matches.
+    mutating func drawing<T>(for league: String, _ body: (inout SimWorld) -> T) -> T {
+        guard Self.coverage[league] != nil else { return body(&self) }
+        swap(&random, &partialRandom)
+        defer { swap(&random, &partialRandom) }
+        return body(&self)
+    }
 
     public init(seed: UInt64) {
         random = SeededRandom(seed: seed)
-        for league in Teams.leagues {
-            let count = 2
-            var teams = league.teams
-            for _ in 0..<count where teams.count >= 2 {
-                var match = makeMatch(league: league, teams: &teams)
-                match.elapsed = random.int(0...(league.sport == "soccer" ? 80 : 40)) * 60 + random.int(0...59)
-                if league.sport == "soccer", match.elapsed >= 45 * 60 { match.period = "2nd Half" }
-                if league.sport == "basketball" { match.period = Self.quarterName(match.elapsed / (12 * 60) + 1) }
-                seedScore(&match)
-                Self.price(&match)
-                // Started as long ago as it has played, with half time (15 min) behind a second half.
-                match.kickOffOffset = -(match.elapsed + (match.period == "2nd Half" ? 15 * 60 : 0))
-                live.append(match)
-            }
-            var fixtures: [SimMatch] = []
-            for _ in 0..<3 where teams.count >= 2 {
-                var fixture = makeMatch(league: league, teams: &teams)
-                fixture.phase = .notStarted
-                fixture.period = "Not Started"
-                // Later today or tomorrow: 30 minutes to 10 hours ahead, on the quarter hour's minutes.
-                fixture.kickOffOffset = (30 + (fixture.serial * 97) % 570) * 60
-                Self.price(&fixture)
-                fixtures.append(fixture)
-            }
-            prematch.append(SimLeague(sport: league.sport, name: league.name, fixtures: fixtures))
-        }
+        partialRandom = SeededRandom(seed: seed &+ 0x5EED)
+        // The leagues not every provider carries come last, so that every other match and race keeps its serial.
+        for league in Teams.leagues where Self.coverage[league.name] == nil { populate(league) }
         prematch += makeRaces(sport: "horse-racing", venues: Teams.racecourses, runners: Teams.horses)
         prematch += makeRaces(sport: "greyhounds", venues: Teams.greyhoundTracks, runners: Teams.greyhounds)
+        for league in Teams.leagues where Self.coverage[league.name] != nil { drawing(for: league.name) { world in world.populate(league) } }
+    }
+
+    /// A league's live matches and fixtures.
+    mutating func populate(_ league: Teams.LeagueDef) {
+        let count = 2
+        var teams = league.teams
+        for _ in 0..<count where teams.count >= 2 {
+            var match = makeMatch(league: league, teams: &teams)
+            match.elapsed = random.int(0...(league.sport == "soccer" ? 80 : 40)) * 60 + random.int(0...59)
+            if league.sport == "soccer", match.elapsed >= 45 * 60 { match.period = "2nd Half" }
+            if league.sport == "basketball" { match.period = Self.quarterName(match.elapsed / (12 * 60) + 1) }
+            seedScore(&match)
+            Self.price(&match)
+            // Started as long ago as it has played, with half time (15 min) behind a second half.
+            match.kickOffOffset = -(match.elapsed + (match.period == "2nd Half" ? 15 * 60 : 0))
+            live.append(match)
+        }
+        var fixtures: [SimMatch] = []
+        for _ in 0..<3 where teams.count >= 2 {
+            var fixture = makeMatch(league: league, teams: &teams)
+            fixture.phase = .notStarted
+            fixture.period = "Not Started"
+            // Later today or tomorrow: 30 minutes to 10 hours ahead, on the quarter hour's minutes.
+            fixture.kickOffOffset = (30 + (fixture.serial * 97) % 570) * 60
+            Self.price(&fixture)
+            fixtures.append(fixture)
+        }
+        prematch.append(SimLeague(sport: league.sport, name: league.name, fixtures: fixtures))
     }
 
     mutating func makeMatch(league: Teams.LeagueDef, teams: inout [String]) -> SimMatch {
-        let home = teams.remove(at: random.int(0...(teams.count - 1)))
-        let away = teams.remove(at: random.int(0...(teams.count - 1)))
+        // The leagues not every provider carries start with their teams paired as listed, so that the demo always
+        // shows their traps (Inter v Napoli beside Inter Miami v LAFC).
+        let inOrder = Self.coverage[league.name] != nil && tickCount == 0
+        let home = teams.remove(at: inOrder ? 0 : random.int(0...(teams.count - 1)))
+        let away = teams.remove(at: inOrder ? 0 : random.int(0...(teams.count - 1)))
         defer { nextSerial += 1 }
         var m = SimMatch(serial: nextSerial, sport: league.sport, league: league.name, home: home, away: away,
                          strengthHome: 0.7 + random.unit() * 0.6, strengthAway: 0.7 + random.unit() * 0.6,
@@ -230,12 +250,12 @@ public struct SimWorld: Sendable {
                 if live[index].endedTicks >= 2 {
                     let old = live.remove(at: index)
                     changes.append(.removed(old.serial))
-                    changes.append(contentsOf: startReplacement(for: old))
+                    changes.append(contentsOf: drawing(for: old.league) { world in world.startReplacement(for: old) })
                     continue
                 }
             } else {
                 var match = live[index]
-                changes += advance(&match)
+                changes += drawing(for: match.league) { world in world.advance(&match) }
                 live[index] = match
             }
             index += 1
@@ -488,6 +508,29 @@ public struct SimWorld: Sendable {
 
     /// The live match with this serial.
     public func match(_ serial: Int) -> SimMatch? { live.first { $0.serial == serial } }
+
+    /// Which providers carry a league's matches, as real ones do not all carry everything (inferred coverage:
+    /// US books and the global API have MLS, Bet365 and the global API Serie A); a league not listed is at all.
+    public static let coverage: [String: Set<SimProvider>] = [
+        "MLS": [.boltodds, .sportsapi, .sportsapiV1],
+        "Serie A": [.pulsescore, .boltodds, .sportsapi, .sportsapiV1],
+    ]
+
+    /// Whether `provider` carries the match.
+    public static func carries(_ m: SimMatch, _ provider: SimProvider) -> Bool { carries(league: m.league, provider) }
+
+    static func carries(league: String, _ provider: SimProvider) -> Bool { coverage[league].map { $0.contains(provider) } ?? true }
+
+    /// The live matches `provider` carries.
+    public func live(for provider: SimProvider) -> [SimMatch] { live.filter { Self.carries($0, provider) } }
+
+    /// The pre-match listings `provider` carries.
+    public func prematch(for provider: SimProvider) -> [SimLeague] { prematch.filter { Self.carries(league: $0.name, provider) } }
+
+    /// The live match with this serial, if `provider` carries it.
+    public func match(_ serial: Int, for provider: SimProvider) -> SimMatch? {
+        match(serial).flatMap { Self.carries($0, provider) ? $0 : nil }
+    }
 
     /// Any match, live or pre-match, by serial.
     public func anyMatch(_ serial: Int) -> SimMatch? {

@@ -32,6 +32,34 @@ struct FusedCLITests {
         #expect(table.stdout.split(separator: "\n").first?.contains("\tSRC\t") == true, "\(table.stdout.prefix(200))")
     }
 
+    @Test("The demo's partial coverage and traps: Serie A and MLS only where carried; Inter is Internazionale, never Inter Miami; Milan is AC Milan")
+    func coverageAndTraps() async throws {
+        let r = try await CLI.run(["live", "--provider", "all", "--demo", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let events = try Self.objects(r.stdout)
+        func sources(_ e: [String: Any]) -> [[String: Any]] { (e["sources"] as? [[String: Any]]) ?? [] }
+        func providers(_ e: [String: Any]) -> Set<String> { Set(sources(e).compactMap { $0["provider"] as? String }) }
+        let serieA = events.filter { ($0["league"] as? String) == "Serie A" }
+        let mls = events.filter { ($0["league"] as? String) == "MLS" }
+        #expect(serieA.count == 2 && mls.count == 2, "\(events.map { $0["league"] ?? "" })")
+        // Each real match is one row even where coverage differs: Serie A at four providers, MLS at three.
+        #expect(serieA.allSatisfy { providers($0) == ["pulsescore", "boltodds", "sportsapi", "sportsapi-v1"] })
+        #expect(mls.allSatisfy { providers($0) == ["boltodds", "sportsapi", "sportsapi-v1"] })
+        // "Inter", "Inter Milan" and "FC Internazionale Milano" are one club; "Inter Miami CF" another.
+        for e in events {
+            let homes = sources(e).compactMap { $0["home"] as? String } + sources(e).compactMap { $0["away"] as? String }
+            let miami = homes.filter { $0.contains("Miami") }.count, inter = homes.filter { $0.hasPrefix("Inter") || $0.contains("Internazionale") }.count
+            #expect(miami == 0 || miami == inter, "a row mixes Inter Miami and Internazionale: \(homes)")
+        }
+        if let inter = serieA.first(where: { sources($0).contains { ($0["home"] as? String) == "FC Internazionale Milano" || ($0["away"] as? String) == "FC Internazionale Milano" } }) {
+            #expect(sources(inter).contains { ($0["home"] as? String) == "Inter" || ($0["away"] as? String) == "Inter" })
+        } else {
+            Issue.record("no Serie A row has SportsAPIPro's Internazionale")
+        }
+        #expect(serieA.contains { e in sources(e).contains { ($0["home"] as? String) == "Milan" || ($0["away"] as? String) == "Milan" }
+                                    && sources(e).contains { ($0["home"] as? String) == "AC Milan" || ($0["away"] as? String) == "AC Milan" } })
+    }
+
     @Test("--explain lists each row's sources with their own names, ids and why they were joined")
     func explain() async throws {
         let r = try await CLI.run(["live", "--provider", "all", "--demo", "--explain", "--json"])

@@ -18,7 +18,7 @@ struct PulseScoreSocketTests {
     func liveEvents() async throws {
         try await withSimulator { sim, transport in
             let events = try await client(sim, transport).liveEvents(sport: "soccer")
-            let world = await sim.worldNow.live.filter { $0.sport == "soccer" }
+            let world = await sim.worldNow.live(for: .pulsescore).filter { $0.sport == "soccer" }
             #expect(events.count == world.count)
             #expect(events.count > 0)
             let first = try #require(events.first)
@@ -44,7 +44,7 @@ struct PulseScoreSocketTests {
             let c = client(sim, transport)
             let sports = try await c.liveSports()
             #expect(Set(sports.map(\.sport)) == ["soccer", "basketball", "tennis"])
-            let liveSoccer = await sim.worldNow.live.filter { $0.sport == "soccer" }.count
+            let liveSoccer = await sim.worldNow.live(for: .pulsescore).filter { $0.sport == "soccer" }.count
             #expect(sports.first { $0.sport == "soccer" }?.count == liveSoccer)
             let id = try #require(try await c.liveEvents(sport: "soccer").first?.id)
             #expect(try await c.liveEvent(id: id).id == id)
@@ -223,7 +223,7 @@ struct PulseScoreSocketTests {
             defer { probe.stop() }
             try await probe.wait("snapshot") { $0.updates.contains { $0.isSnapshot } }
             let snapshot = try #require(probe.updates.first { $0.isSnapshot }?.snapshotEvents)
-            let liveSoccer = await sim.worldNow.live.filter { $0.sport == "soccer" && $0.phase != .ended }.count
+            let liveSoccer = await sim.worldNow.live(for: .pulsescore).filter { $0.sport == "soccer" && $0.phase != .ended }.count
             #expect(snapshot.count == liveSoccer)
             for _ in 0..<60 where probe.count({ if case .price = $0 { return true } else { return false } }) == 0 {
                 await sim.tick()

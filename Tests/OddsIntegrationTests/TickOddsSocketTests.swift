@@ -45,7 +45,7 @@ struct TickOddsSocketTests {
         try await withSimulator { sim, transport in
             let c = client(sim, transport)
             let all = try await c.liveEvents(sport: nil)
-            let liveCount = await sim.worldNow.live.count
+            let liveCount = await sim.worldNow.live(for: .tickodds).count
             #expect(all.count == liveCount)
             let soccer = try await c.liveEvents(sport: "soccer")
             #expect(!soccer.isEmpty && soccer.allSatisfy { $0.sport == "soccer" && $0.score != nil && $0.clock != nil })
@@ -128,7 +128,7 @@ struct TickOddsSocketTests {
 
             // Folding the feed gives the same state as the simulator's world (which no longer moves:
             // it ticks only when told), once the last messages are in.
-            let worldSoccer = await sim.worldNow.live.filter { $0.sport == "soccer" && $0.phase != .ended }
+            let worldSoccer = await sim.worldNow.live(for: .tickodds).filter { $0.sport == "soccer" && $0.phase != .ended }
             func scores(_ p: FeedProbe) -> [String: String] {
                 var store = LiveStore()
                 store.apply(p.messages)

@@ -15,7 +15,7 @@ enum DashboardFixture {
 
     static func events() throws -> [Event] {
         let world = SimWorld(seed: 42)
-        return try world.live.map { try TickOddsWire.event(JSONParser.parse(TickOddsFormat.event($0).rendered)) }
+        return try world.live(for: .tickodds).map { try TickOddsWire.event(JSONParser.parse(TickOddsFormat.event($0).rendered)) }
     }
 
     static func model(width: Int = 120, height: Int = 40, demo: Bool = true) throws -> DashboardModel {
