@@ -62,13 +62,13 @@ struct Dash: AsyncParsableCommand {
                let joined = rt.settings.joined, joined.all || joined.ids.count > 1 {
                 several = joined
             }
-            var fusing: [ProviderID] = []
+            var fusing: [any OddsProvider] = []
             if let several {
                 stats = FeedStats()
                 let fused = try await rt.fusedStream(several.ids, all: several.all, stats: stats)
                 feed = fused.stream
                 fusing = fused.providers
-                provider = try rt.provider(fusing[0])
+                provider = fusing[0]
             } else if let path = replay.replay {
                 (feed, stats, provider) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
             } else {
@@ -84,14 +84,18 @@ struct Dash: AsyncParsableCommand {
             }
             var model = DashboardModel(provider: provider.id, sport: rt.settings.sport, demo: rt.demo,
                                        oddsFormat: rt.settings.oddsFormat, favourites: rt.config.favourites,
-                                       stalenessBound: staleAfter ?? provider.stalenessBound, now: Date(), fusing: fusing,
+                                       stalenessBound: staleAfter ?? provider.stalenessBound, now: Date(), fusing: fusing.map(\.id),
                                        names: MatchNames(user: rt.config.aliases))
-            // Each provider's own bound, unless --stale-after sets one for all (a replay's other providers included).
+            // Each provider's own bound, unless --stale-after sets one for all. A replay's other providers are
+            // known only from the recording: each registered one's bound, should its messages come.
             if staleAfter == nil {
-                for id in ProviderRegistry.ids where id != provider.id {
-                    if let settings = rt.settings.providers[id],
-                       let other = try? ProviderRegistry.make(id, settings: settings, transport: rt.transport) {
-                        model.stalenessBounds[id] = other.stalenessBound
+                for other in fusing { model.stalenessBounds[other.id] = other.stalenessBound }
+                if rt.replaying {
+                    for id in ProviderRegistry.ids where id != provider.id {
+                        if let settings = rt.settings.providers[id],
+                           let other = try? ProviderRegistry.make(id, settings: settings, transport: rt.transport) {
+                            model.stalenessBounds[id] = other.stalenessBound
+                        }
                     }
                 }
             }

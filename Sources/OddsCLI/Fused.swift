@@ -50,16 +50,17 @@ extension Runtime {
     /// connections run side by side, each message naming its provider. A provider without a key is named
     /// and left out under `all`; one that fails to prepare is named and the rest go on.
     /// `beforeStart` runs once every provider is prepared, just before the feeds start.
-    /// Returns the stream and the providers in it.
+    /// Returns the stream and the prepared clients of the providers in it.
     func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats,
-                     beforeStart: () -> Void = {}) async throws -> (stream: FeedStream, providers: [ProviderID]) {
+                     beforeStart: () -> Void = {}) async throws -> (stream: FeedStream, providers: [any OddsProvider]) {
         var adapters: [any FeedAdapter] = []
         var failures: [Error] = []
-        var used: [ProviderID] = []
+        var used: [any OddsProvider] = []
         for id in try withKeys(ids, all: all) {
             do {
-                adapters += try await preparedProvider(id).feedConnections(sport: settings.sport)
-                used.append(id)
+                let client = try await preparedProvider(id)
+                adapters += client.feedConnections(sport: settings.sport)
+                used.append(client)
             } catch {
                 failures.append(error)
                 leftOut(id, error)

@@ -69,7 +69,7 @@ public enum DashboardLayout {
             case .connecting: return "…"
             case .degraded: return "◐"
             case .stale: return "stale"
-            case .reconnecting(let seconds, _, _): return "↻\(max(0, Int((seconds - model.now.timeIntervalSince(s.since)).rounded(.up))))s"
+            case .reconnecting(let seconds, _, _): return "↻\(secondsLeft(seconds, since: s.since, model))s"
             case .stopped: return "✕"
             }
         }
@@ -90,13 +90,17 @@ public enum DashboardLayout {
         return ("\(states.count) feeds: " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", "), attributes)
     }
 
+    /// Whole seconds left of a reconnection wait of `seconds` that began at `since`.
+    static func secondsLeft(_ seconds: Double, since: Date, _ model: DashboardModel) -> Int {
+        max(0, Int((seconds - model.now.timeIntervalSince(since)).rounded(.up)))
+    }
+
     static func label(_ state: ConnectionState, since: Date, _ model: DashboardModel) -> (String, CellAttributes) {
         switch state {
         case .connecting: return ("connecting", .yellow)
         case .live: return model.feedIsStale ? ("stale", [.yellow, .bold]) : ("● live", .green)
         case .reconnecting(let seconds, let attempt, _):
-            let left = max(0, Int((seconds - model.now.timeIntervalSince(since)).rounded(.up)))
-            return ("reconnecting in \(left)s (attempt \(attempt))", [.yellow, .bold])
+            return ("reconnecting in \(secondsLeft(seconds, since: since, model))s (attempt \(attempt))", [.yellow, .bold])
         case .stale: return ("stale", [.yellow, .bold])
         case .degraded: return ("● degraded: polled", .yellow)
         case .stopped(let reason): return ("stopped: \(reason)", [.red, .bold])
@@ -466,16 +470,7 @@ public enum DashboardLayout {
                       let s = m.selections.first(where: { $0.ref == ref }) else { return nil }
                 return (m, s)
             }
-            // The best of each selection: the longest available price, the first source listed on a tie.
-            var best: [SelectionRef: GridSource] = [:]
-            for ref in refs {
-                var top: (GridSource, Price)?
-                for source in columns {
-                    guard let (_, s) = offer(source, ref), s.isAvailable, let price = s.price else { continue }
-                    if top == nil || price.decimalOdds > top!.1.decimalOdds { top = (source, price) }
-                }
-                best[ref] = top?.0
-            }
+            let best = e.bestPrices(marketID: id).mapValues { GridSource(provider: $0.provider, book: $0.book) }
             for ref in refs {
                 var row: [(String, CellAttributes)] = [("  " + TextWidth.pad(selectionName(names[ref]!), to: 26), [])]
                 for source in columns {

@@ -24,9 +24,6 @@ public struct FusedStore: Sendable {
 
     public init(names: MatchNames = MatchNames()) { fusion = MatchFusion(names: names) }
 
-    /// The fused row an event of a source is in.
-    public func row(of key: EventKey) -> EventKey? { fusion.matchID(of: key).map { EventKey(provider: .fused, id: $0) } }
-
     /// Follows `message`, already applied to `sources`: the fused matches it touched are rebuilt.
     /// Returns the incidents new to a fused match that was already shown (another source's telling of
     /// one it has is not new; a match's first incidents are its state, not news).
@@ -39,9 +36,7 @@ public struct FusedStore: Sendable {
             return []
         case .snapshot, .clear:
             // A whole feed at once: every event of the provider, those gone included.
-            var keys = Set(sources.events.keys.filter { $0.provider == provider })
-            for k in fusion.keys where k.provider == provider { keys.insert(k) }
-            touched = keys.sorted()
+            touched = known(sources, provider: provider)
         default:
             guard let id = message.update.eventID else { return [] }
             touched = [EventKey(provider: provider, id: id)]
@@ -51,9 +46,14 @@ public struct FusedStore: Sendable {
 
     /// Every source event of `sources` matched anew (a view that starts fusing a store it already holds).
     public mutating func rebuild(from sources: LiveStore, at now: Date) {
-        var keys = Set(sources.events.keys)
-        for k in fusion.keys { keys.insert(k) }
-        refresh(keys.sorted(), sources: sources, at: now)
+        refresh(known(sources, provider: nil), sources: sources, at: now)
+    }
+
+    /// The events of `provider` (nil: of every provider) that the sources have or the matcher holds, in order.
+    private func known(_ sources: LiveStore, provider: ProviderID?) -> [EventKey] {
+        var keys = Set(sources.events.keys.filter { provider == nil || $0.provider == provider })
+        for k in fusion.keys where provider == nil || k.provider == provider { keys.insert(k) }
+        return keys.sorted()
     }
 
     /// Marks the sources stale at `now` (nothing from them within their provider's bound): the matches of

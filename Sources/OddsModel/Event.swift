@@ -176,7 +176,9 @@ public struct SelectionRef: Hashable, Sendable {
 public struct BestPrice: Hashable, Sendable {
     public var price: Price
     public var book: String?
-    public init(price: Price, book: String?) { self.price = price; self.book = book }
+    /// The provider of the market it is from, where the market names one (a fused match's markets do).
+    public var provider: ProviderID?
+    public init(price: Price, book: String?, provider: ProviderID? = nil) { self.price = price; self.book = book; self.provider = provider }
 }
 
 /// The outcome of a match that a main-market selection stands for: its column in 1 / X / 2.
@@ -481,7 +483,7 @@ public struct Event: Hashable, Sendable, Identifiable {
             for s in market.selections where s.isAvailable {
                 let price = s.price!
                 if let current = best[s.ref], current.price.decimalOdds >= price.decimalOdds { continue }
-                best[s.ref] = BestPrice(price: price, book: market.book)
+                best[s.ref] = BestPrice(price: price, book: market.book, provider: market.provider)
             }
         }
         return best
