@@ -5,7 +5,7 @@ import PackageDescription
 let testDependencies: [Target.Dependency] = [
     "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
     "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
-    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsTestSupport",
+    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsTestSupport",
     .product(name: "Logging", package: "swift-log"),
 ]
 
@@ -22,25 +22,28 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
     ],
     targets: [
         .executableTarget(name: "odds", dependencies: ["OddsCLI"]),
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
-            "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal", "OddsFusion",
+            "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal", "OddsFusion", "OddsValue",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .executableTarget(name: "OddsBench", dependencies: ["OddsDashboard", "OddsTerminal", "OddsStore", "OddsModel",
-                                                          "OddsProviders", "OddsTransport", "OddsFuzz", "OddsFusion", "OddsJSON", "OddsTickOdds",
+                                                          "OddsProviders", "OddsTransport", "OddsFuzz", "OddsFusion", "OddsValue", "OddsJSON", "OddsTickOdds",
                                                           .product(name: "Logging", package: "swift-log")]),
         .target(name: "OddsModel"),
+        // Margins, fair prices, expected value and arbitrage, exact (big integers only when 128 bits overflow).
+        .target(name: "OddsValue", dependencies: ["OddsModel", "OddsFusion", .product(name: "BigInt", package: "BigInt")]),
         // One row per real match across providers: matching and the fused view.
         .target(name: "OddsFusion", dependencies: ["OddsModel", "OddsStore"]),
         .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsProviders"]),
-        .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput", "OddsFusion"]),
+        .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput", "OddsFusion", "OddsValue"]),
         .systemLibrary(name: "CNcursesw"),
         .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"]),
         .target(name: "OddsJSON"),

@@ -75,16 +75,42 @@ extension FusedMatch {
     /// (`result`: home, draw, away), totals per line (`total:2.5`: over, under) and both teams to score
     /// (`btts`: yes, no). Others keep their own.
     static func sourceMarkets(_ e: Event, stale: Bool) -> [Market] {
-        let main = e.away != nil ? e.markets.first(where: { Event.isMainMarketName($0.name) }) : nil
+        let main = mainMarket(of: e)
         return e.markets.flatMap { market -> [Market] in
-            var m = market
-            m.provider = e.provider
-            if m.book == nil { m.book = e.provider.singleBook ?? e.provider.rawValue }
-            if e.away != nil, main.map({ market.id == $0.id && market.name == $0.name }) != true,
-               let byMeaning = byMeaning(m) ?? spreads(m, event: e) {
-                return stale ? byMeaning.map(suspended) : byMeaning
-            }
-            return resultOrSame(m, main: main, event: e, stale: stale).map { [$0] } ?? []
+            let normalized = normalized(market, main: main, event: e)
+            return stale ? normalized.map(suspended) : normalized
+        }
+    }
+
+    /// The market tables call the match result, for a match of two teams.
+    public static func mainMarket(of e: Event) -> Market? {
+        e.away != nil ? e.markets.first(where: { Event.isMainMarketName($0.name) }) : nil
+    }
+
+    /// One market of `e` by meaning (`sourceMarkets`): the match result as `result`, totals and spreads one
+    /// market per line, both teams to score as `btts`, any other as it is; each naming its provider and book.
+    /// `main` is `mainMarket(of: e)`.
+    public static func normalized(_ market: Market, main: Market?, event e: Event) -> [Market] {
+        var m = market
+        m.provider = m.provider ?? e.provider
+        if m.book == nil { m.book = e.provider.singleBook ?? e.provider.rawValue }
+        if e.away != nil, main.map({ market.id == $0.id && market.name == $0.name }) != true,
+           let byMeaning = byMeaning(m) ?? spreads(m, event: e) {
+            return byMeaning
+        }
+        return resultOrSame(m, main: main, event: e, stale: false).map { [$0] } ?? []
+    }
+
+    /// `normalized`, with each normalized selection's index in `market.selections` (the price it came from).
+    public static func normalizedWithOrigins(_ market: Market, main: Market?, event e: Event) -> [(market: Market, origins: [Int])] {
+        // The normalizers copy each selection they keep whole, link included: the link carries the index through.
+        var tagged = market
+        for i in tagged.selections.indices { tagged.selections[i].link = String(i) }
+        return normalized(tagged, main: main, event: e).map { m in
+            var out = m
+            let origins = m.selections.map { Int($0.link!)! }
+            for (j, i) in origins.enumerated() { out.selections[j].link = market.selections[i].link }
+            return (out, origins)
         }
     }
 

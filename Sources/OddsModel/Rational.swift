@@ -23,18 +23,7 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// The greatest common divisor (1 when both are zero), by the binary method: no division.
-    public static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        if a == 0 { return b == 0 ? 1 : b }
-        if b == 0 { return a }
-        let shift = (a | b).trailingZeroBitCount
-        var a = a >> a.trailingZeroBitCount, b = b
-        repeat {
-            b >>= b.trailingZeroBitCount
-            if a > b { swap(&a, &b) }
-            b -= a
-        } while b != 0
-        return a << shift
-    }
+    public static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 { binaryGCD(a, b) }
 
     public static func < (lhs: Rational, rhs: Rational) -> Bool {
         // Cross-multiplication in 128 bits cannot overflow for 64-bit parts.
@@ -136,4 +125,20 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         if o1 || o2 { return nil }
         self.init(negative ? -n : n, scale)
     }
+}
+
+/// The greatest common divisor (1 when both are zero) of unsigned integers of any width, by the binary
+/// method: no division.
+@inlinable
+public func binaryGCD<T: FixedWidthInteger & UnsignedInteger>(_ a: T, _ b: T) -> T {
+    if a == 0 { return b == 0 ? 1 : b }
+    if b == 0 { return a }
+    let shift = (a | b).trailingZeroBitCount
+    var a = a >> a.trailingZeroBitCount, b = b
+    repeat {
+        b >>= b.trailingZeroBitCount
+        if a > b { swap(&a, &b) }
+        b -= a
+    } while b != 0
+    return a << shift
 }

@@ -1,0 +1,215 @@
+import Foundation
+import OddsFusion
+import OddsBoltOdds
+import OddsModel
+import OddsTestSupport
+import OddsValue
+import Testing
+
+/// What the prices mean (issue 21): margins, fair prices, EV and arbitrage on worked examples with known answers.
+@Suite("Margins, fair prices, value and arbitrage")
+struct ValueTests {
+    static func f(_ text: String) -> Fraction { Fraction(decimalText: text)! }
+    static func implied(_ prices: [String]) -> [Fraction] { prices.map { Fraction(Price(decimal: $0)!.impliedProbability) } }
+
+    /// A two-team match with one result market per book.
+    static func event(sport: String = "basketball", status: EventStatus = .live, _ books: [(String, [String?])],
+                      names: [String] = ["Home FC", "Away FC"], suspended: Set<String> = []) -> Event {
+        let markets = books.map { book, prices in
+            Market(id: "ml", name: "Match Winner", book: book, selections: zip(names, prices).compactMap { name, p in
+                p.map { Selection(id: name, name: name, price: Price(decimal: $0), suspended: suspended.contains("\(book):\(name)")) }
+            })
+        }
+        return Event(provider: .boltodds, id: "g1", sport: sport, home: "Home FC", away: "Away FC", status: status, markets: markets)
+    }
+
+    @Test("1.91 / 1.91 is a 4.71 % margin and fair 2.00 each")
+    func twoWayMargin() {
+        let values = ValueAnalysis.analyze(Self.event([("book1", ["1.91", "1.91"])]), settings: ValueSettings()) { _ in 0 }
+        let m = try! #require(values.first)
+        #expect(m.books[0].margin!.rounded(places: 4) == "0.0471")
+        // Exactly 2/1.91 − 1 = 9/191.
+        #expect(m.books[0].margin == Fraction(9, 191))
+        #expect(m.fairPrice(0) == Fraction(2))
+        #expect(m.fairPrice(1) == Fraction(2))
+        // EV = 1.91 × 0.5 − 1 = −0.045.
+        #expect(m.books[0].ev[0] == Self.f("-0.045"))
+        #expect(m.arbitrage == nil)
+    }
+
+    @Test("A three-way market: margin, each method's fair probabilities summing to 1")
+    func threeWay() throws {
+        let q = Self.implied(["2.60", "2.40", "4.30"])
+        let margin = q.reduce(Fraction.zero, +) - .one
+        #expect(margin.rounded(places: 6) == "0.033840")
+        for method in DevigMethod.allCases {
+            let p = try #require(method.fair(q), "\(method)")
+            #expect(p.reduce(Fraction.zero, +) == .one, "\(method)")
+            #expect(p[1] > p[0] && p[0] > p[2], "\(method)")
+        }
+        // Multiplicative, exactly: (1/2.6) / Σ.
+        let mult = DevigMethod.multiplicative.fair(q)!
+        #expect(mult[0] == (q[0] / q.reduce(Fraction.zero, +))!)
+        // Additive: each loses margin / 3.
+        let add = DevigMethod.additive.fair(q)!
+        #expect(add[2] == q[2] - (margin / Fraction(3))!)
+    }
+
+    @Test("Shin's method gives the published example (shin 0.x, Python: [2.6, 2.4, 4.3])")
+    func shinPublished() throws {
+        let p = try #require(DevigMethod.shin.fair(Self.implied(["2.6", "2.4", "4.3"])))
+        // shin.calculate_implied_probabilities([2.6, 2.4, 4.3]) = [0.37299406033208965, 0.4047794109200184, 0.2222265287474275]
+        #expect(p.map { $0.rounded(places: 9) } == ["0.372994060", "0.404779411", "0.222226529"])
+    }
+
+    @Test("The power method: Σ qᵏ = 1, long shots lose more")
+    func power() throws {
+        let q = Self.implied(["1.50", "4.00", "7.00"])
+        let p = try #require(DevigMethod.power.fair(q))
+        let mult = DevigMethod.multiplicative.fair(q)!
+        #expect(p[2] < mult[2] && p[0] > mult[0])
+        // The same k raises each q: log p / log q is one number.
+        let ks = zip(p, q).map { log($0.doubleValue) / log($1.doubleValue) }
+        #expect(ks.allSatisfy { abs($0 - ks[0]) < 1e-9 })
+    }
+
+    @Test("Additive gives none when a long shot would fall to zero")
+    func additiveNone() {
+        #expect(DevigMethod.additive.fair(Self.implied(["1.05", "12.0", "80.0"])) == nil)
+    }
+
+    @Test("American and fractional prices convert exactly before any comparison")
+    func formats() throws {
+        // -110 / -110 is 21/11 each: the same market as 1.9090…, margin 1/21.
+        let american = [Price(american: "-110")!, Price(american: "-110")!]
+        let q = american.map { Fraction($0.impliedProbability) }
+        #expect(q.reduce(Fraction.zero, +) - .one == Fraction(1, 21))
+        // 10/11 fractional is 21/11 decimal: the same price.
+        #expect(Price(fractional: "10/11")!.decimalOdds == american[0].decimalOdds)
+        // +150 beats -110 and 6/4 equals +150: never compared as text.
+        #expect(Price(american: "+150")!.decimalOdds > Price(american: "-110")!.decimalOdds)
+        #expect(Price(fractional: "6/4")!.decimalOdds == Price(american: "+150")!.decimalOdds)
+    }
+
+    @Test("Consensus is the median of the books' vig-free probabilities, the mean of the middle two when even")
+    func consensus() throws {
+        let books: [(String, [String?])] = [("a", ["1.80", "2.10"]), ("b", ["1.90", "1.90"]), ("c", ["2.00", "1.85"]),
+                                            ("d", ["1.95", "1.95"])]
+        let m = try #require(ValueAnalysis.analyze(Self.event(books), settings: ValueSettings()) { _ in 0 }.first)
+        let vigFree = books.map { DevigMethod.multiplicative.fair(Self.implied($0.1.map { $0! }))! }
+        let home = vigFree.map { $0[0] }.sorted(), away = vigFree.map { $0[1] }.sorted()
+        let mh = ((home[1] + home[2]) / Fraction(2))!, ma = ((away[1] + away[2]) / Fraction(2))!
+        #expect(m.fair! == [(mh / (mh + ma))!, (ma / (mh + ma))!])
+        #expect(m.fair!.reduce(Fraction.zero, +) == .one)
+        // A named book: its own vig-free prices.
+        let byBook = try #require(ValueAnalysis.analyze(Self.event(books), settings: ValueSettings(reference: .book("C"))) { _ in 0 }.first)
+        #expect(byBook.fair! == vigFree[2])
+    }
+
+    @Test("A suspended or missing selection: no margin, no fair price from that book, no EV for it")
+    func suspendedAndMissing() throws {
+        let e = Self.event([("a", ["1.91", "1.91"]), ("b", ["2.05", nil]), ("c", ["1.95", "1.90"])], suspended: ["c:Away FC"])
+        let m = try #require(ValueAnalysis.analyze(e, settings: ValueSettings()) { _ in 0 }.first)
+        #expect(m.books.map { $0.margin != nil } == [true, false, false])
+        #expect(m.fair! == [Fraction(1, 2), Fraction(1, 2)])  // book a alone
+        #expect(m.books[2].ev[1] == nil)
+        #expect(m.books[1].ev[0] == Self.f("0.025"))
+        // No arbitrage: 2.05 and 1.91 sum to more than 1.
+        #expect(m.arbitrage == nil)
+    }
+
+    @Test("An arbitrage: best prices across books summing under 1, stakes rounded, the guaranteed return")
+    func arbitrage() throws {
+        let e = Self.event([("a", ["2.10", "1.80"]), ("b", ["1.85", "2.05"])])
+        let m = try #require(ValueAnalysis.analyze(e, settings: ValueSettings()) { _ in 3 }.first)
+        let arb = try #require(m.arbitrage)
+        #expect(arb.legs.map(\.source.book) == ["a", "b"])
+        // 1/2.10 + 1/2.05 = 10/21 + 20/41 = 830/861.
+        #expect(arb.sum == Fraction(830, 861))
+        #expect(arb.profit == Fraction(31, 830))
+        #expect(arb.oldestAge == 3)
+        let plan = arb.stakes(total: Fraction(100), unit: Self.f("0.01"))
+        // 100 × (10/21)/(830/861) = 49.397… and 50.602…
+        #expect(plan.stakes.map { $0.rounded(places: 2) } == ["49.40", "50.60"])
+        #expect(plan.staked == Fraction(100))
+        #expect(plan.guaranteed == Self.f("103.73"))  // min(49.40 × 2.10 = 103.74, 50.60 × 2.05 = 103.73)
+        #expect(plan.profit == Self.f("0.0373"))
+        // Whole units: 49 and 51.
+        #expect(arb.stakes(total: Fraction(100), unit: Fraction(1)).stakes == [Fraction(49), Fraction(51)])
+    }
+
+    @Test("Prices older than --max-age never make an arbitrage; pre-match allows longer")
+    func freshness() throws {
+        let e = Self.event([("a", ["2.10", "1.80"]), ("b", ["1.85", "2.05"])])
+        let age: (Market) -> TimeInterval? = { $0.book == "b" ? 30 : 1 }
+        #expect(ValueAnalysis.analyze(e, settings: ValueSettings(), age: age).first?.arbitrage == nil)
+        #expect(ValueAnalysis.analyze(e, settings: ValueSettings(maxAgeInPlay: 45), age: age).first?.arbitrage != nil)
+        let prematch = Self.event(status: .scheduled, [("a", ["2.10", "1.80"]), ("b", ["1.85", "2.05"])])
+        #expect(ValueAnalysis.analyze(prematch, settings: ValueSettings(), age: age).first?.arbitrage != nil)
+        // A stale book is left out of the consensus too.
+        let m = ValueAnalysis.analyze(e, settings: ValueSettings(), age: age).first!
+        #expect(m.books[1].fresh == false)
+        #expect(m.fair! == DevigMethod.multiplicative.fair(Self.implied(["2.10", "1.80"]))!)
+    }
+
+    @Test("Lines that differ are never compared: totals and spreads one line at a time")
+    func lines() throws {
+        func total(_ book: String, _ line: String, _ over: String, _ under: String) -> Market {
+            Market(id: "tot", name: "Total Points", book: book, selections: [
+                Selection(id: "o\(line)", name: "Over", line: line, price: Price(decimal: over)),
+                Selection(id: "u\(line)", name: "Under", line: line, price: Price(decimal: under))])
+        }
+        // Over 210.5 at 2.20 and Under 211.5 at 2.20 would "sum" under 1: different lines, no arbitrage.
+        let e = Event(provider: .boltodds, id: "g", sport: "basketball", home: "Home FC", away: "Away FC", status: .live,
+                      markets: [total("a", "210.5", "2.20", "1.70"), total("b", "211.5", "1.70", "2.20")])
+        let values = ValueAnalysis.analyze(e, settings: ValueSettings()) { _ in 0 }
+        #expect(values.map(\.id) == ["total:210.5", "total:211.5"])
+        #expect(values.allSatisfy { $0.arbitrage == nil })
+        #expect(values.allSatisfy { $0.books.count == 1 })
+    }
+
+    @Test("A soccer result without the draw is not a market to read; with it, three-way")
+    func soccerDraw() {
+        let two = Self.event(sport: "soccer", [("a", ["3.00", "3.00"])])
+        #expect(ValueAnalysis.analyze(two, settings: ValueSettings()) { _ in 0 }.isEmpty)
+        let three = Self.event(sport: "soccer", [("a", ["2.50", "3.20", "3.00"])], names: ["Home FC", "Draw", "Away FC"])
+        let m = ValueAnalysis.analyze(three, settings: ValueSettings()) { _ in 0 }.first
+        #expect(m?.outcomes.map(\.id) == ["home", "draw", "away"])
+        #expect(m?.books[0].margin != nil)
+    }
+
+    @Test("Any arbitrage's legs, staked in proportion, return at least the stake before rounding")
+    func arbitrageProperty() {
+        var rng = SeededRandom(seed: 21)
+        var found = 0
+        for _ in 0..<2_000 {
+            let n = Int.random(in: 2...3, using: &rng)
+            let books = (0..<4).map { b -> (String, [String?]) in
+                ("b\(b)", (0..<n).map { _ in String(format: "%.2f", Double.random(in: 1.2...(n == 2 ? 2.6 : 4.5), using: &rng)) })
+            }
+            let names = n == 2 ? ["Home FC", "Away FC"] : ["Home FC", "Draw", "Away FC"]
+            guard let m = ValueAnalysis.analyze(Self.event(books, names: names), settings: ValueSettings()) { _ in 0 }.first,
+                  let arb = m.arbitrage else { continue }
+            found += 1
+            let plan = arb.stakes(total: Fraction(100), unit: .zero)
+            #expect(plan.staked == Fraction(100))
+            #expect(plan.returns.allSatisfy { $0 >= Fraction(100) })
+            #expect(plan.returns.allSatisfy { $0 == plan.returns[0] })
+            #expect(plan.profit == arb.profit)
+        }
+        #expect(found > 20)
+    }
+
+    @Test("Exact past 128 bits: sums that overflow machine integers stay exact")
+    func bigNumbers() {
+        let primes: [Int128] = [1_000_000_007, 998_244_353, 1_000_000_009, 999_999_937, 1_000_000_021]
+        var sum = Fraction.zero
+        for p in primes { sum = sum + Fraction(1, p)! }
+        var back = sum
+        for p in primes { back = back - Fraction(1, p)! }
+        #expect(back == .zero)
+        #expect(sum > Fraction(4, 1_000_000_021)! && sum < Fraction(6, 998_244_353)!)
+        #expect(Fraction(1, 3)!.rounded(places: 6) == "0.333333")
+        #expect(Fraction(-1, 8)!.rounded(places: 2) == "-0.13")
+    }
+}
