@@ -39,7 +39,7 @@ let package = Package(
                                                           .product(name: "Logging", package: "swift-log")]),
         .target(name: "OddsModel"),
         // Margins, fair prices, expected value and arbitrage, exact (big integers only when 128 bits overflow).
-        .target(name: "OddsValue", dependencies: ["OddsModel", "OddsFusion", .product(name: "BigInt", package: "BigInt")]),
+        .target(name: "OddsValue", dependencies: ["OddsModel", "OddsFusion", "OddsStore", "OddsJSON", "OddsOutput", .product(name: "BigInt", package: "BigInt")]),
         // One row per real match across providers: matching and the fused view.
         .target(name: "OddsFusion", dependencies: ["OddsModel", "OddsStore"]),
         .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsProviders"]),

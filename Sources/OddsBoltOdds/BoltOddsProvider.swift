@@ -29,7 +29,7 @@ extension BoltOddsClient {
                   ProviderOption("scores_url", defaultLiveScoresURL, documented: false),
                   ProviderOption("when_timezone", BoltOddsTime.defaultZone, documented: false),
                   ProviderOption("silence_seconds", "90", documented: false)],
-        capabilities: [.books, .incidents, .restListings],
+        capabilities: [.books, .incidents, .restListings, .changesOnly],
         make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)
 

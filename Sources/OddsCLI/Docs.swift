@@ -59,7 +59,8 @@ enum Docs {
     stands for ("Man Utd" = "Manchester United") where the shipped table does not join two spellings.
 
     DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \
-    freezes it) sets how fast it moves.
+    freezes it) sets how fast it moves; ODDS_DEMO_BOOK_LAG (a chance from 0 to 1, default 0.0001) is how often, \
+    each minute of a match's play, a BoltOdds book lags into an arbitrage.
     """),
         ("exit-codes", "What each exit code means.", """
     EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \

@@ -12,7 +12,7 @@ public struct OddsCommand: AsyncParsableCommand {
         abstract: "Live sports odds, scores and incidents in the terminal.",
         discussion: Docs.root,
         version: OddsVersion.current,
-        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Record.self, PulseScoreCommand.self,
+        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Value.self, Arb.self, Record.self, PulseScoreCommand.self,
                       TickOddsCommand.self, BoltOddsCommand.self, SportsAPICommand.self, SportsAPIV1Command.self, Watch.self,
                       ConfigCommand.self, Sim.self, Help.self],
         defaultSubcommand: nil

@@ -135,6 +135,8 @@ final class Runtime: @unchecked Sendable {
 struct DemoSettings {
     var seed: UInt64
     var tick: Double
+    /// `ODDS_DEMO_BOOK_LAG`: the chance each minute of play that a BoltOdds book lags into an arbitrage.
+    var bookLag: Double?
 
     init(environment: [String: String]) throws {
         if let text = environment["ODDS_DEMO_SEED"] {
@@ -147,6 +149,12 @@ struct DemoSettings {
             }
             tick = t
         } else { tick = 1 }
+        if let text = environment["ODDS_DEMO_BOOK_LAG"] {
+            guard let p = Double(text), p.isFinite, (0...1).contains(p) else {
+                throw OddsError.config("ODDS_DEMO_BOOK_LAG must be a chance from 0 to 1, not \"\(text)\".")
+            }
+            bookLag = p
+        }
     }
 
     func options() -> Simulator.Options {
@@ -154,6 +162,7 @@ struct DemoSettings {
         o.seed = seed
         o.tickInterval = max(0, tick)
         o.enforceRateLimit = false
+        if let bookLag { o.bookLagChance = bookLag }
         return o
     }
 }

@@ -240,9 +240,15 @@ extension FusedMatch {
         if let main, market.id == main.id, market.name == main.name {
             m.id = FusedMatch.resultMarketID
             m.name = "Match result"
-            // Each selection by its outcome, never by its place: one that cannot be told is left out.
-            m.selections = market.selections.compactMap { s in
-                guard let outcome = e.outcome(of: s) else { return nil }
+            // Each selection by its outcome, never by its place: one that cannot be told is left out, unless it
+            // is the only one left and the market lacks just one team (a book spelling "Bayern München" for
+            // "Bayern Munich" beside "Draw" and "RB Leipzig" can only mean the home side).
+            var outcomes = market.selections.map { e.outcome(of: $0) }
+            let unknown = outcomes.indices.filter { outcomes[$0] == nil }
+            let missing = [MatchOutcome.home, .away].filter { !outcomes.contains($0) }
+            if unknown.count == 1, missing.count == 1, e.away != nil { outcomes[unknown[0]] = missing[0] }
+            m.selections = zip(market.selections, outcomes).compactMap { s, outcome in
+                guard let outcome else { return nil }
                 var s = s
                 s.id = ["home", "draw", "away"][outcome.rawValue]
                 s.line = nil

@@ -110,7 +110,11 @@ extension Simulator {
 
     /// Live BoltOdds games (two sides), ended ones included when `ended`.
     func boltOddsLive(ended: Bool = false) -> [SimMatch] {
-        world.live(for: .boltodds).filter { $0.away != nil && (ended || $0.phase != .ended) }
+        world.live(for: .boltodds).filter { $0.away != nil && (ended || $0.phase != .ended) }.map { m in
+            var m = m
+            m.bookLagChance = options.bookLagChance
+            return m
+        }
     }
 
     static func list(_ value: String?) -> [String]? {

@@ -167,6 +167,35 @@ enum BoltOdds {
         return american(1 + (Double(hundredths) / 100 - 1) * (1 + skew))
     }
 
+    /// The book slow to move its match-result price this minute of play, if any (`Simulator.Options.bookLagChance`):
+    /// its favourite priced so that, with every other selection's best price across books, the market sums to
+    /// about 98.5 % (an arbitrage of about 1.5 %). Deterministic in the match's serial and minute.
+    static func lagging(_ m: SimMatch) -> (book: Int, selection: Int, price: String)? {
+        guard m.bookLagChance > 0, m.phase != .ended, m.elapsed > 0, !m.suspended, let moneyline = m.markets.first else { return nil }
+        let minute = m.elapsed / 60
+        let draw = Double(hash(m.serial, minute, 0x1A6) % 1_000_000) / 1_000_000
+        guard draw < m.bookLagChance else { return nil }
+        let book = Int(hash(m.serial, minute, 0xB00C) % UInt64(books.count))
+        let selections = moneyline.selections
+        guard selections.count >= 2, selections.allSatisfy({ !$0.suspended }),
+              let favourite = selections.indices.min(by: { selections[$0].price < selections[$1].price }) else { return nil }
+        // The best price of every other selection, as the books quote it (American text, read back exactly).
+        var others = 0.0
+        for i in selections.indices where i != favourite {
+            let best = books.indices.map { b in decimal(american: quote(selections[i].price, serial: m.serial, book: b, index: i)) }.max() ?? 1
+            others += 1 / best
+        }
+        let implied = 1 - others - 0.015
+        guard implied > 0.05 else { return nil }
+        return (book, favourite, american(1 / implied))
+    }
+
+    /// Decimal odds of American odds text ("+150" → 2.5, "-110" → 1.909…).
+    static func decimal(american text: String) -> Double {
+        let v = Double(text) ?? 100
+        return v >= 0 ? 1 + v / 100 : 1 + 100 / -v
+    }
+
     /// Every outcome one book offers for a match now, in a fixed order (keys never change during a match).
     static func outcomes(_ m: SimMatch, book: Int) -> [BoltOutcome] {
         guard let away = m.away.map(BoltOdds.team) else { return [] }
@@ -182,7 +211,13 @@ enum BoltOdds {
         func derived(_ p: Double) -> Int { SimWorld.toPrice(clamp(p)) }
         let offered = markets(worldSport: m.sport, book: book)
         guard let moneyline = m.markets.first else { return [] }
-        for s in moneyline.selections {
+        let lag = lagging(m)
+        for (i, s) in moneyline.selections.enumerated() {
+            if let lag, lag.book == book, lag.selection == i, !s.suspended, !m.suspended {
+                out.append(BoltOutcome(key: "\(s.name) Moneyline", name: "Moneyline", line: nil, overUnder: nil, target: s.name,
+                                       odds: .price(lag.price), link: outcomeLink(m.serial, book: book, index: out.count)))
+                continue
+            }
             add("\(s.name) Moneyline", "Moneyline", line: nil, overUnder: nil, target: s.name, price: s.price, suspended: s.suspended)
         }
         let pHome = probability(moneyline.selections[0].price)

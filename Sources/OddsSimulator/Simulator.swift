@@ -73,6 +73,11 @@ public final class Simulator: @unchecked Sendable {
         public var tickOddsConnectionLimit = 50
         /// Serve HTTPS and WSS with this certificate instead of plain HTTP and WS.
         public var tls: TLS?
+        /// The chance, each minute of a live match's play, that one BoltOdds book is slow to move its match-result
+        /// price: for that minute its favourite is priced long enough that the best prices across books make an
+        /// arbitrage of about 1.5 %, which closes when the minute ends (inferred: a lagging book is how real
+        /// arbitrage opens). The default gives a few such markets an hour across the demo's world.
+        public var bookLagChance = 0.000_1
         /// Match seconds that pass in one tick.
         public var secondsPerTick = 15
         /// Bytes a client may leave unread before its data frames are skipped, so that a slow reader is

@@ -60,6 +60,8 @@ public struct SimMatch: Sendable, Hashable {
     var totalLine = 0.0
 
     public var suspended: Bool { suspendedTicks > 0 }
+    /// The chance, each minute of play, that one book is slow to move its match-result price (`Options.bookLagChance`).
+    var bookLagChance = 0.0
 
     /// "67:23" for soccer, "05:12" left in the quarter for basketball, nil for tennis.
     public var clock: String? {

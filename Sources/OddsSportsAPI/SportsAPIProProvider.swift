@@ -24,7 +24,7 @@ extension SportsAPIProClient {
         lineups and odds), the unsubscribe reply and the error message.
         """,
         options: [ProviderOption("key_in", "query", documented: true), ProviderOption("ping_seconds", "30", documented: true)],
-        capabilities: [.books, .incidents, .stats, .lineups, .matchFocus],
+        capabilities: [.books, .incidents, .stats, .lineups, .matchFocus, .changesOnly],
         make: { settings, transport, _ in SportsAPIProClient(settings: settings, transport: transport) },
         fuzzTargets: { corpus in
             FuzzTarget.adapters(feedConnections(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),

@@ -18,6 +18,9 @@ public struct ProviderCapabilities: OptionSet, Sendable, Hashable {
     public static let matchFocus = ProviderCapabilities(rawValue: 1 << 4)
     /// One-shot REST listings (live events, sports, one event) beside the push feed.
     public static let restListings = ProviderCapabilities(rawValue: 1 << 5)
+    /// The feed sends only changes: a price stands until a message says otherwise, so word that it still
+    /// stands is the connection's last message (others resend whole events: the event's last arrival).
+    public static let changesOnly = ProviderCapabilities(rawValue: 1 << 6)
 }
 
 /// One setting of a provider beyond key and URLs: its config key, default, and whether the

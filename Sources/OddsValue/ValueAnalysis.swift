@@ -90,7 +90,11 @@ public enum ValueAnalysis {
             for (i, o) in outcomes.enumerated() { index[o.id] = i }
         }
         guard outcomes.count >= 2 else { return nil }
-        if first.market.id == FusedMatch.resultMarketID, sport == "soccer", index["draw"] == nil { return nil }
+        if first.market.id == FusedMatch.resultMarketID {
+            // A result without both teams (a selection no book names recognisably) or, in soccer, without the draw
+            // does not cover every result.
+            guard index["home"] != nil, index["away"] != nil, sport != "soccer" || index["draw"] != nil else { return nil }
+        }
 
         let maxAge = settings.maxAge(inPlay: inPlay)
         var books: [BookMarket] = []
