@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|dash|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|config|sim|help|help)
+    live|sports|event|stream|dash|value|arb|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|config|sim|help|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream dash record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch config sim help help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash value arb record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch config sim help help' -- "${cur}"))
         ;;
     esac
 }
@@ -375,6 +375,116 @@ _odds_dash() {
         return
         ;;
     '--stale-after')
+        return
+        ;;
+    esac
+}
+
+_odds_value() {
+    repeating_flags=()
+    non_repeating_flags=(--watch --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider --fair --devig --max-age --min-ev --limit --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
+        return
+        ;;
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion value -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--fair')
+        return
+        ;;
+    '--devig')
+        __odds_add_completions -W 'multiplicative'$'\n''additive'$'\n''power'$'\n''shin'
+        return
+        ;;
+    '--max-age')
+        return
+        ;;
+    '--min-ev')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion value -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_arb() {
+    repeating_flags=()
+    non_repeating_flags=(--watch --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider --fair --devig --max-age --stake --round --min-profit --limit --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
+        return
+        ;;
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion arb -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--fair')
+        return
+        ;;
+    '--devig')
+        __odds_add_completions -W 'multiplicative'$'\n''additive'$'\n''power'$'\n''shin'
+        return
+        ;;
+    '--max-age')
+        return
+        ;;
+    '--stake')
+        return
+        ;;
+    '--round')
+        return
+        ;;
+    '--min-profit')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion arb -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -6,15 +6,15 @@ enum Docs {
     /// The root help: what `odds` is, three examples and where to read more (the commands are listed
     /// by the parser). Short enough for one screen.
     static let root = """
-    From PulseScore, TickOdds, BoltOdds and SportsAPIPro v2 and v1, pushed live: tables on a terminal, \
-    TSV, JSON, NDJSON or CSV for scripts, a dashboard. --demo uses the built-in simulator (labelled demo).
+    Five providers pushed live: tables, TSV, JSON, NDJSON or CSV, a dashboard, value and arbitrage. \
+    --demo uses the built-in simulator (labelled demo).
 
     EXAMPLES:
       odds live --sport soccer --demo
       odds dash --provider boltodds --demo
       odds stream --provider tickodds --ndjson
 
-    MORE: odds help TOPIC (\(topics.map(\.name).joined(separator: ", "))), odds help COMMAND, man odds.
+    MORE: odds help TOPIC (\(topics.map(\.name).joined(separator: ", "))), man odds.
     """
 
     /// The reference topics of `odds help TOPIC`, also in the man page (under `help`).

@@ -5,6 +5,7 @@ import OddsOutput
 import OddsProviders
 import OddsSimulator
 import OddsTransport
+import OddsValue
 
 /// Everything one command run needs: settings, the I/O context, the transport and, in demo mode,
 /// the in-process simulator. Built by `withRuntime`, which always releases it.
@@ -103,7 +104,8 @@ final class Runtime: @unchecked Sendable {
             let array = outputFormat == .json
             if array { io.out("[") }
             for (i, event) in events.enumerated() {
-                let text = EventJSON.event(stamped(books.apply(event)), labels: labels).rendered
+                let e = stamped(books.apply(event))
+                let text = EventJSON.event(e, labels: labels, notes: valueNotes(e)).rendered
                 io.out(array ? (i > 0 ? "," : "") + text : text + "\n")
                 if io.stdoutClosed { return }
             }
@@ -118,10 +120,16 @@ final class Runtime: @unchecked Sendable {
         if outputFormat == .table {
             io.out(EventReporter.detail(event, options: renderOptions))
         } else if outputFormat == .json {
-            io.out(EventJSON.event(event, labels: renderOptions.jsonLabels).rendered + "\n")
+            io.out(EventJSON.event(event, labels: renderOptions.jsonLabels, notes: valueNotes(event)).rendered + "\n")
         } else {
             printEvents([event])
         }
+    }
+
+    /// Margins, fair prices and EVs of a one-shot answer's event, as of its arrival (default settings).
+    func valueNotes(_ event: Event) -> PriceNotes {
+        let settings = ValueSettings()
+        return ValueReport.notes(ValueAnalysis.analyze(event, settings: settings) { _ in 0 }, settings: settings)
     }
 
     func close() async {

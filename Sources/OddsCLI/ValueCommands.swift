@@ -116,7 +116,7 @@ extension OddsCommand {
     struct Value: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "value",
-            abstract: "Prices above their fair price (positive expected value), best first.",
+            abstract: "Prices above their fair price (EV), best first.",
             discussion: """
             For each match result, total and spread line and both-teams-to-score market, each book's margin \
             (Σ 1/price − 1, complete markets only), each selection's fair price from --fair and --devig, and each \
@@ -166,7 +166,7 @@ extension OddsCommand {
     struct Arb: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "arb",
-            abstract: "Arbitrage: markets whose best prices across books sum under 100%, with stakes.",
+            abstract: "Arbitrage across books, with rounded stakes.",
             discussion: """
             A complete market (every selection priced, the same line, none suspended, none older than --max-age) \
             whose best prices across books have Σ 1/best < 1. Profit = 1/Σ − 1. Each leg's stake is \

@@ -24,24 +24,31 @@ public enum EventJSON {
         ])
     }
 
-    public static func selection(_ s: Selection, book: String?) -> JSONOutput {
+    public static func selection(_ s: Selection, book: String?, notes: PriceNotes.Selection? = nil) -> JSONOutput {
+        var priceObject = price(s.price, book: book)
+        if let extra = notes?.price, case .object(let fields) = priceObject { priceObject = .object(fields + extra) }
         var fields: [(String, JSONOutput)] = [
             ("name", .string(s.name)),
             ("line", .optionalString(s.line)),
             ("suspended", .bool(s.suspended)),
             ("isMain", s.isMain.map { .bool($0) } ?? .null),
-            ("price", price(s.price, book: book)),
+            ("price", priceObject),
         ]
+        if let extra = notes?.selection { fields += extra }
         // Only providers with deep links (BoltOdds) add the field.
         if let link = s.link { fields.append(("link", .string(link))) }
         return .object(fields)
     }
 
-    public static func market(_ m: Market) -> JSONOutput {
+    public static func market(_ m: Market) -> JSONOutput { market(m, notes: nil) }
+
+    public static func market(_ m: Market, notes: PriceNotes.Market?) -> JSONOutput {
         var fields: [(String, JSONOutput)] = [("name", .string(m.name))]
         // A fused match's market names its provider beside its book.
         if let p = m.provider { fields.append(("provider", .string(p.rawValue))) }
-        fields += [("book", .optionalString(m.book)), ("selections", .array(m.selections.map { selection($0, book: m.book) }))]
+        fields.append(("book", .optionalString(m.book)))
+        if let extra = notes?.fields { fields += extra }
+        fields.append(("selections", .array(m.selections.enumerated().map { selection($1, book: m.book, notes: notes?.selections[$0]) })))
         return .object(fields)
     }
 
@@ -98,7 +105,7 @@ public enum EventJSON {
         return .object([("home", side(l.home)), ("away", side(l.away)), ("confirmed", l.confirmed.map { .bool($0) } ?? .null)])
     }
 
-    public static func event(_ e: Event, labels: [(String, JSONOutput)] = []) -> JSONOutput {
+    public static func event(_ e: Event, labels: [(String, JSONOutput)] = [], notes: PriceNotes? = nil) -> JSONOutput {
         var fields: [(String, JSONOutput)] = [
             ("provider", .string(e.provider.rawValue)),
             ("id", .string(e.id)),
@@ -116,7 +123,7 @@ public enum EventJSON {
             ("scoreText", .optionalString(e.scoreText)),
             ("clock", .optionalString(e.clock)),
             ("period", .optionalString(e.period)),
-            ("markets", .array(e.markets.map(market))),
+            ("markets", .array(e.markets.enumerated().map { market($1, notes: notes?.markets[$0]) })),
             ("incidents", .array(e.incidents.map(incident))),
             ("stats", stats(e.stats)),
             ("lineups", lineups(e.lineups)),
@@ -206,4 +213,21 @@ public enum EventJSON {
         fields += labels
         return .object(fields)
     }
+}
+
+/// Fields added to an event's markets, selections and prices by what reads them (margins, fair prices, EV),
+/// by market index and selection index.
+public struct PriceNotes: Sendable {
+    public struct Selection: Sendable {
+        public var selection: [(String, JSONOutput)] = []
+        public var price: [(String, JSONOutput)] = []
+        public init() {}
+    }
+    public struct Market: Sendable {
+        public var fields: [(String, JSONOutput)] = []
+        public var selections: [Int: Selection] = [:]
+        public init() {}
+    }
+    public var markets: [Int: Market] = [:]
+    public init() {}
 }

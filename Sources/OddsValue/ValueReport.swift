@@ -216,3 +216,32 @@ public enum ValueReport {
         }
     }
 }
+
+extension ValueReport {
+    /// What `odds live --json`, `odds event --json` and stream lines add to an event: each market of an analysed
+    /// meaning gains its book's `margin` (a market of several lines, `margins` per line), each selection its
+    /// `fair` price (with reference and method) and each price its `ev`; null where there is none.
+    public static func notes(_ markets: [MarketValue], settings: ValueSettings) -> PriceNotes {
+        var notes = PriceNotes()
+        var margins: [Int: [(String, JSONOutput)]] = [:]
+        for m in markets {
+            for book in m.books {
+                var marketIndex: Int?
+                for (i, q) in book.quotes.enumerated() {
+                    guard let q else { continue }
+                    marketIndex = q.market
+                    var s = PriceNotes.Selection()
+                    s.selection = [("fair", fairJSON(m, i, settings: settings))]
+                    s.price = [("ev", number(book.ev[i]))]
+                    notes.markets[q.market, default: PriceNotes.Market()].selections[q.selection] = s
+                }
+                if let marketIndex { margins[marketIndex, default: []].append((m.id, number(book.margin))) }
+            }
+        }
+        for (index, lines) in margins {
+            notes.markets[index]!.fields = lines.count == 1 ? [("margin", lines[0].1)]
+                : [("margins", .array(lines.map { .object([("market", .string($0.0)), ("margin", $0.1)]) }))]
+        }
+        return notes
+    }
+}

@@ -23,9 +23,11 @@ struct CLITests {
             #expect(e["demo"] as? Bool == true)
             let markets = try #require(e["markets"] as? [[String: Any]])
             let selection = try #require((markets.first?["selections"] as? [[String: Any]])?.first)
-            #expect(Set(selection.keys) == ["name", "line", "suspended", "isMain", "price"])
+            // The main market is read for value: its selections gain a fair price and their prices an EV.
+            #expect(Set(selection.keys) == ["name", "line", "suspended", "isMain", "price", "fair"])
             let price = try #require(selection["price"] as? [String: Any])
-            #expect(Set(price.keys) == ["decimal", "american", "fractional", "probability", "book"])
+            #expect(Set(price.keys) == ["decimal", "american", "fractional", "probability", "book", "ev"])
+            #expect(markets.first?["margin"] is NSNumber)
         }
     }
 
