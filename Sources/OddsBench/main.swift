@@ -11,6 +11,7 @@
 // row per real match (the dashboard of `odds dash --provider all`), the updates spread over the providers.
 //
 //   swift run -c release odds-bench ingest FILE [--repeat N] [--json]   (decode + apply throughput; Ingest.swift)
+//   swift run -c release odds-bench value [--games 2000] [--books 8]     (margins, fair, EV, arbitrage; ValueBench.swift)
 //   swift run -c release odds-bench fuzz FILE... [--count 1000000]     (the long fuzz run; FuzzBench.swift)
 import Foundation
 import OddsDashboard
@@ -25,6 +26,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "ingest" {
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "match" {
     exit(MatchBench.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "value" {
+    exit(ValueBench.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fuzz" {
     exit(FuzzBench.run(Array(CommandLine.arguments.dropFirst(2))))
