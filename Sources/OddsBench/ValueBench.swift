@@ -61,10 +61,4 @@ enum ValueBench {
         print(String(format: "value: %.1f µs CPU per change; at 1,000 changes a second: %.2f%% of one core", perChange * 1e6, perChange * 1000 * 100))
         return 0
     }
-
-    static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
 }

@@ -58,8 +58,7 @@ struct Dash: AsyncParsableCommand {
             let provider: any OddsProvider
             var focus: (any MatchFocus)?
             // `providers = [...]` in the config joins them when no --provider says otherwise.
-            if several == nil, providerOption.choice == nil, replay.replay == nil, rt.settings.providerSource != .environment,
-               let joined = rt.settings.joined, joined.all || joined.ids.count > 1 {
+            if replay.replay == nil, let joined = rt.configJoined(providerOption.choice) {
                 several = joined
             }
             var fusing: [any OddsProvider] = []

@@ -8,6 +8,20 @@ import OddsStore
 import OddsTransport
 
 extension Runtime {
+    /// `providers = [...]` in the config, when neither --provider (`choice`) nor ODDS_PROVIDER names a provider:
+    /// the providers commands that join several join by default.
+    func configJoined(_ choice: ProviderChoice?) -> (ids: [ProviderID], all: Bool)? {
+        guard choice == nil, settings.providerSource != .environment, let joined = settings.joined,
+              joined.all || joined.ids.count > 1 else { return nil }
+        return joined
+    }
+
+    /// The providers to join: `--provider all` or a list, else the config's (`configJoined`); nil for one provider.
+    func joinedProviders(_ choice: ProviderChoice?) -> (ids: [ProviderID], all: Bool)? {
+        if case .several(let ids, let all) = choice { return (ids, all) }
+        return configJoined(choice)
+    }
+
     /// Live matches of several providers, one row per real match (`--provider all` or a list): each
     /// provider asked at once; one that cannot be used (no key, refused, down) is named on stderr and
     /// the others go on. Fails only when none could be used.

@@ -71,8 +71,7 @@ extension OddsCommand {
                     return
                 }
                 // `providers = [...]` in the config joins them when no --provider says otherwise.
-                if providerOption.choice == nil, rt.settings.providerSource != .environment, let several = rt.settings.joined,
-                   several.all || several.ids.count > 1 {
+                if let several = rt.configJoined(providerOption.choice) {
                     rt.printEvents(try await rt.fusedLiveEvents(several.ids, all: several.all))
                     return
                 }

@@ -81,25 +81,10 @@ extension Runtime {
     /// The events a one-shot command reads: one provider's live events, or several fused (`--provider all`,
     /// a list, or `providers` in the config), with the time they arrived.
     func oneShotEvents(_ option: ProviderOption) async throws -> (events: [Event], at: Date) {
-        if case .several(let ids, let all) = option.choice {
-            let events = try await fusedLiveEvents(ids, all: all)
-            return (events, Date())
+        if let several = joinedProviders(option.choice) {
+            return (try await fusedLiveEvents(several.ids, all: several.all), Date())
         }
-        if option.choice == nil, settings.providerSource != .environment, let several = settings.joined, several.all || several.ids.count > 1 {
-            let events = try await fusedLiveEvents(several.ids, all: several.all)
-            return (events, Date())
-        }
-        let events = try await preparedProvider(settings.provider).liveEvents(sport: settings.sport)
-        return (events, Date())
-    }
-
-    /// The providers a watch follows: several (fused) or one.
-    func watchedProviders(_ option: ProviderOption) throws -> (ids: [ProviderID], all: Bool)? {
-        if case .several(let ids, let all) = option.choice { return (ids, all) }
-        if option.choice == nil, settings.providerSource != .environment, let several = settings.joined, several.all || several.ids.count > 1 {
-            return (several.ids, several.all)
-        }
-        return nil
+        return (try await preparedProvider(settings.provider).liveEvents(sport: settings.sport), Date())
     }
 
     /// Every event's exhaustive markets analysed, each source's age taken at `now` from when the answer arrived.
@@ -145,18 +130,16 @@ extension OddsCommand {
             let settings = try value.settings()
             try await withRuntime(common, provider: try? providerOption.provider, sport: sportOption.value) { rt in
                 if watching.watch {
-                    try await watchOpportunities(kind: "value", rt, providerOption, limit: watching.limit, settings: settings) { values in
-                        ValueReport.valueBets(values, minEV: threshold, settings: settings).map { bet in
-                            let q = bet.market.books[bet.book].quotes[bet.outcome]!
-                            let json = ValueReport.valueJSON(bet, settings: settings, labels: [])
-                            guard case .object(let fields) = json else { return nil }
-                            return (bet.key, "\(q.price!.text)|\(bet.ev.rounded(places: 6))", fields)
+                    try await watchOpportunities(kind: "value", rt, providerOption, limit: watching.limit, settings: settings) { value in
+                        ValueReport.valueBets([value], minEV: threshold).map {
+                            Opportunity(key: $0.key, row: Opportunity.row($0.event.provider, $0.event.id), signature: $0.signature,
+                                        fields: ValueReport.valueFields($0, settings: settings))
                         }
                     }
                     return
                 }
                 let (events, at) = try await rt.oneShotEvents(providerOption)
-                let bets = ValueReport.valueBets(rt.analysed(events, arrived: at, settings: settings), minEV: threshold, settings: settings)
+                let bets = ValueReport.valueBets(rt.analysed(events, arrived: at, settings: settings), minEV: threshold)
                 rt.io.out(ValueReport.renderValue(bets, settings: settings, format: rt.outputFormat, options: rt.renderOptions))
             }
         }
@@ -211,11 +194,10 @@ extension OddsCommand {
             let settings = try value.settings()
             try await withRuntime(common, provider: try? providerOption.provider, sport: sportOption.value) { rt in
                 if watching.watch {
-                    try await watchOpportunities(kind: "arb", rt, providerOption, limit: watching.limit, settings: settings) { values in
-                        ValueReport.arbitrages(values, minProfit: minProfit).map { arb in
-                            let legs = arb.arbitrage.legs.map { "\($0.source.provider.rawValue)/\($0.source.book)@\($0.price.text)" }
-                            guard case .object(let fields) = ValueReport.arbJSON(arb, stake: stake, unit: unit, labels: []) else { return nil }
-                            return (arb.key, legs.joined(separator: ","), fields)
+                    try await watchOpportunities(kind: "arb", rt, providerOption, limit: watching.limit, settings: settings) { value in
+                        ValueReport.arbitrages([value], minProfit: minProfit).map {
+                            Opportunity(key: $0.key, row: Opportunity.row($0.event.provider, $0.event.id), signature: $0.signature,
+                                        fields: ValueReport.arbFields($0, stake: stake, unit: unit))
                         }
                     }
                     return
@@ -229,12 +211,12 @@ extension OddsCommand {
 }
 
 /// `--watch` of `odds value` and `odds arb`: the live feed (one provider, or several fused) folded into a store;
-/// each message's rows are analysed again and `found` lists their opportunities (key, signature, fields); the
-/// tracker writes one NDJSON line as each opens, changes and closes. Ends like `odds stream`.
+/// each message's rows are analysed again and `found` lists an analysed row's opportunities; the tracker writes
+/// one NDJSON line as each opens, changes and closes. Ends like `odds stream`.
 func watchOpportunities(kind: String, _ rt: Runtime, _ option: ProviderOption, limit: Int?, settings: ValueSettings,
-                        found: @escaping @Sendable ([EventValue]) -> [(String, String, [(String, JSONOutput)])?]) async throws {
+                        found: @escaping @Sendable (EventValue) -> [Opportunity]) async throws {
     let stats = FeedStats()
-    let several = try rt.watchedProviders(option)
+    let several = rt.joinedProviders(option.choice)
     let feed: FeedStream
     if let several {
         feed = try await rt.fusedStream(several.ids, all: several.all, stats: stats).stream
@@ -250,7 +232,7 @@ func watchOpportunities(kind: String, _ rt: Runtime, _ option: ProviderOption, l
     let interrupted = try await untilInterrupted {
         var sources = LiveStore()
         var fused: FusedStore? = several == nil ? nil : FusedStore(names: names)
-        var tracker = OpportunityTracker(kind: kind)
+        var tracker = OpportunityTracker(kind: kind, labels: labels)
         var written = 0
         var lastSweep = Date.distantPast
         for try await received in feed {
@@ -258,36 +240,30 @@ func watchOpportunities(kind: String, _ rt: Runtime, _ option: ProviderOption, l
             sources.apply(message)
             fused?.apply(message, sources: sources)
             let now = message.receivedAt
-            // Rows this message touched; once a second every row, so that prices that aged out close.
-            var rows: [EventKey]
             let store = fused?.store ?? sources
-            if now.timeIntervalSince(lastSweep) >= 1 {
-                lastSweep = now
-                rows = Array(store.events.keys)
-            } else if let id = message.update.eventID {
+            // The rows this message touched; every row (and every row with something open) at most once a second,
+            // so that prices that aged out close, and on a message about no one event (a snapshot).
+            let rows: [EventKey]
+            var rowIDs: Set<String> = []
+            if let id = message.update.eventID, now.timeIntervalSince(lastSweep) < 1 {
                 let key = EventKey(provider: message.provider, id: id)
                 rows = fused == nil ? [key] : (fused!.fusion.match(of: key).map { [EventKey(provider: .fused, id: $0.id)] } ?? [])
+                // A row that left the store closes what it had.
+                if fused == nil { rowIDs.insert(Opportunity.row(key.provider, key.id)) }
             } else {
+                if now.timeIntervalSince(lastSweep) >= 1 { lastSweep = now }
                 rows = Array(store.events.keys)
+                rowIDs = tracker.openRows
             }
-            if case .snapshot = message.update { rows = Array(store.events.keys) }
-            var rowIDs = Set(rows.map { "\($0.provider.rawValue):\($0.id)" })
-            if lastSweep == now { rowIDs.formUnion(tracker.openRows) }
-            // A row that left the store closes what it had.
-            if let id = message.update.eventID, fused == nil { rowIDs.insert("\(message.provider.rawValue):\(id)") }
-            let values = rows.compactMap { key -> EventValue? in
-                guard let event = store.events[key]?.event else { return nil }
-                return EventValue(event: event, markets: ValueAnalysis.analyze(event, settings: settings) {
+            rowIDs.formUnion(rows.map { Opportunity.row($0.provider, $0.id) })
+            let opportunities = rows.flatMap { key -> [Opportunity] in
+                guard let event = store.events[key]?.event else { return [] }
+                return found(EventValue(event: event, markets: ValueAnalysis.analyze(event, settings: settings) {
                     ages.age(of: $0, in: event, sources: sources, now: now)
-                })
-            }
-            let opportunities = values.flatMap { v -> [Opportunity] in
-                let row = "\(v.event.provider.rawValue):\(v.event.id)"
-                return found([v]).compactMap { $0.map { Opportunity(key: $0.0, row: row, signature: $0.1, fields: $0.2) } }
+                }))
             }
             for line in tracker.update(rows: rowIDs, found: opportunities, at: now) {
-                guard case .object(let fields) = line else { continue }
-                io.out(JSONOutput.object(fields + labels).rendered + "\n")
+                io.out(line.rendered + "\n")
                 written += 1
                 if io.stdoutClosed { return }
                 if let limit, written >= limit { return }

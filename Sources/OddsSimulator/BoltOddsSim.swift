@@ -202,9 +202,12 @@ enum BoltOdds {
         var out: [BoltOutcome] = []
         // A suspended line is "" for some games and null for others (the docs allow both).
         let suspendedCell: BoltCell = (m.serial + book) % 2 == 0 ? .empty : .null
-        func add(_ key: String, _ name: String, line: String?, overUnder: String?, target: String?, price: Int, suspended: Bool) {
+        /// `quoted`: the book's own text instead of the world's price (a lagging book's).
+        func add(_ key: String, _ name: String, line: String?, overUnder: String?, target: String?, price: Int, suspended: Bool,
+                 quoted: String? = nil) {
             let index = out.count
-            let cell: BoltCell = suspended || m.suspended ? suspendedCell : .price(quote(price, serial: m.serial, book: book, index: index))
+            let cell: BoltCell = suspended || m.suspended ? suspendedCell
+                : .price(quoted ?? quote(price, serial: m.serial, book: book, index: index))
             out.append(BoltOutcome(key: key, name: name, line: line, overUnder: overUnder, target: target, odds: cell,
                                    link: outcomeLink(m.serial, book: book, index: index)))
         }
@@ -213,12 +216,9 @@ enum BoltOdds {
         guard let moneyline = m.markets.first else { return [] }
         let lag = lagging(m)
         for (i, s) in moneyline.selections.enumerated() {
-            if let lag, lag.book == book, lag.selection == i, !s.suspended, !m.suspended {
-                out.append(BoltOutcome(key: "\(s.name) Moneyline", name: "Moneyline", line: nil, overUnder: nil, target: s.name,
-                                       odds: .price(lag.price), link: outcomeLink(m.serial, book: book, index: out.count)))
-                continue
-            }
-            add("\(s.name) Moneyline", "Moneyline", line: nil, overUnder: nil, target: s.name, price: s.price, suspended: s.suspended)
+            let lagged = lag.flatMap { $0.book == book && $0.selection == i ? $0.price : nil }
+            add("\(s.name) Moneyline", "Moneyline", line: nil, overUnder: nil, target: s.name, price: s.price, suspended: s.suspended,
+                quoted: lagged)
         }
         let pHome = probability(moneyline.selections[0].price)
         let pAway = probability(moneyline.selections[moneyline.selections.count - 1].price)

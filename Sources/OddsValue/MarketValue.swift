@@ -58,7 +58,8 @@ public struct BookMarket: Hashable, Sendable {
     public var vigFree: [Fraction]?
     /// Per outcome: price × fair probability − 1; nil without a price or a fair probability.
     public var ev: [Fraction?]
-    /// True when every price of the book is within the age allowed.
+    /// True when the book's prices are within the age allowed (they share their source's age): only a fresh
+    /// book counts for the consensus, value and arbitrage.
     public var fresh: Bool
 }
 
@@ -98,7 +99,7 @@ public struct Arbitrage: Hashable, Sendable {
     /// Stakes for `total`, each S × (1/priceᵢ)/Σ rounded to the nearest `unit`.
     public func stakes(total: Fraction, unit: Fraction) -> StakePlan {
         let stakes = legs.map { leg -> Fraction in
-            let share = (Fraction(leg.price.decimalOdds).reciprocal! / sum)!
+            let share = (Fraction(leg.price.impliedProbability) / sum)!
             return unit.isPositive ? (total * share).roundedToMultiple(of: unit) : total * share
         }
         let returns = zip(stakes, legs).map { $0 * Fraction($1.price.decimalOdds) }

@@ -1,5 +1,6 @@
 import Foundation
 import OddsJSON
+import OddsModel
 import OddsOutput
 
 /// An opportunity as `--watch` follows it: what it is, the row it belongs to, and what it says now.
@@ -14,6 +15,9 @@ public struct Opportunity: Sendable {
     public init(key: String, row: String, signature: String, fields: [(String, JSONOutput)]) {
         self.key = key; self.row = row; self.signature = signature; self.fields = fields
     }
+
+    /// The row id of a provider's event (a fused match: `.fused` and its match id).
+    public static func row(_ provider: ProviderID, _ id: String) -> String { "\(provider.rawValue):\(id)" }
 }
 
 /// Follows opportunities as rows are recomputed: each opens, changes and closes once, with how long it lasted.
@@ -25,10 +29,10 @@ public struct OpportunityTracker: Sendable {
     private var open: [String: Open] = [:]
     private var byRow: [String: Set<String>] = [:]
     public let kind: String
+    /// Fields every line ends with (`"demo": true`).
+    let labels: [(String, JSONOutput)]
 
-    public init(kind: String) { self.kind = kind }
-
-    public var openCount: Int { open.count }
+    public init(kind: String, labels: [(String, JSONOutput)] = []) { self.kind = kind; self.labels = labels }
     /// The rows with an open opportunity.
     public var openRows: Set<String> { Set(byRow.keys) }
 
@@ -65,6 +69,6 @@ public struct OpportunityTracker: Sendable {
     func line(_ type: String, _ o: Opportunity, opened: Date, at now: Date) -> JSONOutput {
         .object([("type", .string(type)), ("kind", .string(kind)), ("key", .string(o.key)),
                  ("at", .string(EventJSON.date(now))), ("openedAt", .string(EventJSON.date(opened))),
-                 ("lasted", .number(String(format: "%.1f", now.timeIntervalSince(opened))))] + o.fields)
+                 ("lasted", .number(String(format: "%.1f", now.timeIntervalSince(opened))))] + o.fields + labels)
     }
 }

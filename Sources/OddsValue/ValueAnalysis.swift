@@ -131,7 +131,7 @@ public enum ValueAnalysis {
             }
         }
         return MarketValue(id: first.market.id, name: first.market.name, outcomes: outcomes, books: books, fair: fair,
-                           arbitrage: arbitrage(books, outcomes: outcomes.count, maxAge: maxAge), inPlay: inPlay)
+                           arbitrage: arbitrage(books, outcomes: outcomes.count), inPlay: inPlay)
     }
 
     /// The reference's vig-free probabilities: a named book's own, or the consensus of every fresh complete book.
@@ -159,12 +159,12 @@ public enum ValueAnalysis {
     }
 
     /// The best fresh, available price of each outcome across books; an arbitrage when they sum to less than 1.
-    static func arbitrage(_ books: [BookMarket], outcomes: Int, maxAge: TimeInterval) -> Arbitrage? {
+    static func arbitrage(_ books: [BookMarket], outcomes: Int) -> Arbitrage? {
         var legs: [Arbitrage.Leg] = []
         for i in 0..<outcomes {
             var best: Arbitrage.Leg?
             for book in books {
-                guard let q = book.quotes[i], q.isAvailable, (q.age ?? 0) <= maxAge else { continue }
+                guard book.fresh, let q = book.quotes[i], q.isAvailable else { continue }
                 if let b = best, b.price.decimalOdds >= q.price!.decimalOdds { continue }
                 best = Arbitrage.Leg(outcome: i, source: book.source, price: q.price!, age: q.age)
             }

@@ -22,6 +22,8 @@ public struct ValueBet: Sendable {
         let b = market.books[book].source
         return "value|\(event.match?.id ?? event.provider.rawValue + ":" + event.id)|\(market.id)|\(market.outcomes[outcome].id)|\(b.provider.rawValue)/\(b.book)"
     }
+    /// What a change of it is (`--watch`): its price or EV, never its age.
+    public var signature: String { "\(market.books[book].quotes[outcome]!.price!.text)|\(ev.rounded(places: 6))" }
 }
 
 /// An arbitrage of one event's market.
@@ -30,19 +32,22 @@ public struct ArbitrageFound: Sendable {
     public var market: MarketValue
     public var arbitrage: Arbitrage
     public var key: String { "arb|\(event.match?.id ?? event.provider.rawValue + ":" + event.id)|\(market.id)" }
+    /// What a change of it is (`--watch`): its legs' sources and prices, never their ages.
+    public var signature: String {
+        arbitrage.legs.map { "\($0.source.provider.rawValue)/\($0.source.book)@\($0.price.text)" }.joined(separator: ",")
+    }
 }
 
 /// The rows of `odds value` and `odds arb`: selection, thresholds and every output format.
 public enum ValueReport {
     /// Every fresh price whose EV is at least `minEV`, best first.
-    public static func valueBets(_ values: [EventValue], minEV: Fraction, settings: ValueSettings) -> [ValueBet] {
+    public static func valueBets(_ values: [EventValue], minEV: Fraction) -> [ValueBet] {
         var out: [ValueBet] = []
         for v in values {
             for m in v.markets {
-                let maxAge = settings.maxAge(inPlay: m.inPlay)
-                for (b, book) in m.books.enumerated() {
+                for (b, book) in m.books.enumerated() where book.fresh {
                     for (i, ev) in book.ev.enumerated() {
-                        guard let ev, !(ev < minEV), let q = book.quotes[i], (q.age ?? 0) <= maxAge else { continue }
+                        guard let ev, !(ev < minEV) else { continue }
                         out.append(ValueBet(event: v.event, market: m, outcome: i, book: b, ev: ev))
                     }
                 }
@@ -127,13 +132,18 @@ public enum ValueReport {
     }
 
     public static func valueJSON(_ v: ValueBet, settings: ValueSettings, labels: [(String, JSONOutput)]) -> JSONOutput {
+        .object(valueFields(v, settings: settings) + labels)
+    }
+
+    /// A value bet's JSON fields (`odds value --json`, `--watch` lines).
+    public static func valueFields(_ v: ValueBet, settings: ValueSettings) -> [(String, JSONOutput)] {
         let book = v.market.books[v.book], q = book.quotes[v.outcome]!, o = v.market.outcomes[v.outcome]
-        return .object(matchFields(v.event) + marketFields(v.market) + [
+        return matchFields(v.event) + marketFields(v.market) + [
             ("line", .optionalString(o.line)), ("selection", .string(o.name)), ("selectionId", .string(o.id)),
             ("book", .string(book.source.book)), ("bookProvider", .string(book.source.provider.rawValue)),
             ("price", EventJSON.price(q.price, book: book.source.book)), ("fair", fairJSON(v.market, v.outcome, settings: settings)),
             ("ev", number(v.ev)), ("margin", number(book.margin)), ("age", ageJSON(q.age)),
-        ] + labels)
+        ]
     }
 
     public static func renderValue(_ bets: [ValueBet], settings: ValueSettings, format: OutputFormat, options: RenderOptions) -> String {
@@ -177,6 +187,11 @@ public enum ValueReport {
     }
 
     public static func arbJSON(_ a: ArbitrageFound, stake: Fraction, unit: Fraction, labels: [(String, JSONOutput)]) -> JSONOutput {
+        .object(arbFields(a, stake: stake, unit: unit) + labels)
+    }
+
+    /// An arbitrage's JSON fields (`odds arb --json`, `--watch` lines).
+    public static func arbFields(_ a: ArbitrageFound, stake: Fraction, unit: Fraction) -> [(String, JSONOutput)] {
         let plan = a.arbitrage.stakes(total: stake, unit: unit)
         let legs: [JSONOutput] = a.arbitrage.legs.enumerated().map { n, leg in
             let o = a.market.outcomes[leg.outcome]
@@ -186,12 +201,12 @@ public enum ValueReport {
                             ("stake", .number(plan.stakes[n].rounded(places: places(unit)))),
                             ("return", .number(plan.returns[n].rounded(places: 2))), ("age", ageJSON(leg.age))])
         }
-        return .object(matchFields(a.event) + marketFields(a.market) + [
+        return matchFields(a.event) + marketFields(a.market) + [
             ("profit", number(a.arbitrage.profit)), ("impliedSum", number(a.arbitrage.sum)),
             ("stake", .number(stake.rounded(places: places(unit)))), ("staked", .number(plan.staked.rounded(places: places(unit)))),
             ("guaranteedReturn", .number(plan.guaranteed.rounded(places: 2))), ("profitAfterRounding", number(plan.profit)),
             ("oldestAge", ageJSON(a.arbitrage.oldestAge)), ("legs", .array(legs)),
-        ] + labels)
+        ]
     }
 
     public static func renderArbs(_ arbs: [ArbitrageFound], stake: Fraction, unit: Fraction, format: OutputFormat,
