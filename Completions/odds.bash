@@ -339,7 +339,7 @@ _odds_dash() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --book)
-    non_repeating_options=(--provider --replay --speed --odds-format --color --format --stale-after)
+    non_repeating_options=(--provider --replay --speed --fair --devig --max-age --odds-format --color --format --min-ev --stale-after)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -358,6 +358,16 @@ _odds_dash() {
     '--speed')
         return
         ;;
+    '--fair')
+        return
+        ;;
+    '--devig')
+        __odds_add_completions -W 'multiplicative'$'\n''additive'$'\n''power'$'\n''shin'
+        return
+        ;;
+    '--max-age')
+        return
+        ;;
     '--odds-format')
         __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
         return
@@ -372,6 +382,9 @@ _odds_dash() {
         ;;
     '--book')
         __odds_add_completions -W "$(__odds_custom_complete ---completion dash -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--min-ev')
         return
         ;;
     '--stale-after')

@@ -8,6 +8,7 @@ import OddsProviders
 import OddsStore
 import OddsTerminal
 import OddsTransport
+import OddsValue
 
 /// `odds dash`: the live full-screen dashboard.
 struct Dash: AsyncParsableCommand {
@@ -18,8 +19,16 @@ struct Dash: AsyncParsableCommand {
         Keys: arrows or j/k move, PgUp/PgDn page, g/G first/last, Enter details, Esc back, / filter by team or \
         league (Esc clears), s cycles the sort (kick-off, league, biggest recent price move, latest incident), \
         f pins a favourite team (saved as `favourites` in the config file), o cycles the odds format, p pauses the \
-        view while data keeps flowing, ? help, q quits. Needs a terminal; for pipes use `odds stream`.
-        With --provider all (or a list, or `providers` in the config) each row is one real match fused across the         providers: SRC counts its sources (* when they disagree on the score), the header shows each provider's         state, and the detail pane's grid is selections × sources with each source's age. A recording of several         providers replays fused.
+        view while data keeps flowing, v toggles value mode, ? help, q quits. Needs a terminal; for pipes use \
+        `odds stream`.
+        With --provider all (or a list, or `providers` in the config) each row is one real match fused across the \
+        providers: SRC counts its sources (* when they disagree on the score), the header shows each provider's \
+        state, and the detail pane's grid is selections × sources with each source's age. A recording of several \
+        providers replays fused.
+        Value mode (v) adds a MARGIN column (the margin of the prices the row shows; ARB and the profit when one of \
+        the match's markets is an arbitrage on fresh prices), marks prices whose EV passes --min-ev, and gives the \
+        detail pane each book's margin, each selection's fair price and each price's EV (--fair, --devig, --max-age \
+        as for `odds value`).
         Example: odds dash --provider tickodds --sport soccer --demo
         Example: odds dash --provider all --demo
         """)
@@ -27,13 +36,18 @@ struct Dash: AsyncParsableCommand {
     @OptionGroup var providerOption: ProviderOption
     @OptionGroup var sportOption: SportOption
     @OptionGroup var replay: ReplayOptions
+    @OptionGroup var value: ValueOptions
     @OptionGroup var common: CommonOptions
+
+    @Option(name: .customLong("min-ev"), help: ArgumentHelp("Value mode marks prices with more than this EV: a percentage (2%) or a fraction (0.02). Default 0.", valueName: "ev"))
+    var minEV: String = "0"
 
     @Option(name: .long, help: "Seconds without a message after which rows are shown as stale (default: the feed's own bound, 30 s for TickOdds, 120 s for PulseScore).")
     var staleAfter: Double?
 
     func validate() throws {
         if let staleAfter, staleAfter <= 0 { throw ValidationError("--stale-after must be positive.") }
+        _ = try fractionArgument(minEV, option: "--min-ev")
         if case .several = providerOption.choice, replay.replay != nil {
             throw ValidationError("--replay shows the recording's own providers; drop --provider all (or the list).")
         }
@@ -99,6 +113,9 @@ struct Dash: AsyncParsableCommand {
                 }
             }
             model.replay = rt.replaying
+            model.valueSettings = try value.settings()
+            model.minEV = try fractionArgument(minEV, option: "--min-ev")
+            model.priceAges = .registered
             let terminal: CursesTerminal
             do { terminal = try CursesTerminal.open(environment: io.environment) } catch {
                 throw OddsError.usage(String(describing: error))

@@ -4,6 +4,7 @@ import OddsFusion
 import OddsModel
 import OddsOutput
 import OddsStore
+import OddsValue
 import OddsTransport
 
 func printSports(_ sports: [SportCount], _ rt: Runtime) {
@@ -26,9 +27,11 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
     let books = rt.common.bookFilter
     let io = rt.io
     let limit = options.limit
+    let value = ValueSettings()
     let interrupted = try await untilInterrupted {
         var store = LiveStore()
         var moves = PriceLineMoves()
+        var reader = MarketReader()
         var written = 0
         var fusion = initialFusion
         for try await received in feed {
@@ -47,7 +50,32 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
                 guard let line = humanLine(message, store: store) else { continue }
                 io.out(TerminalText.safe(line) + "\n")
             } else {
-                io.out(EventJSON.update(message, move: move, match: matchID, labels: labels).rendered + "\n")
+                // Margins, fair prices and EVs, read against the event as the client now holds it (every book),
+                // re-reading only the markets the update touched; prices count as of their arrival.
+                var notes: [String: PriceNotes] = [:]
+                var priceNotes: [(String, JSONOutput)] = []
+                func read(_ id: String, touched: Set<String>?) -> (Event, [MarketValue])? {
+                    let key = EventKey(provider: message.provider, id: id)
+                    guard let current = store.events[key]?.event else { reader.forget(key); return nil }
+                    return (current, reader.markets(of: current, key: key, touched: touched, settings: value) { _ in 0 })
+                }
+                func note(_ line: Event, touched: Set<String>?) {
+                    guard let (current, markets) = read(line.id, touched: touched) else { return }
+                    notes[line.id] = ValueReport.streamNotes(line: line, current: current, markets: markets, settings: value)
+                }
+                switch message.update {
+                case .price(let p):
+                    if let (current, markets) = read(p.eventID, touched: [p.marketID]) {
+                        priceNotes = ValueReport.priceLineNotes(p, in: current, markets: markets, settings: value)
+                    }
+                case .upsert(let e): note(e, touched: nil)
+                case .bookUpsert(let e, _): note(e, touched: Set(e.markets.map(\.id)))
+                case .snapshot(let events): for e in events { note(e, touched: nil) }
+                case .remove(let id): reader.forget(EventKey(provider: message.provider, id: id))
+                default: break
+                }
+                let found = notes
+                io.out(EventJSON.update(message, move: move, match: matchID, labels: labels, notes: { e in found[e.id] }, priceNotes: priceNotes).rendered + "\n")
             }
             written += 1
             if io.stdoutClosed { return }

@@ -52,6 +52,13 @@ struct ValueOptions: ParsableArguments {
     }
 }
 
+extension PriceAges {
+    /// Ages as the registered providers' feeds give them (which send only changes).
+    static var registered: PriceAges {
+        PriceAges(changesOnly: Set(ProviderRegistry.descriptors.filter { $0.capabilities.contains(.changesOnly) }.map(\.id)))
+    }
+}
+
 /// `--watch` and its `--limit` of `odds value` and `odds arb`.
 struct WatchOptions: ParsableArguments {
     @Flag(name: .long, help: "Follow the live feed: an NDJSON line as each opportunity opens, changes and closes (with how long it lasted).")
@@ -223,8 +230,7 @@ func watchOpportunities(kind: String, _ rt: Runtime, _ option: ProviderOption, l
     } else {
         feed = try await rt.preparedProvider(rt.settings.provider).stream(sport: rt.settings.sport, stats: stats)
     }
-    let changesOnly = Set(ProviderRegistry.descriptors.filter { $0.capabilities.contains(.changesOnly) }.map(\.id))
-    let ages = PriceAges(changesOnly: changesOnly)
+    let ages = PriceAges.registered
     let labels = rt.renderOptions.jsonLabels
     let books = rt.common.bookFilter
     let names = MatchNames(user: rt.config.aliases)

@@ -2,6 +2,7 @@ import Foundation
 import OddsModel
 import OddsOutput
 import OddsStore
+import OddsValue
 
 /// Turns a model into a screen: pure, so frames can be tested as text.
 public enum DashboardLayout {
@@ -156,13 +157,13 @@ public enum DashboardLayout {
         let variants: [String]
         switch model.mode {
         case .table: variants = [
-            " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · ? help · q quit",
-            " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · p pause · ? help · q quit",
+             " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · v value · ? help · q quit",
+             " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · p pause · v value · ? help · q quit",
             " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · ? help · q quit",
             " Enter detail · / filter · s sort · ? help · q quit",
             " ? help · q quit"]
         case .detail: variants = [
-            " ↑↓/jk scroll · Esc back · o odds · p pause · ? help · q quit",
+             " ↑↓/jk scroll · Esc back · o odds · p pause · v value · ? help · q quit",
             " Esc back · ? help · q quit"]
         }
         let keys = variants.first { TextWidth.width(of: $0) <= screen.width } ?? variants[variants.count - 1]
@@ -177,18 +178,24 @@ public enum DashboardLayout {
         var sport = 0, sportX = 0
         /// The SRC column (before the prices) of fused matches: how many sources, `*` when they disagree.
         var src = 0, srcX = 0
+        /// The MARGIN column (after the prices) of value mode; 0 otherwise.
+        var margin = 0, marginX = 0
         var x: [Int] = []
     }
 
     /// `multiBook`: each price cell also names the book with the best price ("2.10 fand").
     /// `multiSport`: several sports are asked for (`--sport all`, or repeated): a SPORT column.
-    static func columns(width: Int, multiBook: Bool = false, multiSport: Bool = false, fused: Bool = false) -> Columns {
+    /// `value`: value mode's MARGIN column.
+    static func columns(width: Int, multiBook: Bool = false, multiSport: Bool = false, fused: Bool = false,
+                        value: Bool = false) -> Columns {
         var c = Columns()
         if multiBook { c.price = 13 }
         if multiSport && width >= 100 { c.sport = 10 }
         if fused { c.src = 3 }
+        if value { c.margin = 10 }
         // One space between the columns.
         let fixed = c.mark + c.time + c.score + 3 * c.price + 9 + (c.sport > 0 ? c.sport + 1 : 0) + (c.src > 0 ? c.src + 1 : 0)
+            + (c.margin > 0 ? c.margin + 1 : 0)
         let flexible = width - fixed
         c.league = max(8, min(18, flexible * 18 / 100))
         c.home = max(10, min(24, flexible * 25 / 100))
@@ -208,6 +215,7 @@ public enum DashboardLayout {
             c.x.append(x)
             x += w + 1
         }
+        if c.margin > 0 { c.marginX = x; x += c.margin + 1 }
         c.x.append(x)
         return c
     }
@@ -215,7 +223,8 @@ public enum DashboardLayout {
     static func table(_ model: DashboardModel, _ screen: inout Screen) {
         let c = columns(width: screen.width, multiBook: model.provider.singleBook == nil,
                         multiSport: SportSelection.isAll(model.sport) || (SportSelection.sports(model.sport)?.count ?? 0) > 1,
-                        fused: model.isFused)
+                        fused: model.isFused, value: model.valueMode)
+        if c.margin > 0 { screen.put(TextWidth.pad("MARGIN", to: c.margin, right: true), x: c.marginX, y: 1, attributes: [.bold, .underline]) }
         if c.sport > 0 { screen.put(TextWidth.pad("SPORT", to: c.sport), x: c.sportX, y: 1, attributes: [.bold, .underline]) }
         if c.src > 0 { screen.put(TextWidth.pad("SRC", to: c.src), x: c.srcX, y: 1, attributes: [.bold, .underline]) }
         let titles = ["", "TIME", "LEAGUE", "HOME", "SCORE", "AWAY", "1", "X", "2", "LATEST INCIDENT"]
@@ -264,8 +273,24 @@ public enum DashboardLayout {
                 screen.put(TextWidth.pad("\(match.sources.count)" + (conflicted ? "*" : ""), to: c.src, right: true), x: c.srcX, y: y,
                            attributes: base.union(conflicted ? .yellow : .dim))
             }
+            let value = model.valueMode ? model.rowValue(key) : nil
             for (i, cell) in priceCells(model, state).enumerated() {
-                screen.put(TextWidth.pad(cell.0, to: c.price, right: true), x: c.x[6 + i], y: y, attributes: base.union(cell.1))
+                var (text, attributes) = cell
+                // A price whose EV passes the threshold: cyan and bold, "+" in the move marker's place when it has none.
+                if let ev = value?.ev[i], model.minEV < ev {
+                    attributes = [.cyan, .bold]
+                    if text.hasSuffix(" ") { text.removeLast(); text += "+" }
+                }
+                screen.put(TextWidth.pad(text, to: c.price, right: true), x: c.x[6 + i], y: y, attributes: base.union(attributes))
+            }
+            if let value, c.margin > 0 {
+                if let arb = value.arbitrage {
+                    screen.put(TextWidth.pad("ARB " + ValueReport.percent(arb.profit), to: c.margin, right: true), x: c.marginX, y: y,
+                               attributes: base.union([.magenta, .bold]))
+                } else if let margin = value.margin {
+                    screen.put(TextWidth.pad(ValueReport.percent(margin), to: c.margin, right: true), x: c.marginX, y: y,
+                               attributes: base.union(margin.isNegative ? .yellow : .dim))
+                }
             }
             if c.incident > 0, let incident = e.incidents.last {
                 screen.put(TextWidth.pad(EventReporter.incidentLine(incident, event: e), to: c.incident), x: c.x[9], y: y,
@@ -344,15 +369,31 @@ public enum DashboardLayout {
             }
             for c in match.conflicts { line("  ≠ " + c + " (the freshest is shown)", [.yellow, .bold]) }
         }
+        let value = model.valueMode ? ValueLookup(model.marketValues(key)) : nil
+        if let value {
+            line("value: fair prices by \(model.valueSettings.reference) (\(model.valueSettings.method.rawValue)), EV per price, margin per book", .dim)
+        }
         line("")
         if e.books.count > 1 || e.match.map({ $0.sources.count > 1 }) == true {
-            lines += bookGrid(model, state)
+            lines += bookGrid(model, state, value: value)
         } else {
-            for market in e.markets {
-                line(market.name, [.bold, .underline])
-                for s in market.selections {
+            for (index, market) in e.markets.enumerated() {
+                var title: [(String, CellAttributes)] = [(market.name, [.bold, .underline])]
+                if let margins = value?.margins[index] {
+                    title.append(("  margin " + margins.map { ($0.line.map { $0 + " " } ?? "") + ($0.margin.map(ValueReport.percent) ?? "-") }
+                        .joined(separator: ", "), .dim))
+                }
+                lines.append(title)
+                for (i, s) in market.selections.enumerated() {
                     let (price, attributes) = priceText(model, state, market, s, was: true)
-                    lines.append([("  " + TextWidth.pad(selectionName(s), to: 30) + "  " + price, attributes)])
+                    var row = [("  " + TextWidth.pad(selectionName(s), to: 30) + "  " + price, attributes)]
+                    if let q = value?.quotes[index]?[i] {
+                        let fair = q.market.fairPrice(q.outcome).map { ValueReport.fairText($0, model.oddsFormat) } ?? "-"
+                        let ev = q.market.books[q.book].ev[q.outcome]
+                        row.append(("  fair " + fair, .dim))
+                        if let ev { row.append(("  EV " + signedPercent(ev), model.minEV < ev ? [.cyan, .bold] : .dim)) }
+                    }
+                    lines.append(row)
                 }
             }
         }
@@ -428,7 +469,7 @@ public enum DashboardLayout {
     /// Several books (or sources): per market, a grid of selections × sources with moves, suspensions and
     /// the best price bold (fused: each source's age under its name), then where each selection's best
     /// price is, with the book's link.
-    static func bookGrid(_ model: DashboardModel, _ state: EventState) -> [[(String, CellAttributes)]] {
+    static func bookGrid(_ model: DashboardModel, _ state: EventState, value: ValueLookup? = nil) -> [[(String, CellAttributes)]] {
         let e = state.event
         var sources: [GridSource] = []
         var seen = Set<GridSource>()
@@ -446,50 +487,119 @@ public enum DashboardLayout {
         var out: [[(String, CellAttributes)]] = []
         var ids: [String] = []
         for m in e.markets where !ids.contains(m.id) { ids.append(m.id) }
-        let cell = 10
+        // Value mode: wider cells for each price's EV, a fair column and each book's margin.
+        let cell = value == nil ? 10 : 17
+        let fairWidth = value == nil ? 0 : 8
         let updated: [ProviderID: Date] = Dictionary(e.match?.sources.compactMap { s in s.updatedAt.map { (s.provider, $0) } } ?? [],
                                                      uniquingKeysWith: { a, _ in a })
         for id in ids {
-            let markets = e.markets.filter { $0.id == id }
+            let indices = e.markets.indices.filter { e.markets[$0].id == id }
+            let markets = indices.map { e.markets[$0] }
             let columns = sources.filter { s in markets.contains { $0.provider == s.provider && $0.book == s.book } }
+            func index(of source: GridSource) -> Int? {
+                indices.first { e.markets[$0].provider == source.provider && e.markets[$0].book == source.book }
+            }
+            let lead = "  " + TextWidth.pad("", to: 26) + (fairWidth > 0 ? TextWidth.pad("fair", to: fairWidth, right: true) : "")
             out.append([(markets[0].name, CellAttributes([.bold, .underline]))])
-            out.append([("  " + TextWidth.pad("", to: 26)
-                         + columns.map { TextWidth.pad(String(title($0).prefix(cell - 1)), to: cell, right: true) }.joined(), .dim)])
+            out.append([(lead + columns.map { TextWidth.pad(String(title($0).prefix(cell - 1)), to: cell, right: true) }.joined(), .dim)])
             if e.match != nil {
                 let ages = columns.map { s -> String in
                     guard let p = s.provider, let at = updated[p] else { return "" }
                     return age(model.now.timeIntervalSince(at)).replacingOccurrences(of: " ago", with: "")
                 }
-                out.append([("  " + TextWidth.pad("age", to: 26) + ages.map { TextWidth.pad($0, to: cell, right: true) }.joined(), .dim)])
+                out.append([("  " + TextWidth.pad("age", to: 26 + fairWidth) + ages.map { TextWidth.pad($0, to: cell, right: true) }.joined(), .dim)])
+            }
+            if let value {
+                // One margin row per line the sources' markets hold (a market of several lines has a margin per line).
+                var lines: [String?] = []
+                for source in columns { for m in index(of: source).flatMap({ value.margins[$0] }) ?? [] where !lines.contains(m.line) { lines.append(m.line) } }
+                for l in lines {
+                    let cells = columns.map { source -> String in
+                        let margin = index(of: source).flatMap { value.margins[$0]?.first { $0.line == l } }?.margin
+                        return margin.map(ValueReport.percent) ?? ""
+                    }
+                    out.append([("  " + TextWidth.pad("margin" + (l.map { " " + $0 } ?? ""), to: 26 + fairWidth)
+                                 + cells.map { TextWidth.pad($0, to: cell, right: true) }.joined(), .dim)])
+                }
             }
             var refs: [SelectionRef] = []
             var names: [SelectionRef: Selection] = [:]
             for m in markets { for s in m.selections where names[s.ref] == nil { refs.append(s.ref); names[s.ref] = s } }
-            func offer(_ source: GridSource, _ ref: SelectionRef) -> (Market, Selection)? {
-                guard let m = markets.first(where: { $0.provider == source.provider && $0.book == source.book }),
-                      let s = m.selections.first(where: { $0.ref == ref }) else { return nil }
-                return (m, s)
+            func offer(_ source: GridSource, _ ref: SelectionRef) -> (Market, Selection, Int, Int)? {
+                guard let i = index(of: source), let j = e.markets[i].selections.firstIndex(where: { $0.ref == ref }) else { return nil }
+                return (e.markets[i], e.markets[i].selections[j], i, j)
             }
             let best = e.bestPrices(marketID: id).mapValues { GridSource(provider: $0.provider, book: $0.book) }
             for ref in refs {
                 var row: [(String, CellAttributes)] = [("  " + TextWidth.pad(selectionName(names[ref]!), to: 26), [])]
+                if let value {
+                    // The fair price of the selection: any source's quote names its market's outcome.
+                    let q = columns.lazy.compactMap { offer($0, ref) }.compactMap { value.quotes[$0.2]?[$0.3] }.first
+                    let fair = q.flatMap { $0.market.fairPrice($0.outcome) }.map { ValueReport.fairText($0, model.oddsFormat) } ?? ""
+                    row.append((TextWidth.pad(fair, to: fairWidth, right: true), .dim))
+                }
                 for source in columns {
-                    guard let (m, s) = offer(source, ref) else {
+                    guard let (m, s, i, j) = offer(source, ref) else {
                         row.append((TextWidth.pad("", to: cell), []))
                         continue
                     }
                     var (text, attributes) = priceText(model, state, m, s, was: false)
                     if best[ref] == source { attributes.insert(.bold) }
+                    if let q = value?.quotes[i]?[j], let ev = q.market.books[q.book].ev[q.outcome] {
+                        text += " " + signedPercent(ev)
+                        if model.minEV < ev { attributes = attributes.union([.cyan, .bold]) }
+                    }
                     row.append((TextWidth.pad(text, to: cell, right: true), attributes))
                 }
                 out.append(row)
             }
             for ref in refs {
-                guard let source = best[ref], let (_, s) = offer(source, ref), let link = s.link else { continue }
+                guard let source = best[ref], let (_, s, _, _) = offer(source, ref), let link = s.link else { continue }
                 out.append([("    \(selectionName(names[ref]!)): best at \(title(source)) \(link)", .dim)])
             }
         }
         return out
+    }
+
+    /// An EV or profit with its sign ("+3.21%", "-1.05%").
+    static func signedPercent(_ f: Fraction) -> String { (f.isNegative ? "" : "+") + ValueReport.percent(f) }
+
+    /// Value mode's reading of one event, by where each price came from.
+    struct ValueLookup {
+        struct Quote {
+            var market: MarketValue
+            var book: Int
+            var outcome: Int
+        }
+        /// Per source market index, per selection index: the analysed market, book and outcome it is.
+        var quotes: [Int: [Int: Quote]] = [:]
+        /// Per source market index: each line's margin (`line` nil for a market of one line).
+        var margins: [Int: [(line: String?, margin: Fraction?)]] = [:]
+
+        init(_ values: [MarketValue]) {
+            var byIndex: [Int: [(String, Fraction?)]] = [:]
+            for m in values {
+                for (b, book) in m.books.enumerated() {
+                    var index: Int?
+                    for (o, q) in book.quotes.enumerated() {
+                        guard let q else { continue }
+                        index = q.market
+                        quotes[q.market, default: [:]][q.selection] = Quote(market: m, book: b, outcome: o)
+                    }
+                    if let index, byIndex[index]?.contains(where: { $0.0 == m.id }) != true {
+                        byIndex[index, default: []].append((m.id, book.margin))
+                    }
+                }
+            }
+            for (index, lines) in byIndex {
+                margins[index] = lines.count == 1 ? [(nil, lines[0].1)] : lines.map { (ValueLookup.lineLabel($0.0), $0.1) }
+            }
+        }
+
+        /// "total:2.5" reads "2.5"; a market id without a line reads as itself.
+        static func lineLabel(_ id: String) -> String {
+            id.split(separator: ":", maxSplits: 1).last.map(String.init) ?? id
+        }
     }
 
     // MARK: Help
@@ -508,6 +618,7 @@ public enum DashboardLayout {
         "f             favourite team (pinned, saved in config)",
         "o             odds format",
         "p             pause the view (data keeps flowing)",
+        "v             value: margins, EV above the threshold, arbitrage",
         "?             this help",
         "q             quit",
     ]

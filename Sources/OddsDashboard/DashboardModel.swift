@@ -2,6 +2,7 @@ import Foundation
 import OddsFusion
 import OddsModel
 import OddsStore
+import OddsValue
 
 /// A key, as the dashboard understands it.
 public enum Key: Hashable, Sendable {
@@ -95,6 +96,16 @@ public struct DashboardModel: Sendable {
     var recent: [Date] = []
     /// How team names are matched when the view fuses.
     let names: MatchNames
+    /// `v`: value mode: a MARGIN column, prices whose EV passes `minEV` marked, rows with an open arbitrage
+    /// flagged, and the detail pane's margins, fair prices and EVs.
+    public internal(set) var valueMode = false
+    /// The fair-price reference, de-vig method and freshness bounds of value mode.
+    public var valueSettings = ValueSettings()
+    /// The EV (a fraction: 0.02 is 2 %) a price must pass to be marked in value mode.
+    public var minEV = Fraction.zero
+    /// How old each price is (which providers send only changes).
+    public var priceAges = PriceAges(changesOnly: [])
+    let valueMemo = ValueMemo()
 
     /// A dashboard of `provider`; with `fusing` (several providers: `dash --provider all`), of fused matches,
     /// the header showing each of `fusing`'s connections, and team names matched with `names`.
@@ -356,6 +367,7 @@ extension DashboardModel {
             let all = OddsFormat.allCases
             oddsFormat = all[(all.firstIndex(of: oddsFormat)! + 1) % all.count]
         case .character("p"): frozen = frozen == nil ? live : nil
+        case .character("v"): valueMode.toggle()
         case .character("f"):
             guard let key = selected ?? rows.first, let e = shown.events[key]?.event else { return [] }
             let team = e.home

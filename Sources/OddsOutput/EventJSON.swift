@@ -136,8 +136,11 @@ public enum EventJSON {
 
     /// One feed update as an NDJSON line's object. `move` adds the previous price of a price update.
     /// `match`, the fused match the update is about (several providers at once), follows `receivedAt`.
+    /// `notes` adds margins, fair prices and EVs to each event a line carries; `priceNotes` are a price line's own
+    /// (its book's margin, the selection's fair price and the price's EV).
     public static func update(_ m: FeedMessage, move: PriceMove? = nil, match: String? = nil,
-                              labels: [(String, JSONOutput)] = []) -> JSONOutput {
+                              labels: [(String, JSONOutput)] = [], notes: ((Event) -> PriceNotes?)? = nil,
+                              priceNotes: [(String, JSONOutput)] = []) -> JSONOutput {
         var fields: [(String, JSONOutput)] = []
         func head(_ type: String) {
             fields = [("type", .string(type)), ("provider", .string(m.provider.rawValue)),
@@ -148,13 +151,13 @@ public enum EventJSON {
             head("snapshot")
             // A snapshot replaces what its connection told: named where a provider has several (PulseScore's per sport).
             if m.connection != "live" { fields.append(("connection", .string(m.connection))) }
-            fields.append(("events", .array(events.map { event($0) })))
+            fields.append(("events", .array(events.map { event($0, notes: notes?($0)) })))
         case .upsert(let e):
             head("upsert")
-            fields.append(("event", event(e)))
+            fields.append(("event", event(e, notes: notes?(e))))
         case .bookUpsert(let e, let book):
             head("book")
-            fields += [("book", .string(book)), ("event", event(e))]
+            fields += [("book", .string(book)), ("event", event(e, notes: notes?(e)))]
         case .scoreboard(let s):
             head("scoreboard")
             fields += [("eventId", .string(s.eventID)), ("home", .optionalString(s.home)), ("away", .optionalString(s.away)),
@@ -173,6 +176,7 @@ public enum EventJSON {
                 fields.append(("previous", price(previous, book: p.book)))
                 fields.append(("direction", .optionalString(move.direction?.rawValue)))
             }
+            fields += priceNotes
         case .score(let id, let from, let to):
             head("score")
             fields += [("eventId", .string(id)), ("from", score(from)), ("to", score(to))]

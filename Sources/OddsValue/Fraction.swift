@@ -147,6 +147,24 @@ public struct Fraction: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Decimal text with exactly `places` fraction digits, rounded half away from zero: the one rounding
     /// rule of everything shown.
     public func rounded(places: Int) -> String {
+        // Most values fit 128 bits scaled: no big integers (the stream rounds a few numbers per price).
+        if case .small(let sn, let sd) = storage, places <= 30, sn != .min {
+            var scale: Int128 = 1
+            for _ in 0..<places { scale *= 10 }
+            let (scaled, overflow) = sn.magnitude.multipliedReportingOverflow(by: UInt128(scale))
+            if !overflow {
+                let d = UInt128(sd)
+                var (q, r) = scaled.quotientAndRemainder(dividingBy: d)
+                if r >= d - r { q += 1 }
+                let whole = q / UInt128(scale), part = q % UInt128(scale)
+                var text = String(whole)
+                if places > 0 {
+                    let digits = String(part)
+                    text += "." + String(repeating: "0", count: places - digits.count) + digits
+                }
+                return sn < 0 && q != 0 ? "-" + text : text
+            }
+        }
         let (n, d) = bigParts
         var scale = BigInt(1)
         for _ in 0..<places { scale *= 10 }

@@ -1,4 +1,5 @@
 import Foundation
+import OddsFusion
 import OddsJSON
 import OddsModel
 import OddsOutput
@@ -236,14 +237,15 @@ extension ValueReport {
     /// What `odds live --json`, `odds event --json` and stream lines add to an event: each market of an analysed
     /// meaning gains its book's `margin` (a market of several lines, `margins` per line), each selection its
     /// `fair` price (with reference and method) and each price its `ev`; null where there is none.
-    public static func notes(_ markets: [MarketValue], settings: ValueSettings) -> PriceNotes {
+    /// `only`: just the notes of these source markets (by index in the event).
+    public static func notes(_ markets: [MarketValue], settings: ValueSettings, only: Set<Int>? = nil) -> PriceNotes {
         var notes = PriceNotes()
         var margins: [Int: [(String, JSONOutput)]] = [:]
         for m in markets {
             for book in m.books {
                 var marketIndex: Int?
                 for (i, q) in book.quotes.enumerated() {
-                    guard let q else { continue }
+                    guard let q, only?.contains(q.market) ?? true else { continue }
                     marketIndex = q.market
                     var s = PriceNotes.Selection()
                     s.selection = [("fair", fairJSON(m, i, settings: settings))]
@@ -258,5 +260,55 @@ extension ValueReport {
                 : [("margins", .array(lines.map { .object([("market", .string($0.0)), ("margin", $0.1)]) }))]
         }
         return notes
+    }
+}
+
+extension ValueReport {
+    /// Notes for an event as a stream line carries it (`line`: a provider's whole event, or one book's part of
+    /// it), from `markets`, the analysis of `current`: the event as the client now holds it with every book, so
+    /// that a fair price is the consensus of every book and not of the line's alone.
+    public static func streamNotes(line: Event, current: Event, markets: [MarketValue], settings: ValueSettings) -> PriceNotes {
+        guard line.markets != current.markets else { return notes(markets, settings: settings) }
+        // Where each of the line's markets is in the event as held, and only those markets' notes.
+        var byKey: [MarketKey: Int] = [:]
+        for (j, m) in current.markets.enumerated() { byKey[MarketKey(m)] = byKey[MarketKey(m)] ?? j }
+        let places = line.markets.map { byKey[MarketKey($0)] }
+        let all = notes(markets, settings: settings, only: Set(places.compactMap { $0 }))
+        var out = PriceNotes()
+        for (i, m) in line.markets.enumerated() {
+            guard let j = places[i], let note = all.markets[j] else { continue }
+            var mapped = PriceNotes.Market()
+            mapped.fields = note.fields
+            for (si, s) in m.selections.enumerated() {
+                if let sj = current.markets[j].selections.firstIndex(where: { $0.id == s.id && $0.line == s.line }), let n = note.selections[sj] {
+                    mapped.selections[si] = n
+                }
+            }
+            out.markets[i] = mapped
+        }
+        return out
+    }
+
+    struct MarketKey: Hashable {
+        var id: String
+        var book: String?
+        var provider: ProviderID?
+        init(_ m: Market) { id = m.id; book = m.book; provider = m.provider }
+    }
+
+    /// A stream's price line's own notes, from `markets` (the analysis of the markets sharing its market's id):
+    /// its book's `margin` for the line, the selection's `fair` price and the price's `ev`. Empty when the market
+    /// is not one that covers every result.
+    public static func priceLineNotes(_ p: PriceUpdate, in event: Event, markets: [MarketValue], settings: ValueSettings) -> [(String, JSONOutput)] {
+        guard let index = event.markets.firstIndex(where: { $0.id == p.marketID && $0.book == p.book }),
+              let selection = event.markets[index].selections.firstIndex(where: { $0.id == p.selection.id && $0.line == p.selection.line })
+        else { return [] }
+        for m in markets {
+            for book in m.books {
+                guard let i = book.quotes.firstIndex(where: { $0?.market == index && $0?.selection == selection }) else { continue }
+                return [("margin", number(book.margin)), ("fair", fairJSON(m, i, settings: settings)), ("ev", number(book.ev[i]))]
+            }
+        }
+        return []
     }
 }

@@ -141,10 +141,17 @@ struct DashboardTmuxTests {
         try await session.waitFor("rows of five sources") { screen in
             screen.split(separator: "\n").dropFirst(2).prefix(12).filter { $0.contains(try! Regex(#" 5 +\d+\.\d\d [a-z]"#)) }.count >= 5
         }
+        // Value mode: a MARGIN column with each row's margin; the detail grid gains margins, fair prices and EVs.
+        try await session.keys("v")
+        try await session.waitFor("the MARGIN column") { screen in
+            screen.contains("MARGIN") && screen.split(separator: "\n").dropFirst(2).prefix(12)
+                .contains { $0.contains(try! Regex(#"(ARB )?-?\d+\.\d\d%"#)) }
+        }
         try await session.keys("Enter")
         let detail = try await session.waitFor("the sources and the grid") { $0.contains("fused m") && $0.contains("  age  ") }
         #expect(["pulsescore", "tickodds", "boltodds", "sportsapi"].allSatisfy(detail.contains))
         #expect(detail.contains("Match result"))
+        #expect(detail.contains("  margin ") && detail.contains(" fair ") && detail.contains(try! Regex(#"\d\.\d\d[▲▼]? [+-]\d+\.\d\d%"#)))
         try await session.keys("Escape")
         try await session.waitFor("back to the table") { $0.contains("SRC") }
         try await session.keys("q")

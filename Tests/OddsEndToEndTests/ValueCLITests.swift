@@ -89,6 +89,42 @@ struct ValueCLITests {
         #expect(byPinnacle.allSatisfy { $0["book"] as? String != "pinnacle" })
     }
 
+    @Test("odds stream: book lines give each book's margin, price lines the price's margin, fair price and EV, all recomputable")
+    func stream() async throws {
+        // The world moves (a tick every 50 ms), so that prices change.
+        let moving = CLI.environment(["ODDS_DEMO_TICK": "0.05"])
+        let r = try await CLI.run(["stream", "--provider", "boltodds", "--demo", "--limit", "400"], env: moving)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        var margins = 0, evs = 0
+        for line in lines where line["type"] as? String == "book" {
+            let event = try #require(line["event"] as? [String: Any])
+            for market in event["markets"] as? [[String: Any]] ?? [] {
+                guard let margin = Self.number(market["margin"]) else { continue }
+                let selections = try #require(market["selections"] as? [[String: Any]])
+                let sum = selections.compactMap { Self.exact($0["price"]) }.reduce(0) { $0 + 1 / $1 }
+                #expect(abs(margin - (sum - 1)) < 1e-5, "\(margin) vs \(sum - 1) in \(market["name"] ?? "")")
+                margins += 1
+            }
+        }
+        for line in lines where line["type"] as? String == "price" {
+            guard let ev = Self.number(line["ev"]) else { continue }
+            let selection = try #require(line["selection"] as? [String: Any])
+            let price = try #require(Self.exact(selection["price"]))
+            let fair = try #require(line["fair"] as? [String: Any])
+            let p = try #require(Self.number(fair["probability"]))
+            #expect(abs(ev - (price * p - 1)) <= price * 5.01e-7 + 5.01e-7, "\(ev) vs \(price * p - 1)")
+            #expect(fair["reference"] as? String == "consensus" && line["margin"] is NSNumber)
+            evs += 1
+        }
+        #expect(margins > 20 && evs > 20, "\(margins) margins, \(evs) EVs")
+        // A feed of whole events (TickOdds, one book): each upsert's markets carry their margins too.
+        let tick = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--limit", "5"], env: moving)
+        #expect(tick.stdout.contains("\"margin\":") && tick.stdout.contains("\"ev\":"))
+    }
+
     @Test("odds value --provider all: fused matches, each price naming its book's provider")
     func fused() async throws {
         let r = try await CLI.run(["value", "--provider", "all", "--demo", "--json", "--min-ev=-100%"])

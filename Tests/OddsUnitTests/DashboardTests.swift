@@ -7,6 +7,7 @@ import OddsModel
 import OddsStore
 @testable import OddsTickOdds
 import OddsTestSupport
+import OddsValue
 import Testing
 
 /// A dashboard fed with the simulator's deterministic world, through the real TickOdds decoder.
@@ -428,5 +429,87 @@ struct FusedDashboardTests {
         #expect(model.shown.events[model.rows[0]]?.event.match?.sources.count == 1)
         Self.feed(&model, .tickodds, at: 3, .remove(eventID: "t1"))
         #expect(model.rows.isEmpty)
+    }
+}
+
+/// Value mode (issue 21): `v` adds MARGIN, marks prices whose EV passes the threshold, flags arbitrage, and
+/// gives the detail pane each book's margin, the fair prices and each price's EV.
+@Suite("Dashboard value mode")
+struct DashboardValueTests {
+    static let t0 = DashboardFixture.t0
+
+    /// A basketball game from three books of one provider.
+    static func game(_ books: [(String, [String])]) -> Event {
+        Event(provider: .boltodds, id: "g1", sport: "basketball", league: "NBA", home: "Home FC", away: "Away FC", status: .live,
+              startTime: t0, markets: books.map { book, prices in
+                  Market(id: "ml", name: "Match Winner", book: book, selections: zip(["Home FC", "Away FC"], prices).map {
+                      Selection(id: $0.0, name: $0.0, price: Price(decimal: $0.1))
+                  })
+              })
+    }
+
+    static func model(_ books: [(String, [String])]) -> DashboardModel {
+        var model = DashboardModel(provider: .boltodds, sport: "basketball", demo: true, oddsFormat: .decimal, now: t0)
+        _ = update(&model, .resize(width: 140, height: 30))
+        _ = update(&model, .feed(FeedMessage(provider: .boltodds, receivedAt: t0, update: .connection(.live))))
+        _ = update(&model, .feed(FeedMessage(provider: .boltodds, receivedAt: t0, update: .snapshot([game(books)]))))
+        _ = update(&model, .tick(t0.addingTimeInterval(1)))
+        return model
+    }
+
+    static func row(_ screen: Screen) throws -> (Int, String) {
+        let y = try #require((2..<10).first { screen.line($0).contains("Home FC") })
+        return (y, screen.line(y))
+    }
+
+    @Test("v: MARGIN of the prices shown, the price with positive EV marked, off again with v")
+    func table() throws {
+        // Consensus of three books: a 0.5/0.5, b 0.4675/0.5325, c 0.5/0.5; medians 0.5 each: fair 2.00 / 2.00.
+        var model = Self.model([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"]), ("c", ["1.95", "1.95"])])
+        #expect(!DashboardLayout.layout(model).line(1).contains("MARGIN"))
+        _ = update(&model, .key(.character("v")))
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.line(1).contains("MARGIN"))
+        let (y, line) = try Self.row(screen)
+        // 1/2.05 + 1/1.95 − 1 = 0.000625…: 0.06 %.
+        #expect(line.contains("0.06%"))
+        // 2.05 × 0.5 − 1 = +2.5 %: marked; 1.95 × 0.5 − 1 is negative: not.
+        #expect(line.contains("2.05 b+") && line.contains("1.95 c "))
+        let x = line.distance(from: line.startIndex, to: line.range(of: "2.05")!.lowerBound)
+        #expect(screen.rows[y][x].attributes.contains(.cyan))
+        // A threshold above 2.5 % marks nothing.
+        var strict = model
+        strict.minEV = Fraction(decimalText: "0.03")!
+        #expect(!(try Self.row(DashboardLayout.layout(strict)).1.contains("2.05 b+")))
+        _ = update(&model, .key(.character("v")))
+        #expect(!DashboardLayout.layout(model).line(1).contains("MARGIN"))
+    }
+
+    @Test("A row with an arbitrage on fresh prices is flagged with its profit; stale prices flag nothing")
+    func arbitrage() throws {
+        var model = Self.model([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"]), ("c", ["1.95", "2.00"])])
+        _ = update(&model, .key(.character("v")))
+        // 1/2.05 + 1/2.00 = 0.98780…; profit 1/0.98780… − 1 = 1.23 %.
+        #expect(try Self.row(DashboardLayout.layout(model)).1.contains("ARB 1.23%"))
+        // 20 s later in play (max age 10 s) no price is fresh: no arbitrage, no EV, the shown margin stays.
+        _ = update(&model, .tick(Self.t0.addingTimeInterval(20)))
+        let line = try Self.row(DashboardLayout.layout(model)).1
+        #expect(!line.contains("ARB") && line.contains("-1.22%") && !line.contains("2.05 b+"))
+    }
+
+    @Test("The detail pane in value mode: each book's margin, the fair price per selection, EV per cell")
+    func detail() throws {
+        var model = Self.model([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"]), ("c", ["1.95", "1.95"])])
+        _ = update(&model, .key(.character("v")))
+        _ = update(&model, .key(.enter))
+        let screen = DashboardLayout.layout(model)
+        let lines = (0..<30).map(screen.line)
+        let margin = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("margin") })
+        // a: 2/1.91 − 1 = 4.71 %; b: 1/2.05 + 1/1.80 − 1 = 4.34 %; c: 2/1.95 − 1 = 2.56 %.
+        #expect(margin.contains("4.71%") && margin.contains("4.34%") && margin.contains("2.56%"))
+        let home = try #require(lines.first { $0.contains("Home FC") && $0.contains("2.05") })
+        #expect(home.contains("2.00") && home.contains("2.05 +2.50%") && home.contains("1.91 -4.50%") && home.contains("1.95 -2.50%"))
+        let away = try #require(lines.first { $0.contains("Away FC") && $0.contains("1.80") })
+        #expect(away.contains("1.80 -10.00%"))
     }
 }

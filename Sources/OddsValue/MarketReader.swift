@@ -1,0 +1,63 @@
+import Foundation
+import OddsFusion
+import OddsModel
+import OddsStore
+
+/// Keeps every event's markets read by meaning, so that a change re-reads only the markets it touched and
+/// recomputes only the meanings they belong to (a price change: its market across books; one book's update:
+/// that book's markets across books). What a feed's stream of changes costs then follows the change, not the
+/// event: a BoltOdds game arrives one book at a time, and without this each book would re-read every other.
+public struct MarketReader: Sendable {
+    struct Key: Hashable {
+        var provider: ProviderID?
+        var book: String?
+        var id: String
+    }
+    struct Read {
+        var market: Market
+        /// The main market's names the reading depended on.
+        var main: [String]
+        var entries: [ValueAnalysis.Entry]
+    }
+    var events: [EventKey: [Key: Read]] = [:]
+
+    public init() {}
+
+    /// The analysed markets of `event` (held as `key`) that any market whose id is in `touched` belongs to (nil:
+    /// every market). `age` gives each source market's age.
+    public mutating func markets(of event: Event, key: EventKey, touched: Set<String>?, settings: ValueSettings,
+                                 age: (Market) -> TimeInterval?) -> [MarketValue] {
+        guard event.status != .ended else { events[key] = nil; return [] }
+        let main = event.match == nil ? FusedMatch.mainMarket(of: event) : nil
+        let mainNames = main.map { [$0.id] + $0.selections.map(\.name) } ?? []
+        var reads = events[key] ?? [:]
+        var all: [ValueAnalysis.Entry] = []
+        var meanings: Set<String> = []
+        var seen: Set<Key> = []
+        for (index, market) in event.markets.enumerated() {
+            let k = Key(provider: market.provider, book: market.book, id: market.id)
+            seen.insert(k)
+            var entries: [ValueAnalysis.Entry]
+            if let read = reads[k], read.market == market, read.main == mainNames {
+                entries = read.entries
+            } else {
+                entries = ValueAnalysis.entries(of: market, at: index, in: event, main: main, age: nil)
+                reads[k] = Read(market: market, main: mainNames, entries: entries)
+            }
+            guard !entries.isEmpty else { continue }
+            let a = age(market)
+            for i in entries.indices { entries[i].origin = index; entries[i].age = a }
+            if touched?.contains(market.id) ?? true { meanings.formUnion(entries.map(\.market.id)) }
+            all += entries
+        }
+        if reads.count > seen.count { reads = reads.filter { seen.contains($0.key) } }
+        events[key] = reads
+        let inPlay = ValueAnalysis.isInPlay(event.status)
+        return ValueAnalysis.group(all.filter { meanings.contains($0.market.id) }).compactMap {
+            ValueAnalysis.market($0, sport: event.sport, inPlay: inPlay, settings: settings)
+        }
+    }
+
+    /// Forgets an event that left the store.
+    public mutating func forget(_ key: EventKey) { events[key] = nil }
+}
