@@ -235,6 +235,16 @@ func watchOpportunities(kind: String, _ rt: Runtime, _ option: ProviderOption, l
     let books = rt.common.bookFilter
     let names = MatchNames(user: rt.config.aliases)
     let io = rt.io
+    // A tick a second through the feed's own queue, so that prices that age out close while the feed is silent.
+    // It is never applied to the store: it is no word from any provider.
+    let tickConnection = "odds-watch-tick"
+    let ticker = Task {
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
+            guard await feed.send(FeedMessage(provider: .fused, connection: tickConnection, receivedAt: Date(), update: .heartbeat)) else { return }
+        }
+    }
+    defer { ticker.cancel() }
     let interrupted = try await untilInterrupted {
         var sources = LiveStore()
         var fused: FusedStore? = several == nil ? nil : FusedStore(names: names)
@@ -242,9 +252,12 @@ func watchOpportunities(kind: String, _ rt: Runtime, _ option: ProviderOption, l
         var written = 0
         var lastSweep = Date.distantPast
         for try await received in feed {
-            guard let message = books.apply(received) else { continue }
-            sources.apply(message)
-            fused?.apply(message, sources: sources)
+            let tick = received.connection == tickConnection && received.provider == .fused
+            guard let message = tick ? received : books.apply(received) else { continue }
+            if !tick {
+                sources.apply(message)
+                fused?.apply(message, sources: sources)
+            }
             let now = message.receivedAt
             let store = fused?.store ?? sources
             // The rows this message touched; every row (and every row with something open) at most once a second,
