@@ -11,7 +11,7 @@ public struct OddsCommand: AsyncParsableCommand {
         commandName: "odds",
         abstract: "Live sports odds, scores and incidents in the terminal.",
         discussion: Docs.root,
-        version: OddsVersion.current,
+        version: BuildInfo.line,
         subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Value.self, Arb.self, Record.self, PulseScoreCommand.self,
                       TickOddsCommand.self, BoltOddsCommand.self, SportsAPICommand.self, SportsAPIV1Command.self, Watch.self,
                       ConfigCommand.self, Sim.self, Help.self],

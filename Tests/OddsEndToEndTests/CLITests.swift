@@ -9,6 +9,18 @@ import Testing
 
 @Suite("The odds binary", .timeLimit(.minutes(3)))
 struct CLITests {
+    @Test("odds --version: one line whose first word is the version, then the commit, build date and Swift version")
+    func version() async throws {
+        let r = try await CLI.run(["--version"])
+        #expect(r.status == 0 && r.stderr.isEmpty)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let line = String(lines.first ?? "")
+        #expect(line.split(separator: " ").first.map(String.init) == OddsVersion.current)
+        // A plain `swift build` knows no commit or date ("unknown"); `make` passes them (checked by .ci/install-check).
+        #expect(line.contains(try Regex(#"^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown), built (\d{4}-\d\d-\d\d|unknown), Swift \d+\.\d+"#)), "\(line)")
+    }
+
     @Test("Demo JSON: golden, fixed field names, and labelled as demo")
     func demoJSON() async throws {
         let r = try await CLI.run(["live", "--sport", "soccer", "--demo", "--json"])
