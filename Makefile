@@ -20,7 +20,8 @@ INSTALL ?= install
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/OddsTransport/HTTPTransport.swift)
 ARCH    := $(shell uname -m)
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git rev-parse HEAD >/dev/null 2>&1 && { git diff --quiet HEAD -- 2>/dev/null || echo -dirty; })
-DATE    := $(shell date -u +%Y-%m-%d)
+# SOURCE_DATE_EPOCH (reproducible builds) fixes the build date.
+DATE    := $(shell date -u -d @$${SOURCE_DATE_EPOCH:-$$(date +%s)} +%Y-%m-%d)
 SWIFT_VERSION := $(shell $(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([^ ]*\).*/\1/p' | head -n 1)
 
 BUILD_FLAGS := -c release --product odds --static-swift-stdlib --scratch-path "$(SCRATCH)" \
