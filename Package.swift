@@ -5,7 +5,7 @@ import PackageDescription
 let testDependencies: [Target.Dependency] = [
     "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
     "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
-    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsTestSupport",
+    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsCommandSupport", "OddsTestSupport",
     .product(name: "Logging", package: "swift-log"),
 ]
 
@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
             "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal", "OddsFusion", "OddsValue",
-            "CBuildInfo",
+            "CBuildInfo", "OddsCommandSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -39,6 +39,14 @@ let package = Package(
                                                           "OddsProviders", "OddsTransport", "OddsFuzz", "OddsFusion", "OddsValue", "OddsJSON", "OddsTickOdds",
                                                           .product(name: "Logging", package: "swift-log")]),
         .target(name: "OddsModel"),
+        // What every command shares (options, the I/O context, the command context): below the providers, whose
+        // command groups live in their own modules.
+        .target(name: "OddsCommandSupport", dependencies: [
+            "OddsModel", "OddsJSON", "OddsOutput", "OddsTransport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // What `make` passes of the build (commit, date, compiler) for `odds --version`.
         .target(name: "CBuildInfo"),
         // Margins, fair prices, expected value and arbitrage, exact (big integers only when 128 bits overflow).
@@ -63,12 +71,12 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "OddsPulseScore", dependencies: ["OddsModel", "OddsJSON", "OddsTransport"]),
-        .target(name: "OddsTickOdds", dependencies: ["OddsModel", "OddsJSON", "OddsTransport",
+        .target(name: "OddsPulseScore", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsOutput", "OddsCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(name: "OddsTickOdds", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsOutput", "OddsCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                                      .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .target(name: "OddsBoltOdds", dependencies: ["OddsModel", "OddsJSON", "OddsStore", "OddsTransport",
+        .target(name: "OddsBoltOdds", dependencies: ["OddsModel", "OddsJSON", "OddsStore", "OddsTransport", "OddsOutput", "OddsCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                                      .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .target(name: "OddsSportsAPI", dependencies: ["OddsModel", "OddsJSON", "OddsStore", "OddsTransport",
+        .target(name: "OddsSportsAPI", dependencies: ["OddsModel", "OddsJSON", "OddsStore", "OddsTransport", "OddsOutput", "OddsCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                                       .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .target(name: "OddsProviders", dependencies: ["OddsModel", "OddsTransport", "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds",
                                                       "OddsSportsAPI"]),

@@ -30,6 +30,7 @@ extension BoltOddsClient {
                   ProviderOption("when_timezone", BoltOddsTime.defaultZone, documented: false),
                   ProviderOption("silence_seconds", "90", documented: false)],
         capabilities: [.books, .incidents, .restListings, .changesOnly],
+        commands: BoltOddsCommand.self,
         make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)
 

@@ -1,3 +1,4 @@
+import OddsCommandSupport
 import Foundation
 import OddsJSON
 import OddsModel

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OddsJSON
 import OddsModel
+import OddsCommandSupport
 import OddsOutput
 import OddsProviders
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OddsCommandSupport
 import Foundation
 import NIOConcurrencyHelpers
 import OddsDashboard

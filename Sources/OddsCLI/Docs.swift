@@ -1,3 +1,4 @@
+import OddsCommandSupport
 import OddsProviders
 import OddsTransport
 

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
 import OddsModel
+import OddsCommandSupport
 import OddsOutput
 
 /// The process entry: parses, runs, and turns every failure into one sentence and an exit code.
 public enum OddsMain {
     public static func main() async -> Never {
+        CommandHost.install()
         do {
             let command = try OddsCommand.parseAsRoot()
             // The command runs as a task that a signal can cancel in any state (Interrupts).

@@ -2,6 +2,7 @@ import Foundation
 import OddsFusion
 import OddsJSON
 import OddsModel
+import OddsCommandSupport
 import OddsOutput
 import OddsProviders
 import OddsStore

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OddsCommandSupport
 
 /// `odds help [TOPIC | COMMAND…]`: a reference topic (output, config, exit-codes, providers) as
 /// plain text, or a command's help, as `odds COMMAND --help` shows it.

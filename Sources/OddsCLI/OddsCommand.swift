@@ -1,7 +1,9 @@
 import ArgumentParser
+import OddsCommandSupport
 import Foundation
 import OddsFusion
 import OddsModel
+import OddsProviders
 import OddsStore
 import OddsTransport
 
@@ -12,9 +14,10 @@ public struct OddsCommand: AsyncParsableCommand {
         abstract: "Live sports odds, scores and incidents in the terminal.",
         discussion: Docs.root,
         version: BuildInfo.line,
-        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Value.self, Arb.self, Record.self, PulseScoreCommand.self,
-                      TickOddsCommand.self, BoltOddsCommand.self, SportsAPICommand.self, SportsAPIV1Command.self, Watch.self,
-                      ConfigCommand.self, Sim.self, Help.self],
+        // Each provider's own command group comes from its descriptor, in the registry's order.
+        subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Value.self, Arb.self, Record.self]
+            + ProviderRegistry.descriptors.compactMap { $0.commands as? ParsableCommand.Type }
+            + [Watch.self, ConfigCommand.self, Sim.self, Help.self],
         defaultSubcommand: nil
     )
 
@@ -94,7 +97,7 @@ extension OddsCommand {
         func run() async throws {
             try await withRuntime(common, provider: providerOption.provider) { rt in
                 let sports = try await rt.provider(rt.settings.provider).liveSports()
-                printSports(sports, rt)
+                rt.printSports(sports)
             }
         }
     }
@@ -154,15 +157,5 @@ extension OddsCommand {
                                             options: stream, rt) { try await rt.preparedProvider(rt.settings.provider) }
             }
         }
-    }
-}
-
-/// Options of every `stream` command.
-struct StreamOptions: ParsableArguments {
-    @Option(name: .long, help: "Stop after this many updates (default: run until interrupted).")
-    var limit: Int?
-
-    func validate() throws {
-        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
     }
 }

@@ -1,29 +1,11 @@
 import ArgumentParser
 import Foundation
+import OddsCommandSupport
 import OddsFusion
 import OddsModel
 import OddsProviders
 import OddsStore
 import OddsTransport
-
-/// `--replay FILE [--speed X|max]`: read a recording through the same decoders instead of the network.
-struct ReplayOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Replay a recording made by `odds record` instead of connecting (output is labelled as replayed).",
-                                            valueName: "file"))
-    var replay: String?
-
-    @Option(name: .long, help: ArgumentHelp("Replay speed: a factor of real time (1, 2, 0.5) or max. Default: 1.", valueName: "x|max"))
-    var speed: String?
-
-    var replaySpeed: ReplaySpeed { speed.flatMap(ReplaySpeed.init) ?? .times(1) }
-
-    func validate() throws {
-        if speed != nil && replay == nil { throw ValidationError("--speed goes with --replay.") }
-        if let speed, ReplaySpeed(speed) == nil {
-            throw ValidationError("--speed must be a positive number (a factor of real time) or max, not '\(speed)'.")
-        }
-    }
-}
 
 extension Runtime {
     /// Opens a recording for replay: its provider is read from the file (a `--provider` that names

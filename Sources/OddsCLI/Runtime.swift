@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OddsModel
+import OddsCommandSupport
 import OddsOutput
 import OddsProviders
 import OddsSimulator
@@ -347,4 +348,32 @@ final class ManagedFlag: @unchecked Sendable {
     private var _value = false
     var value: Bool { lock.lock(); defer { lock.unlock() }; return _value }
     func set() { lock.lock(); _value = true; lock.unlock() }
+}
+
+/// The runtime is the context every command runs in, the provider modules' own commands included.
+extension Runtime: CommandContext {
+    var sport: String { settings.sport }
+
+    func openReplay(_ path: String, providerFlag: ProviderID?, speed: ReplaySpeed) throws -> (FeedStream, FeedStats, any OddsProvider) {
+        let (feed, stats, provider) = try openReplay(path, providerFlag: providerFlag, sport: nil, speed: speed)
+        return (feed, stats, provider)
+    }
+
+    func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, human: Bool, replayed: Bool) async throws {
+        try await OddsCLI.runStream(feed, stats: stats, options: options, self, human: human, replayed: replayed)
+    }
+
+    func runStreamOrReplay(_ replay: ReplayOptions, provider: ProviderID?, sport: String?, options: StreamOptions,
+                           makeProvider: () async throws -> any OddsProvider) async throws {
+        try await OddsCLI.runStreamOrReplay(replay, provider: provider, sport: sport, options: options, self, makeProvider: makeProvider)
+    }
+}
+
+extension CommandHost {
+    /// Provider commands run in a `Runtime`, like every other command.
+    static func install() {
+        runner = { common, provider, sport, body in
+            try await withRuntime(common, provider: provider, sport: sport) { rt in try await body(rt) }
+        }
+    }
 }

@@ -2,18 +2,11 @@ import Foundation
 import OddsJSON
 import OddsFusion
 import OddsModel
+import OddsCommandSupport
 import OddsOutput
 import OddsStore
 import OddsValue
 import OddsTransport
-
-func printSports(_ sports: [SportCount], _ rt: Runtime) {
-    let records: [[(String, JSONOutput)]] = sports.map {
-        [("sport", .string($0.sport)), ("name", .string($0.name)), ("count", $0.count.map { .int($0) } ?? .null)]
-    }
-    rt.io.out(RecordReporter.render(columns: [.init("SPORT"), .init("NAME"), .init("LIVE", rightAligned: true)],
-                                    records: records, format: rt.outputFormat, options: rt.renderOptions))
-}
 
 /// Streams a provider's feed (or a replay of one) to stdout as NDJSON, folding it into a `LiveStore`
 /// to add each price's previous value. Ends on `limit`, the end of a replay, a signal (exit 0) or a

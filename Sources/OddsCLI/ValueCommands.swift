@@ -3,6 +3,7 @@ import Foundation
 import OddsFusion
 import OddsJSON
 import OddsModel
+import OddsCommandSupport
 import OddsOutput
 import OddsProviders
 import OddsStore

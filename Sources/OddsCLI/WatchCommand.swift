@@ -3,9 +3,9 @@ import Foundation
 import OddsFusion
 import OddsJSON
 import OddsModel
+import OddsCommandSupport
 import OddsOutput
 import OddsProviders
-import OddsSportsAPI
 import OddsStore
 import OddsTransport
 

@@ -24,6 +24,7 @@ extension PulseScoreClient {
                   ProviderOption("ws_connections", String(defaultWebSocketConnections), documented: true),
                   ProviderOption("silence_seconds", "120", documented: false)],
         capabilities: [.restListings],
+        commands: PulseScoreCommand.self,
         make: { settings, transport, retry in PulseScoreClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)
 

@@ -25,6 +25,7 @@ extension SportsAPIProClient {
         """,
         options: [ProviderOption("key_in", "query", documented: true), ProviderOption("ping_seconds", "30", documented: true)],
         capabilities: [.books, .incidents, .stats, .lineups, .matchFocus, .changesOnly],
+        commands: SportsAPICommand.self,
         make: { settings, transport, _ in SportsAPIProClient(settings: settings, transport: transport) },
         fuzzTargets: { corpus in
             FuzzTarget.adapters(feedConnections(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),
@@ -45,6 +46,7 @@ extension SportsAPIProV1Client {
         options: [ProviderOption("ping_seconds", "30", documented: false)],
         capabilities: [],
         sports: SportsAPIProV1Client.documentedSports,
+        commands: SportsAPIV1Command.self,
         make: { settings, transport, _ in SportsAPIProV1Client(settings: settings, transport: transport) },
         fuzzTargets: { corpus in
             FuzzTarget.adapters(feedConnections(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),

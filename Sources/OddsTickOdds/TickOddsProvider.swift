@@ -23,6 +23,7 @@ extension TickOddsClient {
                   ProviderOption("key_in", "header", documented: false),
                   ProviderOption("heartbeat_seconds", "15", documented: true)],
         capabilities: [.incidents, .restListings],
+        commands: TickOddsCommand.self,
         make: { settings, transport, retry in TickOddsClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)
 

@@ -1,4 +1,5 @@
 import Foundation
+import OddsCommandSupport
 import OddsCLI
 import OddsTestSupport
 import Testing

@@ -2,6 +2,8 @@ import ArgumentParser
 import OddsBoltOdds
 import OddsJSON
 import OddsModel
+import OddsCommandSupport
+import OddsCommandSupport
 import OddsOutput
 import OddsTransport
 
@@ -39,10 +41,10 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .boltodds, sport: sportOption.value) { rt in
+            try await CommandHost.run(common, provider: .boltodds, sport: sportOption.value) { rt in
                 let client = try rt.boltOdds()
-                try await client.prepare(sport: rt.settings.sport, books: rt.common.book)
-                rt.printEvents(try await client.liveEvents(sport: rt.settings.sport))
+                try await client.prepare(sport: rt.sport, books: rt.common.book)
+                rt.printEvents(try await client.liveEvents(sport: rt.sport))
             }
         }
     }
@@ -54,7 +56,7 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in
+            try await CommandHost.run(common) { rt in
                 let info = try await rt.boltOdds().info()
                 if rt.outputFormat == .json {
                     rt.io.out(JSONOutput.object([
@@ -82,7 +84,7 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in
+            try await CommandHost.run(common) { rt in
                 var games = try await rt.boltOdds().games()
                 if let sport {
                     let typed = sport.lowercased()
@@ -112,7 +114,7 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in
+            try await CommandHost.run(common) { rt in
                 let client = try rt.boltOdds()
                 let filters = try await client.resolve(sport: sport, books: rt.common.book)
                 let markets = try await client.markets(books: filters.sportsbooks ?? [], leagues: filters.sports ?? [])
@@ -139,8 +141,8 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in
-                try await runStreamOrReplay(replay, provider: .boltodds, sport: nil, options: stream, rt) {
+            try await CommandHost.run(common) { rt in
+                try await rt.runStreamOrReplay(replay, provider: .boltodds, sport: nil, options: stream) {
                     let client = try rt.boltOdds()
                     let resolved = try await client.resolve(sports: filters.sport, books: rt.common.book, games: filters.game,
                                                             markets: filters.market)
@@ -166,14 +168,14 @@ extension BoltOddsCommand {
         }
 
         func run() async throws {
-            try await withRuntime(common) { rt in
+            try await CommandHost.run(common) { rt in
                 let client = try rt.boltOdds()
                 let stats = FeedStats()
                 let games = try await client.gameLabels(game)
                 let feed = FeedRunner.run(client.feedConnections(filters: BoltOddsFilters(), pbpGames: games, scores: false).filter { $0.connectionName == "pbp" },
                                           transport: rt.transport, stats: stats)
                 // Lines for a person on a terminal; NDJSON when piped or asked for.
-                try await runStream(feed, stats: stats, options: stream, rt, human: rt.io.stdoutIsTTY && rt.common.requestedFormat == nil)
+                try await rt.runStream(feed, stats: stats, options: stream, human: rt.io.stdoutIsTTY && rt.common.requestedFormat == nil, replayed: false)
             }
         }
     }
@@ -189,7 +191,7 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in
+            try await CommandHost.run(common) { rt in
                 let client = try rt.boltOdds()
                 let stats = FeedStats()
                 let games = try await client.gameLabels(game)
@@ -197,7 +199,7 @@ extension BoltOddsCommand {
                 // Named games need no odds stream to learn them from.
                 if !game.isEmpty { adapters = adapters.filter { $0.connectionName == "scores" } }
                 let feed = FeedRunner.run(adapters, transport: rt.transport, stats: stats)
-                try await runStream(feed, stats: stats, options: stream, rt, human: rt.io.stdoutIsTTY && rt.common.requestedFormat == nil)
+                try await rt.runStream(feed, stats: stats, options: stream, human: rt.io.stdoutIsTTY && rt.common.requestedFormat == nil, replayed: false)
             }
         }
     }
@@ -217,11 +219,11 @@ extension BoltOddsCommand {
         }
 
         func run() async throws {
-            try await withRuntime(common) { rt in
+            try await CommandHost.run(common) { rt in
                 let client = try rt.boltOdds()
                 let book = try await client.resolve(sport: nil, books: rt.common.book).sportsbooks?.first ?? rt.common.book[0]
                 let value = try await client.parlays(book: book)
-                if rt.outputFormat == .json { printDocument(value, rt); return }
+                if rt.outputFormat == .json { rt.printDocument(value); return }
                 let records: [[(String, JSONOutput)]] = (value.array ?? []).map { p in
                     let legs = p["legs"].map { legs -> [String] in
                         guard case .object(let members) = legs else { return [] }
@@ -242,8 +244,8 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in
-                printDocument(try await rt.boltOdds().esports(), rt)
+            try await CommandHost.run(common) { rt in
+                rt.printDocument(try await rt.boltOdds().esports())
             }
         }
     }
@@ -258,7 +260,7 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in printDocument(try await rt.boltOdds().scores(.boxScores, games: games), rt) }
+            try await CommandHost.run(common) { rt in rt.printDocument(try await rt.boltOdds().scores(.boxScores, games: games)) }
         }
     }
 
@@ -272,7 +274,7 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in printDocument(try await rt.boltOdds().scores(.matchStats, games: games), rt) }
+            try await CommandHost.run(common) { rt in rt.printDocument(try await rt.boltOdds().scores(.matchStats, games: games)) }
         }
     }
 
@@ -285,38 +287,12 @@ extension BoltOddsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in printDocument(try await rt.boltOdds().scores(.matchInfo, games: games), rt) }
+            try await CommandHost.run(common) { rt in rt.printDocument(try await rt.boltOdds().scores(.matchInfo, games: games)) }
         }
     }
 }
 
-/// A provider document with no model of its own: as sent with --json, else one row per value with
-/// its path (the top-level key, usually the game, in its own column).
-func printDocument(_ value: JSONValue, _ rt: Runtime) {
-    if rt.outputFormat == .json {
-        // Demo and replayed data say so, as every other JSON answer does (an object gains the labels).
-        var out = JSONOutput(value)
-        if case .object(let fields) = out { out = .object(fields + rt.renderOptions.jsonLabels) }
-        rt.io.out(out.rendered + "\n")
-        return
-    }
-    var records: [[(String, JSONOutput)]] = []
-    let top: [(String, JSONValue)]
-    switch value {
-    case .object(let members): top = members.members.map { ($0.key, $0.value) }
-    case .array(let items): top = items.enumerated().map { (String($0.offset), $0.element) }
-    default: top = [("", value)]
-    }
-    for (name, inner) in top {
-        for leaf in JSONOutput.leaves(inner) {
-            records.append([("game", .string(name)), ("field", .string(leaf.path)), ("value", .string(leaf.value))])
-        }
-    }
-    rt.io.out(RecordReporter.render(columns: [.init("GAME", shrinkable: true), .init("FIELD"), .init("VALUE", shrinkable: true)],
-                                    records: records, format: rt.outputFormat, options: rt.renderOptions))
-}
-
-extension Runtime {
+extension CommandContext {
     /// The BoltOdds client; what it lists is kept for shell completion.
     func boltOdds() throws -> BoltOddsClient {
         let bolt = try client(.boltodds, as: BoltOddsClient.self)

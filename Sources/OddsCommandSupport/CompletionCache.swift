@@ -1,10 +1,9 @@
 import Foundation
-import OddsBoltOdds
 
 /// Names that shell completions offer for `--book` and `--sport` beyond the fixed ones: the
 /// sportsbooks and competitions of the last BoltOdds `get_info` answer, cached in
 /// `$XDG_CACHE_HOME/odds/boltodds.json` (default `~/.cache/odds/`). Completion never touches the network.
-enum CompletionCache {
+public enum CompletionCache {
     static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
@@ -12,7 +11,7 @@ enum CompletionCache {
     }
 
     /// Saves what `get_info` listed (best effort: completion is a convenience, never a failure).
-    static func save(sports: [String], books: [String], environment: [String: String]) {
+    public static func save(sports: [String], books: [String], environment: [String: String]) {
         let file = path(environment: environment)
         let object: [String: [String]] = ["sports": sports, "sportsbooks": books]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
@@ -30,11 +29,11 @@ enum CompletionCache {
     static let sportSlugs = ["soccer", "tennis", "basketball", "ice-hockey", "american-football", "baseball", "volleyball",
                              "handball", "table-tennis", "e-sports", "rugby-league", "rugby-union", "horse-racing", "greyhounds"]
 
-    static func sports(prefix: String) -> [String] {
+    public static func sports(prefix: String) -> [String] {
         (sportSlugs + load().sports).filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
     }
 
-    static func books(prefix: String) -> [String] {
+    public static func books(prefix: String) -> [String] {
         (["bet365", "tickodds"] + load().books).filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import OddsJSON
 import OddsModel
+import OddsCommandSupport
+import OddsCommandSupport
 import OddsOutput
 import OddsSportsAPI
 import OddsStore
@@ -26,7 +28,7 @@ struct MatchIDArgument: ParsableArguments {
     var id: String
 }
 
-extension Runtime {
+extension CommandContext {
     func sportsAPI() throws -> SportsAPIProClient { try client(.sportsapi, as: SportsAPIProClient.self) }
 
     func sportsAPIV1() throws -> SportsAPIProV1Client { try client(.sportsapiV1, as: SportsAPIProV1Client.self) }
@@ -47,8 +49,8 @@ extension SportsAPICommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi, sport: sportOption.value) { rt in
-                rt.printEvents(try await rt.sportsAPI().liveEvents(sport: rt.settings.sport))
+            try await CommandHost.run(common, provider: .sportsapi, sport: sportOption.value) { rt in
+                rt.printEvents(try await rt.sportsAPI().liveEvents(sport: rt.sport))
             }
         }
     }
@@ -62,7 +64,7 @@ extension SportsAPICommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi) { rt in
+            try await CommandHost.run(common, provider: .sportsapi) { rt in
                 rt.printEvent(try await rt.sportsAPIMatch(match.id, parts: SportsAPIProChannel.all(match: match.id)))
             }
         }
@@ -77,7 +79,7 @@ extension SportsAPICommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi) { rt in
+            try await CommandHost.run(common, provider: .sportsapi) { rt in
                 let e = try await rt.sportsAPIMatch(match.id, parts: [.incidents(match.id)])
                 let records: [[(String, JSONOutput)]] = e.incidents.map { i in
                     [("minute", .optionalString(i.minuteLabel)), ("kind", .string(i.kind.rawValue)),
@@ -103,7 +105,7 @@ extension SportsAPICommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi) { rt in
+            try await CommandHost.run(common, provider: .sportsapi) { rt in
                 let e = try await rt.sportsAPIMatch(match.id, parts: [.stats(match.id)])
                 let records: [[(String, JSONOutput)]] = e.stats.map {
                     [("group", .optionalString($0.group)), ("statistic", .string($0.name)), ("home", .string($0.home)), ("away", .string($0.away))]
@@ -125,7 +127,7 @@ extension SportsAPICommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi) { rt in
+            try await CommandHost.run(common, provider: .sportsapi) { rt in
                 let e = try await rt.sportsAPIMatch(match.id, parts: [.lineups(match.id)])
                 var records: [[(String, JSONOutput)]] = []
                 for (team, side) in [(e.home, e.lineups?.home), (e.away ?? "away", e.lineups?.away)] {
@@ -159,7 +161,7 @@ extension SportsAPICommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi) { rt in
+            try await CommandHost.run(common, provider: .sportsapi) { rt in
                 let e = try await rt.sportsAPIMatch(match.id, parts: [.odds(match.id)])
                 if rt.outputFormat == .json {
                     rt.io.out(JSONOutput.object([("id", .string(e.id)), ("home", .string(e.home)), ("away", .optionalString(e.away)),
@@ -205,18 +207,18 @@ extension SportsAPICommand {
         }
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapi, sport: sportOption.value) { rt in
+            try await CommandHost.run(common, provider: .sportsapi, sport: sportOption.value) { rt in
                 let human = rt.io.stdoutIsTTY && rt.common.requestedFormat == nil
                 if let path = replay.replay {
                     let (feed, stats, _) = try rt.openReplay(path, providerFlag: .sportsapi, speed: replay.replaySpeed)
-                    try await runStream(feed, stats: stats, options: stream, rt, human: human, replayed: true)
+                    try await rt.runStream(feed, stats: stats, options: stream, human: human, replayed: true)
                     return
                 }
                 let channels = channel.isEmpty ? [SportsAPIProChannel.liveScores(sport: nil)] : channel.compactMap(SportsAPIProChannel.init)
                 let stats = FeedStats()
                 let feed = FeedRunner.run(try rt.sportsAPI().feed(sport: sportOption.value, channels: channels),
                                           transport: rt.transport, stats: stats)
-                try await runStream(feed, stats: stats, options: stream, rt, human: human)
+                try await rt.runStream(feed, stats: stats, options: stream, human: human, replayed: false)
             }
         }
     }
@@ -240,8 +242,8 @@ extension SportsAPIV1Command {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapiV1, sport: sportOption.value) { rt in
-                rt.printEvents(try await rt.sportsAPIV1().liveEvents(sport: rt.settings.sport))
+            try await CommandHost.run(common, provider: .sportsapiV1, sport: sportOption.value) { rt in
+                rt.printEvents(try await rt.sportsAPIV1().liveEvents(sport: rt.sport))
             }
         }
     }
@@ -270,17 +272,17 @@ extension SportsAPIV1Command {
         }
 
         func run() async throws {
-            try await withRuntime(common, provider: .sportsapiV1, sport: sportOption.value) { rt in
+            try await CommandHost.run(common, provider: .sportsapiV1, sport: sportOption.value) { rt in
                 let human = rt.io.stdoutIsTTY && rt.common.requestedFormat == nil
                 if let path = replay.replay {
                     let (feed, stats, _) = try rt.openReplay(path, providerFlag: .sportsapiV1, speed: replay.replaySpeed)
-                    try await runStream(feed, stats: stats, options: stream, rt, human: human, replayed: true)
+                    try await rt.runStream(feed, stats: stats, options: stream, human: human, replayed: true)
                     return
                 }
                 let stats = FeedStats()
                 let feed = FeedRunner.run(try rt.sportsAPIV1().feed(sport: sportOption.value, channels: channel.isEmpty ? ["live"] : channel),
                                           transport: rt.transport, stats: stats)
-                try await runStream(feed, stats: stats, options: stream, rt, human: human)
+                try await rt.runStream(feed, stats: stats, options: stream, human: human, replayed: false)
             }
         }
     }

@@ -21,7 +21,7 @@ public final class IOContext: @unchecked Sendable {
     public var stdoutClosed: Bool { lock.withLock { _stdoutClosed } }
 
     /// Where `out` writes: stdout, or another descriptor in tests.
-    let output: Int32
+    public let output: Int32
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, output: Int32 = STDOUT_FILENO) {
         self.environment = environment
