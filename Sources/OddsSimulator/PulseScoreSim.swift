@@ -3,7 +3,8 @@ import NIOHTTP1
 import OddsJSON
 
 // PulseScore in the simulator: its wire format, REST answers and WebSocket broadcast. The shared
-// core (server, world, connection life cycle) is in Simulator.swift, SimConnection.swift and SimHTTPHandler.swift.
+// core (server, world, connection life cycle) is in Simulator.swift, SimConnection.swift and SimHTTPHandler.swift;
+// this file's connection class says what PulseScore's socket sends.
 
 /// How the simulator writes PulseScore's JSON, following its published examples.
 enum PulseScoreFormat {
@@ -112,13 +113,37 @@ extension Simulator {
 
 }
 
-extension SimConnection {
+/// A PulseScore WebSocket (`/ws/live?sport=…&key=…`): the whole live list of its sport on every tick.
+final class PulseScoreConnection: SimConnection, @unchecked Sendable {
+    init(sim: Simulator, head: HTTPRequestHead) {
+        let (_, query) = splitURI(head.uri)
+        super.init(sim: sim, provider: .pulsescore, key: query["key"] ?? "", sport: query["sport"])
+    }
+
+    override func start() {
+        guard let plan = sim.options.keys[key] else { close(code: 4001, reason: "Authentication failed"); return }
+        if sim.options.expiredKeys.contains(key) { close(code: 4010, reason: "API key expired"); return }
+        if plan == .basic { close(code: 4003, reason: "Plan limit reached"); return }
+        guard let sport, Simulator.pulseScoreSports.contains(sport) else { close(code: 4004, reason: "Invalid sport"); return }
+        if sim.openConnections(provider: .pulsescore, key: key) > plan.connectionLimit {
+            close(code: 4029, reason: "Connection limit reached"); return
+        }
+        closeAfterFirst = sim.takeCloseCode()
+        broadcast()
+    }
+
+    override func wants(_ m: SimMatch) -> Bool { m.sport == sport }
+
+    override func worldChanged(_ changes: [SimChange]) {
+        guard isOpen, !sim.silent else { return }
+        broadcast()
+    }
+
     /// The whole live list of the connection's sport: PulseScore rebroadcasts it on every tick.
     func broadcast() {
         let matches = sim.world.live(for: .pulsescore).filter { $0.phase != .ended && wants($0) }
         send(PulseScoreFormat.broadcast(matches, timestamp: Int64(Date().timeIntervalSince1970 * 1000), padding: sim.padding))
     }
-
 }
 
 extension SimProvider {
@@ -137,5 +162,5 @@ extension SimService {
             return sim.guarded(key: key, rateLimited: true) { sim.pulseScore(String(path.dropFirst(Simulator.pulseScoreBase.count)), query) }
         },
         acceptsUpgrade: { _, _, path, _ in path == Simulator.pulseScoreBase + "/ws/live" ? true : nil },
-        connect: { sim, channel, head, _ in channel.pipeline.addHandler(SimConnection(sim: sim, head: head)) })
+        connect: { sim, channel, head, _ in channel.pipeline.addHandler(PulseScoreConnection(sim: sim, head: head)) })
 }

@@ -4,9 +4,11 @@ import NIOHTTP1
 import NIOWebSocket
 import OddsJSON
 
-/// One simulated WebSocket client connection, PulseScore or TickOdds by its path.
+/// One simulated WebSocket client connection of a provider whose client sends little (PulseScore, TickOdds):
+/// the life cycle, pings and faults here; what the provider sends, in its subclass beside its wire format
+/// (`PulseScoreConnection`, `TickOddsConnection`).
 // @unchecked Sendable: the simulator runs on one event loop, and every use of a connection is on it.
-final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @unchecked Sendable {
+class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
@@ -24,51 +26,24 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
     var timers: [RepeatedTask] = []
     var closeSent = false
 
-    init(sim: Simulator, head: HTTPRequestHead) {
+    init(sim: Simulator, provider: SimProvider, key: String, sport: String?) {
         self.sim = sim
-        let (path, query) = splitURI(head.uri)
-        if path == "/ws/live" {
-            provider = .tickodds
-            key = query["apiKey"] ?? ""
-            sport = nil
-        } else {
-            provider = .pulsescore
-            key = query["key"] ?? ""
-            sport = query["sport"]
-        }
+        self.provider = provider
+        self.key = key
+        self.sport = sport
     }
 
-    func start() {
-        guard let plan = sim.options.keys[key] else { close(code: 4001, reason: "Authentication failed"); return }
-        switch provider {
-        case .pulsescore:
-            if sim.options.expiredKeys.contains(key) { close(code: 4010, reason: "API key expired"); return }
-            if plan == .basic { close(code: 4003, reason: "Plan limit reached"); return }
-            guard let sport, Simulator.pulseScoreSports.contains(sport) else { close(code: 4004, reason: "Invalid sport"); return }
-            if sim.openConnections(provider: .pulsescore, key: key) > plan.connectionLimit {
-                close(code: 4029, reason: "Connection limit reached"); return
-            }
-            closeAfterFirst = sim.takeCloseCode()
-            broadcast()
-        case .tickodds:
-            // Plan and connection limit were checked at the upgrade: TickOdds documents no close codes.
-            closeAfterFirst = sim.takeCloseCode()
-            // "Sent once on connect — current state of all live events"; a subscribe filters what follows.
-            sendSnapshot()
-            let hb = Int64(sim.options.heartbeatInterval * 1000)
-            if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(hb), delay: .milliseconds(hb), { [weak self] _ in
-                guard let self, !self.sim.silent else { return }
-                self.send(TickOddsFormat.heartbeat(Date()))
-            }) { timers.append(t) }
-            // Only TickOdds documents server pings.
-            let ping = Int64(sim.options.pingInterval * 1000)
-            if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(ping), delay: .milliseconds(ping), { [weak self] _ in
-                self?.ping()
-            }) { timers.append(t) }
-        default:
-            break // This handler serves PulseScore's and TickOdds' sockets only.
-        }
-    }
+    /// The provider's greeting, once the upgrade is done (its subclass's).
+    func start() {}
+
+    /// Whether the connection carries this match.
+    func wants(_ m: SimMatch) -> Bool { false }
+
+    /// What the provider sends when the world moves.
+    func worldChanged(_ changes: [SimChange]) {}
+
+    /// A text message from the client.
+    func received(_ text: String) {}
 
     func ping() {
         guard isOpen, !sim.silent, let context else { return }
@@ -80,41 +55,14 @@ final class SimConnection: ChannelInboundHandler, SimSocket, SimFrameWriting, @u
 
     func pongReceived() { unansweredPings = 0 }
 
-    func wants(_ m: SimMatch) -> Bool {
-        switch provider {
-        case .pulsescore: return m.sport == sport
-        case .tickodds:
-            guard let subs = subscriptions else { return true }
-            return subs.contains("all") || subs.contains(PulseScoreFormat.sportName(m.sport))
-        default: return false
-        }
-    }
-
-    func worldChanged(_ changes: [SimChange]) {
-        guard isOpen, !sim.silent else { return }
-        switch provider {
-        case .pulsescore:
-            broadcast()
-        case .tickodds:
-            guard snapshotSent else { return }
-            for change in changes {
-                let m = sim.world.match(change.serial)
-                if let m, !wants(m) || !SimWorld.carries(m, .tickodds) { continue }
-                for message in TickOddsFormat.messages(for: change, world: sim.world) { send(message) }
-            }
-        default: break
-        }
-    }
-
     static let malformed = ["{\"type\":\"data\",\"events\":", "not json at all", "{\"type\":\"data\",\"events\":\"oops\"}",
                             "[1,2,3]", "{\"type\":\"update\",\"change\":\"score\"}"]
 
+    /// The `i`th malformed message of `sendMalformed`.
+    func malformed(_ i: Int) -> String { SimConnection.malformed[i % SimConnection.malformed.count] }
+
     func sendMalformed(_ count: Int) {
         guard isOpen, let context else { return }
-        for i in 0..<count {
-            var text = SimConnection.malformed[i % SimConnection.malformed.count]
-            if provider == .tickodds, i % SimConnection.malformed.count == 2 { text = "{\"type\":\"snapshot\",\"events\":7}" }
-            SimFrames.text(text.utf8, on: context)
-        }
+        for i in 0..<count { SimFrames.text(malformed(i).utf8, on: context) }
     }
 }

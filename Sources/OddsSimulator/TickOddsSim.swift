@@ -176,14 +176,57 @@ extension Simulator {
 
 }
 
-extension SimConnection {
+/// A TickOdds WebSocket (`/ws/live?apiKey=…`): the snapshot on connect, then each change, with heartbeats and pings.
+final class TickOddsConnection: SimConnection, @unchecked Sendable {
+    init(sim: Simulator, head: HTTPRequestHead) {
+        let (_, query) = splitURI(head.uri)
+        super.init(sim: sim, provider: .tickodds, key: query["apiKey"] ?? "", sport: nil)
+    }
+
+    override func start() {
+        guard sim.options.keys[key] != nil else { close(code: 4001, reason: "Authentication failed"); return }
+        // Plan and connection limit were checked at the upgrade: TickOdds documents no close codes.
+        closeAfterFirst = sim.takeCloseCode()
+        // "Sent once on connect — current state of all live events"; a subscribe filters what follows.
+        sendSnapshot()
+        let hb = Int64(sim.options.heartbeatInterval * 1000)
+        if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(hb), delay: .milliseconds(hb), { [weak self] _ in
+            guard let self, !self.sim.silent else { return }
+            self.send(TickOddsFormat.heartbeat(Date()))
+        }) { timers.append(t) }
+        // Only TickOdds documents server pings.
+        let ping = Int64(sim.options.pingInterval * 1000)
+        if let t = context?.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(ping), delay: .milliseconds(ping), { [weak self] _ in
+            self?.ping()
+        }) { timers.append(t) }
+    }
+
+    override func wants(_ m: SimMatch) -> Bool {
+        guard let subs = subscriptions else { return true }
+        return subs.contains("all") || subs.contains(PulseScoreFormat.sportName(m.sport))
+    }
+
+    override func worldChanged(_ changes: [SimChange]) {
+        guard isOpen, !sim.silent, snapshotSent else { return }
+        for change in changes {
+            let m = sim.world.match(change.serial)
+            if let m, !wants(m) || !SimWorld.carries(m, .tickodds) { continue }
+            for message in TickOddsFormat.messages(for: change, world: sim.world) { send(message) }
+        }
+    }
+
     /// A subscribe or unsubscribe message (TickOdds' only client messages).
-    func received(_ text: String) {
-        guard provider == .tickodds, let value = try? JSONParser.parse(text) else { return }
+    override func received(_ text: String) {
+        guard let value = try? JSONParser.parse(text) else { return }
         var subs = subscriptions ?? []
         for name in value["subscribe"]?.array ?? [] { if let s = name.string { subs.insert(s) } }
         for name in value["unsubscribe"]?.array ?? [] { if let s = name.string { subs.remove(s) } }
         subscriptions = subs
+    }
+
+    /// A snapshot whose events are not a list stands in for one of the malformed messages.
+    override func malformed(_ i: Int) -> String {
+        i % SimConnection.malformed.count == 2 ? "{\"type\":\"snapshot\",\"events\":7}" : super.malformed(i)
     }
 
     func sendSnapshot() {
@@ -192,7 +235,6 @@ extension SimConnection {
         let matches = sim.world.live(for: .tickodds).filter { $0.phase != .ended && wants($0) }
         send(TickOddsFormat.snapshot(matches, padding: sim.padding))
     }
-
 }
 
 extension SimProvider {
@@ -217,5 +259,5 @@ extension SimService {
             return sim.guarded(key: key, rateLimited: false) { sim.tickOdds(String(path.dropFirst("/api/v1/live".count))) }
         },
         acceptsUpgrade: { sim, _, path, query in path == "/ws/live" ? sim.tickOddsRefusal(key: query["apiKey"]) == nil : nil },
-        connect: { sim, channel, head, _ in channel.pipeline.addHandler(SimConnection(sim: sim, head: head)) })
+        connect: { sim, channel, head, _ in channel.pipeline.addHandler(TickOddsConnection(sim: sim, head: head)) })
 }
