@@ -82,6 +82,8 @@ extension Runtime {
             }
         }
         if adapters.isEmpty, let first = failures.first { throw first }
+        // One consumer reads every connection: they share one connection's buffer.
+        transport.webSocketBuffer = max(1 << 20, Transport.defaultWebSocketBuffer / max(1, adapters.count))
         beforeStart()
         return (FeedRunner.run(adapters, transport: transport, stats: stats), used)
     }

@@ -56,6 +56,9 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
                     guard let (current, markets) = read(line.id, touched: touched) else { return }
                     notes[line.id] = ValueReport.streamNotes(line: line, current: current, markets: markets, settings: value)
                 }
+                // Events leave without a remove (a snapshot drops them, a status ends them): now and then the
+                // reader keeps only what the store still has, so that it stays the store's size.
+                if written % 4096 == 0 { reader.prune { store.events[$0]?.event } }
                 switch message.update {
                 case .price(let p):
                     if let (current, markets) = read(p.eventID, touched: [p.marketID]) {

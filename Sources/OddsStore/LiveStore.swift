@@ -75,6 +75,9 @@ public struct LiveStore: Sendable {
     public private(set) var feeds: [ProviderID: FeedState] = [:]
     /// Events removed lately (at most 1,000), which scores may not bring back.
     private var removed = Set<EventKey>()
+    /// How long an ended event stays after its last update (then it is dropped, as if removed).
+    public var endedRetention: TimeInterval = 600
+    private var messagesSinceSweep = 0
     /// Incidents kept per event; older ones are dropped.
     public var incidentLimit = 100
 
@@ -90,6 +93,14 @@ public struct LiveStore: Sendable {
             feeds.values[f].lastMessageAt = now
         } else {
             feeds[provider] = FeedState(lastMessageAt: now, messages: 1)
+        }
+
+        // Feeds that keep telling of a finished match (SportsAPIPro's live scores) never remove it: it goes
+        // `endedRetention` after its last word, so that a long run's store holds what is live.
+        messagesSinceSweep += 1
+        if messagesSinceSweep >= 1024 {
+            messagesSinceSweep = 0
+            dropEnded(before: now.addingTimeInterval(-endedRetention))
         }
 
         switch message.update {
@@ -178,6 +189,11 @@ public struct LiveStore: Sendable {
     private mutating func touch(_ key: EventKey, at now: Date) {
         events[key]!.lastUpdate = now
         events[key]!.event.updatedAt = now
+    }
+
+    /// Removes the events that ended and have had no word since `cutoff`.
+    public mutating func dropEnded(before cutoff: Date) {
+        for (key, state) in events where state.event.status == .ended && state.lastUpdate < cutoff { bury(key) }
     }
 
     /// Removes an event and remembers that it went, so that a late message of another feed about it

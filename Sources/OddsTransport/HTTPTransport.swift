@@ -47,6 +47,11 @@ public final class Transport: @unchecked Sendable {
     /// MB; NIO's default is 16 KiB. A bigger message stops the feed with one clear error.
     public var maxFrameSize = Transport.defaultMaxFrameSize
     public static let defaultMaxFrameSize = 64 << 20
+    /// Bytes of frames each WebSocket buffers before its socket stops being read (resumed at a quarter of it).
+    /// Several feeds into one consumer share the default between them (`odds stream --provider all`), so
+    /// that a reader who stops reading holds about the same memory whatever the number of connections.
+    public var webSocketBuffer = Transport.defaultWebSocketBuffer
+    public static let defaultWebSocketBuffer = 4 << 20
     /// Receives every WebSocket frame and REST body before it is decoded (`odds record`). Set before use.
     public var frameTap: FrameTap?
     /// Largest REST body accepted.

@@ -69,12 +69,9 @@ public struct WebSocketEvents: AsyncSequence, Sendable {
 public final class WebSocketSession: @unchecked Sendable {
     // @unchecked: `channel` is a let of a thread-safe Channel; `events` is a Sendable sequence.
     private let channel: Channel
-    /// Text frames and the final close, in order; about `highWatermark` bytes are buffered at most.
+    /// Text frames and the final close, in order; about `Transport.webSocketBuffer` bytes are buffered at most.
     public let events: WebSocketEvents
 
-    /// Bytes buffered before the socket stops being read, and the mark at which reading resumes.
-    static let lowWatermark = 1 << 20
-    static let highWatermark = 4 << 20
 
     private init(channel: Channel, events: WebSocketEvents) {
         self.channel = channel
@@ -104,6 +101,8 @@ public final class WebSocketSession: @unchecked Sendable {
         }
         let tlsErrors = FirstErrorRecorder()
         let maxFrame = transport.maxFrameSize
+        // Bytes buffered before the socket stops being read, and the mark at which reading resumes.
+        let high = max(1 << 18, transport.webSocketBuffer), low = high / 4
         transport.logger.debug("WebSocket connect \(transport.redactor.redact(url))")
 
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)
@@ -132,8 +131,7 @@ public final class WebSocketSession: @unchecked Sendable {
                                     let demand = ReadDemand(eventLoop: channel.eventLoop)
                                     let buffered = BufferedBytes()
                                     let made = FrameProducer.makeSequence(
-                                        backPressureStrategy: ByteWatermark(bytes: buffered, low: WebSocketSession.lowWatermark,
-                                                                            high: WebSocketSession.highWatermark),
+                                        backPressureStrategy: ByteWatermark(bytes: buffered, low: low, high: high),
                                         finishOnDeinit: true, delegate: demand)
                                     let reader = FrameReader(source: made.source, buffered: buffered, maxFrameSize: maxFrame)
                                     demand.reader = reader

@@ -60,4 +60,17 @@ public struct MarketReader: Sendable {
 
     /// Forgets an event that left the store.
     public mutating func forget(_ key: EventKey) { events[key] = nil }
+
+    /// Keeps only what the events as now held still have: an event gone or ended is forgotten, and a market
+    /// an event no longer has. (Events leave without a remove: a snapshot drops them, a status ends them.)
+    public mutating func prune(_ current: (EventKey) -> Event?) {
+        for (key, reads) in events {
+            guard let e = current(key), e.status != .ended else { events[key] = nil; continue }
+            let held = Set(e.markets.map { Key(provider: $0.provider, book: $0.book, id: $0.id) })
+            if reads.keys.contains(where: { !held.contains($0) }) { events[key] = reads.filter { held.contains($0.key) } }
+        }
+    }
+
+    /// How many markets the reader holds readings of.
+    public var count: Int { events.values.reduce(0) { $0 + $1.count } }
 }

@@ -2,6 +2,7 @@ import Foundation
 import OddsFusion
 import OddsBoltOdds
 import OddsModel
+import OddsStore
 import OddsTestSupport
 import OddsValue
 import Testing
@@ -212,4 +213,25 @@ struct ValueTests {
         #expect(Fraction(1, 3)!.rounded(places: 6) == "0.333333")
         #expect(Fraction(-1, 8)!.rounded(places: 2) == "-0.13")
     }
+
+    @Test("The market reader re-reads only what changed, and forgets what the events no longer hold")
+    func marketReader() {
+        var reader = MarketReader()
+        let key = EventKey(provider: .boltodds, id: "g1")
+        var e = Self.event([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"])])
+        let all = reader.markets(of: e, key: key, touched: nil, settings: ValueSettings()) { _ in 0 }
+        #expect(all.count == 1 && all[0].books.count == 2 && reader.count == 2)
+        // The same answer as a whole analysis, after a price moved.
+        e.markets[1].selections[0].price = Price(decimal: "2.10")
+        let again = reader.markets(of: e, key: key, touched: ["ml"], settings: ValueSettings()) { _ in 0 }
+        #expect(again == ValueAnalysis.analyze(e, settings: ValueSettings()) { _ in 0 })
+        // Book b's market gone, then the event ended: pruned to what the event holds.
+        e.markets.removeLast()
+        reader.prune { _ in e }
+        #expect(reader.count == 1)
+        e.status = .ended
+        reader.prune { _ in e }
+        #expect(reader.count == 0)
+    }
+
 }
