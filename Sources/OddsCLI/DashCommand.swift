@@ -71,7 +71,8 @@ struct Dash: AsyncParsableCommand {
             let stats: FeedStats
             let feed: FeedStream
             let provider: any OddsProvider
-            var focus: (any MatchFocus)?
+            // Providers with per-match channels (SportsAPIPro), pointed at the detail pane's match and the rows shown.
+            var focus: [ProviderID: any MatchFocus] = [:]
             // `providers = [...]` in the config joins them when no --provider says otherwise.
             if replay.replay == nil, let joined = rt.configJoined(providerOption.choice) {
                 several = joined
@@ -79,9 +80,10 @@ struct Dash: AsyncParsableCommand {
             var fusing: [any OddsProvider] = []
             if let several {
                 stats = FeedStats()
-                let fused = try await rt.fusedStream(several.ids, all: several.all, stats: stats)
+                let fused = try await rt.fusedStream(several.ids, all: several.all, stats: stats, focused: true)
                 feed = fused.stream
                 fusing = fused.providers
+                focus = fused.focus
                 provider = fusing[0]
             } else if let path = replay.replay {
                 (feed, stats, provider) = try rt.openReplay(path, providerFlag: providerOption.provider, speed: replay.replaySpeed)
@@ -91,7 +93,7 @@ struct Dash: AsyncParsableCommand {
                 // A provider with per-match channels runs one feed whose channels follow the detail pane and rows.
                 if let focused = try provider.focusedStream(sport: rt.settings.sport, stats: stats) {
                     feed = focused.stream
-                    focus = focused.focus
+                    focus[provider.id] = focused.focus
                 } else {
                     feed = provider.stream(sport: rt.settings.sport, stats: stats)
                 }
@@ -131,8 +133,7 @@ struct Dash: AsyncParsableCommand {
             // The terminal is the dashboard's while it runs: a failed save is reported once it is restored.
             let saveError = NIOLockedValueBox<String?>(nil)
             let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed, restamp: rt.replaying,
-                                                    books: common.bookFilter, focus: focus.map { f in { f.focus($0?.id) } },
-                                                    rows: focus.map { f in { f.rows($0.map(\.id)) } }) { favourites in
+                                                    books: common.bookFilter, focus: focus) { favourites in
                 do { try ConfigFile.saveFavourites(favourites, path: configPath) } catch {
                     saveError.withLockedValue { $0 = (error as? OddsError)?.message ?? "\(error)" }
                 }
@@ -169,8 +170,8 @@ enum DashboardRunner {
     }
 
     static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream, restamp: Bool = false,
-                    books: BookFilter = BookFilter([]), focus: ((EventKey?) -> Void)? = nil,
-                    rows: (([EventKey]) -> Void)? = nil, saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
+                    books: BookFilter = BookFilter([]), focus: [ProviderID: any MatchFocus] = [:],
+                    saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox()
         let stop = ManagedFlag()
         let signals = TerminationSignals { stop.set() }
@@ -187,8 +188,7 @@ enum DashboardRunner {
                 await inbox.push(.feedEnded(reason: (error as? OddsError)?.message ?? String(describing: error)))
             }
         }
-        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, focus: focus, rows: rows,
-                               save: saveFavourites)
+        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, focus: focus, save: saveFavourites)
         feedTask.cancel()
         _ = inbox.drain()
         signals.cancel()
@@ -200,12 +200,13 @@ enum DashboardRunner {
     /// The UI loop. Key reads never block: between polls it sleeps, so it does not hold a thread of
     /// the cooperative pool, and curses is only ever called from this one task.
     static func loop(terminal: CursesTerminal, model initial: DashboardModel, inbox: Inbox, stop: ManagedFlag,
-                     focus: ((EventKey?) -> Void)? = nil, rows: (([EventKey]) -> Void)? = nil,
-                     save: ([String]) -> Void) async -> DashboardModel {
+                     focus: [ProviderID: any MatchFocus] = [:], save: ([String]) -> Void) async -> DashboardModel {
         var model = initial
-        var focused: EventKey?
-        var shownRows: [EventKey] = []
-        defer { if focused != nil { focus?(nil) } }
+        // Per provider with match channels: the match it follows for the detail pane, and the rows shown, as its
+        // own ids (a fused row's source of that provider).
+        var focused: [ProviderID: String] = [:]
+        var shownRows: [ProviderID: [String]] = [:]
+        defer { for (p, f) in focus where focused[p] != nil { f.focus(nil) } }
         var dirty = true
         var lastDraw = Date.distantPast
         var lastTick = Date()
@@ -241,14 +242,17 @@ enum DashboardRunner {
                 lastTick = now
                 dirty = true
                 // The rows on screen, four times a second (sorting them is not free).
-                if let rows {
+                if !focus.isEmpty {
                     let visible = model.visibleRows
-                    if !visible.isEmpty, visible != shownRows { shownRows = visible; rows(visible) }
+                    for (p, f) in focus {
+                        let ids = visible.compactMap { model.sourceID(of: $0, provider: p) }
+                        if !ids.isEmpty, ids != shownRows[p] { shownRows[p] = ids; f.rows(ids) }
+                    }
                 }
             }
-            if model.focused != focused {
-                focused = model.focused
-                focus?(focused)
+            for (p, f) in focus {
+                let id = model.focused.flatMap { model.sourceID(of: $0, provider: p) }
+                if id != focused[p] { focused[p] = id; f.focus(id) }
             }
             if dirty && now.timeIntervalSince(lastDraw) >= frameInterval {
                 terminal.draw(DashboardLayout.layout(model))

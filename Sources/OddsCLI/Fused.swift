@@ -66,15 +66,23 @@ extension Runtime {
     /// and left out under `all`; one that fails to prepare is named and the rest go on.
     /// `beforeStart` runs once every provider is prepared, just before the feeds start.
     /// Returns the stream and the prepared clients of the providers in it.
-    func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats,
-                     beforeStart: () -> Void = {}) async throws -> (stream: FeedStream, providers: [any OddsProvider]) {
+    /// `focused`: providers with per-match channels (SportsAPIPro) run them, pointed by the handles returned.
+    func fusedStream(_ ids: [ProviderID], all: Bool, stats: FeedStats, focused: Bool = false,
+                     beforeStart: () -> Void = {}) async throws
+        -> (stream: FeedStream, providers: [any OddsProvider], focus: [ProviderID: any MatchFocus]) {
         var adapters: [any FeedAdapter] = []
         var failures: [Error] = []
         var used: [any OddsProvider] = []
+        var focus: [ProviderID: any MatchFocus] = [:]
         for id in try withKeys(ids, all: all) {
             do {
                 let client = try await preparedProvider(id)
-                adapters += client.feedConnections(sport: settings.sport)
+                if focused, let connections = try client.focusedConnections(sport: settings.sport) {
+                    adapters += connections.adapters
+                    focus[id] = connections.focus
+                } else {
+                    adapters += client.feedConnections(sport: settings.sport)
+                }
                 used.append(client)
             } catch {
                 failures.append(error)
@@ -85,7 +93,7 @@ extension Runtime {
         // One consumer reads every connection: they share one connection's buffer.
         transport.webSocketBuffer = max(1 << 20, Transport.defaultWebSocketBuffer / max(1, adapters.count))
         beforeStart()
-        return (FeedRunner.run(adapters, transport: transport, stats: stats), used)
+        return (FeedRunner.run(adapters, transport: transport, stats: stats), used, focus)
     }
 
     /// The providers to use: under `all`, those with a key (the others named on stderr, once each);

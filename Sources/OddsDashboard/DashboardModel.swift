@@ -261,6 +261,12 @@ public struct DashboardModel: Sendable {
         return nil
     }
 
+    /// The id `provider` gives a row: the row's own (a provider's event), or its source of that provider (a fused row).
+    public func sourceID(of key: EventKey, provider: ProviderID) -> String? {
+        if key.provider == provider { return key.id }
+        return shown.events[key]?.event.match?.sources.first { $0.provider == provider }?.id
+    }
+
     /// Table rows that fit on screen.
     public var visibleRowCount: Int { max(1, DashboardLayout.tableRows(height: height)) }
 }

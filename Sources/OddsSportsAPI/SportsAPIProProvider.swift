@@ -74,6 +74,12 @@ extension SportsAPIProClient {
         let adapter = try feed(sport: sport)
         return (FeedRunner.run(adapter, transport: transport, stats: stats), MatchChannelFocus(feed: adapter))
     }
+
+    /// The same connection for a feed that runs beside others (`odds dash --provider all`).
+    public func focusedConnections(sport: String?) throws -> (adapters: [any FeedAdapter], focus: any MatchFocus)? {
+        let adapter = try feed(sport: sport)
+        return ([adapter], MatchChannelFocus(feed: adapter))
+    }
 }
 
 extension MatchChannelFocus: MatchFocus {}

@@ -51,6 +51,9 @@ public protocol OddsProvider: Sendable {
     /// A live feed whose per-match channels follow what the dashboard shows (the detail pane, the
     /// rows on screen); nil when the provider sends everything on its stream.
     func focusedStream(sport: String?, stats: FeedStats) throws -> (stream: FeedStream, focus: any MatchFocus)?
+    /// The feed's connections with the handle that points their per-match channels at the matches shown, for a
+    /// feed that runs beside others (the fused dashboard); nil for a provider without such channels.
+    func focusedConnections(sport: String?) throws -> (adapters: [any FeedAdapter], focus: any MatchFocus)?
     /// Hands `observer` the sports and books the provider lists as it learns them (shell completion).
     func observeNames(_ observer: @escaping @Sendable (_ sports: [String], _ books: [String]) -> Void)
 }
@@ -60,6 +63,7 @@ extension OddsProvider {
     public func matchStream(eventID: String, sport: String?, stats: FeedStats) throws -> FeedStream { stream(sport: sport, stats: stats) }
     public func upcomingEvent(id: String, sport: String?) -> Event? { nil }
     public func focusedStream(sport: String?, stats: FeedStats) throws -> (stream: FeedStream, focus: any MatchFocus)? { nil }
+    public func focusedConnections(sport: String?) throws -> (adapters: [any FeedAdapter], focus: any MatchFocus)? { nil }
     public func observeNames(_ observer: @escaping @Sendable (_ sports: [String], _ books: [String]) -> Void) {}
 
     /// A connection a recording names that `feedConnections(sport:)` did not make (a replay of

@@ -152,6 +152,9 @@ struct DashboardTmuxTests {
         #expect(["pulsescore", "tickodds", "boltodds", "sportsapi"].allSatisfy(detail.contains))
         #expect(detail.contains("Match result"))
         #expect(detail.contains("  margin ") && detail.contains(" fair ") && detail.contains(try! Regex(#"\d\.\d\d[▲▼]? [+-]\d+\.\d\d%"#)))
+        // SportsAPIPro's match channels follow the fused detail pane: its statistics and lineups arrive (further down).
+        for _ in 0..<4 { try await session.keys("NPage") }
+        try await session.waitFor("statistics and lineups from the match channels") { $0.contains("Statistics") || $0.contains("Lineups") }
         try await session.keys("Escape")
         try await session.waitFor("back to the table") { $0.contains("SRC") }
         try await session.keys("q")
