@@ -31,8 +31,18 @@ extension BoltOddsClient {
                   ProviderOption("silence_seconds", "90", documented: false)],
         capabilities: [.books, .incidents, .restListings, .changesOnly],
         commands: BoltOddsCommand.self,
+        bookShortNames: bookShortNames,
         make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)
+
+    /// The US books' usual abbreviations, for columns too narrow for the name.
+    static let bookShortNames = [
+        "draftkings": "DK", "fanduel": "FD", "betmgm": "MGM", "caesars": "CZR", "ballybet": "Bally", "betrivers": "BR",
+        "espnbet": "ESPN", "pinnacle": "PIN", "fanatics": "FAN", "hardrockbet": "HRB", "betonline": "BOL", "bovada": "BOV",
+        "pointsbet": "PB", "williamhill": "WH", "betway": "BWAY", "unibet": "UNI", "betparx": "PARX", "wynnbet": "WYNN",
+        "superbook": "SB", "circa": "CIRCA", "fliff": "FLIFF", "prizepicks": "PP", "underdog": "UD", "betano": "BTNO",
+        "bet365": "365", "thescore": "SCORE", "sportsinteraction": "SI", "betvictor": "BV",
+    ]
 
     /// The three connections' decoders, and the odds stream's fast path held to the generic decoder's answer.
     static func fuzzTargets(_ corpus: [[UInt8]]) -> [FuzzTarget] {

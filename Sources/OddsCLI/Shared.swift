@@ -58,7 +58,11 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
                 }
                 // Events leave without a remove (a snapshot drops them, a status ends them): now and then the
                 // reader keeps only what the store still has, so that it stays the store's size.
-                if written % 4096 == 0 { reader.prune { store.events[$0]?.event } }
+                if written % 4096 == 0 {
+                    reader.prune { store.events[$0]?.event }
+                    moves.prune(store)
+                    fusion?.prune { store.events[$0] != nil }
+                }
                 switch message.update {
                 case .price(let p):
                     if let (current, markets) = read(p.eventID, touched: [p.marketID]) {

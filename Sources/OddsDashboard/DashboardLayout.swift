@@ -274,7 +274,7 @@ public enum DashboardLayout {
                            attributes: base.union(conflicted ? .yellow : .dim))
             }
             let value = model.valueMode ? model.rowValue(key) : nil
-            for (i, cell) in priceCells(model, state).enumerated() {
+            for (i, cell) in priceCells(model, state, width: c.price).enumerated() {
                 var (text, attributes) = cell
                 // A price whose EV passes the threshold: cyan and bold, "+" in the move marker's place when it has none.
                 if let ev = value?.ev[i], model.minEV < ev {
@@ -300,7 +300,7 @@ public enum DashboardLayout {
     }
 
     /// The main market's 1 / X / 2 cells: price, move marker and colour; SUSP for suspended lines.
-    static func priceCells(_ model: DashboardModel, _ state: EventState) -> [(String, CellAttributes)] {
+    static func priceCells(_ model: DashboardModel, _ state: EventState, width: Int = 13) -> [(String, CellAttributes)] {
         guard let market = state.event.mainMarket else { return [("", []), ("", []), ("", [])] }
         // Fused rows always name the source of the price, be it one.
         let multiBook = state.event.books.count > 1 || model.isFused
@@ -310,7 +310,10 @@ public enum DashboardLayout {
             if s.suspended { return ("SUSP", .dim) }
             guard let price = s.price else { return ("-", .dim) }
             // The best across books, with its book (short: the column is narrow).
-            let text = price.formatted(model.oddsFormat) + (multiBook ? " " + String((c.book ?? "").prefix(4)) : "")
+            // The book in the room the cell leaves (one column for the move marker): its name, or its short name.
+            let priceText = price.formatted(model.oddsFormat)
+            let room = width - TextWidth.width(of: priceText) - 2
+            let text = priceText + (multiBook ? " " + BookLabel.fit(c.book ?? "", width: room, short: model.bookShortNames) : "")
             guard let move = state.moves[SelectionKey(marketID: market.id, book: c.book ?? market.book, selectionID: s.id, line: s.line)],
                   let direction = move.direction else { return (text + " ", []) }
             let age = model.now.timeIntervalSince(move.changedAt)
@@ -476,20 +479,20 @@ public enum DashboardLayout {
         for m in e.markets where seen.insert(GridSource(provider: m.provider, book: m.book)).inserted {
             sources.append(GridSource(provider: m.provider, book: m.book))
         }
+        // Value mode: wider cells for each price's EV, a fair column and each book's margin.
+        let cell = value == nil ? 10 : 17
+        let fairWidth = value == nil ? 0 : 8
         // A book that two providers carry is named with its provider.
         var bookCount: [String: Int] = [:]
         for s in sources { bookCount[s.book ?? "", default: 0] += 1 }
         func title(_ s: GridSource) -> String {
             let book = s.book ?? s.provider?.rawValue ?? ""
             guard bookCount[s.book ?? "", default: 0] > 1, let p = s.provider else { return book }
-            return String(p.rawValue.prefix(4)) + "/" + book
+            return String(p.rawValue.prefix(4)) + "/" + BookLabel.fit(book, width: cell - 6, short: model.bookShortNames)
         }
         var out: [[(String, CellAttributes)]] = []
         var ids: [String] = []
         for m in e.markets where !ids.contains(m.id) { ids.append(m.id) }
-        // Value mode: wider cells for each price's EV, a fair column and each book's margin.
-        let cell = value == nil ? 10 : 17
-        let fairWidth = value == nil ? 0 : 8
         let updated: [ProviderID: Date] = Dictionary(e.match?.sources.compactMap { s in s.updatedAt.map { (s.provider, $0) } } ?? [],
                                                      uniquingKeysWith: { a, _ in a })
         for id in ids {
@@ -501,7 +504,7 @@ public enum DashboardLayout {
             }
             let lead = "  " + TextWidth.pad("", to: 26) + (fairWidth > 0 ? TextWidth.pad("fair", to: fairWidth, right: true) : "")
             out.append([(markets[0].name, CellAttributes([.bold, .underline]))])
-            out.append([(lead + columns.map { TextWidth.pad(String(title($0).prefix(cell - 1)), to: cell, right: true) }.joined(), .dim)])
+            out.append([(lead + columns.map { TextWidth.pad(BookLabel.fit(title($0), width: cell - 1, short: model.bookShortNames), to: cell, right: true) }.joined(), .dim)])
             if e.match != nil {
                 let ages = columns.map { s -> String in
                     guard let p = s.provider, let at = updated[p] else { return "" }

@@ -103,6 +103,8 @@ public struct DashboardModel: Sendable {
     public var valueSettings = ValueSettings()
     /// The EV (a fraction: 0.02 is 2 %) a price must pass to be marked in value mode.
     public var minEV = Fraction.zero
+    /// Books' short names for narrow columns (from the providers' descriptors).
+    public var bookShortNames: [String: String] = [:]
     /// How old each price is (which providers send only changes).
     public var priceAges = PriceAges(changesOnly: [])
     let valueMemo = ValueMemo()

@@ -123,6 +123,13 @@ public struct MatchFusion: Sendable {
         nearMisses[key] = nil
     }
 
+    /// Forgets every event `keep` says is gone (events leave a store without a remove: a snapshot drops
+    /// them, an ended match is dropped after a while).
+    public mutating func prune(keeping keep: (EventKey) -> Bool) {
+        for key in assignment.keys where !keep(key) { forget(key) }
+        for key in nearMisses.keys where !keep(key) { nearMisses[key] = nil }
+    }
+
     /// The fused matches: each group's id and sources, in the order they were founded.
     public var matches: [(id: String, sources: [FusedSource])] {
         groups.keys.sorted().map { g in (groups[g]!.id, groups[g]!.members.map { FusedSource(key: $0.key, evidence: $0.evidence) }) }

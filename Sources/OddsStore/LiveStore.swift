@@ -76,7 +76,7 @@ public struct LiveStore: Sendable {
     /// Events removed lately (at most 1,000), which scores may not bring back.
     private var removed = Set<EventKey>()
     /// How long an ended event stays after its last update (then it is dropped, as if removed).
-    public var endedRetention: TimeInterval = 600
+    public var endedRetention: TimeInterval = 120
     private var messagesSinceSweep = 0
     /// Incidents kept per event; older ones are dropped.
     public var incidentLimit = 100
@@ -96,7 +96,8 @@ public struct LiveStore: Sendable {
         }
 
         // Feeds that keep telling of a finished match (SportsAPIPro's live scores) never remove it: it goes
-        // `endedRetention` after its last word, so that a long run's store holds what is live.
+        // `endedRetention` (two minutes: the final score stays a while) after its last word, so that a long run's
+        // store holds what is live.
         messagesSinceSweep += 1
         if messagesSinceSweep >= 1024 {
             messagesSinceSweep = 0

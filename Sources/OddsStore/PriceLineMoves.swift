@@ -33,4 +33,17 @@ public struct PriceLineMoves: Sendable {
         }
         return nil
     }
+
+    /// Forgets the events and selections `store` no longer holds.
+    public mutating func prune(_ store: LiveStore) {
+        for (key, selections) in reported {
+            guard let state = store.events[key] else { reported[key] = nil; continue }
+            if selections.keys.contains(where: { state.moves[$0] == nil }) {
+                reported[key] = selections.filter { state.moves[$0.key] != nil }
+            }
+        }
+    }
+
+    /// How many selections' moves it remembers.
+    public var count: Int { reported.values.reduce(0) { $0 + $1.count } }
 }

@@ -24,6 +24,7 @@ extension TickOddsClient {
                   ProviderOption("heartbeat_seconds", "15", documented: true)],
         capabilities: [.incidents, .restListings],
         commands: TickOddsCommand.self,
+        bookShortNames: ["tickodds": "TickO"],
         make: { settings, transport, retry in TickOddsClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)
 

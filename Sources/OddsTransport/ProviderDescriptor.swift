@@ -53,6 +53,8 @@ public struct ProviderDescriptor: Sendable {
     public var sports: [String]
     /// False for a provider whose client is not built yet.
     public var supported: Bool
+    /// Short names of the books it carries, lower-case name to label ("draftkings": "DK"), for narrow columns.
+    public var bookShortNames: [String: String]
     /// The provider's own command group (`odds boltodds …`), an ArgumentParser command type defined in its module.
     public var commands: Any.Type?
     /// Builds the client.
@@ -64,13 +66,14 @@ public struct ProviderDescriptor: Sendable {
     public init(id: ProviderID, restURL: String, webSocketURL: String, restURLDocumented: Bool = true,
                 webSocketURLDocumented: Bool = true, summary: String, notes: String, options: [ProviderOption] = [],
                 capabilities: ProviderCapabilities, sports: [String] = [], supported: Bool = true, commands: Any.Type? = nil,
+                bookShortNames: [String: String] = [:],
                 make: @escaping @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider,
                 fuzzTargets: @escaping @Sendable (_ corpus: [[UInt8]]) -> [FuzzTarget]) {
         self.id = id; self.restURL = restURL; self.webSocketURL = webSocketURL; self.options = options
         self.restURLDocumented = restURLDocumented; self.webSocketURLDocumented = webSocketURLDocumented
         self.summary = summary; self.notes = notes
         self.capabilities = capabilities; self.sports = sports
-        self.supported = supported; self.commands = commands; self.make = make; self.fuzzTargets = fuzzTargets
+        self.supported = supported; self.commands = commands; self.bookShortNames = bookShortNames; self.make = make; self.fuzzTargets = fuzzTargets
     }
 
     /// Every setting with its default: `url`, `ws_url`, then the provider's options.

@@ -139,7 +139,7 @@ struct DashboardTmuxTests {
         #expect(first.contains("DEMO DATA") && first.contains("All providers"))
         // Every provider has the live matches: rows of five sources, with the best price's book.
         try await session.waitFor("rows of five sources") { screen in
-            screen.split(separator: "\n").dropFirst(2).prefix(12).filter { $0.contains(try! Regex(#" 5 +\d+\.\d\d [a-z]"#)) }.count >= 5
+            screen.split(separator: "\n").dropFirst(2).prefix(12).filter { $0.contains(try! Regex(#" 5 +\d+\.\d\d [A-Za-z0-9]"#)) }.count >= 5
         }
         // Value mode: a MARGIN column with each row's margin; the detail grid gains margins, fair prices and EVs.
         try await session.keys("v")

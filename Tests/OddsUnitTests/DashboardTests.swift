@@ -350,6 +350,7 @@ struct FusedDashboardTests {
     static func model() -> DashboardModel {
         var model = DashboardModel(provider: .tickodds, sport: "soccer", demo: true, oddsFormat: .decimal, now: t0,
                                    fusing: [.tickodds, .boltodds])
+        model.bookShortNames = ["tickodds": "TickO", "draftkings": "DK", "fanduel": "FD"]
         model.stalenessBounds = [.tickodds: 1_000, .boltodds: 30]
         _ = update(&model, .resize(width: 140, height: 40))
         feed(&model, .tickodds, at: 0, .connection(.live))
@@ -369,13 +370,36 @@ struct FusedDashboardTests {
         #expect(screen.line(0).contains("tickodds ●") && screen.line(0).contains("boltodds ↻"))
         #expect(screen.line(1).contains("SRC"))
         let arsenal = try #require((2..<6).map(screen.line).first { $0.contains("Arsenal") })
-        #expect(arsenal.contains(" 2 ") && arsenal.contains("2.10 fand") && arsenal.contains("3.40 tick") && arsenal.contains("3.90 fand"))
+        #expect(arsenal.contains(" 2 ") && arsenal.contains("2.10 fanduel") && arsenal.contains("3.40 TickO") && arsenal.contains("3.90 fanduel"))
         let liverpool = try #require((2..<6).map(screen.line).first { $0.contains("Liverpool") })
-        #expect(liverpool.contains(" 1 ") && liverpool.contains("1.50 tick"))
+        #expect(liverpool.contains(" 1 ") && liverpool.contains("1.50 TickO"))
         // Too narrow for every provider's name: counts by state.
         var narrow = model
         _ = update(&narrow, .resize(width: 64, height: 24))
         #expect(DashboardLayout.layout(narrow).line(0).contains("2 feeds: 1 live, 1 reconnecting"))
+    }
+
+    @Test("A book's name in the room its cell has: whole when it fits, else its short name, else whole words, else cut")
+    func bookLabels() throws {
+        let short = ["draftkings": "DK", "fanduel": "FD"]
+        #expect(BookLabel.fit("fanduel", width: 7, short: short) == "fanduel")
+        #expect(BookLabel.fit("fanduel", width: 5, short: short) == "FD")
+        #expect(BookLabel.fit("DraftKings", width: 9, short: short) == "DK")
+        #expect(BookLabel.fit("William Hill US", width: 12, short: short) == "William Hill")
+        #expect(BookLabel.fit("betwinnerplus", width: 6, short: short) == "betwin")
+        #expect(BookLabel.fit("x", width: 0, short: short) == "")
+        // In the table: a long price leaves less room, so the same book reads shorter; the grid's header as well.
+        var model = Self.model()
+        Self.feed(&model, .boltodds, at: 2, .upsert(Self.event(.boltodds, "b1", "Arsenal FC", "Chelsea FC", book: "draftkings",
+                                                               prices: ["2.10", "103.50", "3.90"])))
+        let screen = DashboardLayout.layout(model)
+        let arsenal = try #require((2..<6).map(screen.line).first { $0.contains("Arsenal") })
+        #expect(arsenal.contains("2.10 DK") && arsenal.contains("103.50 DK"), "\(arsenal)")
+        for key in "/Arsenal" { _ = update(&model, .key(.character(key))) }
+        _ = update(&model, .key(.enter))
+        _ = update(&model, .key(.enter))
+        let header = try #require((0..<40).map(DashboardLayout.layout(model).line).first { $0.contains("tickodds") && $0.contains("DK") })
+        #expect(!header.contains("draftking"))
     }
 
     @Test("The detail pane: each source with its own names and age, a grid of selections × sources, the best bold")

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Live store fold")
 struct StoreTests {
-    @Test("An ended match that a feed never removes goes ten minutes after its last word; live ones stay")
+    @Test("An ended match that a feed never removes goes two minutes after its last word; live ones stay")
     func endedMatchesGo() {
         var store = LiveStore()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -15,12 +15,12 @@ struct StoreTests {
         ended.status = .ended
         store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0, update: .upsert(live)))
         store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0, update: .upsert(ended)))
-        // Heartbeats for five minutes: still there (a table may show the final score a while).
-        for i in 0..<1024 { store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0.addingTimeInterval(300 + Double(i) * 0.001), update: .heartbeat)) }
+        // Heartbeats a minute later: still there (a table may show the final score a while).
+        for i in 0..<1024 { store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0.addingTimeInterval(60 + Double(i) * 0.001), update: .heartbeat)) }
         #expect(store.events.count == 2)
-        // Past ten minutes: the ended one is gone, the live one (updated now) stays.
-        store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0.addingTimeInterval(601), update: .upsert(live)))
-        for i in 0..<1024 { store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0.addingTimeInterval(660 + Double(i) * 0.001), update: .heartbeat)) }
+        // Past two minutes: the ended one is gone, the live one (updated now) stays.
+        store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0.addingTimeInterval(121), update: .upsert(live)))
+        for i in 0..<1024 { store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0.addingTimeInterval(130 + Double(i) * 0.001), update: .heartbeat)) }
         #expect(store.events.count == 1 && store.events[EventKey(provider: .sportsapi, id: "1")] != nil)
         // A late score of the dropped match does not bring it back.
         store.apply(FeedMessage(provider: .sportsapi, receivedAt: t0.addingTimeInterval(700), update: .score(eventID: "2", from: nil, to: Score(home: 1, away: 0))))

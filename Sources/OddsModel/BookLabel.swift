@@ -1,0 +1,19 @@
+/// A sportsbook's name as a narrow column shows it: the whole name when it fits, else the short name its
+/// provider gives (`ProviderDescriptor.bookShortNames`: "DK", "FD", "MGM"), else its first words that fit,
+/// else its start. The same in the dashboard's price cells and its detail grid's headers.
+public enum BookLabel {
+    public static func fit(_ name: String, width: Int, short: [String: String]) -> String {
+        guard width > 0 else { return "" }
+        if name.count <= width { return name }
+        if let s = short[name.lowercased()], s.count <= width { return s }
+        // Whole words, as many as fit ("William Hill US" in 12 is "William Hill").
+        var words: [Substring] = []
+        for word in name.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" }) {
+            let candidate = (words + [word]).joined(separator: " ")
+            if candidate.count > width { break }
+            words.append(word)
+        }
+        if !words.isEmpty { return words.joined(separator: " ") }
+        return String(name.prefix(width))
+    }
+}
