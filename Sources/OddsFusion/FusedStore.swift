@@ -20,7 +20,14 @@ public struct FusedStore: Sendable {
     /// Each source's markets as its fused match shows them, with the markets and staleness they were made
     /// from: a match is rebuilt on every change of one source, and the others' are not worked out again
     /// (an unchanged source's markets are the same array, compared in O(1)).
-    private var converted: [EventKey: (from: [Market], stale: Bool, markets: [Market])] = [:]
+    /// Each source's markets as the fused match shows them, per market: a price change converts its own market
+    /// again, not every market of the event. Valid while the teams and the main market's id and name stay.
+    private var converted: [EventKey: Converted] = [:]
+    private struct Converted {
+        var teams: [String?]
+        var from: [Market]
+        var markets: [[Market]]
+    }
 
     public init(names: MatchNames = MatchNames()) { fusion = MatchFusion(names: names) }
 
@@ -109,10 +116,19 @@ public struct FusedStore: Sendable {
         }
         let fused = FusedMatch.build(id: id, sources: present, events: present.map { sources.events[$0.key]!.event }, stale: stale) { e, isStale in
             let key = EventKey(provider: e.provider, id: e.id)
-            if let c = converted[key], c.stale == isStale, c.from == e.markets { return c.markets }
-            let markets = FusedMatch.sourceMarkets(e, stale: isStale)
-            converted[key] = (e.markets, isStale, markets)
-            return markets
+            let main = FusedMatch.mainMarket(of: e)
+            let teams = [e.home, e.away, main?.id, main?.name]
+            let cached = converted[key].flatMap { $0.teams == teams ? $0 : nil }
+            var markets: [[Market]] = []
+            markets.reserveCapacity(e.markets.count)
+            for (i, m) in e.markets.enumerated() {
+                if let cached, i < cached.from.count, cached.from[i] == m { markets.append(cached.markets[i]) } else {
+                    markets.append(FusedMatch.normalized(m, main: main, event: e))
+                }
+            }
+            converted[key] = Converted(teams: teams, from: e.markets, markets: markets)
+            let all = markets.flatMap { $0 }
+            return isStale ? all.map(FusedMatch.suspended) : all
         }
         let before = store.events[row]?.event.incidents
         store.apply(FeedMessage(provider: .fused, receivedAt: now, update: .upsert(fused.event)))
