@@ -392,7 +392,7 @@ public enum DashboardLayout {
                     var row = [("  " + TextWidth.pad(selectionName(s), to: 30) + "  " + price, attributes)]
                     if let q = value?.quotes[index]?[i] {
                         let fair = q.market.fairPrice(q.outcome).map { ValueReport.fairText($0, model.oddsFormat) } ?? "-"
-                        let ev = q.market.books[q.book].ev[q.outcome]
+                        let ev = q.ev
                         row.append(("  fair " + fair, .dim))
                         if let ev { row.append(("  EV " + signedPercent(ev), model.minEV < ev ? [.cyan, .bold] : .dim)) }
                     }
@@ -548,7 +548,7 @@ public enum DashboardLayout {
                     }
                     var (text, attributes) = priceText(model, state, m, s, was: false)
                     if best[ref] == source { attributes.insert(.bold) }
-                    if let q = value?.quotes[i]?[j], let ev = q.market.books[q.book].ev[q.outcome] {
+                    if let q = value?.quotes[i]?[j], let ev = q.ev {
                         text += " " + signedPercent(ev)
                         if model.minEV < ev { attributes = attributes.union([.cyan, .bold]) }
                     }
@@ -569,33 +569,16 @@ public enum DashboardLayout {
 
     /// Value mode's reading of one event, by where each price came from.
     struct ValueLookup {
-        struct Quote {
-            var market: MarketValue
-            var book: Int
-            var outcome: Int
-        }
         /// Per source market index, per selection index: the analysed market, book and outcome it is.
-        var quotes: [Int: [Int: Quote]] = [:]
+        let quotes: [Int: [Int: QuoteIndex.Place]]
         /// Per source market index: each line's margin (`line` nil for a market of one line).
-        var margins: [Int: [(line: String?, margin: Fraction?)]] = [:]
+        let margins: [Int: [(line: String?, margin: Fraction?)]]
 
         init(_ values: [MarketValue]) {
-            var byIndex: [Int: [(String, Fraction?)]] = [:]
-            for m in values {
-                for (b, book) in m.books.enumerated() {
-                    var index: Int?
-                    for (o, q) in book.quotes.enumerated() {
-                        guard let q else { continue }
-                        index = q.market
-                        quotes[q.market, default: [:]][q.selection] = Quote(market: m, book: b, outcome: o)
-                    }
-                    if let index, byIndex[index]?.contains(where: { $0.0 == m.id }) != true {
-                        byIndex[index, default: []].append((m.id, book.margin))
-                    }
-                }
-            }
-            for (index, lines) in byIndex {
-                margins[index] = lines.count == 1 ? [(nil, lines[0].1)] : lines.map { (ValueLookup.lineLabel($0.0), $0.1) }
+            let index = QuoteIndex(values)
+            quotes = index.places
+            margins = index.margins.mapValues { lines in
+                lines.count == 1 ? [(nil, lines[0].margin)] : lines.map { (ValueLookup.lineLabel($0.market), $0.margin) }
             }
         }
 

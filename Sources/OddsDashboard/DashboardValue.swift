@@ -62,12 +62,15 @@ extension DashboardModel {
         let columns = state.event.mainColumns
         guard !columns.outright, let result = values.first(where: { $0.id == FusedMatch.resultMarketID }) else { return row }
         let ids = ["home", "draw", "away"]
+        // A cell without a book (one book's row) is the main market's book.
+        let mainID = state.event.mainMarket?.id
+        let mainBook = state.event.markets.first { $0.id == mainID }?.book
         var implied: [Fraction] = []
         for (i, cell) in columns.cells.enumerated() {
             guard let cell, let o = result.outcomes.firstIndex(where: { $0.id == ids[i] }) else { continue }
             guard !cell.selection.suspended, let price = cell.selection.price else { continue }
             implied.append(Fraction(price.impliedProbability))
-            let book = cell.book ?? state.event.markets.first { $0.id == state.event.mainMarket?.id }?.book
+            let book = cell.book ?? mainBook
             if let fair = result.fair?[o], result.books.contains(where: { $0.fresh && (book == nil || $0.source.book == book) }) {
                 row.ev[i] = Fraction(price.decimalOdds) * fair - .one
             }

@@ -27,7 +27,7 @@ public struct PriceLineMoves: Sendable {
         case .remove(let id):
             reported[EventKey(provider: message.provider, id: id)] = nil
         case .snapshot:
-            for key in reported.keys where store.events[key] == nil { reported[key] = nil }
+            prune(store)
         default:
             break
         }

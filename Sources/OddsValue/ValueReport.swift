@@ -239,25 +239,19 @@ extension ValueReport {
     /// `fair` price (with reference and method) and each price its `ev`; null where there is none.
     /// `only`: just the notes of these source markets (by index in the event).
     public static func notes(_ markets: [MarketValue], settings: ValueSettings, only: Set<Int>? = nil) -> PriceNotes {
+        let index = QuoteIndex(markets, only: only)
         var notes = PriceNotes()
-        var margins: [Int: [(String, JSONOutput)]] = [:]
-        for m in markets {
-            for book in m.books {
-                var marketIndex: Int?
-                for (i, q) in book.quotes.enumerated() {
-                    guard let q, only?.contains(q.market) ?? true else { continue }
-                    marketIndex = q.market
-                    var s = PriceNotes.Selection()
-                    s.selection = [("fair", fairJSON(m, i, settings: settings))]
-                    s.price = [("ev", number(book.ev[i]))]
-                    notes.markets[q.market, default: PriceNotes.Market()].selections[q.selection] = s
-                }
-                if let marketIndex { margins[marketIndex, default: []].append((m.id, number(book.margin))) }
+        for (marketIndex, selections) in index.places {
+            for (selection, place) in selections {
+                var s = PriceNotes.Selection()
+                s.selection = [("fair", fairJSON(place.market, place.outcome, settings: settings))]
+                s.price = [("ev", number(place.ev))]
+                notes.markets[marketIndex, default: PriceNotes.Market()].selections[selection] = s
             }
         }
-        for (index, lines) in margins {
-            notes.markets[index]!.fields = lines.count == 1 ? [("margin", lines[0].1)]
-                : [("margins", .array(lines.map { .object([("market", .string($0.0)), ("margin", $0.1)]) }))]
+        for (marketIndex, lines) in index.margins {
+            notes.markets[marketIndex]!.fields = lines.count == 1 ? [("margin", number(lines[0].margin))]
+                : [("margins", .array(lines.map { .object([("market", .string($0.market)), ("margin", number($0.margin))]) }))]
         }
         return notes
     }
@@ -303,12 +297,7 @@ extension ValueReport {
         guard let index = event.markets.firstIndex(where: { $0.id == p.marketID && $0.book == p.book }),
               let selection = event.markets[index].selections.firstIndex(where: { $0.id == p.selection.id && $0.line == p.selection.line })
         else { return [] }
-        for m in markets {
-            for book in m.books {
-                guard let i = book.quotes.firstIndex(where: { $0?.market == index && $0?.selection == selection }) else { continue }
-                return [("margin", number(book.margin)), ("fair", fairJSON(m, i, settings: settings)), ("ev", number(book.ev[i]))]
-            }
-        }
-        return []
+        guard let place = QuoteIndex(markets, only: [index]).places[index]?[selection] else { return [] }
+        return [("margin", number(place.margin)), ("fair", fairJSON(place.market, place.outcome, settings: settings)), ("ev", number(place.ev))]
     }
 }
