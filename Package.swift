@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
             "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal", "OddsFusion", "OddsValue",
-            "CBuildInfo", "OddsCommandSupport",
+            "CBuildInfo", "CAllocator", "OddsCommandSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -49,6 +49,7 @@ let package = Package(
         ]),
         // What `make` passes of the build (commit, date, compiler) for `odds --version`.
         .target(name: "CBuildInfo"),
+        .target(name: "CAllocator"),
         // Margins, fair prices, expected value and arbitrage, exact (big integers only when 128 bits overflow).
         .target(name: "OddsValue", dependencies: ["OddsModel", "OddsFusion", "OddsStore", "OddsJSON", "OddsOutput", .product(name: "BigInt", package: "BigInt")]),
         // One row per real match across providers: matching and the fused view.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAllocator
 import Foundation
 import OddsModel
 import OddsCommandSupport
@@ -7,6 +8,7 @@ import OddsOutput
 /// The process entry: parses, runs, and turns every failure into one sentence and an exit code.
 public enum OddsMain {
     public static func main() async -> Never {
+        Allocator.tune(environment: ProcessInfo.processInfo.environment)
         CommandHost.install()
         do {
             let command = try OddsCommand.parseAsRoot()
@@ -35,5 +37,37 @@ public enum OddsMain {
         } catch {
             OddsCommand.exit(withError: error)
         }
+    }
+}
+
+/// Values a one-shot command holds until the process exits: the exit gives their pages back at once,
+/// where freeing them would release every event, market and selection one by one.
+enum ProcessLifetime {
+    nonisolated(unsafe) private static var parked: [Any] = []
+    private static let lock = NSLock()
+
+    static func park(_ value: Any) {
+        lock.lock(); defer { lock.unlock() }
+        parked.append(value)
+    }
+}
+
+
+/// glibc's allocator as this program's allocation pattern wants it (measured, Benchmarks/README.md).
+///
+/// By default a thread other than the main one allocates from an arena of its own that grows one page
+/// (one `mprotect` call) at a time: 10,000 calls to build BoltOdds' 2,000-game state. And every buffer
+/// over 128 KiB is mapped anew and unmapped when freed, so each multi-MB frame of a recording or a
+/// socket faults its pages in again. One arena that grows 4 MiB at a time, and buffers up to 32 MiB
+/// kept in it for the next frame, take a tenth off `odds live --replay` of that state. A user's own
+/// `MALLOC_*` or `GLIBC_TUNABLES` setting wins: nothing is changed then.
+enum Allocator {
+    static func tune(environment: [String: String]) {
+        if applies(environment: environment) { odds_tune_allocator() }
+    }
+
+    /// False when the user set the allocator up themselves.
+    static func applies(environment: [String: String]) -> Bool {
+        !environment.keys.contains { $0.hasPrefix("MALLOC_") || $0 == "GLIBC_TUNABLES" }
     }
 }

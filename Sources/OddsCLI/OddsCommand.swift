@@ -63,6 +63,8 @@ extension OddsCommand {
                     let (store, stats) = try rt.replayedStore(path, providerFlag: providerOption.provider)
                     rt.reportReplay(stats)
                     let events = store.currentEvents()
+                    // Freed by the exit, not one allocation at a time (a 2,000-game store took ~15 ms to free).
+                    ProcessLifetime.park(store)
                     // A recording of several providers shows one row per real match, as it did live.
                     if Set(events.map(\.provider)).count > 1 {
                         var fusion = MatchFusion(names: MatchNames(user: rt.config.aliases))

@@ -175,3 +175,14 @@ struct ConfigTests {
         #expect(Set(codes.map(\.exitCode)).count == codes.count)
     }
 }
+
+@Suite("Allocator")
+struct AllocatorTests {
+    @Test("The allocator is set up for the program unless the user set MALLOC_* or GLIBC_TUNABLES")
+    func userSettingWins() {
+        #expect(Allocator.applies(environment: ["HOME": "/root", "PATH": "/bin"]))
+        #expect(!Allocator.applies(environment: ["MALLOC_ARENA_MAX": "4"]))
+        #expect(!Allocator.applies(environment: ["MALLOC_TOP_PAD_": "0"]))
+        #expect(!Allocator.applies(environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=2"]))
+    }
+}
