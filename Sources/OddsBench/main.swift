@@ -10,6 +10,8 @@
 // With --fused N (2 to 5), the same matches come from N providers under their own names (affixes added), one
 // row per real match (the dashboard of `odds dash --provider all`), the updates spread over the providers.
 //
+// With --recording FILE, a recording's frames go through the provider's own decoder first (DashRecordingBench.swift).
+//
 //   swift run -c release odds-bench ingest FILE [--repeat N] [--json]   (decode + apply throughput; Ingest.swift)
 //   swift run -c release odds-bench value [--games 2000] [--books 8]     (margins, fair, EV, arbitrage; ValueBench.swift)
 //   swift run -c release odds-bench fuzz FILE... [--count 1000000]     (the long fuzz run; FuzzBench.swift)
@@ -34,6 +36,11 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fuzz" {
     exit(FuzzBench.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
+if let i = CommandLine.arguments.firstIndex(of: "--recording"), i + 1 < CommandLine.arguments.count {
+    exit(DashRecordingBench.run(path: CommandLine.arguments[i + 1], seconds: option("seconds", 60),
+                                width: option("width", 200), height: option("height", 60)))
+}
+
 func option(_ name: String, _ fallback: Int) -> Int {
     let args = CommandLine.arguments
     guard let i = args.firstIndex(of: "--" + name), i + 1 < args.count, let v = Int(args[i + 1]) else { return fallback }
@@ -49,7 +56,8 @@ let fusedCount = min(5, max(0, option("fused", 0)))
 /// The providers feeding the dashboard: one, or `--fused N` of them.
 let providers = fusedCount > 1 ? Array(ProviderRegistry.ids.prefix(fusedCount)) : [ProviderRegistry.ids[1]]
 
-var random = SystemRandomNumberGenerator()
+// Seeded: the same run each time, and no system call per number in the measured loop.
+var random = SeededRandom(seed: 20261125)
 let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 let leagues = ["Premier League", "La Liga", "Bundesliga", "Serie A", "Ligue 1", "Eredivisie", "Süper Lig", "J1 League"]
 
@@ -101,8 +109,7 @@ func bytesWritten() -> Int { fflush(out); return ftell(out) }
 let frames = seconds * 30
 var now = t0
 var sent = 0
-var framesDrawn = 0
-var layoutCPU = 0.0, drawCPU = 0.0
+var meter = FrameMeter()
 let cpuStart = cpuSeconds()
 let bytesStart = bytesWritten()
 for frame in 0..<frames {
@@ -119,13 +126,7 @@ for frame in 0..<frames {
         sent += 1
     }
     if frame % 8 == 0 { _ = update(&model, .tick(now)) }
-    let l0 = cpuSeconds()
-    let screen = DashboardLayout.layout(model)
-    let l1 = cpuSeconds()
-    terminal.draw(screen)
-    layoutCPU += l1 - l0
-    drawCPU += cpuSeconds() - l1
-    framesDrawn += 1
+    meter.frame(&model, on: terminal)
 }
 let cpu = cpuSeconds() - cpuStart
 let steadyBytes = bytesWritten() - bytesStart
@@ -163,10 +164,10 @@ terminal.close()
 
 let cpuPerSecond = cpu / Double(seconds)
 print("odds-bench: \(eventCount) events" + (fusedCount > 1 ? " from each of \(providers.count) providers, fused" : "")
-      + ", \(rate) updates/s, \(seconds) s of feed, \(width)×\(height) screen, \(framesDrawn) frames")
+      + ", \(rate) updates/s, \(seconds) s of feed, \(width)×\(height) screen, \(meter.framesDrawn) of \(frames) frames drawn")
 print(String(format: "CPU per second of feed: %.1f ms (%.2f%% of one core)", cpuPerSecond * 1000, cpuPerSecond * 100))
-print(String(format: "  of which layout %.1f ms, drawing %.1f ms, store and model the rest", layoutCPU / Double(seconds) * 1000,
-             drawCPU / Double(seconds) * 1000))
+print(String(format: "  of which layout %.1f ms, drawing %.1f ms, store and model the rest", meter.layoutCPU / Double(seconds) * 1000,
+             meter.drawCPU / Double(seconds) * 1000))
 print(String(format: "terminal output under load: %.1f KB per second of feed", Double(steadyBytes) / Double(seconds) / 1024))
 if !single.isEmpty {
     let mean = Double(single.reduce(0, +)) / Double(single.count)

@@ -208,7 +208,6 @@ enum DashboardRunner {
         var focused: [ProviderID: String] = [:]
         var shownRows: [ProviderID: [String]] = [:]
         defer { for (p, f) in focus where focused[p] != nil { f.focus(nil) } }
-        var dirty = true
         var lastDraw = Date.distantPast
         var lastTick = Date()
         func apply(_ effects: [DashboardEffect]) -> Bool {
@@ -232,16 +231,13 @@ enum DashboardRunner {
                 case .key(let key):
                     if apply(update(&model, .key(key))) { return model }
                 }
-                dirty = true
             }
-            let messages = inbox.drain()
-            for m in messages { _ = update(&model, m) }
-            if !messages.isEmpty && !model.paused { dirty = true }
+            // Messages about rows off screen draw nothing (`needsDraw`); the next tick shows their counts.
+            for m in inbox.drain() { _ = update(&model, m) }
             let now = Date()
             if now.timeIntervalSince(lastTick) >= 0.25 {
                 _ = update(&model, .tick(now))
                 lastTick = now
-                dirty = true
                 // The rows on screen, four times a second (sorting them is not free).
                 if !focus.isEmpty {
                     let visible = model.visibleRows
@@ -255,10 +251,10 @@ enum DashboardRunner {
                 let id = model.focused.flatMap { model.sourceID(of: $0, provider: p) }
                 if id != focused[p] { focused[p] = id; f.focus(id) }
             }
-            if dirty && now.timeIntervalSince(lastDraw) >= frameInterval {
+            if model.needsDraw && now.timeIntervalSince(lastDraw) >= frameInterval {
                 terminal.draw(DashboardLayout.layout(model))
                 lastDraw = now
-                dirty = false
+                model.drawn()
             }
         }
         return model

@@ -234,22 +234,24 @@ public enum DashboardLayout {
             screen.put(TextWidth.pad(title, to: widths[i], right: right), x: c.x[i], y: 1, attributes: [.bold, .underline])
         }
         let store = model.shown
-        let keys = model.rows
+        let order = model.order
         let bodyRows = tableRows(height: screen.height)
-        if keys.isEmpty {
+        if order.count == 0 {
             let connecting = model.isFused ? model.lastMessageAt == nil : model.store.feeds[model.provider] == nil
             let text = model.filter.isEmpty ? (connecting ? "Connecting…" : "No live events.")
                 : "No match for “\(model.filter)”."
             screen.put(text, x: 2, y: 3, attributes: .dim)
             return
         }
-        let selected = model.selected ?? keys.first
-        var scroll = min(model.scroll, max(0, keys.count - bodyRows))
-        if let s = selected, let i = keys.firstIndex(of: s) {
+        let selected = model.selected ?? order.key(at: 0)
+        var scroll = min(model.scroll, max(0, order.count - bodyRows))
+        if let i = order.position(of: selected) {
             if i < scroll { scroll = i }
             if i >= scroll + bodyRows { scroll = i - bodyRows + 1 }
         }
-        for (row, key) in keys.dropFirst(scroll).prefix(bodyRows).enumerated() {
+        // Only the rows on screen are laid out.
+        for (row, position) in (scroll..<min(order.count, scroll + bodyRows)).enumerated() {
+            let key = order.key(at: position)
             guard let state = store.events[key] else { continue }
             let y = 2 + row
             let e = state.event

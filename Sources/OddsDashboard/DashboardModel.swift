@@ -92,8 +92,8 @@ public struct DashboardModel: Sendable {
     public internal(set) var showHelp = false
     public internal(set) var ticker: [TickerItem] = []
     public internal(set) var feedEnded: String?
-    /// Receive times of recent feed messages, for messages per second.
-    var recent: [Date] = []
+    /// Feed messages per tenth of a second, for messages per second.
+    var recent = MessageRate()
     /// How team names are matched when the view fuses.
     let names: MatchNames
     /// `v`: value mode: a MARGIN column, prices whose EV passes `minEV` marked, rows with an open arbitrage
@@ -108,6 +108,12 @@ public struct DashboardModel: Sendable {
     /// How old each price is (which providers send only changes).
     public var priceAges = PriceAges(changesOnly: [])
     let valueMemo = ValueMemo()
+    /// The rows' order, kept as events change (`rows`).
+    var rowIndex = RowIndex()
+    /// Something on screen changed since the run loop last drew (`drawn()`): a row on screen, the order
+    /// above or on it, the ticker, the header's state, a key, a tick or a resize. Changes to rows off screen
+    /// draw nothing.
+    public internal(set) var needsDraw = true
 
     /// A dashboard of `provider`; with `fusing` (several providers: `dash --provider all`), of fused matches,
     /// the header showing each of `fusing`'s connections, and team names matched with `names`.
@@ -149,11 +155,7 @@ public struct DashboardModel: Sendable {
     }
 
     /// Messages per second over the last five seconds.
-    public var messagesPerSecond: Double {
-        let window = 5.0
-        let count = recent.filter { now.timeIntervalSince($0) <= window }.count
-        return Double(count) / window
-    }
+    public var messagesPerSecond: Double { recent.perSecond(at: now) }
 
     /// The feed's state; when fused, the best provider's (the view lives while one does).
     public var connection: ConnectionState {
@@ -191,34 +193,35 @@ public struct DashboardModel: Sendable {
         return !states.isEmpty && states.allSatisfy(\.stale)
     }
 
-    /// The rows of the table, in order: favourites first, then by the chosen sort; filtered.
-    public var rows: [EventKey] {
-        let store = shown
-        let needle = filter.lowercased()
-        // Decorate once, then sort: the comparator must not look events up or build strings.
-        // Ties (matches without a minute of play, under the kick-off sort) stay grouped by sport and league.
-        var decorated: [(favourite: Bool, primary: Double, sport: String, league: String, home: String, key: EventKey)] = []
-        decorated.reserveCapacity(store.events.count)
-        for (key, state) in store.events {
-            let e = state.event
-            if !needle.isEmpty {
-                guard e.home.lowercased().contains(needle) || (e.away?.lowercased().contains(needle) ?? false)
-                        || (e.league?.lowercased().contains(needle) ?? false) else { continue }
-            }
-            let favourite = favourites.contains(e.home) || (e.away.map(favourites.contains) ?? false)
-            decorated.append((favourite, DashboardModel.sortValue(state, by: sort, now: now),
-                              sort == .league ? "" : e.sport, e.league ?? "", e.home, key))
-        }
-        decorated.sort { a, b in
-            if a.favourite != b.favourite { return a.favourite }
-            if a.primary != b.primary { return a.primary < b.primary }
-            if a.sport != b.sport { return a.sport < b.sport }
-            if a.league != b.league { return a.league < b.league }
-            if a.home != b.home { return a.home < b.home }
-            return a.key < b.key
-        }
-        return decorated.map(\.key)
+    /// What the rows' order is made for.
+    var rowBasis: RowIndex.Basis { RowIndex.Basis(sort: sort, needle: filter.lowercased(), favourites: favourites) }
+
+    /// The rows' order: the kept index, or (for a model changed other than by `update`) one made now.
+    var order: RowIndex {
+        if let basis = rowIndex.basis, basis == rowBasis { return rowIndex }
+        var index = RowIndex()
+        index.rebuild(shown, basis: rowBasis, now: now)
+        return index
     }
+
+    /// The rows of the table, in order: favourites first, then by the chosen sort; filtered.
+    public var rows: [EventKey] { order.keys }
+
+    /// How many rows the table has.
+    public var rowCount: Int { order.count }
+
+    /// The order made whole again when what it is made for changed (sort, filter, favourites, the paused
+    /// view) or, under the price-move sort, a second after it was last made (moves age).
+    mutating func syncRows(force: Bool = false) {
+        let basis = rowBasis
+        if force || rowIndex.basis != basis || (sort == .priceMove && now.timeIntervalSince(rowIndex.builtAt) >= 1) {
+            rowIndex.rebuild(shown, basis: basis, now: now)
+            keepSelectionInView()
+        }
+    }
+
+    /// The run loop drew the screen.
+    public mutating func drawn() { needsDraw = false }
 
     /// The sort's primary value, smaller first (league order compares league names next).
     static func sortValue(_ s: EventState, by sort: DashboardSort, now: Date) -> Double {
@@ -253,7 +256,8 @@ public struct DashboardModel: Sendable {
     /// The rows on screen, top to bottom (none while the detail pane is open).
     public var visibleRows: [EventKey] {
         guard case .table = mode else { return [] }
-        return Array(rows.dropFirst(scroll).prefix(visibleRowCount))
+        let order = self.order
+        return (scroll..<min(order.count, scroll + visibleRowCount)).map(order.key(at:))
     }
 
     /// The match the detail pane shows, if it is open: the run loop subscribes to its channels
@@ -278,10 +282,7 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
     switch message {
     case .feed(let m):
         model.store.apply(m)
-        model.recent.append(m.receivedAt)
-        if model.recent.count > 4096 || (model.recent.first.map { m.receivedAt.timeIntervalSince($0) > 10 } ?? false) {
-            model.recent.removeAll { m.receivedAt.timeIntervalSince($0) > 5 }
-        }
+        model.recent.count(at: m.receivedAt)
         // A second provider's messages (a recording of several): from now on, one row per real match.
         if model.fused == nil, m.provider != model.provider {
             model.providers = model.store.feeds.keys.sorted()
@@ -292,18 +293,46 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
             model.ticker.removeAll()
             if case .detail = model.mode { model.mode = .table }
             model.selected = nil
+            model.syncRows(force: true)
             model.clampSelection()
+            model.needsDraw = true
         } else if model.fused != nil, !model.providers.contains(m.provider) {
             model.providers.append(m.provider)
         }
+        let told = model.ticker.first
+        var touched: [EventKey] = []
         if model.fused != nil {
             let news = model.fused!.apply(m, sources: model.store)
             for (row, incident) in news { model.tell(TickerItem(at: m.receivedAt, key: row, incident: incident)) }
-        } else if case .incident(let id, let incident) = m.update {
-            model.tell(TickerItem(at: m.receivedAt, key: EventKey(provider: m.provider, id: id), incident: incident))
+            touched = model.fused!.touchedRows
+        } else {
+            if case .incident(let id, let incident) = m.update {
+                model.tell(TickerItem(at: m.receivedAt, key: EventKey(provider: m.provider, id: id), incident: incident))
+            }
+            if let id = m.update.eventID { touched = [EventKey(provider: m.provider, id: id)] }
         }
         model.now = max(model.now, m.receivedAt)
-        // Sorting every row on every update is the expensive part: only when rows can disappear.
+        if model.ticker.first != told { model.needsDraw = true }
+        if case .connection = m.update { model.needsDraw = true }
+        // The paused view's rows are the frozen store's: the feed changes none of them.
+        guard !model.paused else { return [] }
+        switch m.update {
+        case .snapshot where model.fused == nil, .clear where model.fused == nil:
+            model.syncRows(force: true)
+            model.needsDraw = true
+        case .heartbeat, .connection:
+            break
+        default:
+            if model.rowIndex.basis == nil {
+                // The first rows (a fused view's first snapshot): the order is made whole.
+                model.syncRows(force: true)
+                model.needsDraw = true
+            } else {
+                let window = model.scroll..<(model.scroll + model.visibleRowCount)
+                model.follow(model.rowIndex.follow(touched, in: model.shown, now: model.now, window: window), touched: touched)
+            }
+        }
+        // Rows may have gone: the selection stays on one that is there.
         switch m.update {
         case .snapshot, .remove, .clear: model.clampSelection()
         // A feed that adds rows one by one (scoreboards) gets its first row selected.
@@ -312,25 +341,70 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         return []
     case .feedEnded(let reason):
         model.feedEnded = reason ?? "feed ended"
+        model.needsDraw = true
         return []
     case .tick(let date):
         model.now = date
+        // Clocks run, markers and staleness age: a tick draws.
+        model.needsDraw = true
         if model.fused != nil {
             let bounds = model.stalenessBounds, bound = model.stalenessBound
             model.fused!.refreshStaleness(sources: model.store, now: date) { bounds[$0] ?? bound }
+            if !model.paused, model.rowIndex.follow(model.fused!.touchedRows, in: model.shown, now: date) != .none {
+                model.keepSelectionInView()
+            }
         }
+        model.syncRows()
         return []
     case .resize(let w, let h):
         model.width = w
         model.height = h
+        model.needsDraw = true
         model.clampSelection()
         return []
     case .key(let key):
-        return model.handle(key)
+        model.needsDraw = true
+        let wasPaused = model.paused
+        let effects = model.handle(key)
+        // Pausing or resuming changes the store the rows come from.
+        model.syncRows(force: model.paused != wasPaused)
+        model.clampSelection()
+        return effects
     }
 }
 
 extension DashboardModel {
+    /// Whether a change of the rows shows: a row on screen changed, or the order did above or on the screen
+    /// (the detail pane: its own match changed).
+    mutating func follow(_ change: RowIndex.Change, touched: [EventKey]) {
+        switch mode {
+        case .detail(let key):
+            if touched.contains(key) { needsDraw = true }
+        case .table:
+            switch change {
+            case .none: break
+            case .all:
+                needsDraw = true
+                keepSelectionInView()
+            case .from(let i):
+                if i < scroll + visibleRowCount { needsDraw = true }
+                if keepSelectionInView() { needsDraw = true }
+            }
+        }
+    }
+
+    /// Scrolls so that the selected row stays on screen when rows moved around it (the table shows the
+    /// rows from `scroll`). Returns whether the scroll changed.
+    @discardableResult
+    mutating func keepSelectionInView() -> Bool {
+        guard let s = selected, let i = rowIndex.position(of: s) else { return false }
+        let before = scroll, n = visibleRowCount
+        scroll = min(scroll, max(0, rowIndex.count - n))
+        if i < scroll { scroll = i }
+        if i >= scroll + n { scroll = i - n + 1 }
+        return scroll != before
+    }
+
     /// An incident for the ticker (the newest 100 are kept).
     mutating func tell(_ item: TickerItem) {
         ticker.insert(item, at: 0)
@@ -346,8 +420,8 @@ extension DashboardModel {
             case .character(let c) where !c.isNewline: filter.append(c)
             default: break
             }
+            // The rows are made again for the new filter, and the selection kept on one, after the key (`update`).
             scroll = 0
-            clampSelection()
             return []
         }
         if showHelp {
@@ -361,7 +435,7 @@ extension DashboardModel {
         case .character("/"):
             if mode == .table { editingFilter = true }
         case .escape:
-            if case .detail = mode { mode = .table; detailScroll = 0 } else { filter = "" ; clampSelection() }
+            if case .detail = mode { mode = .table; detailScroll = 0 } else { filter = "" }
         case .enter:
             if mode == .table, let s = selected { mode = .detail(s); detailScroll = 0 }
         case .up, .character("k"): move(by: -1)
@@ -377,7 +451,7 @@ extension DashboardModel {
         case .character("p"): frozen = frozen == nil ? live : nil
         case .character("v"): valueMode.toggle()
         case .character("f"):
-            guard let key = selected ?? rows.first, let e = shown.events[key]?.event else { return [] }
+            guard let key = selected ?? (rowCount > 0 ? order.key(at: 0) : nil), let e = shown.events[key]?.event else { return [] }
             let team = e.home
             if favourites.contains(team) || (e.away.map(favourites.contains) ?? false) {
                 favourites.remove(team)
@@ -393,32 +467,68 @@ extension DashboardModel {
 
     mutating func move(by delta: Int) {
         if case .detail = mode { detailScroll = max(0, detailScroll + delta); return }
-        let keys = rows
-        guard !keys.isEmpty else { selected = nil; return }
-        let index = selected.flatMap { keys.firstIndex(of: $0) } ?? 0
-        move(to: min(max(0, index + delta), keys.count - 1), keys: keys)
+        let order = self.order
+        guard order.count > 0 else { selected = nil; return }
+        let index = selected.flatMap(order.position(of:)) ?? 0
+        move(to: min(max(0, index + delta), order.count - 1), order: order)
     }
 
-    mutating func move(to index: Int, keys: [EventKey]? = nil) {
+    mutating func move(to index: Int, order given: RowIndex? = nil) {
         if case .detail = mode { detailScroll = index == 0 ? 0 : detailScroll; return }
-        let keys = keys ?? rows
-        guard !keys.isEmpty else { selected = nil; return }
-        let i = min(max(0, index), keys.count - 1)
-        selected = keys[i]
+        let order = given ?? self.order
+        guard order.count > 0 else { selected = nil; return }
+        let i = min(max(0, index), order.count - 1)
+        selected = order.key(at: i)
         if i < scroll { scroll = i }
         if i >= scroll + visibleRowCount { scroll = i - visibleRowCount + 1 }
     }
 
     /// Keeps the selection on an existing row and the scroll within bounds.
     mutating func clampSelection() {
-        let keys = rows
-        guard !keys.isEmpty else { selected = nil; scroll = 0; return }
-        let index = selected.flatMap { keys.firstIndex(of: $0) } ?? 0
-        if selected == nil || keys.firstIndex(of: selected!) == nil { selected = keys[min(index, keys.count - 1)] }
-        let i = keys.firstIndex(of: selected!)!
-        scroll = min(scroll, max(0, keys.count - visibleRowCount))
+        let order = self.order
+        guard order.count > 0 else { selected = nil; scroll = 0; return }
+        var i = selected.flatMap(order.position(of:)) ?? 0
+        if selected == nil || order.position(of: selected!) == nil { i = 0; selected = order.key(at: 0) }
+        scroll = min(scroll, max(0, order.count - visibleRowCount))
         if i < scroll { scroll = i }
         if i >= scroll + visibleRowCount { scroll = i - visibleRowCount + 1 }
         if case .detail(let k) = mode, shown.events[k] == nil { mode = .table }
+    }
+}
+
+/// Messages counted per tenth of a second over the last few seconds: O(1) a message, whatever the rate
+/// (a list of receive times filtered on every message was O(rate) each past 4,096 in five seconds).
+struct MessageRate: Sendable {
+    private var slots = [Int](repeating: 0, count: 64)
+    /// The tenth of a second of the newest slot.
+    private var newest = Int.min
+
+    /// Seconds averaged over.
+    static let window = 5.0
+
+    private static func tenth(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 10).rounded(.down)) }
+
+    mutating func count(at date: Date) {
+        let t = MessageRate.tenth(date)
+        if newest == .min || t > newest {
+            // The slots between the newest and this one are empty: cleared as the window moves on.
+            let from = newest == .min ? t - 63 : max(newest + 1, t - 63)
+            for i in from...t { slots[((i % 64) + 64) % 64] = 0 }
+            newest = t
+        }
+        guard t > newest - 64 else { return }
+        slots[((t % 64) + 64) % 64] += 1
+    }
+
+    /// Messages a second over the `window` seconds up to `now`.
+    func perSecond(at now: Date) -> Double {
+        guard newest != .min else { return 0 }
+        let last = MessageRate.tenth(now)
+        let first = last - Int(MessageRate.window * 10) + 1
+        let lo = max(first, newest - 63), hi = min(last, newest)
+        guard lo <= hi else { return 0 }
+        var total = 0
+        for t in lo...hi { total += slots[((t % 64) + 64) % 64] }
+        return Double(total) / MessageRate.window
     }
 }

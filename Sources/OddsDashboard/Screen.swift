@@ -30,6 +30,9 @@ public struct Screen: Hashable, Sendable {
     public let height: Int
     public private(set) var rows: [[Cell]]
 
+    /// Each ASCII character as a string, made once.
+    private static let ascii: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
@@ -47,7 +50,7 @@ public struct Screen: Hashable, Sendable {
             // Printable ASCII: one cell a byte, no grapheme breaking (the common case, every frame).
             for byte in text.utf8 {
                 if column >= limit { break }
-                rows[y][column] = Cell(text: String(UnicodeScalar(byte)), attributes: attributes)
+                rows[y][column] = Cell(text: Screen.ascii[Int(byte)], attributes: attributes)
                 column += 1
             }
             return column

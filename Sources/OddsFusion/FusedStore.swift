@@ -23,6 +23,8 @@ public struct FusedStore: Sendable {
     /// Each source's markets as the fused match shows them, per market: a price change converts its own market
     /// again, not every market of the event. Valid while the teams and the main market's id and name stay.
     private var converted: [EventKey: Converted] = [:]
+    /// The rows (fused matches) that the last `apply`, `rebuild` or `refreshStaleness` rebuilt or removed.
+    public private(set) var touchedRows: [EventKey] = []
     private struct Converted {
         var teams: [String?]
         var from: [Market]
@@ -37,6 +39,7 @@ public struct FusedStore: Sendable {
     @discardableResult
     public mutating func apply(_ message: FeedMessage, sources: LiveStore) -> [(row: EventKey, incident: Incident)] {
         let provider = message.provider
+        touchedRows.removeAll(keepingCapacity: true)
         let touched: [EventKey]
         switch message.update {
         case .heartbeat, .connection:
@@ -53,6 +56,7 @@ public struct FusedStore: Sendable {
 
     /// Every source event of `sources` matched anew (a view that starts fusing a store it already holds).
     public mutating func rebuild(from sources: LiveStore, at now: Date) {
+        touchedRows.removeAll(keepingCapacity: true)
         refresh(known(sources, provider: nil), sources: sources, at: now)
     }
 
@@ -66,6 +70,7 @@ public struct FusedStore: Sendable {
     /// Marks the sources stale at `now` (nothing from them within their provider's bound): the matches of
     /// the sources that turned stale or fresh again are rebuilt.
     public mutating func refreshStaleness(sources: LiveStore, now: Date, bound: (ProviderID) -> TimeInterval) {
+        touchedRows.removeAll(keepingCapacity: true)
         var changed: [EventKey] = []
         for key in fusion.keys {
             let isStale = sources.isStale(key, now: now, bound: bound(key.provider))
@@ -108,6 +113,7 @@ public struct FusedStore: Sendable {
 
     private mutating func rebuild(_ id: String, member: EventKey?, sources: LiveStore, at now: Date) -> [(row: EventKey, incident: Incident)] {
         let row = EventKey(provider: .fused, id: id)
+        touchedRows.append(row)
         let match = member.flatMap { fusion.match(of: $0) }
         let present = match.map { m in m.sources.filter { sources.events[$0.key] != nil } } ?? []
         guard let match, match.id == id, !present.isEmpty else {

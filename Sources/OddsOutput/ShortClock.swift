@@ -51,6 +51,29 @@ public enum ShortClock {
     /// A period as a short mark: "Q3", "2H", "P2", "S2", "T7 ▲", "B7 ▼", "OT", "ET", "PEN", "HT",
     /// "FT"; a text already that short as it is; nil for anything else (a sentence is not cut).
     public static func period(_ text: String) -> String? {
+        // Feeds repeat a handful of period names; the dashboard asks for each row on screen every frame.
+        if let known = periods.value(text) { return known }
+        let mark = reading(text)
+        periods.store(text, mark)
+        return mark
+    }
+
+    private static let periods = PeriodMemo()
+
+    /// Period names already read (at most 1,024, then forgotten at once).
+    private final class PeriodMemo: @unchecked Sendable {  // `marks` is behind `lock`
+        private let lock = NSLock()
+        private var marks: [String: String?] = [:]
+        func value(_ text: String) -> String?? { lock.withLock { marks[text] } }
+        func store(_ text: String, _ mark: String?) {
+            lock.withLock {
+                if marks.count >= 1_024 { marks.removeAll(keepingCapacity: true) }
+                marks[text] = .some(mark)
+            }
+        }
+    }
+
+    private static func reading(_ text: String) -> String? {
         let t = TeamName.fold(text)
         guard !t.isEmpty else { return nil }
         if t.contains("half time") || t.contains("halftime") || t == "ht" || t.contains("half break") || t == "break" { return "HT" }

@@ -761,8 +761,9 @@ public final class TickOddsMarketCache {
     @exclusivity(unchecked) var fixtures: [String: Fixture] = [:]
     /// About 15 KB a fixture (its groups', selections', flat odds' and legacyOdds' bytes and members,
     /// and its event's layout, each about the size of the event): at most about 15 MB. A live feed
-    /// carries tens to a few hundred fixtures.
-    public static let maxFixtures = 1_000
+    /// carries tens to a few hundred fixtures; a full subscription a few thousand (the dashboard benchmark's
+    /// 2,000-event recording).
+    public static let maxFixtures = 4_000
     /// A message's scalar members by position (`"type":"update"` and `"change":"odds"` repeat).
     let messageMembers = MemberTemplates<(TickOddsFast.Field, JSONScalar)>()
 
@@ -778,12 +779,14 @@ public final class TickOddsMarketCache {
 
     public init() {}
 
-    /// The memory of one fixture (made on first use; the whole cache starts afresh past `maxFixtures`);
+    /// The memory of one fixture (made on first use; past `maxFixtures`, another fixture's is forgotten);
     /// nil while its id is not known.
     func fixture(_ id: String?) -> Fixture? {
         guard let id else { return nil }
         if let f = fixtures[id] { return f }
-        if fixtures.count >= TickOddsMarketCache.maxFixtures { fixtures.removeAll() }
+        // Past the bound one fixture goes, not all: with more live fixtures than the bound, the others keep
+        // their memory (a wipe made every fixture a miss and freed a thousand at once).
+        if fixtures.count >= TickOddsMarketCache.maxFixtures, let any = fixtures.keys.first { fixtures[any] = nil }
         let f = Fixture(hitCount)
         fixtures[id] = f
         return f
