@@ -371,6 +371,9 @@ public final class ReplayDecoder {
 /// Feeds a recording through a provider's own decoder instead of the network: the same path from
 /// frame to normalized update as a live connection.
 public enum FeedReplay {
+    /// Frames due this close together (seconds) are replayed at once.
+    static let burst = 0.010
+
     /// Replays the frames of the adapters' connections through them (each frame to the adapter of
     /// its `"<provider>/<connection>"`); other lines (REST bodies, other feeds) are skipped. Messages
     /// carry the recorded receive time. A message the provider calls fatal ends the replay with its error.
@@ -381,21 +384,26 @@ public enum FeedReplay {
         let queue = FeedStream(capacity: FeedRunner.bufferCapacity)
         let task = Task {
             let decoder = box.value
-            var previousT: Int64?
-            var previousWall = clock.now
+            var startT: Int64?
+            var startWall = clock.now
             while !Task.isCancelled, let step = decoder.next() {
                 if let error = step.fatal {
                     queue.finish(throwing: error)
                     return
                 }
                 if case .times(let factor) = speed {
-                    if let previousT {
-                        let due = Double(step.t - previousT) / 1000 / factor
-                        let wait = due - clock.now.timeIntervalSince(previousWall)
-                        if wait > 0 { do { try await clock.sleep(min(wait, 3600)) } catch { break } }
+                    // Each frame at its recorded time from the first (scaled): the pace does not drift with
+                    // each wait's overshoot, and frames due within a few milliseconds go out together, one
+                    // wake-up for the burst instead of one a frame (1,000 frames a second woke the
+                    // dashboard's feed 1,000 times).
+                    if let startT {
+                        let due = Double(step.t - startT) / 1000 / factor
+                        let wait = due - clock.now.timeIntervalSince(startWall)
+                        if wait > FeedReplay.burst { do { try await clock.sleep(min(wait, 3600)) } catch { break } }
+                    } else {
+                        startT = step.t
+                        startWall = clock.now
                     }
-                    previousT = step.t
-                    previousWall = clock.now
                 }
                 for m in step.messages {
                     guard await queue.send(m) else { return }
