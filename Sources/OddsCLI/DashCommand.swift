@@ -156,42 +156,58 @@ enum DashboardRunner {
         var feedError: Error?
     }
 
-    /// Feed messages waiting for the UI loop. Bounded: when the UI falls behind, the feed waits (and,
-    /// through its own bounded queue, stops reading the socket) instead of piling messages up here.
+    /// The feed as the UI loop takes it: polled on each pass, every waiting message at once. The loop reads
+    /// the feed's queue itself (no task in between to wake for each message): when it falls behind, the
+    /// queue fills and the feed waits (and, through it, stops reading the socket).
     final class Inbox: @unchecked Sendable {
-        // @unchecked: `queue` is thread-safe; `_error` is guarded by `lock`.
-        static let capacity = 4096
-        private let queue = BoundedQueue<DashboardMessage>(capacity: Inbox.capacity)
+        // @unchecked: `feed` is thread-safe; the rest is used by the UI loop alone, `_error` behind `lock`.
+        private let feed: FeedStream
+        private let books: BookFilter
+        private let restamp: Bool
+        private var ended = false
         private let lock = NSLock()
         private var _error: Error?
-        func push(_ m: DashboardMessage) async { await queue.send(m) }
-        func drain() -> [DashboardMessage] { queue.takeAll() }
-        func fail(_ e: Error) { lock.lock(); _error = e; lock.unlock() }
-        var error: Error? { lock.lock(); defer { lock.unlock() }; return _error }
+
+        init(feed: FeedStream, books: BookFilter, restamp: Bool) {
+            self.feed = feed; self.books = books; self.restamp = restamp
+        }
+
+        /// The feed's waiting messages, and its end once after the last of them.
+        func drain() -> [DashboardMessage] {
+            let (messages, end) = feed.poll()
+            var out: [DashboardMessage] = []
+            out.reserveCapacity(messages.count + 1)
+            for message in messages {
+                guard var m = books.apply(message) else { continue }
+                if restamp { m.receivedAt = Date() }
+                out.append(.feed(m))
+            }
+            if let end, !ended {
+                ended = true
+                switch end {
+                case .success: out.append(.feedEnded(reason: nil))
+                case .failure(let error):
+                    lock.withLock { _error = error }
+                    out.append(.feedEnded(reason: (error as? OddsError)?.message ?? String(describing: error)))
+                }
+            }
+            return out
+        }
+
+        /// The dashboard is closing: the feed stops.
+        func stop() { feed.stop() }
+
+        var error: Error? { lock.withLock { _error } }
     }
 
     static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream, restamp: Bool = false,
                     books: BookFilter = BookFilter([]), focus: [ProviderID: any MatchFocus] = [:],
                     saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
-        let inbox = Inbox()
+        let inbox = Inbox(feed: feed, books: books, restamp: restamp)
         let stop = ManagedFlag()
         let signals = TerminationSignals { stop.set() }
-        let feedTask = Task {
-            do {
-                for try await message in feed {
-                    guard var m = books.apply(message) else { continue }
-                    if restamp { m.receivedAt = Date() }
-                    await inbox.push(.feed(m))
-                }
-                await inbox.push(.feedEnded(reason: nil))
-            } catch {
-                inbox.fail(error)
-                await inbox.push(.feedEnded(reason: (error as? OddsError)?.message ?? String(describing: error)))
-            }
-        }
         let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, focus: focus, save: saveFavourites)
-        feedTask.cancel()
-        _ = inbox.drain()
+        inbox.stop()
         signals.cancel()
         return Outcome(model: final, feedError: inbox.error)
     }

@@ -87,6 +87,25 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         return taken
     }
 
+    /// For a consumer that polls: every buffered element, and once the sequence ended and nothing is left,
+    /// its end (`.failure` with the error it was finished with). Wakes the waiting producers.
+    public func poll() -> (elements: [Element], end: Result<Void, Error>?) {
+        let (taken, end, producers): ([Element], Result<Void, Error>?, [CheckedContinuation<Void, Never>]) = lock.withLockedValue { s in
+            let t = Array(s.buffer[s.head...])
+            s.buffer = []
+            s.head = 0
+            let p = s.producers
+            s.producers = []
+            guard s.finished || s.terminated else { return (t, nil, p) }
+            return (t, s.failure.map { .failure($0) } ?? .success(()), p)
+        }
+        for p in producers { p.resume() }
+        return (taken, end)
+    }
+
+    /// A polling consumer is done: as when an iterating consumer goes away (`onTermination` runs).
+    public func stop() { terminate() }
+
     /// Ends the sequence after the buffered elements, with `error` if given.
     public func finish(throwing error: Error? = nil) {
         let (consumer, producers): (CheckedContinuation<Element?, Error>?, [CheckedContinuation<Void, Never>]) =
