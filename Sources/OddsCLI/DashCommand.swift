@@ -238,6 +238,8 @@ enum DashboardRunner {
         while !stop.value {
             let input = terminal.readKey(timeoutMilliseconds: 0)
             if input == nil { try? await Task.sleep(nanoseconds: 10_000_000) }
+            // A key's frame is drawn at once, not at the next frame's turn.
+            let pressed = input != nil
             if let input {
                 switch input {
                 case .resize:
@@ -267,7 +269,7 @@ enum DashboardRunner {
                 let id = model.focused.flatMap { model.sourceID(of: $0, provider: p) }
                 if id != focused[p] { focused[p] = id; f.focus(id) }
             }
-            if model.needsDraw && now.timeIntervalSince(lastDraw) >= frameInterval {
+            if model.needsDraw && (pressed || now.timeIntervalSince(lastDraw) >= frameInterval) {
                 terminal.draw(DashboardLayout.layout(model))
                 lastDraw = now
                 model.drawn()
