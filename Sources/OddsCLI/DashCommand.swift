@@ -197,6 +197,12 @@ enum DashboardRunner {
         /// The dashboard is closing: the feed stops.
         func stop() { feed.stop() }
 
+        /// Runs `body` when a message is buffered or the feed ends.
+        func onMessage(_ body: @escaping @Sendable () -> Void) { feed.setOnSend(body) }
+
+        /// Whether the last drain found the feed's queue this full: the feed is waiting on the loop.
+        func backlogged(_ taken: Int) -> Bool { taken >= feed.capacity / 2 }
+
         var error: Error? { lock.withLock { _error } }
     }
 
@@ -205,8 +211,13 @@ enum DashboardRunner {
                     saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox(feed: feed, books: books, restamp: restamp)
         let stop = ManagedFlag()
-        let signals = TerminationSignals { stop.set() }
-        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, focus: focus, save: saveFavourites)
+        let wakeup = Wakeup()
+        inbox.onMessage { wakeup.feedArrived() }
+        let signals = TerminationSignals { stop.set(); wakeup.signal() }
+        let keys = KeyWatcher(fd: STDIN_FILENO) { wakeup.signal() }
+        defer { keys?.stop() }
+        let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, wakeup: wakeup, keys: keys,
+                               focus: focus, save: saveFavourites)
         inbox.stop()
         signals.cancel()
         return Outcome(model: final, feedError: inbox.error)
@@ -214,9 +225,11 @@ enum DashboardRunner {
 
     static let frameInterval = 1.0 / 30
 
-    /// The UI loop. Key reads never block: between polls it sleeps, so it does not hold a thread of
-    /// the cooperative pool, and curses is only ever called from this one task.
+    /// The UI loop. Key reads never block, and curses is only ever called from this one task. Between passes
+    /// it sleeps (`Wakeup`, not holding a thread of the cooperative pool) until a key, a signal, the next tick or
+    /// frame, or, when the feed was quiet, its next message: a busy feed is taken once a frame, not once a message.
     static func loop(terminal: CursesTerminal, model initial: DashboardModel, inbox: Inbox, stop: ManagedFlag,
+                     wakeup: Wakeup, keys: KeyWatcher?,
                      focus: [ProviderID: any MatchFocus] = [:], save: ([String]) -> Void) async -> DashboardModel {
         var model = initial
         // Per provider with match channels: the match it follows for the detail pane, and the rows shown, as its
@@ -236,11 +249,10 @@ enum DashboardRunner {
             return false
         }
         while !stop.value {
-            let input = terminal.readKey(timeoutMilliseconds: 0)
-            if input == nil { try? await Task.sleep(nanoseconds: 10_000_000) }
-            // A key's frame is drawn at once, not at the next frame's turn.
-            let pressed = input != nil
-            if let input {
+            // Every key that is there; a key's frame is drawn at once, not at the next frame's turn.
+            var pressed = false
+            while let input = terminal.readKey(timeoutMilliseconds: 0) {
+                pressed = true
                 switch input {
                 case .resize:
                     terminal.invalidate()
@@ -250,8 +262,10 @@ enum DashboardRunner {
                     if apply(update(&model, .key(key))) { return model }
                 }
             }
+            keys?.keysRead()
             // Messages about rows off screen draw nothing (`needsDraw`); the next tick shows their counts.
-            for m in inbox.drain() { _ = update(&model, m) }
+            let messages = inbox.drain()
+            for m in messages { _ = update(&model, m) }
             let now = Date()
             if now.timeIntervalSince(lastTick) >= 0.25 {
                 _ = update(&model, .tick(now))
@@ -274,6 +288,13 @@ enum DashboardRunner {
                 lastDraw = now
                 model.drawn()
             }
+            // A feed that is waiting on the loop is taken again at once.
+            if inbox.backlogged(messages.count) { await Task.yield(); continue }
+            // Until the next tick; a frame waiting to be drawn, or a busy feed, at the next frame's turn. A quiet
+            // feed's next message wakes the loop at once.
+            var until = lastTick.addingTimeInterval(0.25)
+            if model.needsDraw || !messages.isEmpty { until = min(until, lastDraw.addingTimeInterval(frameInterval)) }
+            await wakeup.wait(seconds: until.timeIntervalSince(Date()), feed: messages.isEmpty)
         }
         return model
     }

@@ -16,6 +16,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         var consumer: CheckedContinuation<Element?, Error>?
         var producers: [CheckedContinuation<Void, Never>] = []
         var onTermination: (@Sendable () -> Void)?
+        var onSend: (@Sendable () -> Void)?
         var count: Int { buffer.count - head }
     }
 
@@ -37,6 +38,12 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         if run { body() }
     }
 
+    /// Runs after each element is buffered and when the sequence ends: a consumer that polls (the dashboard)
+    /// sleeps until then instead of polling on a timer.
+    public func setOnSend(_ body: @escaping @Sendable () -> Void) {
+        lock.withLockedValue { $0.onSend = body }
+    }
+
     /// Elements waiting for the consumer.
     public var count: Int { lock.withLockedValue { $0.count } }
 
@@ -44,6 +51,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
     @discardableResult
     public func send(_ element: Element) async -> Bool {
         while true {
+            var hook: (@Sendable () -> Void)?
             let step: QueueStep = lock.withLockedValue { s in
                 if s.terminated || s.finished { return .done(false) }
                 if let c = s.consumer {
@@ -53,12 +61,15 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
                 }
                 if s.count < capacity {
                     s.buffer.append(element)
+                    hook = s.onSend
                     return .done(true)
                 }
                 return .wait
             }
             switch step {
-            case .done(let ok): return ok
+            case .done(let ok):
+                hook?()
+                return ok
             case .wait:
                 await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                     let resumeNow: Bool = lock.withLockedValue { s in
@@ -108,9 +119,9 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
 
     /// Ends the sequence after the buffered elements, with `error` if given.
     public func finish(throwing error: Error? = nil) {
-        let (consumer, producers): (CheckedContinuation<Element?, Error>?, [CheckedContinuation<Void, Never>]) =
+        let (consumer, producers, hook): (CheckedContinuation<Element?, Error>?, [CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) =
             lock.withLockedValue { s in
-                guard !s.finished else { return (nil, []) }
+                guard !s.finished else { return (nil, [], nil) }
                 s.finished = true
                 s.failure = error
                 let p = s.producers
@@ -118,9 +129,10 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
                 // A waiting consumer means the buffer is empty: it gets the end now.
                 let c = s.consumer
                 s.consumer = nil
-                return (c, p)
+                return (c, p, s.onSend)
             }
         for p in producers { p.resume() }
+        hook?()
         if let consumer {
             if let error { consumer.resume(throwing: error) } else { consumer.resume(returning: nil) }
         }
@@ -138,6 +150,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
                 s.consumer = nil
                 s.producers = []
                 s.onTermination = nil
+                s.onSend = nil
                 return r
             }
         for p in producers { p.resume() }

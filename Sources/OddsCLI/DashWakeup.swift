@@ -1,0 +1,138 @@
+import Foundation
+
+/// What wakes the dashboard's UI loop between passes: a key on the terminal (`KeyWatcher`), a signal, the
+/// feed's next message when the loop asked for it, or the loop's own deadline (the next tick or frame).
+/// The loop sleeps in `wait` instead of polling on a timer: an idle dashboard wakes four times a second,
+/// a busy one about thirty.
+final class Wakeup: @unchecked Sendable {
+    // @unchecked: every field is behind `lock`.
+    private let lock = NSLock()
+    private var waiter: CheckedContinuation<Void, Never>?
+    private var pending = false
+    private var feedArmed = false
+
+    /// Wakes the loop now (or makes its next `wait` return at once).
+    func signal() {
+        lock.lock()
+        if let w = waiter {
+            waiter = nil
+            lock.unlock()
+            w.resume()
+        } else {
+            pending = true
+            lock.unlock()
+        }
+    }
+
+    /// The feed buffered a message: wakes the loop if its `wait` asked for the feed.
+    func feedArrived() {
+        lock.lock()
+        guard feedArmed else { lock.unlock(); return }
+        feedArmed = false
+        lock.unlock()
+        signal()
+    }
+
+    /// Sleeps until `signal`, `seconds` at most; with `feed`, the feed's next message wakes it too.
+    func wait(seconds: Double, feed: Bool) async {
+        if begin(feed: feed) { return }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+            if !Task.isCancelled { self?.signal() }
+        }
+        await withCheckedContinuation { park($0) }
+        timer.cancel()
+        lock.withLock { feedArmed = false }
+    }
+
+    /// True when a signal came since the last wait (taken now); otherwise arms the feed as asked.
+    private func begin(feed: Bool) -> Bool {
+        lock.withLock {
+            if pending {
+                pending = false
+                feedArmed = false
+                return true
+            }
+            feedArmed = feed
+            return false
+        }
+    }
+
+    private func park(_ c: CheckedContinuation<Void, Never>) {
+        let now: Bool = lock.withLock {
+            if pending { pending = false; return true }
+            waiter = c
+            return false
+        }
+        if now { c.resume() }
+    }
+}
+
+/// Watches the terminal's input on a thread of its own (blocked in `poll`, never in the cooperative pool)
+/// and wakes the UI loop when a key is there. Curses itself is only called by the loop: after it has read
+/// the keys it calls `keysRead`, and the watcher looks again.
+final class KeyWatcher: @unchecked Sendable {
+    // @unchecked: `waiting` is behind `lock`; the pipe and semaphores are thread-safe.
+    private let fd: Int32
+    private var pipeFDs: [Int32] = [-1, -1]
+    private let consumed = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var waiting = false
+
+    /// Nil when no pipe can be made (the loop then wakes on its deadlines alone).
+    init?(fd: Int32, wake: @escaping @Sendable () -> Void) {
+        self.fd = fd
+        guard pipe(&pipeFDs) == 0 else { return nil }
+        let thread = Thread { [self] in
+            watch(wake)
+            finished.signal()
+        }
+        thread.name = "odds-keys"
+        thread.start()
+    }
+
+    private func watch(_ wake: @Sendable () -> Void) {
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)]
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            let n = poll(&fds, 2, -1)
+            if n < 0 {
+                // A signal (a resize's SIGWINCH among them): the loop looks at once.
+                if errno == EINTR { wake(); continue }
+                return
+            }
+            if fds[1].revents != 0 { return }
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                // The terminal is gone: the loop's own reads and deadlines take it from here.
+                wake()
+                return
+            }
+            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+            lock.withLock { waiting = true }
+            wake()
+            consumed.wait()
+        }
+    }
+
+    /// The loop read the keys that were there: watch again.
+    func keysRead() {
+        let release: Bool = lock.withLock {
+            let w = waiting
+            waiting = false
+            return w
+        }
+        if release { consumed.signal() }
+    }
+
+    /// Stops the thread (within a second) and closes the pipe.
+    func stop() {
+        var byte: UInt8 = 1
+        _ = write(pipeFDs[1], &byte, 1)
+        keysRead()
+        _ = finished.wait(timeout: .now() + 1)
+        close(pipeFDs[0])
+        close(pipeFDs[1])
+    }
+}
