@@ -72,6 +72,33 @@ struct BoundedQueueTests {
         #expect(queue.takeAll().isEmpty)
     }
 
+    @Test("poll takes what is buffered and reports the end once nothing is left; onSend runs for each element and the end")
+    func pollAndOnSend() async throws {
+        struct Boom: Error {}
+        let queue = BoundedQueue<Int>(capacity: 4)
+        let sends = Counter()
+        queue.setOnSend { sends.add() }
+        await queue.send(1)
+        await queue.send(2)
+        #expect(sends.value == 2)
+        var (elements, end) = queue.poll()
+        #expect(elements == [1, 2] && end == nil)
+        await queue.send(3)
+        queue.finish(throwing: Boom())
+        #expect(sends.value == 4)
+        (elements, end) = queue.poll()
+        #expect(elements == [3])
+        guard case .failure(let error)? = end else { Issue.record("no end"); return }
+        #expect(error is Boom)
+        // A polling consumer's stop: producers are released, sends refused.
+        let other = BoundedQueue<Int>(capacity: 1)
+        let stopped = Counter()
+        other.setOnTermination { stopped.add() }
+        other.stop()
+        #expect(await other.send(1) == false)
+        #expect(stopped.value == 1)
+    }
+
     @Test("finish(throwing:) delivers the buffered elements, then the error")
     func finishThrowing() async throws {
         struct Boom: Error {}

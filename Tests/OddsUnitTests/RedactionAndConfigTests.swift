@@ -186,3 +186,50 @@ struct AllocatorTests {
         #expect(!Allocator.applies(environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=2"]))
     }
 }
+
+@Suite("Dashboard wake-ups")
+struct WakeupTests {
+    @Test("A signal before the wait returns it at once; the feed wakes it only when asked; otherwise it sleeps until its deadline")
+    func wakeup() async throws {
+        let wakeup = Wakeup()
+        // Signalled before: at once, however long the deadline.
+        wakeup.signal()
+        var start = Date()
+        await wakeup.wait(seconds: 10, feed: false)
+        #expect(Date().timeIntervalSince(start) < 5)
+        // Nothing comes: the deadline.
+        start = Date()
+        await wakeup.wait(seconds: 0.05, feed: false)
+        #expect(Date().timeIntervalSince(start) >= 0.045)
+        // The feed while the loop did not ask for it: no wake-up (the deadline ends the wait).
+        start = Date()
+        let early = Task { try await Task.sleep(nanoseconds: 10_000_000); wakeup.feedArrived() }
+        await wakeup.wait(seconds: 0.3, feed: false)
+        #expect(Date().timeIntervalSince(start) >= 0.29)
+        try await early.value
+        // Asked for: the feed's message ends the wait long before its deadline.
+        start = Date()
+        let message = Task { try await Task.sleep(nanoseconds: 20_000_000); wakeup.feedArrived() }
+        await wakeup.wait(seconds: 10, feed: true)
+        #expect(Date().timeIntervalSince(start) < 5)
+        try await message.value
+    }
+
+    @Test("The key watcher wakes the loop when the input is readable, waits until the keys are read, and stops")
+    func keyWatcher() async throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let wakeup = Wakeup()
+        let watcher = try #require(KeyWatcher(fd: fds[0]) { wakeup.signal() })
+        var byte: UInt8 = 0x6A
+        #expect(write(fds[1], &byte, 1) == 1)
+        let start = Date()
+        await wakeup.wait(seconds: 10, feed: false)
+        #expect(Date().timeIntervalSince(start) < 5)
+        // The byte is read, as curses would, then the watcher looks again.
+        #expect(read(fds[0], &byte, 1) == 1)
+        watcher.keysRead()
+        watcher.stop()
+    }
+}
