@@ -7,64 +7,75 @@ import Foundation
 final class Wakeup: @unchecked Sendable {
     // @unchecked: every field is behind `lock`.
     private let lock = NSLock()
-    private var waiter: CheckedContinuation<Void, Never>?
+    private var waiter: CheckedContinuation<Bool, Never>?
+    /// Counts waits, so that a late timer of an earlier wait wakes nothing.
+    private var generation = 0
     private var pending = false
     private var feedArmed = false
 
     /// Wakes the loop now (or makes its next `wait` return at once).
-    func signal() {
-        lock.lock()
-        if let w = waiter {
-            waiter = nil
-            lock.unlock()
-            w.resume()
-        } else {
-            pending = true
-            lock.unlock()
-        }
-    }
+    func signal() { wake(signalled: true, generation: nil) }
 
     /// The feed buffered a message: wakes the loop if its `wait` asked for the feed.
     func feedArrived() {
-        lock.lock()
-        guard feedArmed else { lock.unlock(); return }
-        feedArmed = false
-        lock.unlock()
-        signal()
+        let armed: Bool = lock.withLock {
+            let a = feedArmed
+            feedArmed = false
+            return a
+        }
+        if armed { signal() }
+    }
+
+    private func wake(signalled: Bool, generation expected: Int?) {
+        let w: CheckedContinuation<Bool, Never>? = lock.withLock {
+            if let expected, expected != generation { return nil }
+            guard let w = waiter else {
+                if signalled { pending = true }
+                return nil
+            }
+            waiter = nil
+            return w
+        }
+        w?.resume(returning: signalled)
     }
 
     /// Sleeps until `signal`, `seconds` at most; with `feed`, the feed's next message wakes it too.
-    func wait(seconds: Double, feed: Bool) async {
-        if begin(feed: feed) { return }
+    /// Returns true when something woke it, false when the time ran out.
+    @discardableResult
+    func wait(seconds: Double, feed: Bool) async -> Bool {
+        guard let turn = begin(feed: feed) else { return true }
         let timer = Task { [weak self] in
             try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
-            if !Task.isCancelled { self?.signal() }
+            if !Task.isCancelled { self?.wake(signalled: false, generation: turn) }
         }
-        await withCheckedContinuation { park($0) }
+        let woke = await withCheckedContinuation { park($0) }
         timer.cancel()
         lock.withLock { feedArmed = false }
+        return woke
     }
 
-    /// True when a signal came since the last wait (taken now); otherwise arms the feed as asked.
-    private func begin(feed: Bool) -> Bool {
+    /// Nil when a signal came since the last wait (taken now); otherwise arms the feed as asked and
+    /// returns this wait's turn.
+    private func begin(feed: Bool) -> Int? {
         lock.withLock {
             if pending {
                 pending = false
                 feedArmed = false
-                return true
+                return nil
             }
             feedArmed = feed
-            return false
+            generation += 1
+            return generation
         }
     }
 
-    private func park(_ c: CheckedContinuation<Void, Never>) {
+    private func park(_ c: CheckedContinuation<Bool, Never>) {
         let now: Bool = lock.withLock {
             if pending { pending = false; return true }
             waiter = c
             return false
         }
-        if now { c.resume() }
+        if now { c.resume(returning: true) }
     }
 }
 

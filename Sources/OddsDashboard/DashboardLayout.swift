@@ -48,6 +48,11 @@ public enum DashboardLayout {
     /// The feed's state: one label, or with several connections each one by name ("odds ● live ·
     /// pbp reconnecting in 3s (attempt 2)"), coloured by the worst.
     static func connectionLabel(_ model: DashboardModel, room: Int = .max) -> (String, CellAttributes) {
+        // A recording has no connection to tell of: it is being replayed, or it has ended.
+        if model.replay {
+            guard let ended = model.feedEnded else { return ("▶ replaying", .green) }
+            return ended == DashboardModel.feedEndedNormally ? ("replay ended", .dim) : ("stopped: \(ended)", [.red, .bold])
+        }
         if model.isFused { return providersLabel(model, room: room) }
         if let ended = model.feedEnded, case .stopped = model.connection {
             return ("stopped: \(ended)", [.red, .bold])

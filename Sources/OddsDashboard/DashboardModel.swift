@@ -133,6 +133,9 @@ public struct DashboardModel: Sendable {
 
     public var paused: Bool { frozen != nil }
 
+    /// `feedEnded` when the feed ended without an error.
+    public static let feedEndedNormally = "feed ended"
+
     /// The store the view shows: the live one (of fused matches, when fused), or the frozen one while paused.
     public var shown: LiveStore { frozen ?? live }
 
@@ -340,7 +343,7 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         }
         return []
     case .feedEnded(let reason):
-        model.feedEnded = reason ?? "feed ended"
+        model.feedEnded = reason ?? DashboardModel.feedEndedNormally
         model.needsDraw = true
         return []
     case .tick(let date):

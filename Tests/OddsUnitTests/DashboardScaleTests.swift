@@ -71,7 +71,7 @@ struct DashboardScaleTests {
         var next = 300
         #expect(model.rows == Self.expected(model))
         #expect(model.rowIndex.rebuilds == 1)
-        for step in 0..<800 {
+        for step in 0..<400 {
             now = now.addingTimeInterval(0.05)
             let id = "e\(Int.random(in: 0..<next, using: &random))"
             let roll = Int.random(in: 0..<100, using: &random)
@@ -173,7 +173,7 @@ struct DashboardScaleTests {
 
     @Test("The table lays out only the rows on screen, the same rows the full order shows")
     func layoutMatchesOrder() throws {
-        var model = Self.model(events: 2_000, height: 40)
+        var model = Self.model(events: 600, height: 40)
         for _ in 0..<5 { _ = update(&model, .key(.pageDown)) }
         let screen = DashboardLayout.layout(model)
         let shown = model.visibleRows
@@ -206,5 +206,29 @@ struct MessageRateTests {
         rate.count(at: t0.addingTimeInterval(100))
         rate.count(at: t0.addingTimeInterval(99.5))
         #expect(rate.perSecond(at: t0.addingTimeInterval(100)) == 0.4)
+    }
+}
+
+@Suite("Dashboard of a replay")
+struct DashboardReplayTests {
+    @Test("A replay's header says it is replaying, then that the replay ended (or why it stopped), never connecting")
+    func header() throws {
+        // A recording holds no connection states: the store knows none.
+        var replay = DashboardModel(provider: .tickodds, sport: "all", demo: false, oddsFormat: .decimal, now: DashboardScaleTests.t0)
+        replay.replay = true
+        _ = update(&replay, .resize(width: 160, height: 40))
+        _ = update(&replay, .feed(FeedMessage(provider: .tickodds, receivedAt: DashboardScaleTests.t0,
+                                              update: .snapshot((0..<5).map { DashboardScaleTests.event($0, started: true) }))))
+        var header = DashboardLayout.layout(replay).line(0)
+        #expect(header.contains("REPLAY") && header.contains("▶ replaying") && !header.contains("connecting"))
+        var ended = replay
+        _ = update(&ended, .feedEnded(reason: nil))
+        header = DashboardLayout.layout(ended).line(0)
+        #expect(header.contains("replay ended"))
+        _ = update(&replay, .feedEnded(reason: "the recording is cut short"))
+        header = DashboardLayout.layout(replay).line(0)
+        #expect(header.contains("stopped: the recording is cut short"))
+        // A live view is unchanged.
+        #expect(DashboardLayout.layout(DashboardScaleTests.model(events: 5)).line(0).contains("● live"))
     }
 }
