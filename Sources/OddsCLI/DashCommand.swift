@@ -292,9 +292,13 @@ enum DashboardRunner {
             if inbox.backlogged(messages.count) { await Task.yield(); continue }
             // Until the next tick; a frame waiting to be drawn, or a busy feed, at the next frame's turn. A quiet
             // feed's next message wakes the loop at once.
+            // (Measured from now for the feed: after a pass that drew nothing, the last frame may be long past,
+            // and a wait until then would not wait at all.)
+            let passEnd = Date()
             var until = lastTick.addingTimeInterval(0.25)
-            if model.needsDraw || !messages.isEmpty { until = min(until, lastDraw.addingTimeInterval(frameInterval)) }
-            await wakeup.wait(seconds: until.timeIntervalSince(Date()), feed: messages.isEmpty)
+            if model.needsDraw { until = min(until, lastDraw.addingTimeInterval(frameInterval)) }
+            if !messages.isEmpty { until = min(until, passEnd.addingTimeInterval(frameInterval)) }
+            await wakeup.wait(seconds: until.timeIntervalSince(passEnd), feed: messages.isEmpty)
         }
         return model
     }

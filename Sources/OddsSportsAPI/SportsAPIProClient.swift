@@ -23,7 +23,7 @@ func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeI
 /// SportsAPIPro v2: live scores, and per match score, incidents, statistics, odds and lineups, all
 /// over one channel WebSocket.
 public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
-    // @unchecked: immutable.
+    // @unchecked: immutable once the first query runs (`answerTimeout` is set before, if at all).
     public let id = ProviderID.sportsapi
     /// Documented.
     public static let defaultWebSocketURL = "wss://v2.football.sportsapipro.com/ws"
@@ -32,7 +32,11 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
     /// Seconds a channel may stay without a snapshot after it was confirmed before a one-shot
     /// answer is given without it (the docs send one "if available").
     public static let snapshotWait: TimeInterval = 2
-    static let answerTimeout: TimeInterval = 15
+    /// Seconds a one-shot query (v2 and v1) waits for the socket's answer before it gives up (exit 7).
+    public static let defaultAnswerTimeout: TimeInterval = 15
+    /// `defaultAnswerTimeout`, unless set before the first query (tests that run many simulators at once on
+    /// two cores give their clients longer).
+    public var answerTimeout = SportsAPIProClient.defaultAnswerTimeout
 
     let settings: ProviderSettings
     let transport: Transport
@@ -89,7 +93,7 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
     public func liveEvents(sport: String?) async throws -> [Event] {
         let (header, channels) = try SportsAPIProClient.liveScores(sport)
         let feed = SportsAPIProFeed(settings: settings, sport: header, channels: channels)
-        let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "live scores from SportsAPIPro") { _, applied in
+        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "live scores from SportsAPIPro") { _, applied in
             feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
         }
         let slugs = SportSelection.sports(sport).map { Set($0.compactMap(SportsAPIProSports.v2Value).map(SportsAPIProSports.slug)) }
@@ -117,7 +121,7 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         for p in parts where !list.contains(p) { list.append(p) }
         let channels = list
         let feed = try self.feed(sport: nil, channels: channels)
-        let store = try await collect([feed], transport: transport, timeout: SportsAPIProClient.answerTimeout, what: "answer from SportsAPIPro for match \(id)") { _, applied in
+        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "answer from SportsAPIPro for match \(id)") { _, applied in
             feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
         }
         guard let event = store.currentEvents(provider: .sportsapi).first(where: { $0.id == id }) else {
@@ -129,7 +133,9 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
 
 /// SportsAPIPro v1: live scores of nine sports over one WebSocket per sport's host.
 public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
-    // @unchecked: immutable.
+    // @unchecked: immutable once the first query runs (`answerTimeout` is set before, if at all).
+    /// As `SportsAPIProClient.answerTimeout`.
+    public var answerTimeout = SportsAPIProClient.defaultAnswerTimeout
     public let id = ProviderID.sportsapiV1
     /// Documented, with the sport in the host.
     public static let defaultWebSocketURL = "wss://v1.{sport}.sportsapipro.com/ws"
@@ -189,7 +195,7 @@ public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
     public func liveEvents(sport: String?) async throws -> [Event] {
         let (host, channels) = try SportsAPIProV1Client.channels(sport)
         let feed = SportsAPIProV1Feed(settings: settings, hostSport: host, channels: channels)
-        let store = try await collect([feed], transport: transport, timeout: 15, what: "scores from SportsAPIPro v1") { _, applied in
+        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "scores from SportsAPIPro v1") { _, applied in
             feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
         }
         let slugs = channels == ["live"] ? nil : Set(channels.map(SportsAPIProSports.slug))

@@ -3,6 +3,7 @@ import OddsModel
 import OddsProviders
 import OddsSimulator
 import OddsSimulatorFaults
+import OddsSportsAPI
 import OddsTransport
 import OddsTestSupport
 import Testing
@@ -26,7 +27,12 @@ struct ProviderConformanceTests {
         if let rest = endpoints.restURL { settings.restURL = rest }
         settings.webSocketURL = endpoints.webSocketURL
         for (option, value) in endpoints.options { settings.options[option] = value }
-        return try ProviderRegistry.make(d.id, settings: settings, transport: transport, retry: fastRetry)
+        let client = try ProviderRegistry.make(d.id, settings: settings, transport: transport, retry: fastRetry)
+        // Five simulators and their clients run at once here, beside the rest of the suite, on two cores: a
+        // one-shot answer may take longer than the 15 s a user waits (it did in two of eleven runs).
+        (client as? SportsAPIProClient)?.answerTimeout = 45
+        (client as? SportsAPIProV1Client)?.answerTimeout = 45
+        return client
     }
 
     /// Updates that carry a match.
