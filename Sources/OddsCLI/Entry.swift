@@ -52,7 +52,6 @@ enum ProcessLifetime {
     }
 }
 
-
 /// glibc's allocator as this program's allocation pattern wants it (measured, Benchmarks/README.md).
 ///
 /// By default a thread other than the main one allocates from an arena of its own that grows one page

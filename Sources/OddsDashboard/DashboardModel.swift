@@ -326,14 +326,7 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         case .heartbeat, .connection:
             break
         default:
-            if model.rowIndex.basis == nil {
-                // The first rows (a fused view's first snapshot): the order is made whole.
-                model.syncRows(force: true)
-                model.needsDraw = true
-            } else {
-                let window = model.scroll..<(model.scroll + model.visibleRowCount)
-                model.follow(model.rowIndex.follow(touched, in: model.shown, now: model.now, window: window), touched: touched)
-            }
+            model.followRows(touched)
         }
         // Rows may have gone: the selection stays on one that is there.
         switch m.update {
@@ -353,9 +346,7 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         if model.fused != nil {
             let bounds = model.stalenessBounds, bound = model.stalenessBound
             model.fused!.refreshStaleness(sources: model.store, now: date) { bounds[$0] ?? bound }
-            if !model.paused, model.rowIndex.follow(model.fused!.touchedRows, in: model.shown, now: date) != .none {
-                model.keepSelectionInView()
-            }
+            if !model.paused { model.followRows(model.fused!.touchedRows) }
         }
         model.syncRows()
         return []
@@ -377,6 +368,18 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
 }
 
 extension DashboardModel {
+    /// The kept order follows a change of the rows `touched`, and `needsDraw` says whether it shows (the first
+    /// rows, a fused view's first snapshot, make the order whole).
+    mutating func followRows(_ touched: [EventKey]) {
+        guard rowIndex.basis != nil else {
+            syncRows(force: true)
+            needsDraw = true
+            return
+        }
+        let window = scroll..<(scroll + visibleRowCount)
+        follow(rowIndex.follow(touched, in: shown, now: now, window: window), touched: touched)
+    }
+
     /// Whether a change of the rows shows: a row on screen changed, or the order did above or on the screen
     /// (the detail pane: its own match changed).
     mutating func follow(_ change: RowIndex.Change, touched: [EventKey]) {
@@ -401,11 +404,17 @@ extension DashboardModel {
     @discardableResult
     mutating func keepSelectionInView() -> Bool {
         guard let s = selected, let i = rowIndex.position(of: s) else { return false }
-        let before = scroll, n = visibleRowCount
-        scroll = min(scroll, max(0, rowIndex.count - n))
+        let before = scroll
+        scroll(toShow: i, of: rowIndex.count)
+        return scroll != before
+    }
+
+    /// Scrolls within the `count` rows so that row `i` is on screen.
+    mutating func scroll(toShow i: Int, of count: Int) {
+        let n = visibleRowCount
+        scroll = min(scroll, max(0, count - n))
         if i < scroll { scroll = i }
         if i >= scroll + n { scroll = i - n + 1 }
-        return scroll != before
     }
 
     /// An incident for the ticker (the newest 100 are kept).
@@ -454,7 +463,8 @@ extension DashboardModel {
         case .character("p"): frozen = frozen == nil ? live : nil
         case .character("v"): valueMode.toggle()
         case .character("f"):
-            guard let key = selected ?? (rowCount > 0 ? order.key(at: 0) : nil), let e = shown.events[key]?.event else { return [] }
+            let order = self.order
+            guard let key = selected ?? (order.count > 0 ? order.key(at: 0) : nil), let e = shown.events[key]?.event else { return [] }
             let team = e.home
             if favourites.contains(team) || (e.away.map(favourites.contains) ?? false) {
                 favourites.remove(team)
@@ -490,11 +500,9 @@ extension DashboardModel {
     mutating func clampSelection() {
         let order = self.order
         guard order.count > 0 else { selected = nil; scroll = 0; return }
-        var i = selected.flatMap(order.position(of:)) ?? 0
-        if selected == nil || order.position(of: selected!) == nil { i = 0; selected = order.key(at: 0) }
-        scroll = min(scroll, max(0, order.count - visibleRowCount))
-        if i < scroll { scroll = i }
-        if i >= scroll + visibleRowCount { scroll = i - visibleRowCount + 1 }
+        let i: Int
+        if let s = selected, let at = order.position(of: s) { i = at } else { i = 0; selected = order.key(at: 0) }
+        scroll(toShow: i, of: order.count)
         if case .detail(let k) = mode, shown.events[k] == nil { mode = .table }
     }
 }

@@ -17,9 +17,6 @@ public struct FusedStore: Sendable {
     public private(set) var store = LiveStore()
     /// Sources whose feed is stale: their prices are shown suspended and never win the best price.
     public private(set) var stale: Set<EventKey> = []
-    /// Each source's markets as its fused match shows them, with the markets and staleness they were made
-    /// from: a match is rebuilt on every change of one source, and the others' are not worked out again
-    /// (an unchanged source's markets are the same array, compared in O(1)).
     /// Each source's markets as the fused match shows them, per market: a price change converts its own market
     /// again, not every market of the event. Valid while the teams and the main market's id and name stay.
     private var converted: [EventKey: Converted] = [:]

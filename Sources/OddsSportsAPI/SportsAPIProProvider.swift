@@ -71,8 +71,8 @@ extension SportsAPIProClient {
 
     /// One feed whose match channels follow the dashboard's detail pane and rows.
     public func focusedStream(sport: String?, stats: FeedStats) throws -> (stream: FeedStream, focus: any MatchFocus)? {
-        let adapter = try feed(sport: sport)
-        return (FeedRunner.run(adapter, transport: transport, stats: stats), MatchChannelFocus(feed: adapter))
+        guard let connections = try focusedConnections(sport: sport) else { return nil }
+        return (FeedRunner.run(connections.adapters, transport: transport, stats: stats), connections.focus)
     }
 
     /// The same connection for a feed that runs beside others (`odds dash --provider all`).

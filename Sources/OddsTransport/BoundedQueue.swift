@@ -85,18 +85,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
 
     /// Takes every buffered element at once without waiting, and wakes the waiting producers: for a
     /// consumer that polls (the dashboard's UI loop) instead of iterating.
-    public func takeAll() -> [Element] {
-        let (taken, producers): ([Element], [CheckedContinuation<Void, Never>]) = lock.withLockedValue { s in
-            let t = Array(s.buffer[s.head...])
-            s.buffer = []
-            s.head = 0
-            let p = s.producers
-            s.producers = []
-            return (t, p)
-        }
-        for p in producers { p.resume() }
-        return taken
-    }
+    public func takeAll() -> [Element] { poll().elements }
 
     /// For a consumer that polls: every buffered element, and once the sequence ended and nothing is left,
     /// its end (`.failure` with the error it was finished with). Wakes the waiting producers.

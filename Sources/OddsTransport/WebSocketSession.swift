@@ -72,7 +72,6 @@ public final class WebSocketSession: @unchecked Sendable {
     /// Text frames and the final close, in order; about `Transport.webSocketBuffer` bytes are buffered at most.
     public let events: WebSocketEvents
 
-
     private init(channel: Channel, events: WebSocketEvents) {
         self.channel = channel
         self.events = events
