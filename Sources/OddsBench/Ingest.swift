@@ -5,6 +5,7 @@
 // --replay` runs (the recording read from disk, ReplayDecoder, the store), the same code.
 // Runs Benchmarks/json_baseline.py on the same file in the same run for Python's json.loads (and orjson
 // when installed) and prints the ratios.
+import CAllocator
 import Foundation
 import Logging
 import OddsJSON
@@ -99,6 +100,29 @@ enum IngestBench {
         if args.contains("--profile") {
             let f = figure(timed(true))
             print(String(format: "decode + apply %.1f MB/s", f.mbPerSecond))
+            return 0
+        }
+        // `--memory`: the heap the store keeps for the recording's state (glibc's count of bytes in
+        // use, before and after), per event, market and selection.
+        if args.contains("--memory") {
+            let before = odds_heap_in_use()
+            var adapters: [String: any FeedAdapter] = [:]
+            for a in client.feedConnections(sport: nil) { adapters[a.feedName] = a }
+            var seen = Set<String>()
+            var store = LiveStore()
+            for (i, frame) in frames.enumerated() {
+                guard let adapter = adapters[feeds[i]],
+                      let decoded = try? adapter.decode(frame, first: seen.insert(feeds[i]).inserted) else { continue }
+                for u in decoded { store.apply(FeedMessage(provider: provider, receivedAt: at, update: u)) }
+            }
+            let held = Int(odds_heap_in_use()) - Int(before)
+            let events = store.currentEvents()
+            let markets = events.reduce(0) { $0 + $1.markets.count }
+            let selections = events.reduce(0) { $0 + $1.markets.reduce(0) { $0 + $1.selections.count } }
+            print(String(format: "store: %.1f MB for %d events, %d markets, %d selections: %.0f bytes a selection",
+                         Double(held) / 1e6, events.count, markets, selections, Double(held) / Double(max(1, selections))))
+            print("strides: Event \(MemoryLayout<Event>.stride), Market \(MemoryLayout<Market>.stride), Selection \(MemoryLayout<Selection>.stride), Price \(MemoryLayout<Price>.stride)")
+            withExtendedLifetime(store) {}
             return 0
         }
         let scan = figure(timedEach { frame in frame.withUnsafeBufferPointer { b in _ = IngestBench.scan(b) } })

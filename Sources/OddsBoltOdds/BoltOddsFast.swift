@@ -14,30 +14,41 @@ enum BoltOddsFast {
         var games: [String] = []
     }
 
+    /// When "now" is and the zone `info.when` is read in: given, each game's start and status are set
+    /// as it is made (as `BoltOddsOddsFeed.dated` does), instead of in a second pass over the updates.
+    struct Dating {
+        var now: Date
+        var zone: TimeZone?
+    }
+
     /// A frame's updates; nil when the frame is not for this path.
-    static func frame(_ bytes: [UInt8]) -> Read? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var s = JSONScanner(buffer)
-            var memo = StringMemo()
-            var templates = Templates()
-            var read = Read()
-            // About one message per 2 KB (the initial state's are 2 KB): one allocation, not log2(n) copies.
-            read.updates.reserveCapacity(min(bytes.count / 2048 + 1, 50_000))
-            do {
-                if s.isArray() {
-                    if try s.enterArray() {
-                        repeat {
-                            guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
-                        } while try s.nextElement()
-                    }
-                } else {
-                    guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
+    static func frame(_ bytes: [UInt8], dating: Dating? = nil) -> Read? {
+        bytes.withUnsafeBufferPointer { frame($0, dating: dating) }
+    }
+
+    /// `frame` of bytes read in place.
+    static func frame(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating? = nil) -> Read? {
+        var s = JSONScanner(buffer)
+        var memo = StringMemo()
+        memo.dating = dating
+        var templates = Templates()
+        var read = Read()
+        // About one message per 2 KB (the initial state's are 2 KB): one allocation, not log2(n) copies.
+        read.updates.reserveCapacity(min(buffer.count / 2048 + 1, 50_000))
+        do {
+            if s.isArray() {
+                if try s.enterArray() {
+                    repeat {
+                        guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
+                    } while try s.nextElement()
                 }
-                try s.finish()
-                return read
-            } catch {
-                return nil
+            } else {
+                guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
             }
+            try s.finish()
+            return read
+        } catch {
+            return nil
         }
     }
 
@@ -270,8 +281,10 @@ enum BoltOddsFast {
             return nil
         }
         if seen.bits & 64 != 0 { for i in markets.indices { markets[i].book = book } }
+        let start = when.flatMap { memo.start($0) }
+        let status: EventStatus = memo.dating.map { d in start.map { $0 > d.now ? .scheduled : .live } ?? .unknown } ?? .live
         let event = Event(provider: .boltodds, id: label, sport: league.map { memo.sport($0) } ?? "unknown", league: league,
-                          home: home, away: away, status: .live, startTime: when.flatMap { memo.start($0) }, markets: markets)
+                          home: home, away: away, status: status, startTime: start, markets: markets)
         return Game(event: event, book: book)
     }
 
@@ -548,12 +561,14 @@ enum BoltOddsFast {
 struct StringMemo {
     private var lastWhen: String?
     private var lastStart: Date?
+    var dating: BoltOddsFast.Dating?
 
-    /// `BoltOddsTime.eastern` of a game's `when`, remembered for the next book of the same game.
+    /// `BoltOddsTime.eastern` of a game's `when` (read again in the dating's zone, if any),
+    /// remembered for the next book of the same game.
     mutating func start(_ when: String) -> Date? {
         if when == lastWhen { return lastStart }
         lastWhen = when
-        lastStart = BoltOddsTime.eastern(when)
+        lastStart = BoltOddsTime.eastern(when).map { start in dating?.zone.map { BoltOddsTime.rebase(start, to: $0) } ?? start }
         return lastStart
     }
 

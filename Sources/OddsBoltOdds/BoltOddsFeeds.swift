@@ -147,10 +147,16 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     }
 
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
+        try frame.withUnsafeBufferPointer { try receive(span: $0, first: first) }
+    }
+
+    public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
         // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
-        if let read = BoltOddsFast.frame(frame) { return .data(kept(read.updates, games: read.games)) }
+        if let read = BoltOddsFast.frame(frame, dating: BoltOddsFast.Dating(now: now(), zone: whenZone)) {
+            return .data(kept(read.updates, games: read.games, dated: true))
+        }
         var skipped: [String] = []
-        let (messages, bad) = try BoltOddsWire.messages(frame) { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }
+        let (messages, bad) = try BoltOddsWire.messages(Array(frame)) { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }
         let items = messages.map(inbound)
         if items.count == 1, bad.isEmpty, skipped.isEmpty { return items[0] }
         return .batch(items, skipped: bad + skipped)
@@ -172,13 +178,13 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
 
     /// The updates of the sport asked for (without a competition list, the sport is kept here); the
     /// games they name (the books' views', when the decoder has listed them) go into the index.
-    private func kept(_ updates: [FeedUpdate], games listed: [String]? = nil) -> [FeedUpdate] {
+    private func kept(_ updates: consuming [FeedUpdate], games listed: [String]? = nil, dated isDated: Bool = false) -> [FeedUpdate] {
         let sport = lock.withLock { filters.sport }
         var kept = updates
         if let sport {
             kept.removeAll { if case .bookUpsert(let e, _) = $0 { return e.sport != sport } else { return false } }
         }
-        dated(&kept)
+        if !isDated { dated(&kept) }
         // The decoder's list holds every game of the frame: it is the answer only when nothing was left out.
         let games = sport == nil ? listed ?? BoltOddsOddsFeed.games(in: kept) : BoltOddsOddsFeed.games(in: kept)
         if !games.isEmpty { index.add(games) }

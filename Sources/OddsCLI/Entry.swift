@@ -7,8 +7,13 @@ import OddsOutput
 
 /// The process entry: parses, runs, and turns every failure into one sentence and an exit code.
 public enum OddsMain {
-    public static func main() async -> Never {
+    /// Sets the allocator up (`Allocator`); called first, on the main thread, before any other
+    /// thread has allocated (a thread's first allocation picks its arena).
+    public static func prepare() {
         Allocator.tune(environment: ProcessInfo.processInfo.environment)
+    }
+
+    public static func main() async -> Never {
         CommandHost.install()
         do {
             let command = try OddsCommand.parseAsRoot()

@@ -310,7 +310,7 @@ public enum DashboardLayout {
     static func priceCells(_ model: DashboardModel, _ state: EventState, width: Int = 13) -> [(String, CellAttributes)] {
         guard let market = state.event.mainMarket else { return [("", []), ("", []), ("", [])] }
         // Fused rows always name the source of the price, be it one.
-        let multiBook = state.event.books.count > 1 || model.isFused
+        let multiBook = state.event.hasSeveralBooks || model.isFused
         func cell(_ c: LineCell?) -> (String, CellAttributes) {
             guard let c else { return ("", []) }
             let s = c.selection
@@ -384,7 +384,7 @@ public enum DashboardLayout {
             line("value: fair prices by \(model.valueSettings.reference) (\(model.valueSettings.method.rawValue)), EV per price, margin per book", .dim)
         }
         line("")
-        if e.books.count > 1 || e.match.map({ $0.sources.count > 1 }) == true {
+        if e.hasSeveralBooks || e.match.map({ $0.sources.count > 1 }) == true {
             lines += bookGrid(model, state, value: value)
         } else {
             for (index, market) in e.markets.enumerated() {

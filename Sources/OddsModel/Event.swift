@@ -494,22 +494,52 @@ public struct Event: Hashable, Sendable, Identifiable {
     /// offers now is suspended.
     public var mainLine: [LineCell] {
         guard let main = mainMarket else { return [] }
-        guard books.count > 1 else { return main.mainSelections.map { LineCell(selection: $0, book: main.book) } }
-        let best = bestPrices(marketID: main.id)
-        var refs: [SelectionRef] = []
-        var byRef: [SelectionRef: Selection] = [:]
-        for market in markets where market.id == main.id {
-            for s in market.mainSelections where byRef[s.ref] == nil { refs.append(s.ref); byRef[s.ref] = s }
+        guard hasSeveralBooks else { return main.mainSelections.map { LineCell(selection: $0, book: main.book) } }
+        // The main selections in order of first appearance; a handful, so looked up by a scan (a
+        // dictionary of them once there are more: a provider's list is never searched quadratically).
+        var firsts: [Selection] = []
+        var indexByRef: [SelectionRef: Int]?
+        func index(of s: Selection) -> Int? {
+            if let indexByRef { return indexByRef[s.ref] }
+            return firsts.firstIndex { $0.id == s.id && $0.line == s.line }
         }
-        return refs.map { ref in
-            var s = byRef[ref]!
-            guard let b = best[ref] else { s.suspended = true; return LineCell(selection: s, book: nil) }
+        for market in markets where market.id == main.id {
+            for s in market.mainSelections where index(of: s) == nil {
+                firsts.append(s)
+                if indexByRef != nil { indexByRef![s.ref] = firsts.count - 1 }
+                else if firsts.count > 8 { indexByRef = Dictionary(firsts.enumerated().map { ($1.ref, $0) }, uniquingKeysWith: { a, _ in a }) }
+            }
+        }
+        // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
+        var best = [BestPrice?](repeating: nil, count: firsts.count)
+        for market in markets where market.id == main.id {
+            for s in market.selections where s.isAvailable {
+                guard let i = index(of: s) else { continue }
+                let price = s.price!
+                if let current = best[i], current.price.decimalOdds >= price.decimalOdds { continue }
+                best[i] = BestPrice(price: price, book: market.book, provider: market.provider)
+            }
+        }
+        return firsts.indices.map { i in
+            var s = firsts[i]
+            guard let b = best[i] else { s.suspended = true; return LineCell(selection: s, book: nil) }
             s.price = b.price
             s.suspended = false
+            let ref = s.ref
             if let m = markets.first(where: { $0.id == main.id && $0.book == b.book }),
                let offered = m.selections.first(where: { $0.ref == ref }) { s = offered }
             return LineCell(selection: s, book: b.book)
         }
+    }
+
+    /// True when the markets name more than one book (`books.count > 1`, without making the list).
+    public var hasSeveralBooks: Bool {
+        var first: String?
+        for market in markets {
+            guard let book = market.book else { continue }
+            if let first { if book != first { return true } } else { first = book }
+        }
+        return false
     }
 
     /// The main line as the 1 / X / 2 columns of tables. In a match, each selection stands in the

@@ -82,7 +82,7 @@ public enum EventReporter {
 
     static func mainPrices(_ e: Event, columns: MainColumns, format: OddsFormat) -> [String] {
         // With several books, each price names the book that offers it (the best across books).
-        let multiBook = e.books.count > 1
+        let multiBook = e.hasSeveralBooks
         // Outrights (races) show the favourite, by name.
         let outright = columns.outright
         return columns.cells.map { c in
@@ -162,7 +162,7 @@ public enum EventReporter {
         var t = Tabular(columns: [.init("MARKET", shrinkable: true), .init("SELECTION", shrinkable: true), .init("LINE"),
                                   .init("PRICE", rightAligned: true)] + (withLinks ? [.init("LINK", shrinkable: true)] : []))
         // A single-book feed's book is the provider itself: name it only when several books are shown.
-        let showBook = e.books.count > 1
+        let showBook = e.hasSeveralBooks
         for m in e.markets {
             for s in m.selections {
                 let price = s.suspended ? "SUSP" : (s.price?.formatted(options.oddsFormat) ?? "-")

@@ -345,10 +345,10 @@ public struct LiveStore: Sendable {
 
     /// Events of one provider (or all), in a stable order: league, then start, then title.
     public func currentEvents(provider: ProviderID? = nil) -> [Event] {
-        events
-            .filter { provider == nil || $0.key.provider == provider }
-            .map(\.value.event)
-            .sorted { ($0.league ?? "", $0.title, $0.id) < ($1.league ?? "", $1.title, $1.id) }
+        let chosen = events.compactMap { provider == nil || $0.key.provider == provider ? $0.value.event : nil }
+        // Each key made once, not twice a comparison (a title is a new string).
+        let keys = chosen.map { ($0.league ?? "", $0.title, $0.id) }
+        return keys.indices.sorted { keys[$0] < keys[$1] }.map { chosen[$0] }
     }
 
     /// The best available price of one selection across books (suspended lines excluded), with its book.

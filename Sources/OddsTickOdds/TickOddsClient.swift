@@ -174,7 +174,11 @@ public final class TickOddsFeed: FeedAdapter {
     }
 
     public func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
-        var updates = try TickOddsWire.message(frame, cache: marketCache)
+        try frame.withUnsafeBufferPointer { try receive(span: $0, first: first) }
+    }
+
+    public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
+        var updates = try TickOddsWire.message(span: frame, cache: marketCache)
         if updates.count == 1, case .heartbeat = updates[0] { return .keepalive }
         keepSuspensions(&updates)
         guard let sports else { return .data(updates) }

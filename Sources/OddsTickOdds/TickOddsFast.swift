@@ -437,10 +437,13 @@ struct EventFields {
 /// generic decoder decides, so both always agree (a differential fuzz test checks this).
 enum TickOddsFast {
     static func message(_ bytes: [UInt8], cache: TickOddsMarketCache? = nil) -> [FeedUpdate]? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var s = JSONScanner(buffer)
-            return try? message(&s, cache: cache)
-        }
+        bytes.withUnsafeBufferPointer { message($0, cache: cache) }
+    }
+
+    /// `message` of bytes read in place.
+    static func message(_ buffer: UnsafeBufferPointer<UInt8>, cache: TickOddsMarketCache? = nil) -> [FeedUpdate]? {
+        var s = JSONScanner(buffer)
+        return try? message(&s, cache: cache)
     }
 
     /// A message the fast path leaves to the generic decoder (`message` answers nil for it).

@@ -88,6 +88,11 @@ enum TickOddsWire {
         try TickOddsFast.message(bytes, cache: cache) ?? genericMessage(bytes)
     }
 
+    /// `message` of bytes read in place (copied only for the generic decoder).
+    static func message(span bytes: UnsafeBufferPointer<UInt8>, cache: TickOddsMarketCache? = nil) throws -> [FeedUpdate] {
+        try TickOddsFast.message(bytes, cache: cache) ?? genericMessage(Array(bytes))
+    }
+
     /// Decodes through the `JSONValue` tree: the reference for the fast path, and its fallback.
     static func genericMessage(_ bytes: [UInt8]) throws -> [FeedUpdate] {
         let value = try parse(bytes)

@@ -41,6 +41,14 @@ extension Inbound {
         }
     }
 
+    /// `updates`, leaving a keepalive behind: the array is then the caller's alone, so that it can
+    /// be let go of one update at a time (a frame of 24,000 games is not held twice).
+    public mutating func takeUpdates() -> [FeedUpdate] {
+        guard case .data(let updates) = self else { return updates }
+        self = .keepalive
+        return updates
+    }
+
     /// Why the message's unreadable elements were left out (each one counts as malformed).
     public var skipped: [String] {
         guard case .batch(let items, let skipped) = self else { return [] }
@@ -72,6 +80,10 @@ public protocol FeedAdapter: AnyObject {
     /// Classifies and decodes one message (its bytes as received). Throws for a malformed message,
     /// which is skipped and counted. `first` is true for the first frame of a connection.
     func receive(_ frame: [UInt8], first: Bool) throws -> Inbound
+    /// `receive` of bytes that are not an array of their own (a recording's line where it was read):
+    /// valid only during the call. By default they are copied into one; a decoder that reads bytes
+    /// in place takes them as they are.
+    func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound
     /// What a close code (nil: dropped without one) means for this provider.
     func closeAction(code: Int?) -> CloseAction
     /// A connection silent this long is dead (nil: no watchdog).
@@ -84,6 +96,10 @@ public protocol FeedAdapter: AnyObject {
 }
 
 extension FeedAdapter {
+    public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
+        try receive(Array(frame), first: first)
+    }
+
     public var connectionName: String { "live" }
     public var connectionsPerMinute: Int? { nil }
     public var ping: ApplicationPing? { nil }

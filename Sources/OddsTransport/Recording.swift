@@ -104,7 +104,7 @@ public final class RecordingReader {
     /// The bytes read and not yet taken, `storage[start..<count]`, in memory of its own: the file is
     /// read straight into it (no `Data` in between), and a line is parsed where it lies.
     private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity = 1 << 22
+    private var capacity = RecordingReader.usualCapacity
     private var count = 0
     private var start = 0
     private var atEnd = false
@@ -119,23 +119,93 @@ public final class RecordingReader {
             throw OddsError.usage("Cannot read the recording \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file").")
         }
         self.handle = handle
-        storage = .allocate(capacity: capacity)
+        storage = RecordingReader.allocate(capacity)
     }
 
     deinit {
-        storage.deallocate()
+        if let held { free(held.baseAddress) }
+        free(storage)
         try? handle.close()
     }
 
     /// The next frame, or nil at the end of the file. Lines that are not recording lines are counted and skipped.
     public func next() -> RecordedFrame? {
+        guard let view = nextView() else { return nil }
+        let frame = RecordedFrame(t: view.t, feed: view.feed, demo: view.demo, bytes: Array(view.bytes))
+        // A line of tens of MB grew the storage; its frame is copied out, so the storage goes back
+        // to its usual size before the frame is decoded (the peak is the frame, not the frame twice).
+        releaseLongLine()
+        return frame
+    }
+
+    /// A frame where the reader holds it, without a copy: `bytes` are valid until the reader's next call.
+    public struct FrameView {
+        public var t: Int64
+        public var feed: String
+        public var demo: Bool
+        public var bytes: UnsafeBufferPointer<UInt8>
+        public var date: Date { Date(timeIntervalSince1970: Double(t) / 1000) }
+    }
+
+    /// The next frame in place (`odds live --replay` decodes it where it was read), or nil at the end
+    /// of the file. Lines that are not recording lines are counted and skipped.
+    public func nextView() -> FrameView? {
+        endView()
         while let line = nextLine() {
             lineNumber += 1
             if line.isEmpty { continue }
-            if let frame = RecordingReader.parse(UnsafeBufferPointer(start: storage + line.lowerBound, count: line.count)) { return frame }
+            let b = UnsafeBufferPointer(start: storage + line.lowerBound, count: line.count)
+            if let (t, feed, demo, range) = RecordingReader.layout(b) {
+                return FrameView(t: t, feed: feed, demo: demo, bytes: UnsafeBufferPointer(rebasing: b[range]))
+            }
+            if let frame = RecordingReader.members(b) {
+                let copy = UnsafeMutableBufferPointer(start: RecordingReader.allocate(max(1, frame.bytes.count)), count: frame.bytes.count)
+                _ = copy.initialize(from: frame.bytes)
+                held = copy
+                return FrameView(t: frame.t, feed: frame.feed, demo: frame.demo, bytes: UnsafeBufferPointer(copy))
+            }
             malformed += 1
         }
         return nil
+    }
+
+    /// The bytes of the last view when they were not the line itself (a frame read member by member).
+    private var held: UnsafeMutableBufferPointer<UInt8>?
+
+    private func releaseLongLine() {
+        if capacity > RecordingReader.usualCapacity { shrink() }
+    }
+
+    /// Done with the last view (its bytes are invalid after this): a long line's storage and a frame
+    /// read member by member are let go of now rather than at the next read.
+    public func endView() {
+        releaseLongLine()
+        if let held { free(held.baseAddress); self.held = nil }
+    }
+
+    static let usualCapacity = 1 << 22
+
+    /// Bytes of storage held now (for tests: back to `usualCapacity` once a long line is done with).
+    var storageCapacity: Int { capacity }
+
+    /// The storage is C memory (`malloc`, `realloc`, `free`), so that it can grow in place.
+    private static func allocate(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let p = malloc(bytes) else { fatalError("out of memory reading a recording") }
+        return p.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Moves what is left to storage of the usual size, if it fits.
+    private func shrink() {
+        let left = count - start
+        guard left + (1 << 20) <= RecordingReader.usualCapacity else { return }
+        let smaller = RecordingReader.allocate(RecordingReader.usualCapacity)
+        if left > 0 { smaller.update(from: storage + start, count: left) }
+        free(storage)
+        storage = smaller
+        capacity = RecordingReader.usualCapacity
+        scanned -= start
+        count = left
+        start = 0
     }
 
     /// Where the search for the next newline resumes: a long line is scanned once, not once per chunk.
@@ -176,10 +246,10 @@ public final class RecordingReader {
         if capacity - count < chunk {
             var grown = capacity
             while grown - count < chunk { grown *= 2 }
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            bigger.update(from: storage, count: count)
-            storage.deallocate()
-            storage = bigger
+            // `realloc`: a storage this large is a mapping of its own, which the kernel moves instead of
+            // copying it, so growing never holds the old and the new storage at once.
+            guard let bigger = realloc(storage, grown) else { fatalError("out of memory reading \(path)") }
+            storage = bigger.assumingMemoryBound(to: UInt8.self)
             capacity = grown
         }
         var n: Int
@@ -201,6 +271,12 @@ public final class RecordingReader {
 
     /// A line exactly as `Recorder` writes it; nil for anything else.
     static func recorderLayout(_ b: UnsafeBufferPointer<UInt8>) -> RecordedFrame? {
+        guard let (t, feed, demo, range) = layout(b) else { return nil }
+        return RecordedFrame(t: t, feed: feed, demo: demo, bytes: Array(UnsafeBufferPointer(rebasing: b[range])))
+    }
+
+    /// `recorderLayout`'s reading: the members and where the frame lies in the line.
+    static func layout(_ b: UnsafeBufferPointer<UInt8>) -> (t: Int64, feed: String, demo: Bool, frame: Range<Int>)? {
         var i = 0
         func literal(_ text: StaticString) -> Bool {
             let n = text.utf8CodeUnitCount
@@ -226,7 +302,7 @@ public final class RecordingReader {
         var end = b.count
         while end > i, b[end - 1] == 0x20 || b[end - 1] == 0x0D || b[end - 1] == 0x09 { end -= 1 }
         guard end > i + 1, b[end - 1] == UInt8(ascii: "}"), feed.utf8.contains(UInt8(ascii: "/")) else { return nil }
-        return RecordedFrame(t: negative ? -t : t, feed: feed, demo: demo, bytes: Array(UnsafeBufferPointer(rebasing: b[i..<(end - 1)])))
+        return (negative ? -t : t, feed, demo, i..<(end - 1))
     }
 
     /// A line read member by member (a recording line written by hand, or with its members reordered).
@@ -313,11 +389,20 @@ public final class ReplayDecoder {
         var step: Step?
         _ = forEachFrame { t, inbound, adapter, date in
             if case .fatal(let error) = inbound { step = Step(t: t, messages: [], fatal: error); return false }
-            step = Step(t: t, messages: inbound.updates.map {
-                FeedMessage(provider: adapter.provider, connection: adapter.connectionName, receivedAt: date, update: $0)
-            })
+            var updates = inbound.takeUpdates()
+            let provider = adapter.provider, connection = adapter.connectionName
+            var messages: [FeedMessage] = []
+            messages.reserveCapacity(updates.count)
+            // Each update let go of as its message is made: the frame's updates are not held twice.
+            updates.reverse()
+            while let update = updates.popLast() {
+                messages.append(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update))
+            }
+            step = Step(t: t, messages: messages)
             return false
         }
+        // The frame is decoded: its line's storage is not held while the messages are handed on.
+        reader.endView()
         return step
     }
 
@@ -328,19 +413,24 @@ public final class ReplayDecoder {
         _ = forEachFrame { _, inbound, adapter, date in
             if case .fatal(let error) = inbound { failure = error; return false }
             let provider = adapter.provider, connection = adapter.connectionName
-            for update in inbound.updates { body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update)) }
+            // Each update let go of once `body` has it: what the store keeps is not held twice.
+            var updates = inbound.takeUpdates()
+            updates.reverse()
+            while let update = updates.popLast() {
+                body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update))
+            }
             return true
         }
         if let failure { throw failure }
     }
 
     /// Decodes frames and hands each one's answer to `body` while it returns true; false at the end.
-    private func forEachFrame(_ body: (Int64, Inbound, any FeedAdapter, Date) -> Bool) -> Bool {
+    private func forEachFrame(_ body: (Int64, inout Inbound, any FeedAdapter, Date) -> Bool) -> Bool {
         // The last connection's adapter is kept at hand: recordings run long on one connection.
         var lastFeed = "", lastAdapter: (any FeedAdapter)?
         var frames = 0, bytes = 0
         defer { stats.frames(frames, bytes: bytes) }
-        while let frame = reader.next() {
+        while let frame = reader.nextView() {
             let adapter: any FeedAdapter
             if let last = lastAdapter, frame.feed == lastFeed {
                 adapter = last
@@ -357,9 +447,9 @@ public final class ReplayDecoder {
             frames += 1
             bytes += frame.bytes.count
             do {
-                let inbound = try adapter.receive(frame.bytes, first: first)
+                var inbound = try adapter.receive(span: frame.bytes, first: first)
                 for reason in inbound.skipped { stats.skipped(reason) }
-                if !body(frame.t, inbound, adapter, frame.date) { return true }
+                if !body(frame.t, &inbound, adapter, frame.date) { return true }
             } catch {
                 stats.skipped(String(describing: error))
             }
@@ -386,7 +476,7 @@ public enum FeedReplay {
             let decoder = box.value
             var startT: Int64?
             var startWall = clock.now
-            while !Task.isCancelled, let step = decoder.next() {
+            while !Task.isCancelled, var step = decoder.next() {
                 if let error = step.fatal {
                     queue.finish(throwing: error)
                     return
@@ -405,7 +495,11 @@ public enum FeedReplay {
                         startWall = clock.now
                     }
                 }
-                for m in step.messages {
+                // Each message let go of once the queue has it.
+                var messages = step.messages
+                step.messages = []
+                messages.reverse()
+                while let m = messages.popLast() {
                     guard await queue.send(m) else { return }
                 }
             }

@@ -284,6 +284,49 @@ struct RecordReplayTests {
         #expect(reader.malformed == 1)
     }
 
+    @Test("Frames are read in place: a long line's storage goes once it is done with, and lines read member by member or as text hold their own bytes")
+    func framesInPlace() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let big = "[" + String(repeating: "{\"a\":1},", count: 1 << 20) + "{\"a\":2}]"
+        let lines = [
+            "{\"t\":1,\"feed\":\"boltodds/odds\",\"frame\":\(big)}",
+            "{\"feed\":\"tickodds/live\",\"frame\":{\"x\":[1, 2]},\"t\":2}",
+            "{\"t\":3,\"feed\":\"tickodds/live\",\"text\":\"not json\"}",
+            "{\"t\":4,\"feed\":\"tickodds/live\",\"frame\":[4]}",
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try RecordingReader(path: path)
+        let first = try #require(reader.nextView())
+        #expect(first.t == 1 && first.feed == "boltodds/odds" && first.bytes.count == big.utf8.count)
+        #expect(first.bytes.elementsEqual(big.utf8))
+        #expect(reader.storageCapacity > RecordingReader.usualCapacity)
+        let second = try #require(reader.nextView())
+        // The 9 MB line's storage is gone once the next frame is asked for.
+        #expect(reader.storageCapacity == RecordingReader.usualCapacity)
+        #expect(second.t == 2 && String(decoding: second.bytes, as: UTF8.self) == "{\"x\":[1, 2]}")
+        let third = try #require(reader.nextView())
+        #expect(third.t == 3 && String(decoding: third.bytes, as: UTF8.self) == "not json")
+        let fourth = try #require(reader.next())
+        #expect(fourth.t == 4 && fourth.bytes == Array("[4]".utf8))
+        #expect(reader.nextView() == nil)
+
+        // `next` (a copy) lets the long line's storage go at once.
+        let again = try RecordingReader(path: path)
+        #expect(again.next()?.bytes.count == big.utf8.count)
+        #expect(again.storageCapacity == RecordingReader.usualCapacity)
+    }
+
+    @Test("takeUpdates leaves a keepalive and hands the updates over")
+    func takeUpdates() {
+        var inbound = Inbound.data([.heartbeat, .heartbeat])
+        #expect(inbound.takeUpdates().count == 2)
+        #expect(inbound == .keepalive)
+        var retry = Inbound.retry(reason: "r", after: 1, resend: [])
+        #expect(retry.takeUpdates().isEmpty)
+        #expect(retry == .retry(reason: "r", after: 1, resend: []))
+    }
+
     /// Receive times differ between the live run and the recording's millisecond stamps.
     func strip(_ e: Event) -> Event { var e = e; e.updatedAt = nil; return e }
 

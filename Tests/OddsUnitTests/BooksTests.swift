@@ -109,6 +109,45 @@ struct BooksTests {
         #expect(BookFilter([]).apply(.price(dk)) == .price(dk))
     }
 
+    @Test("The main line takes each selection's best price across books, for two selections and for a field of twelve")
+    func bestAcrossBooks() throws {
+        // Seeded prices for 2 and 12 selections (the latter past the point where the lookup becomes a dictionary),
+        // from four books, some suspended or missing; checked against the longest price found here directly.
+        var random = SeededRandom(seed: 7)
+        for count in [2, 12] {
+            let books = ["b1", "b2", "b3", "b4"]
+            var markets: [Market] = []
+            for book in books {
+                markets.append(Market(id: "win", name: "Winner", book: book, selections: (0..<count).compactMap { i in
+                    if random.next() % 7 == 0 { return nil }
+                    let price = Price(american: "+\(100 + Int(random.next() % 900))")
+                    return Selection(id: "r\(i)", name: "Runner \(i)", price: random.next() % 9 == 0 ? nil : price,
+                                     suspended: random.next() % 8 == 0)
+                }))
+            }
+            let e = Event(provider: .boltodds, id: "race", sport: "horse-racing", home: "Race 1", away: nil, status: .live, markets: markets)
+            let line = e.mainLine
+            var expected: [String: (price: Price, book: String)] = [:]
+            var order: [String] = []
+            for m in markets {
+                for s in m.selections {
+                    if !order.contains(s.id) { order.append(s.id) }
+                    guard !s.suspended, let p = s.price else { continue }
+                    if let held = expected[s.id], held.price.decimalOdds >= p.decimalOdds { continue }
+                    expected[s.id] = (p, m.book!)
+                }
+            }
+            #expect(line.map(\.selection.id) == order)
+            for cell in line {
+                if let best = expected[cell.selection.id] {
+                    #expect(cell.selection.price == best.price && cell.book == best.book && !cell.selection.suspended)
+                } else {
+                    #expect(cell.selection.suspended && cell.book == nil)
+                }
+            }
+        }
+    }
+
     @Test("Every price in the JSON names its book")
     func jsonBook() throws {
         let json = EventJSON.event(event([market("fanduel", ["-120", "+105"])])).rendered
