@@ -12,11 +12,12 @@
 void odds_tune_allocator(void) {
     mallopt(M_ARENA_MAX, 1);
     mallopt(M_TOP_PAD, 4 << 20);
-    // The heap grows by 256 MiB of address space at once (nothing is resident until it is
-    // written) and keeps it; that range may be backed by 2 MiB pages, so building a large state
-    // takes 512 times fewer page faults (a fifth of `odds live --replay` of a 34 MB recording).
-    mallopt(M_TRIM_THRESHOLD, RESERVE + (8 << 20));
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
+}
+
+void odds_reserve_huge_heap(void) {
+    // Kept, not given back: the point is that the range stays advised.
+    mallopt(M_TRIM_THRESHOLD, RESERVE + (8 << 20));
     // glibc maps any one request over 32 MiB on its own, so the heap is grown in pieces below that.
     enum { PIECES = 16 };
     void *pieces[PIECES];
@@ -30,6 +31,7 @@ void odds_tune_allocator(void) {
     }
     lo = (lo + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     hi &= ~(HUGE_PAGE - 1);
+    // Only a contiguous range (the main arena's, grown by brk): mapped pieces would be unmapped by free.
     if (hi > lo && hi - lo <= 2 * RESERVE) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
     for (int i = PIECES - 1; i >= 0; i--) free(pieces[i]);
 }
@@ -40,5 +42,6 @@ long long odds_heap_in_use(void) {
 }
 #else
 void odds_tune_allocator(void) {}
+void odds_reserve_huge_heap(void) {}
 long long odds_heap_in_use(void) { return -1; }
 #endif

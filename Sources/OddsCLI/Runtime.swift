@@ -251,6 +251,12 @@ final class Interrupts: @unchecked Sendable {
     static let deadline: TimeInterval = 0.8
 
     private let lock = NSLock()
+    /// A queue of its own (serial queues may take a thread beyond the pool that `.global()` shares
+    /// with the rest of the program): a signal and its deadline are handled even when every thread
+    /// of that pool is busy or blocked in a write.
+    private let queue = DispatchQueue(label: "odds.interrupts")
+    /// The deadline's own queue: a handler that blocks does not hold it up.
+    private let deadlineQueue = DispatchQueue(label: "odds.interrupts.deadline")
     private var sources: [DispatchSourceSignal] = []
     private var scopes: [(id: Int, handler: @Sendable () -> Void)] = []
     private var nextID = 0
@@ -270,7 +276,7 @@ final class Interrupts: @unchecked Sendable {
             guard sources.isEmpty else { return }
             for sig in Self.signals {
                 signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
                 source.setEventHandler { [unowned self] in self.fire() }
                 source.resume()
                 sources.append(source)
@@ -305,12 +311,14 @@ final class Interrupts: @unchecked Sendable {
             if first { _handledByScope = scope != nil }
             return (first, scope, cancelCommand)
         }
-        if let scope { scope() } else { cancel?() }
-        guard first else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) { [unowned self] in
-            for c in lock.withLock({ Array(self.cleanups.values) }) { c() }
-            exit(self.exitCode ?? 0)
+        // The deadline first: whatever the handler does, the process ends in time.
+        if first {
+            deadlineQueue.asyncAfter(deadline: .now() + Self.deadline) { [unowned self] in
+                for c in lock.withLock({ Array(self.cleanups.values) }) { c() }
+                exit(self.exitCode ?? 0)
+            }
         }
+        if let scope { scope() } else { cancel?() }
     }
 }
 
