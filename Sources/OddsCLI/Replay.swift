@@ -22,7 +22,11 @@ extension Runtime {
         let (decoder, stats, _) = try replayDecoder(path, providerFlag: providerFlag)
         var store = LiveStore()
         let books = common.bookFilter
-        try decoder.forEach { message in if let m = books.apply(message) { store.apply(m) } }
+        if books.isEmpty {
+            try decoder.forEach { message in store.apply(message) }
+        } else {
+            try decoder.forEach { message in if let m = books.apply(message) { store.apply(m) } }
+        }
         return (store, stats)
     }
 

@@ -128,6 +128,12 @@ public enum FeedUpdate: Hashable, Sendable {
     case heartbeat
     case connection(ConnectionState)
 
+    /// True for `.upsert`: the tag alone, read without copying the event out.
+    public var isUpsert: Bool {
+        if case .upsert = self { return true }
+        return false
+    }
+
     /// The event this update is about, if it is about one.
     public var eventID: String? {
         switch self {

@@ -84,7 +84,7 @@ public struct LiveStore: Sendable {
     public init() {}
 
     /// Folds one message into the state.
-    public mutating func apply(_ message: FeedMessage) {
+    public mutating func apply(_ message: consuming FeedMessage) {
         let provider = message.provider
         let now = message.receivedAt
         // One hash of the provider: writes go through the index.

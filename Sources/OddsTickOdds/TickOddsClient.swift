@@ -202,6 +202,17 @@ public final class TickOddsFeed: FeedAdapter {
     /// Records suspensions told by odds updates and applies them to the events that follow.
     func keepSuspensions(_ updates: inout [FeedUpdate]) {
         for i in updates.indices {
+            // The usual update, a whole event sent again, is looked at without copying it out of the
+            // list (switching on it bound a copy of every event: a tenth of a firehose replay).
+            if updates[i].isUpsert {
+                // Most events have no suspension to keep: looked up before the event is taken out.
+                guard !suspendedByUpdate.isEmpty, let id = updates[i].eventID, let keys = suspendedByUpdate[id], !keys.isEmpty,
+                      case .upsert(var e) = updates[i] else { continue }
+                updates[i] = .heartbeat
+                TickOddsFeed.suspend(keys, in: &e)
+                updates[i] = .upsert(e)
+                continue
+            }
             switch updates[i] {
             case .price(let p):
                 if p.selection.suspended {
@@ -209,13 +220,6 @@ public final class TickOddsFeed: FeedAdapter {
                 } else if suspendedByUpdate[p.eventID] != nil {
                     suspendedByUpdate[p.eventID]!.remove(SuspendedKey(marketID: p.marketID, selection: p.selection.ref))
                 }
-            case .upsert:
-                // Most events have no suspension to keep: looked up before the event is taken out.
-                guard !suspendedByUpdate.isEmpty, let id = updates[i].eventID, let keys = suspendedByUpdate[id], !keys.isEmpty,
-                      case .upsert(var e) = updates[i] else { continue }
-                updates[i] = .heartbeat
-                TickOddsFeed.suspend(keys, in: &e)
-                updates[i] = .upsert(e)
             case .snapshot(let list):
                 // A snapshot does not say a line reopened either: suspensions of its events still hold.
                 // (Copied here, not bound `var` in the case: that would copy every update switched on.)

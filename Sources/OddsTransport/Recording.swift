@@ -408,7 +408,7 @@ public final class ReplayDecoder {
 
     /// Every remaining message, in order, to `body`, as fast as it decodes (`odds live --replay`):
     /// no array of messages per frame. Throws a fatal message's error.
-    public func forEach(_ body: (FeedMessage) -> Void) throws {
+    public func forEach(_ body: (consuming FeedMessage) -> Void) throws {
         var failure: OddsError?
         _ = forEachFrame { _, inbound, adapter, date in
             if case .fatal(let error) = inbound { failure = error; return false }
