@@ -1,4 +1,5 @@
-// `odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH] [--profile]`: decode + apply throughput of a recording.
+// `odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH] [--profile] [--memory]`: decode + apply throughput of a
+// recording (`--memory`: the heap its store keeps instead).
 //
 // Reads every live-feed frame of an `odds record` file into memory, then times, best of N runs on one
 // core: the provider's own decoder alone, decoder + store fold, and the whole of what `odds live
@@ -20,7 +21,7 @@ enum IngestBench {
 
     static func run(_ args: [String]) -> Int32 {
         guard let path = args.first(where: { !$0.hasPrefix("--") && !isOptionValue($0, in: args) }) else {
-            FileHandle.standardError.write(Data("usage: odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH]\n".utf8))
+            FileHandle.standardError.write(Data("usage: odds-bench ingest FILE [--repeat N] [--json] [--baseline PATH] [--profile] [--memory]\n".utf8))
             return 64
         }
         let repeats = max(1, value("--repeat", in: args).flatMap(Int.init) ?? 5)

@@ -393,9 +393,10 @@ public final class ReplayDecoder {
             let provider = adapter.provider, connection = adapter.connectionName
             var messages: [FeedMessage] = []
             messages.reserveCapacity(updates.count)
-            // Each update let go of as its message is made: the frame's updates are not held twice.
-            updates.reverse()
-            while let update = updates.popLast() {
+            // Each update moved out as its message is made: the frame's updates are not held twice.
+            for i in updates.indices {
+                var update = FeedUpdate.heartbeat
+                swap(&update, &updates[i])
                 messages.append(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update))
             }
             step = Step(t: t, messages: messages)
@@ -413,10 +414,12 @@ public final class ReplayDecoder {
         _ = forEachFrame { _, inbound, adapter, date in
             if case .fatal(let error) = inbound { failure = error; return false }
             let provider = adapter.provider, connection = adapter.connectionName
-            // Each update let go of once `body` has it: what the store keeps is not held twice.
+            // Each update moved out of the list (a heartbeat left in its place) and handed over: what
+            // the store keeps is not held twice, and nothing is copied.
             var updates = inbound.takeUpdates()
-            updates.reverse()
-            while let update = updates.popLast() {
+            for i in updates.indices {
+                var update = FeedUpdate.heartbeat
+                swap(&update, &updates[i])
                 body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update))
             }
             return true
@@ -495,11 +498,12 @@ public enum FeedReplay {
                         startWall = clock.now
                     }
                 }
-                // Each message let go of once the queue has it.
+                // Each message moved out once the queue takes it (a heartbeat left in its place).
                 var messages = step.messages
                 step.messages = []
-                messages.reverse()
-                while let m = messages.popLast() {
+                for i in messages.indices {
+                    var m = FeedMessage(provider: messages[i].provider, receivedAt: messages[i].receivedAt, update: .heartbeat)
+                    swap(&m, &messages[i])
                     guard await queue.send(m) else { return }
                 }
             }
