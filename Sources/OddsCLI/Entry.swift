@@ -66,20 +66,8 @@ enum ProcessLifetime {
 /// kept in it for the next frame, take a tenth off `odds live --replay` of that state. A user's own
 /// `MALLOC_*` or `GLIBC_TUNABLES` setting wins: nothing is changed then.
 enum Allocator {
-    nonisolated(unsafe) private static var tuned = false
-
     static func tune(environment: [String: String]) {
-        guard applies(environment: environment) else { return }
-        odds_tune_allocator()
-        tuned = true
-    }
-
-    /// For a one-shot command about to build a large state at once (`odds live --replay`): the heap
-    /// grown ahead and advised for 2 MiB pages (`odds_reserve_huge_heap`). A fifth of the time of
-    /// replaying BoltOdds' 2,000-game state was page faults. Not for long-running commands, whose
-    /// memory is better given back in small pages.
-    static func reserveHugeHeap() {
-        if tuned { odds_reserve_huge_heap() }
+        if applies(environment: environment) { odds_tune_allocator() }
     }
 
     /// False when the user set the allocator up themselves.

@@ -59,7 +59,6 @@ extension OddsCommand {
             }
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
                 if let path = replay.replay {
-                    Allocator.reserveHugeHeap()
                     // The state at the end of the recording, whatever --speed says.
                     let (store, stats) = try rt.replayedStore(path, providerFlag: providerOption.provider)
                     rt.reportReplay(stats)
