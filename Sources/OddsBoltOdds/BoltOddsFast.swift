@@ -336,7 +336,8 @@ enum BoltOddsFast {
             let key = key ?? templates.keys[p]
             return add(Selection(id: key, name: key, price: nil, suspended: true), market: key, to: &markets, book: book)
         }
-        var name, target, overUnder, line, link: String?
+        var name, target, overUnder, line: String?
+        var link: DeepLink?
         var price: Price?
         var seen = Seen()
         // The members after the last odds and link (which differ from book to book), to remember.
@@ -352,8 +353,9 @@ enum BoltOddsFast {
                 let k = t * 4
                 // Nothing but odds and links before the tail: the selection is the tail's, as made last time.
                 if seen.bits & 30 == 0, let id = templates.tailIDs[t] {
-                    let selection = Selection(id: id, name: id, line: bits & 16 != 0 ? templates.tailTexts[k + 3] : nil,
-                                              price: price, suspended: price == nil, link: link)
+                    var selection = Selection(id: id, name: id, line: bits & 16 != 0 ? templates.tailTexts[k + 3] : nil,
+                                              price: price, suspended: price == nil)
+                    selection.deepLink = link
                     return add(selection, market: templates.tailTexts[k] ?? key ?? templates.keys[p], to: &markets, book: book)
                 }
                 seen.bits |= bits
@@ -375,7 +377,7 @@ enum BoltOddsFast {
             }
             if s.readMemberKey(ifLiteral: "link") {
                 guard seen.first(32), let read = try text(&s, numbers: false) else { return false }
-                link = Text.nonEmpty(read)?.link
+                link = Text.nonEmpty(read)?.deepLink(&memo)
                 j += 1
                 open = try s.nextMemberBeforeKey()
                 tailMember = j; tailStart = s.index; tailBits = 0
@@ -401,7 +403,7 @@ enum BoltOddsFast {
             case .target: guard seen.first(4) else { return false }; target = member.text.take(); bit = 4
             case .overUnder: guard seen.first(8) else { return false }; overUnder = member.text.take(); bit = 8
             case .line: guard seen.first(16) else { return false }; line = member.text.take(); bit = 16
-            case .link: guard seen.first(32) else { return false }; link = member.text.take()
+            case .link: guard seen.first(32) else { return false }; link = member.text.take().map(DeepLink.init)
             default: break
             }
             tailBits |= bit
@@ -425,8 +427,9 @@ enum BoltOddsFast {
             templates.rememberTail(p, member: tailMember, span: UnsafeBufferPointer(rebasing: s.bytes[tailStart..<s.index]),
                                    bits: tailBits, texts: (name, target, overUnder, line), id: headOnly ? id : nil)
         }
-        return add(Selection(id: id, name: id, line: line, price: price, suspended: price == nil, link: link), market: name ?? key ?? templates.keys[p],
-                   to: &markets, book: book)
+        var selection = Selection(id: id, name: id, line: line, price: price, suspended: price == nil)
+        selection.deepLink = link
+        return add(selection, market: name ?? key ?? templates.keys[p], to: &markets, book: book)
     }
 
     /// Most markets, and selections in one market, a game may have for the fast path: its searches
@@ -528,6 +531,18 @@ enum BoltOddsFast {
             }
         }
 
+        /// A deep link split as `DeepLink` splits it: its head (the game's page at the book, the same
+        /// for all its outcomes) shared through the memo, its short tail inline.
+        func deepLink(_ memo: inout StringMemo) -> DeepLink {
+            switch self {
+            case .bytes(let b):
+                guard let cut = DeepLink.cut(b) else { return DeepLink(head: String(decoding: b, as: UTF8.self), tail: nil) }
+                return DeepLink(head: memo.linkHead(UnsafeBufferPointer(rebasing: b[..<cut])),
+                                tail: String(decoding: UnsafeBufferPointer(rebasing: b[cut...]), as: UTF8.self))
+            case .string(let v): return DeepLink(v)
+            }
+        }
+
         /// Nil for an empty text, as the generic decoder drops empty names, targets and lines.
         static func nonEmpty(_ t: Text??) -> Text? {
             guard case .some(.some(let t)) = t, !t.isEmpty else { return nil }
@@ -570,6 +585,20 @@ struct StringMemo {
         lastWhen = when
         lastStart = BoltOddsTime.eastern(when).map { start in dating?.zone.map { BoltOddsTime.rebase(start, to: $0) } ?? start }
         return lastStart
+    }
+
+    private var lastLinkHead: String?
+
+    /// A deep link's head: the same for the outcomes of one game at one book, which come together, so
+    /// the last one is kept (compared, not hashed).
+    mutating func linkHead(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if let last = lastLinkHead, last.utf8.count == bytes.count,
+           last.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) == true {
+            return last
+        }
+        let s = String(decoding: bytes, as: UTF8.self)
+        lastLinkHead = s
+        return s
     }
 
     private var slots: [String?] = []

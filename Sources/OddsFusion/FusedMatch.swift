@@ -105,11 +105,11 @@ extension FusedMatch {
     public static func normalizedWithOrigins(_ market: Market, main: Market?, event e: Event) -> [(market: Market, origins: [Int])] {
         // The normalizers copy each selection they keep whole, link included: the link carries the index through.
         var tagged = market
-        for i in tagged.selections.indices { tagged.selections[i].link = String(i) }
+        for i in tagged.selections.indices { tagged.selections[i].deepLink = DeepLink(head: String(i), tail: nil) }
         return normalized(tagged, main: main, event: e).map { m in
             var out = m
-            let origins = m.selections.map { Int($0.link!)! }
-            for (j, i) in origins.enumerated() { out.selections[j].link = market.selections[i].link }
+            let origins = m.selections.map { Int($0.deepLink!.head)! }
+            for (j, i) in origins.enumerated() { out.selections[j].deepLink = market.selections[i].deepLink }
             return (out, origins)
         }
     }

@@ -148,6 +148,41 @@ struct BooksTests {
         }
     }
 
+    @Test("A deep link is kept in two parts and given back as sent; equal links are equal however they were made")
+    func deepLinks() {
+        let cases: [(String, String, String?)] = [
+            ("https://sportsbook.draftkings.com/event/1022036000?outcomes=3815533798",
+             "https://sportsbook.draftkings.com/event/1022036000?outcomes=", "3815533798"),
+            ("https://book.example/bet/abc", "https://book.example/bet/", "abc"),
+            ("https://book.example/bet/", "https://book.example/bet/", nil),
+            ("https://book.example/?x=0123456789abcdefg", "https://book.example/?x=0123456789abcdefg", nil),
+            ("no-separator", "no-separator", nil),
+            ("=x", "=", "x"),
+            ("", "", nil),
+            ("https://bücher.example/wette=é", "https://bücher.example/wette=", "é"),
+        ]
+        for (text, head, tail) in cases {
+            let link = DeepLink(text)
+            #expect(link.head == head && link.tail == tail, "\(text)")
+            #expect(link.text == text)
+            var selection = Selection(id: "home", name: "Home", price: nil, link: text)
+            #expect(selection.link == text)
+            // Made from bytes as the BoltOdds decoder makes it: the same parts, so the same selection.
+            var bytes = Array(text.utf8)
+            let fromBytes = bytes.withUnsafeMutableBufferPointer { b -> DeepLink in
+                let b = UnsafeBufferPointer(b)
+                guard let cut = DeepLink.cut(b) else { return DeepLink(head: String(decoding: b, as: UTF8.self), tail: nil) }
+                return DeepLink(head: String(decoding: UnsafeBufferPointer(rebasing: b[..<cut]), as: UTF8.self),
+                                tail: String(decoding: UnsafeBufferPointer(rebasing: b[cut...]), as: UTF8.self))
+            }
+            var other = Selection(id: "home", name: "Home", price: nil)
+            other.deepLink = fromBytes
+            #expect(other == selection)
+            selection.link = nil
+            #expect(selection.deepLink == nil && selection.link == nil)
+        }
+    }
+
     @Test("Every price in the JSON names its book")
     func jsonBook() throws {
         let json = EventJSON.event(event([market("fanduel", ["-120", "+105"])])).rendered
