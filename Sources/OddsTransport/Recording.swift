@@ -246,8 +246,9 @@ public final class RecordingReader {
         if capacity - count < chunk {
             var grown = capacity
             while grown - count < chunk { grown *= 2 }
-            // `realloc`: a storage this large is a mapping of its own, which the kernel moves instead of
-            // copying it, so growing never holds the old and the new storage at once.
+            // `realloc`: extended in place where it can be; past the allocator's mapping threshold (32 MiB)
+            // the storage is a mapping of its own, which the kernel moves instead of copying, so a line of
+            // tens of MB never holds the old and the new storage at once.
             guard let bigger = realloc(storage, grown) else { fatalError("out of memory reading \(path)") }
             storage = bigger.assumingMemoryBound(to: UInt8.self)
             capacity = grown
