@@ -57,29 +57,32 @@ enum IngestBench {
 
         var malformed = 0
         var updates = 0
+        /// Every frame decoded (and folded into a store, with `apply`) by fresh adapters, timed.
+        func fold(_ apply: Bool) -> (store: LiveStore, bad: Int, count: Int, seconds: Double) {
+            var adapters: [String: any FeedAdapter] = [:]
+            for a in client.feedConnections(sport: nil) { adapters[a.feedName] = a }
+            // Each frame's connection and whether it is that connection's first, found before the
+            // clock starts: the benchmark's bookkeeping, not the client's work.
+            var seen = Set<String>()
+            let routes = feeds.map { (adapter: adapters[$0], first: seen.insert($0).inserted) }
+            var store = LiveStore()
+            var bad = 0, count = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            for (i, frame) in frames.enumerated() {
+                guard let adapter = routes[i].adapter else { bad += 1; continue }
+                guard let decoded = try? adapter.decode(frame, first: routes[i].first) else { bad += 1; continue }
+                count += decoded.count
+                if apply { for u in decoded { store.apply(FeedMessage(provider: provider, receivedAt: at, update: u)) } }
+            }
+            return (store, bad, count, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
         func timed(_ apply: Bool) -> Double {
             var best = Double.infinity
             for _ in 0..<repeats {
-                var adapters: [String: any FeedAdapter] = [:]
-                for a in client.feedConnections(sport: nil) { adapters[a.feedName] = a }
-                // Each frame's connection and whether it is that connection's first, found before the
-                // clock starts: the benchmark's bookkeeping, not the client's work.
-                var seen = Set<String>()
-                let routes = feeds.map { (adapter: adapters[$0], first: seen.insert($0).inserted) }
-                var store = LiveStore()
-                var bad = 0, count = 0
-                let start = DispatchTime.now().uptimeNanoseconds
-                for (i, frame) in frames.enumerated() {
-                    guard let adapter = routes[i].adapter else { bad += 1; continue }
-                    guard let decoded = try? adapter.decode(frame, first: routes[i].first) else { bad += 1; continue }
-                    count += decoded.count
-                    if apply { for u in decoded { store.apply(FeedMessage(provider: provider, receivedAt: at, update: u)) } }
-                }
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                best = min(best, seconds)
-                malformed = bad
-                updates = count
-                withExtendedLifetime(store) {}
+                let run = fold(apply)
+                best = min(best, run.seconds)
+                malformed = run.bad
+                updates = run.count
             }
             return best
         }
@@ -107,15 +110,7 @@ enum IngestBench {
         // use, before and after), per event, market and selection.
         if args.contains("--memory") {
             let before = odds_heap_in_use()
-            var adapters: [String: any FeedAdapter] = [:]
-            for a in client.feedConnections(sport: nil) { adapters[a.feedName] = a }
-            var seen = Set<String>()
-            var store = LiveStore()
-            for (i, frame) in frames.enumerated() {
-                guard let adapter = adapters[feeds[i]],
-                      let decoded = try? adapter.decode(frame, first: seen.insert(feeds[i]).inserted) else { continue }
-                for u in decoded { store.apply(FeedMessage(provider: provider, receivedAt: at, update: u)) }
-            }
+            let store = fold(true).store
             let held = Int(odds_heap_in_use()) - Int(before)
             let events = store.currentEvents()
             let markets = events.reduce(0) { $0 + $1.markets.count }

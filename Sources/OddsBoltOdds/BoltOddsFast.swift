@@ -15,10 +15,18 @@ enum BoltOddsFast {
     }
 
     /// When "now" is and the zone `info.when` is read in: given, each game's start and status are set
-    /// as it is made (as `BoltOddsOddsFeed.dated` does), instead of in a second pass over the updates.
+    /// as it is made, instead of in a second pass over the updates (`BoltOddsOddsFeed.dated`, for the
+    /// generic decoder's).
     struct Dating {
         var now: Date
         var zone: TimeZone?
+
+        /// A start read as US Eastern, read again in `zone` when one is set.
+        func start(_ eastern: Date) -> Date { zone.map { BoltOddsTime.rebase(eastern, to: $0) } ?? eastern }
+
+        /// A game whose start is still to come is scheduled, one whose start has passed is live (until
+        /// the scores feeds say it ended: the store keeps their word), one without a start unknown.
+        func status(startingAt start: Date?) -> EventStatus { start.map { $0 > now ? .scheduled : .live } ?? .unknown }
     }
 
     /// A frame's updates; nil when the frame is not for this path.
@@ -282,7 +290,7 @@ enum BoltOddsFast {
         }
         if seen.bits & 64 != 0 { for i in markets.indices { markets[i].book = book } }
         let start = when.flatMap { memo.start($0) }
-        let status: EventStatus = memo.dating.map { d in start.map { $0 > d.now ? .scheduled : .live } ?? .unknown } ?? .live
+        let status = memo.dating?.status(startingAt: start) ?? .live
         let event = Event(provider: .boltodds, id: label, sport: league.map { memo.sport($0) } ?? "unknown", league: league,
                           home: home, away: away, status: status, startTime: start, markets: markets)
         return Game(event: event, book: book)
@@ -535,10 +543,7 @@ enum BoltOddsFast {
         /// for all its outcomes) shared through the memo, its short tail inline.
         func deepLink(_ memo: inout StringMemo) -> DeepLink {
             switch self {
-            case .bytes(let b):
-                guard let cut = DeepLink.cut(b) else { return DeepLink(head: String(decoding: b, as: UTF8.self), tail: nil) }
-                return DeepLink(head: memo.linkHead(UnsafeBufferPointer(rebasing: b[..<cut])),
-                                tail: String(decoding: UnsafeBufferPointer(rebasing: b[cut...]), as: UTF8.self))
+            case .bytes(let b): return DeepLink(bytes: b) { memo.linkHead($0) }
             case .string(let v): return DeepLink(v)
             }
         }
@@ -583,7 +588,7 @@ struct StringMemo {
     mutating func start(_ when: String) -> Date? {
         if when == lastWhen { return lastStart }
         lastWhen = when
-        lastStart = BoltOddsTime.eastern(when).map { start in dating?.zone.map { BoltOddsTime.rebase(start, to: $0) } ?? start }
+        lastStart = BoltOddsTime.eastern(when).map { dating?.start($0) ?? $0 }
         return lastStart
     }
 

@@ -152,9 +152,7 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
 
     public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
         // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
-        if let read = BoltOddsFast.frame(frame, dating: BoltOddsFast.Dating(now: now(), zone: whenZone)) {
-            return .data(kept(read.updates, games: read.games, dated: true))
-        }
+        if let read = BoltOddsFast.frame(frame, dating: dating()) { return .data(kept(read.updates, games: read.games)) }
         var skipped: [String] = []
         let (messages, bad) = try BoltOddsWire.messages(Array(frame)) { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }
         let items = messages.map(inbound)
@@ -171,20 +169,20 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
             return .keepalive
         case .error(let text):
             return classifyError(text, resend: lock.withLock { filters.subscribeMessage })
-        case .updates(let updates):
+        case .updates(var updates):
+            dated(&updates)
             return .data(kept(updates))
         }
     }
 
     /// The updates of the sport asked for (without a competition list, the sport is kept here); the
     /// games they name (the books' views', when the decoder has listed them) go into the index.
-    private func kept(_ updates: consuming [FeedUpdate], games listed: [String]? = nil, dated isDated: Bool = false) -> [FeedUpdate] {
+    private func kept(_ updates: consuming [FeedUpdate], games listed: [String]? = nil) -> [FeedUpdate] {
         let sport = lock.withLock { filters.sport }
         var kept = updates
         if let sport {
             kept.removeAll { if case .bookUpsert(let e, _) = $0 { return e.sport != sport } else { return false } }
         }
-        if !isDated { dated(&kept) }
         // The decoder's list holds every game of the frame: it is the answer only when nothing was left out.
         let games = sport == nil ? listed ?? BoltOddsOddsFeed.games(in: kept) : BoltOddsOddsFeed.games(in: kept)
         if !games.isEmpty { index.add(games) }
@@ -196,16 +194,18 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     /// store keeps their word), one without a start is of unknown status. With `when_timezone` set,
     /// the start is read in that zone.
     func dated(_ updates: inout [FeedUpdate]) {
-        let now = self.now()
+        let dating = self.dating()
         for i in updates.indices {
             guard case .bookUpsert(var e, let book) = updates[i] else { continue }
-            if let zone = whenZone, let start = e.startTime { e.startTime = BoltOddsTime.rebase(start, to: zone) }
-            let status: EventStatus = e.startTime.map { $0 > now ? .scheduled : .live } ?? .unknown
-            guard status != e.status || whenZone != nil else { continue }
+            if let start = e.startTime { e.startTime = dating.start(start) }
+            let status = dating.status(startingAt: e.startTime)
+            guard status != e.status || dating.zone != nil else { continue }
             e.status = status
             updates[i] = .bookUpsert(e, book: book)
         }
     }
+
+    private func dating() -> BoltOddsFast.Dating { BoltOddsFast.Dating(now: now(), zone: whenZone) }
 
     /// The games the books' views among `updates` name, in order.
     private static func games(in updates: [FeedUpdate]) -> [String] {

@@ -22,6 +22,8 @@ extension Runtime {
         let (decoder, stats, _) = try replayDecoder(path, providerFlag: providerFlag)
         var store = LiveStore()
         let books = common.bookFilter
+        // Without a filter the message goes straight to the store: even handed through an empty filter
+        // and back, the firehose replay measured 3 % slower.
         if books.isEmpty {
             try decoder.forEach { message in store.apply(message) }
         } else {

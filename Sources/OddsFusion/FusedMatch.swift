@@ -105,7 +105,7 @@ extension FusedMatch {
     public static func normalizedWithOrigins(_ market: Market, main: Market?, event e: Event) -> [(market: Market, origins: [Int])] {
         // The normalizers copy each selection they keep whole, link included: the link carries the index through.
         var tagged = market
-        for i in tagged.selections.indices { tagged.selections[i].deepLink = DeepLink(head: String(i), tail: nil) }
+        for i in tagged.selections.indices { tagged.selections[i].deepLink = DeepLink(String(i)) }
         return normalized(tagged, main: main, event: e).map { m in
             var out = m
             let origins = m.selections.map { Int($0.deepLink!.head)! }

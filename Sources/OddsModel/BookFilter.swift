@@ -36,10 +36,11 @@ public struct BookFilter: Hashable, Sendable {
     }
 
     /// The message with only the kept books' prices; nil when nothing of it is left.
-    public func apply(_ message: FeedMessage) -> FeedMessage? {
+    /// Taken consuming and given back as it is when the filter is empty: no copy of its update.
+    public func apply(_ message: consuming FeedMessage) -> FeedMessage? {
+        guard !books.isEmpty else { return message }
         guard let update = apply(message.update) else { return nil }
-        var m = message
-        m.update = update
-        return m
+        message.update = update
+        return message
     }
 }

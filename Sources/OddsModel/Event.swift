@@ -182,24 +182,26 @@ public struct DeepLink: Hashable, Sendable {
     /// The link's text, split.
     public init(_ text: String) {
         var text = text
-        let cut = text.withUTF8 { DeepLink.cut($0) }
-        guard let cut else { head = text; tail = nil; return }
-        let utf8 = text.utf8
-        let at = utf8.index(utf8.startIndex, offsetBy: cut)
-        head = String(text[..<at])
-        tail = String(text[at...])
+        self = text.withUTF8 { DeepLink(bytes: $0) }
     }
 
-    /// A link already split at `cut(_:)` of its bytes, `head` possibly shared with other selections.
-    public init(head: String, tail: String?) {
-        self.head = head
-        self.tail = tail
+    /// The link's UTF-8 bytes, split; `head` makes the head's `String` (a decoder shares one between
+    /// the outcomes of a game at one book).
+    public init(bytes: UnsafeBufferPointer<UInt8>,
+                head: (UnsafeBufferPointer<UInt8>) -> String = { String(decoding: $0, as: UTF8.self) }) {
+        guard let cut = DeepLink.cut(bytes) else {
+            self.head = String(decoding: bytes, as: UTF8.self)
+            tail = nil
+            return
+        }
+        self.head = head(UnsafeBufferPointer(rebasing: bytes[..<cut]))
+        tail = String(decoding: UnsafeBufferPointer(rebasing: bytes[cut...]), as: UTF8.self)
     }
 
     public var text: String { tail.map { head + $0 } ?? head }
 
     /// Where the tail starts: after the last `=` or `/`, when 1 to 15 bytes follow; nil: no split.
-    public static func cut(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func cut(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = bytes.count
         while i > 0 {
             let b = bytes[i - 1]

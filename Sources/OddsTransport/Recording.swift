@@ -134,7 +134,7 @@ public final class RecordingReader {
         let frame = RecordedFrame(t: view.t, feed: view.feed, demo: view.demo, bytes: Array(view.bytes))
         // A line of tens of MB grew the storage; its frame is copied out, so the storage goes back
         // to its usual size before the frame is decoded (the peak is the frame, not the frame twice).
-        releaseLongLine()
+        endView()
         return frame
     }
 
@@ -172,14 +172,10 @@ public final class RecordingReader {
     /// The bytes of the last view when they were not the line itself (a frame read member by member).
     private var held: UnsafeMutableBufferPointer<UInt8>?
 
-    private func releaseLongLine() {
-        if capacity > RecordingReader.usualCapacity { shrink() }
-    }
-
     /// Done with the last view (its bytes are invalid after this): a long line's storage and a frame
     /// read member by member are let go of now rather than at the next read.
     public func endView() {
-        releaseLongLine()
+        if capacity > RecordingReader.usualCapacity { shrink() }
         if let held { free(held.baseAddress); self.held = nil }
     }
 
@@ -390,16 +386,8 @@ public final class ReplayDecoder {
         var step: Step?
         _ = forEachFrame { t, inbound, adapter, date in
             if case .fatal(let error) = inbound { step = Step(t: t, messages: [], fatal: error); return false }
-            var updates = inbound.takeUpdates()
-            let provider = adapter.provider, connection = adapter.connectionName
             var messages: [FeedMessage] = []
-            messages.reserveCapacity(updates.count)
-            // Each update moved out as its message is made: the frame's updates are not held twice.
-            for i in updates.indices {
-                var update = FeedUpdate.heartbeat
-                swap(&update, &updates[i])
-                messages.append(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update))
-            }
+            ReplayDecoder.handOver(&inbound, from: adapter, at: date) { messages.append($0) }
             step = Step(t: t, messages: messages)
             return false
         }
@@ -414,18 +402,23 @@ public final class ReplayDecoder {
         var failure: OddsError?
         _ = forEachFrame { _, inbound, adapter, date in
             if case .fatal(let error) = inbound { failure = error; return false }
-            let provider = adapter.provider, connection = adapter.connectionName
-            // Each update moved out of the list (a heartbeat left in its place) and handed over: what
-            // the store keeps is not held twice, and nothing is copied.
-            var updates = inbound.takeUpdates()
-            for i in updates.indices {
-                var update = FeedUpdate.heartbeat
-                swap(&update, &updates[i])
-                body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update))
-            }
+            ReplayDecoder.handOver(&inbound, from: adapter, at: date, to: body)
             return true
         }
         if let failure { throw failure }
+    }
+
+    /// A frame's updates as messages to `body`, each moved out of the list as it goes (a heartbeat left
+    /// in its place): nothing is copied, and what the consumer keeps is not held twice.
+    private static func handOver(_ inbound: inout Inbound, from adapter: any FeedAdapter, at date: Date,
+                                 to body: (consuming FeedMessage) -> Void) {
+        let provider = adapter.provider, connection = adapter.connectionName
+        var updates = inbound.takeUpdates()
+        for i in updates.indices {
+            var update = FeedUpdate.heartbeat
+            swap(&update, &updates[i])
+            body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update))
+        }
     }
 
     /// Decodes frames and hands each one's answer to `body` while it returns true; false at the end.
@@ -499,12 +492,10 @@ public enum FeedReplay {
                         startWall = clock.now
                     }
                 }
-                // Each message moved out once the queue takes it (a heartbeat left in its place).
-                var messages = step.messages
-                step.messages = []
-                for i in messages.indices {
-                    var m = FeedMessage(provider: messages[i].provider, receivedAt: messages[i].receivedAt, update: .heartbeat)
-                    swap(&m, &messages[i])
+                // The step lets go of each update as the queue takes it: a message is held once.
+                for i in step.messages.indices {
+                    let m = step.messages[i]
+                    step.messages[i].update = .heartbeat
                     guard await queue.send(m) else { return }
                 }
             }

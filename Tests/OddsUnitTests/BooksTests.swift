@@ -168,13 +168,7 @@ struct BooksTests {
             var selection = Selection(id: "home", name: "Home", price: nil, link: text)
             #expect(selection.link == text)
             // Made from bytes as the BoltOdds decoder makes it: the same parts, so the same selection.
-            var bytes = Array(text.utf8)
-            let fromBytes = bytes.withUnsafeMutableBufferPointer { b -> DeepLink in
-                let b = UnsafeBufferPointer(b)
-                guard let cut = DeepLink.cut(b) else { return DeepLink(head: String(decoding: b, as: UTF8.self), tail: nil) }
-                return DeepLink(head: String(decoding: UnsafeBufferPointer(rebasing: b[..<cut]), as: UTF8.self),
-                                tail: String(decoding: UnsafeBufferPointer(rebasing: b[cut...]), as: UTF8.self))
-            }
+            let fromBytes = Array(text.utf8).withUnsafeBufferPointer { DeepLink(bytes: $0) }
             var other = Selection(id: "home", name: "Home", price: nil)
             other.deepLink = fromBytes
             #expect(other == selection)
