@@ -5,7 +5,7 @@ import PackageDescription
 let testDependencies: [Target.Dependency] = [
     "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
     "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
-    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsCommandSupport", "OddsTestSupport",
+    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsCommandSupport", "OddsTestSupport", "CFileMap",
     .product(name: "Logging", package: "swift-log"),
 ]
 
@@ -50,6 +50,8 @@ let package = Package(
         // What `make` passes of the build (commit, date, compiler) for `odds --version`.
         .target(name: "CBuildInfo"),
         .target(name: "CAllocator"),
+        // A long recording line is mapped, not read (guarded against the file being cut short meanwhile).
+        .target(name: "CFileMap"),
         // Margins, fair prices, expected value and arbitrage, exact (big integers only when 128 bits overflow).
         .target(name: "OddsValue", dependencies: ["OddsModel", "OddsFusion", "OddsStore", "OddsJSON", "OddsOutput", .product(name: "BigInt", package: "BigInt")]),
         // One row per real match across providers: matching and the fused view.
@@ -62,7 +64,7 @@ let package = Package(
         .target(name: "OddsStore", dependencies: ["OddsModel"]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         .target(name: "OddsTransport", dependencies: [
-            "OddsModel", "OddsJSON",
+            "OddsModel", "OddsJSON", "CFileMap",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,4 @@
 import ArgumentParser
-import OddsBoltOdds
 import OddsJSON
 import OddsModel
 import OddsCommandSupport

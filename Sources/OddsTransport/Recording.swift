@@ -1,3 +1,4 @@
+import CFileMap
 import Foundation
 import NIOConcurrencyHelpers
 import OddsJSON
@@ -108,6 +109,13 @@ public final class RecordingReader {
     private var count = 0
     private var start = 0
     private var atEnd = false
+    /// Bytes of the file read so far (the file offset of `storage[count]`).
+    private var position: Int64 = 0
+    /// A line longer than the storage, mapped from the file rather than read (`odds_map_file`): no copy,
+    /// and no fresh memory to fault in for tens of MB. Unmapped by `endView`.
+    private var mapped: odds_file_map?
+    /// Whether the recording is a regular file (a pipe or a terminal is read, never mapped).
+    private let mappable: Bool
     public let path: String
     /// Lines that were not recording lines, skipped.
     public private(set) var malformed = 0
@@ -119,11 +127,14 @@ public final class RecordingReader {
             throw OddsError.usage("Cannot read the recording \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file").")
         }
         self.handle = handle
+        var info = stat()
+        mappable = fstat(handle.fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         storage = RecordingReader.allocate(capacity)
     }
 
     deinit {
         if let held { free(held.baseAddress) }
+        if var mapped { odds_unmap_file(&mapped) }
         free(storage)
         try? handle.close()
     }
@@ -151,10 +162,9 @@ public final class RecordingReader {
     /// of the file. Lines that are not recording lines are counted and skipped.
     public func nextView() -> FrameView? {
         endView()
-        while let line = nextLine() {
+        while let b = nextLine() {
             lineNumber += 1
-            if line.isEmpty { continue }
-            let b = UnsafeBufferPointer(start: storage + line.lowerBound, count: line.count)
+            if b.isEmpty { continue }
             if let (t, feed, demo, range) = RecordingReader.layout(b) {
                 return FrameView(t: t, feed: feed, demo: demo, bytes: UnsafeBufferPointer(rebasing: b[range]))
             }
@@ -177,7 +187,11 @@ public final class RecordingReader {
     public func endView() {
         if capacity > RecordingReader.usualCapacity { shrink() }
         if let held { free(held.baseAddress); self.held = nil }
+        if var map = mapped { odds_unmap_file(&map); mapped = nil }
     }
+
+    /// Whether the last line was mapped from the file rather than read (for tests).
+    var lastLineMapped: Bool { mapped != nil }
 
     static let usualCapacity = 1 << 22
 
@@ -207,32 +221,65 @@ public final class RecordingReader {
     /// Where the search for the next newline resumes: a long line is scanned once, not once per chunk.
     private var scanned = 0
 
-    /// The next line's range in `storage` (valid until the next call), without its newline.
-    private func nextLine() -> Range<Int>? {
+    /// The next line (valid until the next call), without its newline.
+    private func nextLine() -> UnsafeBufferPointer<UInt8>? {
         while true {
             let from = max(start, scanned)
             if from < count, let hit = memchr(storage + from, 0x0A, count - from) {
                 let nl = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - UnsafePointer(storage)
-                let line = start..<nl
+                let line = UnsafeBufferPointer(start: storage + start, count: nl - start)
                 start = nl + 1
                 scanned = start
                 return line
             }
             if atEnd {
                 guard start < count else { return nil }
-                let line = start..<count
+                let line = UnsafeBufferPointer(start: storage + start, count: count - start)
                 start = count
                 return line
             }
             scanned = count
+            if count - start >= RecordingReader.usualCapacity - RecordingReader.chunk, let line = mapLine() { return line }
             fill()
         }
     }
 
+    /// The line begun in the storage, mapped from the file to its newline (or the file's end), when
+    /// the storage holds a line this long and the file can be mapped; nil to read on instead. The
+    /// file is read on after the line.
+    private func mapLine() -> UnsafeBufferPointer<UInt8>? {
+        guard mappable else { return nil }
+        var info = stat()
+        guard fstat(handle.fileDescriptor, &info) == 0, Int64(info.st_size) > position else { return nil }
+        let begun = count - start
+        let lineStart = position - Int64(begun)
+        var map = odds_file_map()
+        guard odds_map_file(handle.fileDescriptor, lineStart, Int(Int64(info.st_size) - lineStart), &map) == 0,
+              let bytes = map.bytes else { return nil }
+        let length = Int(Int64(info.st_size) - lineStart)
+        var end = length
+        if let hit = memchr(bytes + begun, 0x0A, length - begun) {
+            end = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - bytes
+        }
+        let next = lineStart + Int64(min(end + 1, length))
+        guard lseek(handle.fileDescriptor, off_t(next), SEEK_SET) == off_t(next) else {
+            odds_unmap_file(&map)
+            return nil
+        }
+        mapped = map
+        position = next
+        count = 0; start = 0; scanned = 0
+        if end == length { atEnd = true }
+        return UnsafeBufferPointer(start: bytes, count: end)
+    }
+
+    /// Bytes read at a time.
+    private static let chunk = 1 << 20
+
     /// Reads the next chunk (1 MiB) behind what is left; the lines taken go first, and the storage
     /// doubles for a line longer than it.
     private func fill() {
-        let chunk = 1 << 20
+        let chunk = RecordingReader.chunk
         if start > 0 {
             count -= start
             scanned -= start
@@ -251,7 +298,7 @@ public final class RecordingReader {
         }
         var n: Int
         repeat { n = read(handle.fileDescriptor, storage + count, chunk) } while n < 0 && errno == EINTR
-        if n > 0 { count += n } else { atEnd = true }
+        if n > 0 { count += n; position += Int64(n) } else { atEnd = true }
     }
 
     /// Parses one recording line; nil if it is not one.

@@ -1,3 +1,4 @@
+import CFileMap
 import Foundation
 import OddsModel
 import OddsJSON
@@ -300,10 +301,11 @@ struct RecordReplayTests {
         let first = try #require(reader.nextView())
         #expect(first.t == 1 && first.feed == "boltodds/odds" && first.bytes.count == big.utf8.count)
         #expect(first.bytes.elementsEqual(big.utf8))
-        #expect(reader.storageCapacity > RecordingReader.usualCapacity)
+        // A line longer than the storage is mapped from the file, not read into grown storage.
+        #expect(reader.lastLineMapped && reader.storageCapacity == RecordingReader.usualCapacity)
         let second = try #require(reader.nextView())
-        // The 9 MB line's storage is gone once the next frame is asked for.
-        #expect(reader.storageCapacity == RecordingReader.usualCapacity)
+        // The 9 MB line's mapping is gone once the next frame is asked for.
+        #expect(!reader.lastLineMapped)
         #expect(second.t == 2 && String(decoding: second.bytes, as: UTF8.self) == "{\"x\":[1, 2]}")
         let third = try #require(reader.nextView())
         #expect(third.t == 3 && String(decoding: third.bytes, as: UTF8.self) == "not json")
@@ -315,6 +317,61 @@ struct RecordReplayTests {
         let again = try RecordingReader(path: path)
         #expect(again.next()?.bytes.count == big.utf8.count)
         #expect(again.storageCapacity == RecordingReader.usualCapacity)
+    }
+
+    @Test("A long last line without its newline is mapped to the file's end; through a pipe the storage grows for it and goes back after")
+    func longLinesMappedOrRead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let big = "[" + String(repeating: "{\"a\":1},", count: 1 << 20) + "{\"a\":2}]"
+        let text = "{\"t\":1,\"feed\":\"tickodds/live\",\"frame\":[0]}\n{\"t\":2,\"feed\":\"boltodds/odds\",\"frame\":\(big)}"
+
+        let file = dir + "/file.ndjson"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let reader = try RecordingReader(path: file)
+        #expect(reader.nextView()?.t == 1)
+        let last = try #require(reader.nextView())
+        #expect(last.t == 2 && last.bytes.elementsEqual(big.utf8) && reader.lastLineMapped)
+        #expect(reader.nextView() == nil && !reader.lastLineMapped)
+
+        // A pipe cannot be mapped: the same lines are read, the storage grown for the long one.
+        let fifo = dir + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let written = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if let out = FileHandle(forWritingAtPath: fifo) { out.write(Data(text.utf8)); try? out.close() }
+            written.signal()
+        }
+        let piped = try RecordingReader(path: fifo)
+        #expect(piped.nextView()?.t == 1)
+        let read = try #require(piped.nextView())
+        #expect(read.t == 2 && read.bytes.elementsEqual(big.utf8) && !piped.lastLineMapped)
+        #expect(piped.storageCapacity > RecordingReader.usualCapacity)
+        #expect(piped.nextView() == nil)
+        #expect(piped.storageCapacity == RecordingReader.usualCapacity)
+        #expect(written.wait(timeout: .now() + 10) == .success)
+    }
+
+    @Test("A mapped recording cut short while it is read gives zeros, not SIGBUS")
+    func mappedFileCutShort() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-map-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: UInt8(ascii: "x"), count: 1 << 16).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDWR)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var map = odds_file_map()
+        #expect(odds_map_file(fd, 100, (1 << 16) - 100, &map) == 0)
+        defer { odds_unmap_file(&map) }
+        let bytes = try #require(map.bytes)
+        #expect(bytes[0] == UInt8(ascii: "x") && bytes[(1 << 16) - 101] == UInt8(ascii: "x"))
+        let before = odds_file_map_cut_short()
+        #expect(ftruncate(fd, 4096) == 0)
+        // The first page is still the file's; the rest went with the truncation and reads as zeros.
+        #expect(bytes[0] == UInt8(ascii: "x"))
+        #expect(bytes[(1 << 16) - 101] == 0)
+        #expect(odds_file_map_cut_short() == before + 1)
     }
 
     @Test("takeUpdates leaves a keepalive and hands the updates over")
