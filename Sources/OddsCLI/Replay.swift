@@ -35,12 +35,14 @@ extension Runtime {
     /// A decoder of a recording with the provider it names (see `openReplay`).
     func replayDecoder(_ path: String, providerFlag: ProviderID?,
                        sport: String? = nil) throws -> (decoder: ReplayDecoder, stats: FeedStats, provider: any OddsProvider) {
+        // The first frame's feed, time and demo flag, read in place (it may be a frame of tens of MB).
         let probe = try RecordingReader(path: path)
-        var first: RecordedFrame?
-        while first == nil, let frame = probe.next() {
-            if !frame.feed.hasSuffix("/rest") { first = frame }
+        var first: (feed: String, date: Date, demo: Bool)?
+        while first == nil, let frame = probe.nextView() {
+            if !frame.feed.hasSuffix("/rest") { first = (frame.feed, frame.date, frame.demo) }
         }
-        guard let first, let id = ProviderRegistry.id(named: first.providerName) else {
+        probe.endView()
+        guard let first, let id = ProviderRegistry.id(named: RecordedFrame.providerName(of: first.feed)) else {
             throw OddsError.usage("\(path) holds no recorded feed frames (make one with `odds record`).")
         }
         if let providerFlag, providerFlag != id {
@@ -52,7 +54,7 @@ extension Runtime {
         let provider = try ProviderRegistry.make(id, settings: settings.providers[id]!, transport: transport)
         replaying = true
         replayedDemo = first.demo
-        let when = ISO8601DateFormatter().string(from: first.date)
+        let when = ISODate.text(first.date)
         io.err("REPLAY: recorded \(id.displayName) data from \(path) (recorded from \(when)\(first.demo ? ", demo data" : "")), not live.")
         let stats = FeedStats()
         // Without a sport asked for, everything the recording holds is shown.
@@ -62,7 +64,7 @@ extension Runtime {
         var others: [ProviderID: any OddsProvider] = [:]
         let decoder = ReplayDecoder(provider.feedConnections(sport: asked), reader: try RecordingReader(path: path), stats: stats,
                                     more: { [provider] feed in
-            let name = String(feed.prefix(while: { $0 != "/" }))
+            let name = RecordedFrame.providerName(of: feed)
             guard name != provider.id.rawValue else { return provider.feedConnection(named: feed, sport: asked) }
             guard let other = ProviderRegistry.id(named: name), ProviderRegistry.descriptor(other).supported else { return nil }
             if others[other] == nil { others[other] = try? ProviderRegistry.make(other, settings: settings.providers[other]!, transport: transport) }

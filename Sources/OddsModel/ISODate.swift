@@ -46,6 +46,43 @@ public enum ISODate {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// `date` in UTC as `ISO8601DateFormatter` writes it (`YYYY-MM-DDTHH:MM:SSZ`, the instant taken to
+    /// the nearest millisecond first), or with milliseconds as `Date.ISO8601FormatStyle` does
+    /// (`…SS.sssZ`, cut, not rounded), without making either (the first loads ICU: 1.6 ms of a 10 ms
+    /// start). Years outside 1900–9999 (Foundation's calendar is Julian before 1582) go to Foundation.
+    public static func text(_ date: Date, milliseconds: Bool = false) -> String {
+        let t = date.timeIntervalSince1970
+        guard t.isFinite, t >= -2_208_988_800, t < 253_402_300_800 else {
+            if milliseconds {
+                var f = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+                f.timeZone = TimeZone(identifier: "UTC")!
+                return f.format(date)
+            }
+            return ISO8601DateFormatter().string(from: date)
+        }
+        var whole = t.rounded(.down)
+        var ms = Int(((t - whole) * 1000).rounded(.down))
+        if ms > 999 { ms = 999 }
+        if !milliseconds { whole = ((t * 1000).rounded() / 1000).rounded(.down) }
+        let seconds = Int(whole)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let (y, m, d) = civil(fromDays: days)
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        func put(_ v: Int, _ width: Int) {
+            var digits = [UInt8](repeating: 0x30, count: width)
+            var v = v
+            for i in stride(from: width - 1, through: 0, by: -1) { digits[i] = UInt8(0x30 + v % 10); v /= 10 }
+            out += digits
+        }
+        put(y, 4); out.append(0x2D); put(m, 2); out.append(0x2D); put(d, 2); out.append(0x54)
+        put(inDay / 3600, 2); out.append(0x3A); put(inDay / 60 % 60, 2); out.append(0x3A); put(inDay % 60, 2)
+        if milliseconds { out.append(0x2E); put(ms, 3) }
+        out.append(0x5A)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The number written by the `count` ASCII digits of `b` from `at`; nil unless each is a digit.
     public static func digits<C: RandomAccessCollection>(_ b: C, _ at: Int, _ count: Int) -> Int? where C.Element == UInt8, C.Index == Int {
         var v = 0

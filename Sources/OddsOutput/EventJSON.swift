@@ -6,9 +6,7 @@ import OddsStore
 /// The JSON schema of events and feed updates. Field names are fixed (see the README).
 public enum EventJSON {
     public static func date(_ d: Date) -> String {
-        var f = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        f.timeZone = TimeZone(identifier: "UTC")!
-        return f.format(d)
+        ISODate.text(d, milliseconds: true)
     }
 
     /// `{"decimal","american","fractional","probability","book"}`, all strings; the provider's own text

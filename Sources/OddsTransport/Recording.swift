@@ -94,7 +94,9 @@ public struct RecordedFrame: Sendable {
     public var bytes: [UInt8]
 
     /// The provider part of `feed`, as the registry names providers.
-    public var providerName: String { String(feed.prefix(while: { $0 != "/" })) }
+    public var providerName: String { RecordedFrame.providerName(of: feed) }
+    /// The provider part of a recording line's `feed` ("boltodds" of "boltodds/odds").
+    public static func providerName(of feed: String) -> String { String(feed.prefix(while: { $0 != "/" })) }
     public var connection: String { feed.split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? "" }
     public var date: Date { Date(timeIntervalSince1970: Double(t) / 1000) }
 }
@@ -239,7 +241,7 @@ public final class RecordingReader {
                 return line
             }
             scanned = count
-            if count - start >= RecordingReader.usualCapacity - RecordingReader.chunk, let line = mapLine() { return line }
+            if count - start >= RecordingReader.chunk, let line = mapLine() { return line }
             fill()
         }
     }
@@ -464,7 +466,7 @@ public final class ReplayDecoder {
         for i in updates.indices {
             var update = FeedUpdate.heartbeat
             swap(&update, &updates[i])
-            body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: update))
+            body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: consume update))
         }
     }
 

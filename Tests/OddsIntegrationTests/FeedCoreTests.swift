@@ -453,6 +453,28 @@ struct ISODateTests {
             #expect(ISODate.parse(bad) == nil, "\(bad)")
         }
     }
+
+    @Test("Writes what Foundation's formatters write, with and without milliseconds")
+    func writes() {
+        let plain = ISO8601DateFormatter()
+        var style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        style.timeZone = TimeZone(identifier: "UTC")!
+        var random = SeededRandom(seed: 18)
+        var instants: [Double] = [0, -1, -0.0005, 0.9995, 0.4995, 0.5, 0.0004, 0.001, 1_795_440_000, 1_795_440_000.042,
+                                  951_868_799.999, 951_868_799.9996, -2_208_988_800, 253_402_300_799.5, 4_102_444_800, -86_400.25]
+        for _ in 0..<5_000 { instants.append(Double(random.next() % 6_000_000_000) - 2_000_000_000 + Double(random.next() % 1000) / 1000) }
+        for _ in 0..<2_000 { instants.append(Double(random.next() % 4_000_000_000) + random.unit()) }
+        for t in instants {
+            let d = Date(timeIntervalSince1970: t)
+            #expect(ISODate.text(d) == plain.string(from: d), "\(t)")
+            #expect(ISODate.text(d, milliseconds: true) == style.format(d), "\(t)")
+        }
+        // Outside years 1900–9999 Foundation writes them.
+        for t in [1e12, -62_135_596_800] {
+            let far = Date(timeIntervalSince1970: t)
+            #expect(ISODate.text(far) == plain.string(from: far) && ISODate.text(far, milliseconds: true) == style.format(far))
+        }
+    }
 }
 
 @Suite("Retry-After from outside")

@@ -371,6 +371,8 @@ struct HelpTests {
             #expect(text.contains(needle), "\(topic)")
             #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 || !$0.contains(" ") }, "\(topic) is wrapped")
         }
+        // The root help names the topics from a list of its own (so that a start does not build them): the same.
+        #expect(Docs.topicNames == Docs.topics.map(\.name))
         #expect(try Help.text(for: ["boltodds", "games"]).contains("get_games"))
         #expect(throws: (any Error).self) { try Help.text(for: ["nope"]) }
         // The man page carries the topics (generated from the help command's discussion).
