@@ -304,9 +304,27 @@ public struct Market: Hashable, Sendable {
     /// The selections of the main line, for the 1 / X / 2 columns: those the provider marks main;
     /// else, when the market has alternate lines, those of its first line; else all of them.
     public var mainSelections: [Selection] {
-        if selections.contains(where: { $0.isMain == true }) { return selections.filter { $0.isMain == true } }
-        guard let first = selections.first, selections.contains(where: { $0.line != first.line }) else { return selections }
-        return selections.filter { $0.line == first.line }
+        let rule = mainRule
+        if case .all = rule { return selections }
+        return selections.filter { rule.admits($0) }
+    }
+
+    /// Which selections `mainSelections` keeps, as a test (to go through them without making the list).
+    enum MainRule {
+        case marked, line(String?), all
+        func admits(_ s: Selection) -> Bool {
+            switch self {
+            case .marked: return s.isMain == true
+            case .line(let line): return s.line == line
+            case .all: return true
+            }
+        }
+    }
+
+    var mainRule: MainRule {
+        if selections.contains(where: { $0.isMain == true }) { return .marked }
+        guard let first = selections.first, selections.contains(where: { $0.line != first.line }) else { return .all }
+        return .line(first.line)
     }
 
     public init(id: String, name: String, book: String? = nil, selections: [Selection]) {
@@ -513,8 +531,11 @@ public struct Event: Hashable, Sendable, Identifiable {
     public var title: String { away.map { "\(home) v \($0)" } ?? home }
 
     /// The market that tables show: the match result / winner market, else the first market.
-    public var mainMarket: Market? {
-        markets.first(where: { Event.isMainMarketName($0.name) }) ?? markets.first
+    public var mainMarket: Market? { mainMarketIndex.map { markets[$0] } }
+
+    /// Where `mainMarket` is in `markets`.
+    public var mainMarketIndex: Int? {
+        markets.firstIndex(where: { Event.isMainMarketName($0.name) }) ?? (markets.isEmpty ? nil : 0)
     }
 
     /// The books this event has prices from, in order of first appearance.
@@ -541,50 +562,62 @@ public struct Event: Hashable, Sendable, Identifiable {
     /// selection at its best available price across books, with that book; a selection no book
     /// offers now is suspended.
     public var mainLine: [LineCell] {
-        guard let main = mainMarket else { return [] }
-        guard hasSeveralBooks else { return main.mainSelections.map { LineCell(selection: $0, book: main.book) } }
+        guard let mainIndex = mainMarketIndex else { return [] }
+        guard hasSeveralBooks else {
+            let main = markets[mainIndex]
+            return main.mainSelections.map { LineCell(selection: $0, book: main.book) }
+        }
+        // Selections are named by their place (market, selection) and read where they are: a table of
+        // thousands of rows copied each market and selection it looked at.
+        let mainID = markets[mainIndex].id
         // The main selections in order of first appearance; a handful, so looked up by a scan (a
         // dictionary of them once there are more: a provider's list is never searched quadratically).
-        var firsts: [Selection] = []
+        var firsts: [(m: Int, s: Int)] = []
         var indexByRef: [SelectionRef: Int]?
-        func index(of s: Selection) -> Int? {
-            if let indexByRef { return indexByRef[s.ref] }
-            return firsts.firstIndex { $0.id == s.id && $0.line == s.line }
+        func index(_ m: Int, _ k: Int) -> Int? {
+            if let indexByRef { return indexByRef[markets[m].selections[k].ref] }
+            return firsts.firstIndex {
+                markets[$0.m].selections[$0.s].id == markets[m].selections[k].id
+                    && markets[$0.m].selections[$0.s].line == markets[m].selections[k].line
+            }
         }
-        for market in markets where market.id == main.id {
-            for s in market.mainSelections where index(of: s) == nil {
-                firsts.append(s)
-                if indexByRef != nil { indexByRef![s.ref] = firsts.count - 1 }
-                else if firsts.count > 8 { indexByRef = Dictionary(firsts.enumerated().map { ($1.ref, $0) }, uniquingKeysWith: { a, _ in a }) }
+        for m in markets.indices where markets[m].id == mainID {
+            let rule = markets[m].mainRule
+            for k in markets[m].selections.indices where rule.admits(markets[m].selections[k]) && index(m, k) == nil {
+                firsts.append((m, k))
+                if indexByRef != nil { indexByRef![markets[m].selections[k].ref] = firsts.count - 1 }
+                else if firsts.count > 8 {
+                    indexByRef = Dictionary(firsts.enumerated().map { (markets[$1.m].selections[$1.s].ref, $0) }, uniquingKeysWith: { a, _ in a })
+                }
             }
         }
         // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
-        var best = [BestPrice?](repeating: nil, count: firsts.count)
-        for market in markets where market.id == main.id {
-            for s in market.selections where s.isAvailable {
-                guard let i = index(of: s) else { continue }
-                let price = s.price!
-                if let current = best[i], current.price.decimalOdds >= price.decimalOdds { continue }
-                best[i] = BestPrice(price: price, book: market.book, provider: market.provider)
+        var best = [(m: Int, s: Int)?](repeating: nil, count: firsts.count)
+        for m in markets.indices where markets[m].id == mainID {
+            for k in markets[m].selections.indices where markets[m].selections[k].isAvailable {
+                guard let i = index(m, k) else { continue }
+                if let b = best[i], markets[b.m].selections[b.s].price!.decimalOdds >= markets[m].selections[k].price!.decimalOdds { continue }
+                best[i] = (m, k)
             }
         }
         return firsts.indices.map { i in
-            var s = firsts[i]
+            var s = markets[firsts[i].m].selections[firsts[i].s]
             guard let b = best[i] else { s.suspended = true; return LineCell(selection: s, book: nil) }
-            s.price = b.price
+            let book = markets[b.m].book
+            s.price = markets[b.m].selections[b.s].price
             s.suspended = false
-            let ref = s.ref
-            if let m = markets.first(where: { $0.id == main.id && $0.book == b.book }),
-               let offered = m.selections.first(where: { $0.ref == ref }) { s = offered }
-            return LineCell(selection: s, book: b.book)
+            // The selection as that book offers it (its first market of the main id).
+            if let m = markets.firstIndex(where: { $0.id == mainID && $0.book == book }),
+               let k = markets[m].selections.firstIndex(where: { $0.id == s.id && $0.line == s.line }) { s = markets[m].selections[k] }
+            return LineCell(selection: s, book: book)
         }
     }
 
     /// True when the markets name more than one book (`books.count > 1`, without making the list).
     public var hasSeveralBooks: Bool {
         var first: String?
-        for market in markets {
-            guard let book = market.book else { continue }
+        for m in markets.indices {
+            guard let book = markets[m].book else { continue }
             if let first { if book != first { return true } } else { first = book }
         }
         return false

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 import OddsModel
 
 /// What to do when a live connection ends.
@@ -180,8 +181,9 @@ public final class FeedLink: @unchecked Sendable {
 
 /// Receives every frame before it is decoded: the recorder. Called in arrival order.
 public protocol FrameTap: Sendable {
-    /// `feed` is `"<provider>/<connection>"`; `bytes` the frame or body exactly as received.
-    func frame(feed: String, bytes: [UInt8], at: Date)
+    /// `feed` is `"<provider>/<connection>"`; `bytes` the frame or body exactly as received (valid
+    /// during the call only).
+    func frame(feed: String, bytes: UnsafeBufferPointer<UInt8>, at: Date)
 }
 
 /// A feed's normalized messages, in order. Bounded: the feed stops reading its socket while this is full.
@@ -431,27 +433,39 @@ public enum FeedRunner {
             }
             return nil
         }
-        for await event in session.events {
-            if Task.isCancelled { return .cancelled }
-            switch event {
-            case .frame(let bytes):
-                let now = clock.now
-                activity.withLockedValue { $0 = Activity(last: now, busy: true) }
-                stats.frame(bytes: bytes.count)
+        /// A frame decoded where NIO holds it; the frame is let go of when this returns, before its
+        /// updates are handed on (a frame of tens of MB is not held while the consumer works).
+        func decode(_ frame: consuming ByteBuffer, at now: Date) throws -> Inbound {
+            stats.frame(bytes: frame.readableBytes)
+            return try frame.withUnsafeReadableBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
                 tap?.frame(feed: feed, bytes: bytes, at: now)
-                do {
-                    let inbound = try adapter.receive(bytes, first: first)
-                    first = false
-                    if let ending = await act(on: inbound) { return ending }
-                } catch {
-                    skip(String(describing: error))
-                }
-                if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
-                activity.withLockedValue { $0 = Activity(last: clock.now, busy: false) }
+                return try adapter.receive(span: bytes, first: first)
+            }
+        }
+        var events = session.events.makeAsyncIterator()
+        while let event = await events.next() {
+            if Task.isCancelled { return .cancelled }
+            let frame: ByteBuffer
+            switch consume event {
+            case .frame(let bytes):
+                frame = bytes
             case .closed(let c, let error):
                 code = c
                 failure = error
+                continue
             }
+            let now = clock.now
+            activity.withLockedValue { $0 = Activity(last: now, busy: true) }
+            do {
+                let inbound = try decode(consume frame, at: now)
+                first = false
+                if let ending = await act(on: inbound) { return ending }
+            } catch {
+                skip(String(describing: error))
+            }
+            if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
+            activity.withLockedValue { $0 = Activity(last: clock.now, busy: false) }
         }
         if Task.isCancelled { return .cancelled }
         if case .frameTooLarge(let limit) = failure { return .tooLarge(limit) }

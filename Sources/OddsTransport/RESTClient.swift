@@ -48,7 +48,7 @@ public struct RESTClient: Sendable {
             }
             switch result.status {
             case 200..<300:
-                transport.frameTap?.frame(feed: "\(provider.rawValue)/rest", bytes: result.body, at: Date())
+                if let tap = transport.frameTap { result.body.withUnsafeBufferPointer { tap.frame(feed: "\(provider.rawValue)/rest", bytes: $0, at: Date()) } }
                 return result.body
             case 401:
                 throw OddsError.authentication(provider, "HTTP 401, invalid or missing API key")

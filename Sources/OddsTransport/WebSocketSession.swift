@@ -9,11 +9,20 @@ import OddsModel
 
 /// What a WebSocket connection delivers.
 public enum WebSocketEvent: Sendable {
-    /// A text (or binary) message, as the bytes received.
-    case frame([UInt8])
+    /// A text (or binary) message, as the bytes received, where NIO received them: a message of tens
+    /// of MB is not copied on its way to the decoder (which reads it in place).
+    case frame(ByteBuffer)
     /// The connection ended; `code` is the close code when the server sent one, `error` the
     /// protocol failure that ended it (a frame over the size bound), if any.
     case closed(code: Int?, error: WebSocketFailure?)
+}
+
+extension WebSocketEvent {
+    /// A message's bytes, copied (for tests and tools; a feed reads them in place); nil for a close.
+    public var bytes: [UInt8]? {
+        guard case .frame(let buffer) = self else { return nil }
+        return Array(buffer.readableBytesView)
+    }
 }
 
 /// A failure of the WebSocket protocol itself, as opposed to a close the server chose.
@@ -55,7 +64,7 @@ public struct WebSocketEvents: AsyncSequence, Sendable {
         let bytes: BufferedBytes
         public mutating func next() async -> WebSocketEvent? {
             let event = await inner.next()
-            if case .frame(let b)? = event { bytes.add(-b.count) }
+            if case .frame(let b)? = event { bytes.add(-b.readableBytes) }
             return event
         }
     }
@@ -285,8 +294,8 @@ final class FrameReader: ChannelDuplexHandler {
         switch frame.opcode {
         case .text, .binary:
             guard !finished else { return }
-            let bytes = frame.unmaskedData.withUnsafeReadableBytes { Array($0) }
-            buffered.add(bytes.count)
+            let bytes = frame.unmaskedData
+            buffered.add(bytes.readableBytes)
             if case .stopProducing = source.yield(.frame(bytes)) { producing = false }
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)

@@ -409,7 +409,10 @@ struct CLITests {
 struct PromptExitTests {
     /// A TCP port that accepts connections (the kernel's backlog) and never answers: a WebSocket
     /// upgrade to it hangs until its timeout.
-    static func silentListener() throws -> (fd: Int32, port: Int) {
+    /// A loopback port that accepts connections and never answers; with `listening` false, one that
+    /// refuses them, still held (bound, not listening) so that no other test's server takes the port
+    /// meanwhile (one did, and answered 401: exit 3).
+    static func silentListener(listening: Bool = true) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -417,7 +420,7 @@ struct PromptExitTests {
         addr.sin_port = 0
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw Fixture.FixtureMissing(name: "a loopback listener") }
+        guard fd >= 0, bound == 0, !listening || listen(fd, 16) == 0 else { throw Fixture.FixtureMissing(name: "a loopback listener") }
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         return (fd, Int(UInt16(bigEndian: addr.sin_port)))
     }
@@ -465,9 +468,9 @@ struct PromptExitTests {
 
     @Test("SIGTERM or SIGINT during a reconnect wait: exit 0 within about a second", arguments: [SIGTERM, SIGINT])
     func whileWaitingToReconnect(signal: Int32) async throws {
-        // A port that refuses: nothing listens there once the listener is closed.
-        let (fd, port) = try PromptExitTests.silentListener()
-        close(fd)
+        // A port that refuses: bound, nothing listens.
+        let (fd, port) = try PromptExitTests.silentListener(listening: false)
+        defer { close(fd) }
         let (r, seconds) = try await PromptExitTests.exitTime(url: "ws://127.0.0.1:\(port)/ws/live", state: "\"state\":\"reconnecting\"", signal: signal)
         #expect(r.stdout.contains("\"state\":\"reconnecting\""))
         #expect(r.status == 0, "\(r.stderr)")

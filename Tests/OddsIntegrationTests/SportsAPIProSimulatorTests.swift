@@ -329,7 +329,7 @@ final class SocketLog: @unchecked Sendable {  // `frames` and `taken` are touche
     init(_ ws: WebSocketSession) {
         task = Task { [weak self] in
             for await event in ws.events {
-                guard case .frame(let bytes) = event, let value = try? JSONParser.parse(bytes: bytes) else { continue }
+                guard let bytes = event.bytes, let value = try? JSONParser.parse(bytes: bytes) else { continue }
                 self?.append(value)
             }
         }

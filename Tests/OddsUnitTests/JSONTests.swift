@@ -1,4 +1,5 @@
 import OddsJSON
+import OddsModel
 import OddsTestSupport
 import Testing
 
@@ -23,6 +24,27 @@ struct JSONTests {
     ])
     func malformed(text: String) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+        var t = text
+        #expect(!t.withUTF8 { JSONScanner.isDocument($0) })
+    }
+
+    @Test("isDocument says what the parser says, without building the document")
+    func isDocument() {
+        var random = SeededRandom(seed: 7)
+        let pieces = ["{", "}", "[", "]", ",", ":", "\"a\"", "\"\\u00e9\"", "\"\\ud800\"", "1", "-0.5e3", "01", "true", "nul", " ", "\n",
+                      "\"x\u{01}\"", "\"é\"", "null", "1.", "2"]
+        var documents = [#"{"a":[1,2,{"b":null}],"c":"d"}"#, "  [ ]  ", "7", String(repeating: "[", count: 600) + String(repeating: "]", count: 600)]
+        for _ in 0..<3_000 {
+            documents.append((0..<Int(random.next() % 8 + 1)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined())
+        }
+        var valid = 0
+        for d in documents {
+            let parsed = (try? JSONParser.parse(d)) != nil
+            var t = d
+            #expect(t.withUTF8 { JSONScanner.isDocument($0) } == parsed, "\(d)")
+            if parsed { valid += 1 }
+        }
+        #expect(valid > 100)
     }
 
     @Test("Writer escapes and keeps key order")

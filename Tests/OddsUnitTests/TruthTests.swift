@@ -420,6 +420,25 @@ struct RecordingLineTests {
         }
     }
 
+    @Test("A recorder writes each frame as its line: JSON as it is between head and tail, raw line breaks as spaces, text quoted")
+    func recorderWrites() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let frames = [#"{"a":[1,2]}"#, "{\"a\":\r\n[1,\n2]}", "not json", "[" + String(repeating: "1,", count: 200_000) + "1]", ""]
+        let recorder = try Recorder(path: path, demo: true)
+        var expected: [UInt8] = []
+        for (i, frame) in frames.enumerated() {
+            let at = Date(timeIntervalSince1970: Double(i) + 0.25)
+            Array(frame.utf8).withUnsafeBufferPointer { recorder.frame(feed: "boltodds/odds", bytes: $0, at: at) }
+            expected += Recorder.line(feed: "boltodds/odds", bytes: Array(frame.utf8), at: at, demo: true)
+        }
+        #expect(recorder.frames == frames.count && recorder.bytes == expected.count && !recorder.failed)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+        let back = try RecordingReader(path: path)
+        #expect(back.next()?.bytes == Array(frames[0].utf8))
+        #expect(back.next()?.bytes == Array("{\"a\":  [1, 2]}".utf8))
+    }
+
     @Test("A file read through ReplayDecoder gives each frame's updates, with the recorded time, and counts bad frames")
     func decoder() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-replay-\(UUID().uuidString).ndjson").path
