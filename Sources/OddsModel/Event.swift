@@ -330,6 +330,10 @@ public struct Market: Hashable, Sendable {
     public init(id: String, name: String, book: String? = nil, selections: [Selection]) {
         self.id = id; self.name = name; self.book = book; self.selections = selections
     }
+
+    /// A market of nothing, to swap a market out of an array with (a move, where a copy would
+    /// retain each of its strings and its selections).
+    public static let vacant = Market(id: "", name: "", selections: [])
 }
 
 /// What kind of thing happened in a match.

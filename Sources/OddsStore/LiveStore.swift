@@ -104,7 +104,10 @@ public struct LiveStore: Sendable {
             dropEnded(before: now.addingTimeInterval(-endedRetention))
         }
 
-        switch message.update {
+        // The update taken out of the message, so that what it carries is moved into the store, not copied.
+        var update = FeedUpdate.heartbeat
+        swap(&update, &message.update)
+        switch consume update {
         case .snapshot(let list):
             var seen = Set<EventKey>()
             for event in list {
@@ -153,7 +156,8 @@ public struct LiveStore: Sendable {
             if let period { events[key]!.event.period = period }
             touch(key, at: now)
         case .bookUpsert(let event, let book):
-            bookUpsert(event, book: book, key: EventKey(provider: provider, id: event.id), at: now)
+            let key = EventKey(provider: provider, id: event.id)
+            bookUpsert(event, book: book, key: key, at: now)
         case .scoreboard(let board):
             applyScoreboard(board, provider: provider, at: now)
         case .clear(.book(let book)):
@@ -211,7 +215,7 @@ public struct LiveStore: Sendable {
     }
 
     /// One book's markets of an event replace that book's; the rest of the event stays.
-    private mutating func bookUpsert(_ incoming: Event, book: String, key: EventKey, at now: Date) {
+    private mutating func bookUpsert(_ incoming: consuming Event, book: String, key: EventKey, at now: Date) {
         guard let index = events.index(forKey: key) else {
             var event = incoming
             event.updatedAt = now
@@ -236,7 +240,14 @@ public struct LiveStore: Sendable {
                 state.event.markets = markets
             } else {
                 // A book new to this event (the initial state, book by book): nothing moved; at the end.
-                state.event.markets += incoming.markets
+                // Moved, not copied: swapped with vacant markets that `incoming` then lets go of.
+                let start = state.event.markets.count
+                state.event.markets.append(contentsOf: repeatElement(Market.vacant, count: incoming.markets.count))
+                state.event.markets.withUnsafeMutableBufferPointer { held in
+                    incoming.markets.withUnsafeMutableBufferPointer { new in
+                        for i in new.indices { swap(&held[start + i], &new[i]) }
+                    }
+                }
             }
             // Teams and competition as this feed names them; score, clock and incidents come from others.
             if !incoming.home.isEmpty { state.event.home = incoming.home }
