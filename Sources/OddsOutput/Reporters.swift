@@ -73,7 +73,9 @@ public enum EventReporter {
     }
 
     /// The TIME column: a short clock for every provider and sport (`ShortClock`).
-    public static func timeLabel(_ e: Event, at now: Date = Date()) -> String { ShortClock.label(e, at: now) }
+    public static func timeLabel(_ e: Event, at now: Date = Date(), zone: TimeZone = .current) -> String {
+        ShortClock.label(e, at: now, zone: zone)
+    }
 
     /// The main market's prices as the 1 / X / 2 columns.
     public static func mainPrices(_ e: Event, format: OddsFormat) -> [String] {
@@ -103,13 +105,15 @@ public enum EventReporter {
             .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true), .init("SCORE"),
             .init("TIME"), .init("1", rightAligned: true), .init("X", rightAligned: true), .init("2", rightAligned: true),
         ] + (fused ? [.init("SRC", shrinkable: true)] : []))
+        // One clock reading and one look at the user's time zone for the whole table, not one a row.
+        let now = Date(), zone = TimeZone.current
         for e in events {
             let columns = e.mainColumns
             let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
             let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
             // A fused row whose sources disagree on the score shows the freshest, marked with a star.
             let score = (e.scoreLabel ?? "") + (e.match.map { $0.conflicts.isEmpty } == false ? "*" : "")
-            t.rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, score, timeLabel(e)] + prices + sources)
+            t.rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, score, timeLabel(e, at: now, zone: zone)] + prices + sources)
             // The link of the very price shown (the best book's, with several books).
             let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)
             t.links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link } + sources.map { _ in nil })

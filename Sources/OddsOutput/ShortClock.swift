@@ -39,6 +39,20 @@ public enum ShortClock {
 
     /// "19:45" today, "11-25 19:45" on another day, in `zone`.
     public static func kickOff(_ start: Date, now: Date, zone: TimeZone) -> String {
+        // Local wall-clock fields by arithmetic (the zone's offset at each instant, then the civil date):
+        // a table of 2,000 scheduled games made a calendar, two sets of components and two formatted
+        // strings per row. Years outside 1900–9999 (Foundation's calendar is Julian before 1582) go
+        // to the calendar.
+        if let s = localFields(start, zone: zone), let n = localFields(now, zone: zone) {
+            let time = twoDigits(s.hour) + ":" + twoDigits(s.minute)
+            if s.year == n.year && s.month == n.month && s.day == n.day { return time }
+            return twoDigits(s.month) + "-" + twoDigits(s.day) + " " + time
+        }
+        return calendarKickOff(start, now: now, zone: zone)
+    }
+
+    /// `kickOff` through Foundation's Gregorian calendar (the reference the arithmetic is tested against).
+    static func calendarKickOff(_ start: Date, now: Date, zone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let s = calendar.dateComponents([.month, .day, .hour, .minute], from: start)
@@ -47,6 +61,19 @@ public enum ShortClock {
         if s.month == n.month && s.day == n.day && calendar.component(.year, from: start) == n.year { return time }
         return String(format: "%02d-%02d ", s.month ?? 0, s.day ?? 0) + time
     }
+
+    private static func localFields(_ date: Date, zone: TimeZone) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int)? {
+        let t = date.timeIntervalSince1970
+        guard t.isFinite, t >= -2_208_988_800, t < 253_402_300_800 else { return nil }
+        let local = Int(t.rounded(.down)) + zone.secondsFromGMT(for: date)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let inDay = local - days * 86_400
+        let (y, m, d) = ISODate.civil(fromDays: days)
+        guard (1900...9999).contains(y) else { return nil }
+        return (y, m, d, inDay / 3600, inDay / 60 % 60)
+    }
+
+    private static func twoDigits(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
 
     /// A period as a short mark: "Q3", "2H", "P2", "S2", "T7 ▲", "B7 ▼", "OT", "ET", "PEN", "HT",
     /// "FT"; a text already that short as it is; nil for anything else (a sentence is not cut).

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import OddsJSON
 import OddsModel
-import OddsOutput
+@testable import OddsOutput
 import OddsStore
 @testable import OddsSportsAPI
 @testable import OddsBoltOdds
@@ -275,6 +275,29 @@ struct StatusAndTimeTests {
         #expect(ShortClock.label(Self.event("soccer", status: .ended, clock: "90:00")) == "FT")
         #expect(ShortClock.label(Self.event("soccer", status: .halftime, clock: "45:00")) == "HT")
         #expect(ShortClock.label(Self.event("soccer", status: .suspended)) == "SUSP")
+    }
+
+    @Test("Kick-off times by arithmetic read as Foundation's Gregorian calendar reads them, in zones with odd offsets and daylight time")
+    func kickOffArithmetic() throws {
+        var random = SeededRandom(seed: 11)
+        let zones = try ["UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham", "America/St_Johns",
+                         "Europe/London", "Pacific/Kiritimati"].map { try #require(TimeZone(identifier: $0)) }
+        for zone in zones {
+            for _ in 0..<400 {
+                let now = Date(timeIntervalSince1970: Double(random.next() % 2_000_000_000) + random.unit())
+                // Around now, across midnights and daylight changes, and far off.
+                let offsets = [Double(random.next() % 200_000) - 100_000, Double(random.next() % 40_000_000) - 20_000_000]
+                for offset in offsets {
+                    let start = now.addingTimeInterval(offset)
+                    #expect(ShortClock.kickOff(start, now: now, zone: zone) == ShortClock.calendarKickOff(start, now: now, zone: zone),
+                            "\(zone.identifier) \(start) \(now)")
+                }
+            }
+        }
+        // Outside 1900–9999 the calendar answers.
+        let old = Date(timeIntervalSince1970: -3e9), utc = zones[0]
+        #expect(ShortClock.kickOff(old, now: Date(timeIntervalSince1970: 0), zone: utc)
+                == ShortClock.calendarKickOff(old, now: Date(timeIntervalSince1970: 0), zone: utc))
     }
 
     @Test("BoltOdds' when is US Eastern wall-clock time, with daylight time from March to November")
