@@ -254,7 +254,8 @@ public enum DashboardLayout {
             if i < scroll { scroll = i }
             if i >= scroll + bodyRows { scroll = i - bodyRows + 1 }
         }
-        // Only the rows on screen are laid out.
+        // Only the rows on screen are laid out; the user's time zone is looked up once for them all.
+        let zone = TimeZone.current
         for (row, position) in (scroll..<min(order.count, scroll + bodyRows)).enumerated() {
             let key = order.key(at: position)
             guard let state = store.events[key] else { continue }
@@ -265,7 +266,7 @@ public enum DashboardLayout {
             if key == selected { base.insert(.reverse); screen.fill(y: y, attributes: base) }
             let favourite = model.favourites.contains(e.home) || (e.away.map(model.favourites.contains) ?? false)
             screen.put(favourite ? "★" : " ", x: c.x[0], y: y, attributes: base.union(.yellow))
-            let time = stale ? "stale" : ShortClock.label(e, at: model.now, width: c.time)
+            let time = stale ? "stale" : ShortClock.label(e, at: model.now, zone: zone, width: c.time)
             screen.put(TextWidth.pad(time, to: c.time), x: c.x[1], y: y,
                        attributes: base.union(e.status == .live && !stale ? .green : []))
             if c.sport > 0 { screen.put(TextWidth.pad(e.sport, to: c.sport), x: c.sportX, y: y, attributes: base) }

@@ -322,9 +322,15 @@ public struct Market: Hashable, Sendable {
     }
 
     var mainRule: MainRule {
-        if selections.contains(where: { $0.isMain == true }) { return .marked }
-        guard let first = selections.first, selections.contains(where: { $0.line != first.line }) else { return .all }
-        return .line(first.line)
+        // One pass, reading fields in place (taking the first selection out copied all of it).
+        guard !selections.isEmpty else { return .all }
+        let firstLine = selections[0].line
+        var varied = false
+        for i in selections.indices {
+            if selections[i].isMain == true { return .marked }
+            if !varied && selections[i].line != firstLine { varied = true }
+        }
+        return varied ? .line(firstLine) : .all
     }
 
     public init(id: String, name: String, book: String? = nil, selections: [Selection]) {
