@@ -9,7 +9,7 @@ import OddsModel
 ///
 /// A frame that is JSON is kept verbatim (line breaks between tokens become spaces); one that is not is
 /// kept as a string under `"text"`. Demo recordings carry `"demo":true`. Each line is written whole with
-/// one `write(2)` loop and no buffering, so `kill -9` loses at most the line in flight.
+/// one `writev(2)` loop and no buffering, so `kill -9` loses at most the line in flight.
 public final class Recorder: FrameTap, @unchecked Sendable {
     // @unchecked: the descriptor is written only under `lock`; the counters too.
     private let lock = NIOLock()
@@ -150,8 +150,8 @@ public final class RecordingReader {
     private var atEnd = false
     /// Bytes of the file read so far (the file offset of `storage[count]`).
     private var position: Int64 = 0
-    /// A line longer than the storage, mapped from the file rather than read (`odds_map_file`): no copy,
-    /// and no fresh memory to fault in for tens of MB. Unmapped by `endView`.
+    /// A line longer than a read chunk (1 MiB), mapped from the file rather than read (`odds_map_file`):
+    /// no copy, and no fresh memory to fault in for tens of MB. Unmapped by `endView`.
     private var mapped: odds_file_map?
     /// Whether the recording is a regular file (a pipe or a terminal is read, never mapped).
     private let mappable: Bool
@@ -283,8 +283,8 @@ public final class RecordingReader {
         }
     }
 
-    /// The line begun in the storage, mapped from the file to its newline (or the file's end), when
-    /// the storage holds a line this long and the file can be mapped; nil to read on instead. The
+    /// The line begun in the storage, mapped from the file to its newline (or the file's end), once a
+    /// chunk of it is read without its end and the file can be mapped; nil to read on instead. The
     /// file is read on after the line.
     private func mapLine() -> UnsafeBufferPointer<UInt8>? {
         guard mappable else { return nil }

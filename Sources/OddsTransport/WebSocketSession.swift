@@ -247,6 +247,8 @@ public final class ReadDemand: NIOAsyncSequenceProducerDelegate, @unchecked Send
 /// Turns frames into `WebSocketEvent`s: answers pings, echoes the server's close, reports its code,
 /// and stops reading the socket while the consumer's buffer is full. Lives on the channel's loop.
 final class FrameReader: ChannelDuplexHandler {
+    /// Messages smaller than this are copied out of the read buffer (see `channelRead`).
+    static let copyBelow = 1 << 20
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -294,7 +296,11 @@ final class FrameReader: ChannelDuplexHandler {
         switch frame.opcode {
         case .text, .binary:
             guard !finished else { return }
-            let bytes = frame.unmaskedData
+            var bytes = frame.unmaskedData
+            // A message is a slice of NIO's read buffer. A small one is copied out, so that messages
+            // waiting in the queue hold their own bytes, not each a read buffer (what the queue's
+            // bound counts); a large one (a read buffer of its own, in effect) goes as it is.
+            if bytes.readableBytes < FrameReader.copyBelow { bytes = context.channel.allocator.buffer(buffer: bytes) }
             buffered.add(bytes.readableBytes)
             if case .stopProducing = source.yield(.frame(bytes)) { producing = false }
         case .ping:
