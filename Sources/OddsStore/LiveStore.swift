@@ -307,21 +307,23 @@ public struct LiveStore: Sendable {
     static func recordMoves(_ state: inout EventState, old: [Market], new: [Market], at now: Date) {
         let marketIndex: [MarketKey: Int]? = old.count > 32
             ? Dictionary(old.indices.map { (MarketKey(id: old[$0].id, book: old[$0].book), $0) }, uniquingKeysWith: { first, _ in first }) : nil
-        for market in new {
-            let found = marketIndex.map { $0[MarketKey(id: market.id, book: market.book)] }
-                ?? old.firstIndex(where: { $0.id == market.id && $0.book == market.book })
+        // Markets and selections are read by index where they are: a copy of each (its strings and
+        // arrays retained, then released) was most of what a firehose's store spent here.
+        for m in new.indices {
+            let found = marketIndex.map { $0[MarketKey(id: new[m].id, book: new[m].book)] }
+                ?? old.firstIndex(where: { $0.id == new[m].id && $0.book == new[m].book })
             guard let o = found else { continue }
             // The very same selections (often the same storage, from the decoder's cache) moved nothing;
             // comparing them in full would cost what looking for moves costs.
-            if old[o].selections.sameStorage(as: market.selections) { continue }
-            let previous = old[o].selections
+            if old[o].selections.sameStorage(as: new[m].selections) { continue }
             // A market of many selections (a hostile feed's) is looked up by index, not searched per selection.
-            let index: [SelectionRef: Int]? = previous.count > 32
-                ? Dictionary(previous.indices.map { (previous[$0].ref, $0) }, uniquingKeysWith: { first, _ in first }) : nil
-            for selection in market.selections {
-                let at = index.map { $0[selection.ref] } ?? previous.firstIndex(where: { $0.ref == selection.ref })
-                guard let at, let move = LiveStore.move(from: previous[at].price, to: selection.price, at: now) else { continue }
-                state.moves[SelectionKey(market: market, selection: selection)] = move
+            let index: [SelectionRef: Int]? = old[o].selections.count > 32
+                ? Dictionary(old[o].selections.indices.map { (old[o].selections[$0].ref, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+            for k in new[m].selections.indices {
+                let at = index.map { $0[new[m].selections[k].ref] }
+                    ?? old[o].selections.firstIndex(where: { $0.id == new[m].selections[k].id && $0.line == new[m].selections[k].line })
+                guard let at, let move = LiveStore.move(from: old[o].selections[at].price, to: new[m].selections[k].price, at: now) else { continue }
+                state.moves[SelectionKey(market: new[m], selection: new[m].selections[k])] = move
             }
         }
     }
@@ -397,7 +399,7 @@ extension EventState {
         var selection = update.selection
         let ref = selection.ref
         if let mi = event.markets.firstIndex(where: { $0.id == update.marketID && $0.book == update.book }) {
-            if let si = event.markets[mi].selections.firstIndex(where: { $0.ref == ref }) {
+            if let si = event.markets[mi].selections.firstIndex(where: { $0.id == ref.id && $0.line == ref.line }) {
                 let before = event.markets[mi].selections[si].price
                 // A price update that does not say whether this is the main line keeps what was known.
                 if selection.isMain == nil { selection.isMain = event.markets[mi].selections[si].isMain }

@@ -213,17 +213,19 @@ public final class TickOddsFeed: FeedAdapter {
                 updates[i] = .upsert(e)
                 continue
             }
-            switch updates[i] {
+            // Taken out of the list and put back, so that switching on it moves it instead of copying it.
+            var update = FeedUpdate.heartbeat
+            swap(&update, &updates[i])
+            switch consume update {
             case .price(let p):
                 if p.selection.suspended {
                     suspendedByUpdate[p.eventID, default: []].insert(SuspendedKey(marketID: p.marketID, selection: p.selection.ref))
                 } else if suspendedByUpdate[p.eventID] != nil {
                     suspendedByUpdate[p.eventID]!.remove(SuspendedKey(marketID: p.marketID, selection: p.selection.ref))
                 }
-            case .snapshot(let list):
+                updates[i] = .price(p)
+            case .snapshot(var events):
                 // A snapshot does not say a line reopened either: suspensions of its events still hold.
-                // (Copied here, not bound `var` in the case: that would copy every update switched on.)
-                var events = list
                 let ids = Set(events.map(\.id))
                 suspendedByUpdate = suspendedByUpdate.filter { ids.contains($0.key) }
                 marketCache.retain(ids)
@@ -234,8 +236,9 @@ public final class TickOddsFeed: FeedAdapter {
             case .remove(let id):
                 suspendedByUpdate[id] = nil
                 marketCache.remove(fixture: id)
-            default:
-                break
+                updates[i] = .remove(eventID: id)
+            case let other:
+                updates[i] = other
             }
         }
     }
