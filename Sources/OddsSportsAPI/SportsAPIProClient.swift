@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import OddsModel
 import OddsStore
 import OddsTransport
@@ -18,6 +19,24 @@ func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeI
                                  },
                                  done: { done($0.store, $0.applied) },
                                  timedOut: { _ in throw OddsError.network("No \(what) within \(Int(timeout)) s.") }).store
+}
+
+/// When a one-shot answer is complete: its channels have settled, and the store has caught up with what the
+/// feed had passed on when they did. (Not with what the feed passes on since: a busy feed, a dozen odds channels
+/// changing every second, never lets a store catch up with a count that keeps moving.)
+final class Settling: Sendable {
+    private let mark = NIOLockedValueBox<Int?>(nil)
+
+    /// `emitted` is read only once `settled` is true (the feed counts a snapshot before it marks it).
+    func done(applied: Int, emitted: @autoclosure () -> Int, _ settled: () -> Bool) -> Bool {
+        mark.withLockedValue { mark in
+            if mark == nil {
+                guard settled() else { return false }
+                mark = emitted()
+            }
+            return applied >= mark!
+        }
+    }
 }
 
 /// SportsAPIPro v2: live scores, and per match score, incidents, statistics, odds and lineups, all
@@ -89,18 +108,43 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
     /// Two missed pings.
     public var stalenessBound: TimeInterval { 2 * SportsAPIProFeed.pingInterval + 10 }
 
-    /// Live matches now: the live-scores channel's snapshot.
+    /// Live matches now with their odds: the live-scores channel's snapshot, then, on the same connection,
+    /// the odds channel of each match it lists (the table's 1 / X / 2 is each selection's best price across
+    /// the books), at most `oddsLimit` of them.
     public func liveEvents(sport: String?) async throws -> [Event] {
         let (header, channels) = try SportsAPIProClient.liveScores(sport)
         let feed = SportsAPIProFeed(settings: settings, sport: header, channels: channels)
-        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "live scores from SportsAPIPro") { _, applied in
-            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
-        }
         let slugs = SportSelection.sports(sport).map { Set($0.compactMap(SportsAPIProSports.v2Value).map(SportsAPIProSports.slug)) }
-        return store.currentEvents(provider: .sportsapi).filter { e in
+        let wanted: @Sendable (Event) -> Bool = { e in
             (e.status == .live || e.status == .halftime || e.status == .suspended) && (slugs == nil || slugs!.contains(e.sport) || e.sport == "unknown")
         }
+        let limit = oddsLimit
+        let scores = Settling(), prices = Settling()
+        let asked = NIOLockedValueBox<(odds: [SportsAPIProChannel], of: Int)?>(nil)
+        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "live scores from SportsAPIPro") { store, applied in
+            guard scores.done(applied: applied, emitted: feed.emitted, { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }) else {
+                return false
+            }
+            let odds = asked.withLockedValue { asked in
+                if let asked { return asked.odds }
+                let live = store.currentEvents(provider: .sportsapi).filter(wanted)
+                let odds = live.prefix(limit).map { SportsAPIProChannel.odds($0.id) }
+                asked = (odds, live.count)
+                feed.subscribe(odds)
+                return odds
+            }
+            // Each match's odds snapshot, or its channel quiet for as long as the scores' may be.
+            return prices.done(applied: applied, emitted: feed.emitted) { feed.settled(odds, quiet: SportsAPIProClient.snapshotWait) }
+        }
+        if let (odds, of) = asked.withLockedValue({ $0 }), odds.count < of {
+            transport.logger.warning("SportsAPIPro v2: odds asked for the first \(odds.count) of \(of) live matches (each match's odds is a channel of its own)")
+        }
+        return store.currentEvents(provider: .sportsapi).filter(wanted)
     }
+
+    /// Most live matches whose odds a one-shot query subscribes to (each is a channel the server keeps for
+    /// the connection; the docs ask clients to subscribe only to what they use).
+    public var oddsLimit = 250
 
     /// v2 lists no live sports: its documented sports, without counts.
     public func liveSports() async throws -> [SportCount] {
@@ -121,8 +165,9 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         for p in parts where !list.contains(p) { list.append(p) }
         let channels = list
         let feed = try self.feed(sport: nil, channels: channels)
+        let answered = Settling()
         let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "answer from SportsAPIPro for match \(id)") { _, applied in
-            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
+            answered.done(applied: applied, emitted: feed.emitted) { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }
         }
         guard let event = store.currentEvents(provider: .sportsapi).first(where: { $0.id == id }) else {
             throw OddsError.notFound("SportsAPIPro has no match '\(id)'.")
@@ -195,8 +240,9 @@ public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
     public func liveEvents(sport: String?) async throws -> [Event] {
         let (host, channels) = try SportsAPIProV1Client.channels(sport)
         let feed = SportsAPIProV1Feed(settings: settings, hostSport: host, channels: channels)
+        let answered = Settling()
         let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "scores from SportsAPIPro v1") { _, applied in
-            feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) && applied >= feed.emitted
+            answered.done(applied: applied, emitted: feed.emitted) { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }
         }
         let slugs = channels == ["live"] ? nil : Set(channels.map(SportsAPIProSports.slug))
         return store.currentEvents(provider: .sportsapiV1).filter { e in

@@ -19,7 +19,8 @@ extension SportsAPIProClient {
         notes: """
         Documented: wss://v2.football.sportsapipro.com/ws (key as ?x-api-key=, or the x-api-key header with \
         key_in = "header"; x-sport header from --sport), its channels, and a ping every 30 s (ping_seconds; no \
-        pong or data for two intervals: reconnect). Everything comes over the WebSocket: no REST is used. \
+        pong or data for two intervals: reconnect). Everything comes over the WebSocket: no REST is used. A \
+        one-shot live table subscribes to the odds channel of each match it lists (at most 250) for its 1 / X / 2. \
         Inferred: the shapes of every channel's data (read as SofaScore-style events, incidents, statistics, \
         lineups and odds), the unsubscribe reply and the error message.
         """,

@@ -530,6 +530,18 @@ struct OneShotInterruptTests {
 
 @Suite("SportsAPIPro from the binary", .timeLimit(.minutes(3)))
 struct SportsAPIProCLITests {
+    @Test("live --provider sportsapi: the 1 / X / 2 columns hold each match's best price across its books")
+    func liveColumns() async throws {
+        let r = try await CLI.run(["live", "--provider", "sportsapi", "--sport", "soccer", "--demo", "--format", "tsv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = r.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        #expect(rows.count >= 3)
+        for row in rows {
+            // ID LEAGUE MATCH SCORE TIME 1 X 2 demo
+            #expect(row.count == 9 && !row[5].isEmpty && !row[6].isEmpty && !row[7].isEmpty, "\(row)")
+        }
+    }
+
     @Test("sportsapi match --json has score, incidents, stats, lineups and odds of several books; labelled demo")
     func matchJSON() async throws {
         let live = try await CLI.run(["sportsapi", "live", "--demo", "--json"])

@@ -50,6 +50,39 @@ struct SportsAPIProSocketTests {
         }
     }
 
+    @Test("A one-shot answer waits for what the feed had passed on when its channels settled, not for what it passes on since")
+    func settling() {
+        let answer = Settling()
+        var settled = false
+        #expect(!answer.done(applied: 100, emitted: 5) { settled })
+        settled = true
+        #expect(!answer.done(applied: 3, emitted: 5) { settled })
+        // The feed has passed on 45 more since: the store holds what the snapshots brought, and that is the answer.
+        #expect(answer.done(applied: 5, emitted: 50) { settled })
+    }
+
+    @Test("live: each listed match comes with its odds (every book's, both shapes of the odds channel), at most oddsLimit of them")
+    func liveOdds() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let soccer = try await client.liveEvents(sport: "soccer")
+            #expect(soccer.count >= 3)
+            for e in soccer {
+                let columns = e.mainColumns.cells
+                #expect(columns[0] != nil && columns[2] != nil, "\(e.id): \(e.markets.map(\.id))")
+                // SofaScore's own shape (ids that are multiples of 3) is the feed's one book; the others name several.
+                let books = Set(e.markets.compactMap(\.book))
+                if let n = Int(e.id), n % 3 != 0 { #expect(books.count >= 2, "\(e.id): \(books)") }
+            }
+            // Past the limit, the rest are listed without odds (and the log says so).
+            let limited = SportsAPIProSocketTests.v2(sim, transport)
+            limited.oddsLimit = 1
+            let few = try await limited.liveEvents(sport: "soccer")
+            #expect(few.count == soccer.count)
+            #expect(few.filter { !$0.markets.isEmpty }.count == 1)
+        }
+    }
+
     @Test("match: score, incidents, statistics, lineups and odds of several books in one answer; prices as sent")
     func match() async throws {
         try await withSimulator({ $0.secondsPerTick = 60 }) { sim, transport in
