@@ -150,6 +150,9 @@ public final class Simulator: @unchecked Sendable {
     var inboundAt: [Date] = []
     package var silent = false
     package var padding = 0
+    /// SportsAPIPro v2's answer to an odds channel's subscription: nil as the docs say; "" none at all; any
+    /// other text an error naming the channel.
+    package var sportsAPIOddsRefusal: String?
     var requestCount = 0
     var connectionCount = 0
     var rateLimited = 0

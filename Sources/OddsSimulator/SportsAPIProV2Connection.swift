@@ -105,6 +105,10 @@ final class SportsAPIProV2Connection: ChannelInboundHandler, SimSocket, SimFrame
             send(SportsAPIProV2.error("Match not found: \(name.split(separator: ":")[1])", channel: name))
             return
         }
+        if case .match(_, .odds) = channel, let refusal = sim.sportsAPIOddsRefusal {
+            if !refusal.isEmpty { send(SportsAPIProV2.error(refusal, channel: name)) }
+            return
+        }
         if !channels.contains(name) { channels.append(name) }
         send(SportsAPIProV2.subscribed(name, mode: SportsAPIProV2.mode(channel, options: sim.options)))
         if let data = data(channel) {

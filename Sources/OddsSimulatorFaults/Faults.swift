@@ -31,6 +31,10 @@ extension Simulator {
     /// While silent, no data, heartbeat or ping is sent (a dead connection).
     public func setSilent(_ on: Bool) async { await onLoop { self.silent = on } }
 
+    /// SportsAPIPro v2 answers a subscription to a match's odds with an error naming the channel (`text`), with
+    /// nothing at all (""), or as the docs say (nil).
+    public func refuseSportsAPIOdds(_ text: String?) async { await onLoop { self.sportsAPIOddsRefusal = text } }
+
     /// Pads every snapshot and broadcast with `bytes` of filler, to make frames big.
     public func setPadding(bytes: Int) async { await onLoop { self.padding = bytes } }
 }

@@ -11,6 +11,7 @@ import OddsTransport
 /// `done` is told how many updates (connection states aside) the store has taken; an adapter's
 /// count of what it passed on, read after its own readiness, says whether the store has caught up.
 func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeInterval, what: String,
+             failed: (LiveStore, Error) throws -> LiveStore = { throw $1 },
              done: @escaping @Sendable (LiveStore, _ applied: Int) -> Bool) async throws -> LiveStore {
     try await FeedRunner.collect(adapters, transport: transport, initial: (store: LiveStore(), applied: 0), poll: 0.05, timeout: timeout,
                                  fold: { s, message in
@@ -18,7 +19,8 @@ func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeI
                                      if case .connection = message.update {} else { s.applied += 1 }
                                  },
                                  done: { done($0.store, $0.applied) },
-                                 timedOut: { _ in throw OddsError.network("No \(what) within \(Int(timeout)) s.") }).store
+                                 timedOut: { _ in throw OddsError.network("No \(what) within \(Int(timeout)) s.") },
+                                 failed: { (try failed($0.store, $1), $0.applied) }).store
 }
 
 /// When a one-shot answer is complete: its channels have settled, and the store has caught up with what the
@@ -110,7 +112,9 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
 
     /// Live matches now with their odds: the live-scores channel's snapshot, then, on the same connection,
     /// the odds channel of each match it lists (the table's 1 / X / 2 is each selection's best price across
-    /// the books), at most `oddsLimit` of them.
+    /// the books), at most `oddsLimit` of them. The odds are a bonus to the scores: channels the server does
+    /// not answer within `oddsWait`, or refuses (a plan without odds), leave their matches without prices,
+    /// and a warning says so once.
     public func liveEvents(sport: String?) async throws -> [Event] {
         let (header, channels) = try SportsAPIProClient.liveScores(sport)
         let feed = SportsAPIProFeed(settings: settings, sport: header, channels: channels)
@@ -118,29 +122,47 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         let wanted: @Sendable (Event) -> Bool = { e in
             (e.status == .live || e.status == .halftime || e.status == .suspended) && (slugs == nil || slugs!.contains(e.sport) || e.sport == "unknown")
         }
-        let limit = oddsLimit
+        let limit = oddsLimit, wait = oddsWait
         let scores = Settling(), prices = Settling()
-        let asked = NIOLockedValueBox<(odds: [SportsAPIProChannel], of: Int)?>(nil)
-        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "live scores from SportsAPIPro") { store, applied in
+        let asked = NIOLockedValueBox<(odds: [SportsAPIProChannel], of: Int, at: Date, late: Bool)?>(nil)
+        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "live scores from SportsAPIPro", failed: { store, error in
+            // Stopped after the scores came (the odds channels refused as a plan's limit): the scores are the answer.
+            guard asked.withLockedValue({ $0 }) != nil, case OddsError.accessDenied(_, let text) = error else { throw error }
+            transport.logger.warning("SportsAPIPro v2 refused the odds channels (\(ProviderText.excerpt(text))): the table shows scores without odds")
+            return store
+        }) { store, applied in
             guard scores.done(applied: applied, emitted: feed.emitted, { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }) else {
                 return false
             }
-            let odds = asked.withLockedValue { asked in
-                if let asked { return asked.odds }
+            let (odds, at) = asked.withLockedValue { asked in
+                if let asked { return (asked.odds, asked.at) }
                 let live = store.currentEvents(provider: .sportsapi).filter(wanted)
                 let odds = live.prefix(limit).map { SportsAPIProChannel.odds($0.id) }
-                asked = (odds, live.count)
+                asked = (odds, live.count, Date(), false)
                 feed.subscribe(odds)
-                return odds
+                return (odds, asked!.at)
             }
-            // Each match's odds snapshot, or its channel quiet for as long as the scores' may be.
-            return prices.done(applied: applied, emitted: feed.emitted) { feed.settled(odds, quiet: SportsAPIProClient.snapshotWait) }
+            // Each match's odds snapshot, or its channel quiet for as long as the scores' may be; not past `oddsWait`.
+            if prices.done(applied: applied, emitted: feed.emitted, { feed.settled(odds, quiet: SportsAPIProClient.snapshotWait) }) { return true }
+            guard Date().timeIntervalSince(at) > wait else { return false }
+            asked.withLockedValue { $0?.late = true }
+            return true
         }
-        if let (odds, of) = asked.withLockedValue({ $0 }), odds.count < of {
-            transport.logger.warning("SportsAPIPro v2: odds asked for the first \(odds.count) of \(of) live matches (each match's odds is a channel of its own)")
+        if let (odds, of, _, late) = asked.withLockedValue({ $0 }) {
+            if odds.count < of {
+                transport.logger.warning("SportsAPIPro v2: odds asked for the first \(odds.count) of \(of) live matches (each match's odds is a channel of its own)")
+            }
+            let unanswered = late ? odds.filter { !feed.settled([$0], quiet: SportsAPIProClient.snapshotWait) }.count : 0
+            let refused = feed.refusedChannels.intersection(odds.map(\.name)).count
+            if unanswered + refused > 0 {
+                transport.logger.warning("SportsAPIPro v2: no odds for \(unanswered + refused) of \(odds.count) matches (\(refused) refused, \(unanswered) unanswered within \(Int(wait)) s)")
+            }
         }
         return store.currentEvents(provider: .sportsapi).filter(wanted)
     }
+
+    /// Seconds the odds channels may take to answer a one-shot query once the scores are in.
+    public var oddsWait: TimeInterval = 5
 
     /// Most live matches whose odds a one-shot query subscribes to (each is a channel the server keeps for
     /// the connection; the docs ask clients to subscribe only to what they use).

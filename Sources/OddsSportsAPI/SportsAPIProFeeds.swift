@@ -43,6 +43,7 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
     private var modes: [String: String] = [:]
     private var subscribedAt: [String: Date] = [:]
     private var snapshots = Set<String>()
+    private var refused = Set<String>()
     /// Incidents already passed on, per match: the snapshot, nats updates and safety-net polls
     /// resend the same ones.
     private var seen: [String: Set<String>] = [:]
@@ -86,6 +87,7 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             self.link = link
             subscribedAt = [:]
             snapshots = []
+            refused = []
             return self.channels
         }
         for c in channels { link.send(SportsAPIProFeed.action("subscribe", c)) }
@@ -107,7 +109,7 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             let names = Set(list.map(\.name))
             let gone = channels.filter(names.contains)
             channels.removeAll(where: names.contains)
-            for c in gone { subscribedAt[c] = nil; snapshots.remove(c); modes[c] = nil }
+            for c in gone { subscribedAt[c] = nil; snapshots.remove(c); modes[c] = nil; refused.remove(c) }
             return (self.link, gone)
         }
         for c in gone { link?.send(SportsAPIProFeed.action("unsubscribe", c)) }
@@ -124,13 +126,17 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
 
     /// Whether each channel has had its first answer on this connection: its snapshot, or (the
     /// docs send a snapshot only "if available") `quiet` seconds since it was confirmed.
+    /// A channel the server answered with an error has had its answer too.
     public func settled(_ list: [SportsAPIProChannel], quiet: TimeInterval, now: Date = Date()) -> Bool {
         lock.withLock {
             list.allSatisfy { c in
-                snapshots.contains(c.name) || subscribedAt[c.name].map { now.timeIntervalSince($0) >= quiet } ?? false
+                snapshots.contains(c.name) || refused.contains(c.name) || subscribedAt[c.name].map { now.timeIntervalSince($0) >= quiet } ?? false
             }
         }
     }
+
+    /// Channels the server answered with an error on this connection.
+    public var refusedChannels: Set<String> { lock.withLock { refused } }
 
     /// Updates passed on so far (a keepalive is one heartbeat): with `settled`, a one-shot answer
     /// knows when its store holds what a snapshot brought.
@@ -169,7 +175,11 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             return (.keepalive, nil)
         case .error(let text, let channel):
             let full = channel.map { "\(text) (channel \($0))" } ?? text
-            let first = lock.withLock { shownErrors.count < 100 ? shownErrors.insert(full).inserted : false }
+            let first = lock.withLock {
+                // The server's answer for that channel: a one-shot query waits for it no longer.
+                if let channel, channels.contains(channel) { refused.insert(channel) }
+                return shownErrors.count < 100 ? shownErrors.insert(full).inserted : false
+            }
             let inbound = classifySportsAPIError(full, provider: provider)
             if case .notice = inbound, !first { return (.keepalive, nil) }
             return (inbound, nil)

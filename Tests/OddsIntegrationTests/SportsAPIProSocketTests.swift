@@ -83,6 +83,34 @@ struct SportsAPIProSocketTests {
         }
     }
 
+    @Test("live: odds channels refused for the plan, refused one by one, or never answered leave the scores without prices, never fail them")
+    func liveOddsRefused() async throws {
+        try await withSimulator { sim, transport in
+            // A plan without odds: the server's error stops the connection, and the scores that came are the answer.
+            await sim.refuseSportsAPIOdds("Your plan does not include odds; upgrade to subscribe to this channel")
+            let planned = SportsAPIProSocketTests.v2(sim, transport)
+            let scores = try await planned.liveEvents(sport: "soccer")
+            #expect(scores.count >= 3 && scores.allSatisfy { $0.markets.isEmpty && $0.score != nil })
+            // An error per channel is that channel's answer: no wait for the quiet period, let alone oddsWait.
+            await sim.refuseSportsAPIOdds("Odds unavailable for this match")
+            let refused = SportsAPIProSocketTests.v2(sim, transport)
+            refused.oddsWait = 60
+            let started = Date()
+            let some = try await refused.liveEvents(sport: "soccer")
+            #expect(Date().timeIntervalSince(started) < SportsAPIProClient.snapshotWait + 10)
+            #expect(some.count == scores.count && some.allSatisfy(\.markets.isEmpty))
+            // No answer at all: the table comes after oddsWait, with the scores.
+            await sim.refuseSportsAPIOdds("")
+            let silent = SportsAPIProSocketTests.v2(sim, transport)
+            silent.oddsWait = 1
+            let quiet = try await silent.liveEvents(sport: "soccer")
+            #expect(quiet.count == scores.count && quiet.allSatisfy(\.markets.isEmpty))
+            // And as the docs say again: prices.
+            await sim.refuseSportsAPIOdds(nil)
+            #expect(try await SportsAPIProSocketTests.v2(sim, transport).liveEvents(sport: "soccer").allSatisfy { !$0.markets.isEmpty })
+        }
+    }
+
     @Test("match: score, incidents, statistics, lineups and odds of several books in one answer; prices as sent")
     func match() async throws {
         try await withSimulator({ $0.secondsPerTick = 60 }) { sim, transport in
