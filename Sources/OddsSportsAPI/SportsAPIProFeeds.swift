@@ -20,7 +20,8 @@ func classifySportsAPIError(_ text: String, provider: ProviderID) -> Inbound {
     if ["plan", "permission", "access denied", "upgrade", "forbidden"].contains(where: t.contains) {
         return .fatal(.accessDenied(provider, text))
     }
-    return .notice("\(provider.displayName): \(text)")
+    // The runner names the connection in front of it.
+    return .notice(text)
 }
 
 /// SportsAPIPro v2's one WebSocket: channel subscriptions that change while connected, the
@@ -161,7 +162,7 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
                 // Shown where connection states are (the dashboard's header, stream lines), and said once on stderr.
                 let reason = "natsConnected: false; updates by poll (incidents 15 s, stats 30 s)"
                 return (.batch([.data([.connection(.degraded(reason: reason))]),
-                                .notice("SportsAPIPro v2 says its real-time bridge is down (natsConnected: false): incidents and stats come by poll every 15 and 30 s until it is back.")],
+                                .notice("the server says its real-time bridge is down (natsConnected: false): incidents and stats come by poll every 15 and 30 s until it is back.")],
                                skipped: []), nil)
             }
             return (.keepalive, nil)
@@ -237,7 +238,7 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             }
             var items: [Inbound] = [.data(fresh.map { FeedUpdate.incident(eventID: id, $0) })]
             if cut > 0 {
-                items.append(.notice("SportsAPIPro v2: match \(id) lists more than \(SportsAPIProWire.incidentLimit) incidents; only the newest \(SportsAPIProWire.incidentLimit) are kept"))
+                items.append(.notice("match \(id) lists more than \(SportsAPIProWire.incidentLimit) incidents; only the newest \(SportsAPIProWire.incidentLimit) are kept"))
             }
             return skipped == 0 && items.count == 1 ? items[0]
                 : .batch(items, skipped: Array(repeating: "an unreadable incident", count: skipped))

@@ -542,6 +542,16 @@ struct SportsAPIProCLITests {
         }
     }
 
+    @Test("sportsapi match of an unknown id: not found at once (the server's errors are the channels' answers), each said once with one name in front")
+    func unknownMatch() async throws {
+        let started = Date()
+        let r = try await CLI.run(["sportsapi", "match", "99999999", "--demo"])
+        #expect(r.status == 5, "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(r.stderr.contains("SportsAPIPro v2: Match not found: 99999999") && !r.stderr.contains("SportsAPIPro v2: SportsAPIPro"), "\(r.stderr)")
+        #expect(r.stderr.contains("no match '99999999'"))
+    }
+
     @Test("sportsapi match --json has score, incidents, stats, lineups and odds of several books; labelled demo")
     func matchJSON() async throws {
         let live = try await CLI.run(["sportsapi", "live", "--demo", "--json"])
