@@ -379,14 +379,21 @@ struct FusedDashboardTests {
         #expect(DashboardLayout.layout(narrow).line(0).contains("2 feeds: 1 live, 1 reconnecting"))
     }
 
-    @Test("A book's name in the room its cell has: whole when it fits, else its short name, else whole words, else cut")
+    @Test("A book's name in the room its cell has: whole when it fits, else its short name (however spelled), else whole words, else initials, else cut")
     func bookLabels() throws {
-        let short = ["draftkings": "DK", "fanduel": "FD"]
+        let short = ["draftkings": "DK", "fanduel": "FD", "betmgm": "MGM", "williamhill": "WH", "unibet": "UNI"]
         #expect(BookLabel.fit("fanduel", width: 7, short: short) == "fanduel")
         #expect(BookLabel.fit("fanduel", width: 5, short: short) == "FD")
         #expect(BookLabel.fit("DraftKings", width: 9, short: short) == "DK")
         #expect(BookLabel.fit("William Hill US", width: 12, short: short) == "William Hill")
         #expect(BookLabel.fit("betwinnerplus", width: 6, short: short) == "betwin")
+        // A book spelled another way than the short names' key (SofaScore's "Bet MGM", "William Hill"); initials
+        // before a word cut short.
+        #expect(BookLabel.fit("Bet MGM", width: 4, short: short) == "MGM")
+        #expect(BookLabel.fit("William Hill", width: 6, short: short) == "WH")
+        #expect(BookLabel.fit("Unibet", width: 4, short: short) == "UNI")
+        #expect(BookLabel.fit("Paddy Power", width: 4, short: short) == "PP")
+        #expect(BookLabel.fit("Paddy Power", width: 1, short: short) == "P")
         #expect(BookLabel.fit("x", width: 0, short: short) == "")
         // In the table: a long price leaves less room, so the same book reads shorter; the grid's header as well.
         var model = Self.model()
