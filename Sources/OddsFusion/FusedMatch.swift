@@ -8,7 +8,8 @@ public struct FusedMatch: Sendable {
     /// Stable while its first source lives ("m" and 7 hex digits).
     public var id: String
     /// The match as one event: names from its first source; score, clock, period and status from the
-    /// freshest source that has a scoreboard; every source's incidents, once each; every source's
+    /// freshest source that has a scoreboard (its clock, when it has none, from the freshest that has one
+    /// and the same score); every source's incidents, once each; every source's
     /// markets, each naming its provider, the match result of all of them as one market (`resultMarketID`)
     /// whose selections are home, draw and away, so that its best price is the best of every source.
     public var event: Event
@@ -49,9 +50,17 @@ extension FusedMatch {
         fused.updatedAt = events.compactMap(\.updatedAt).max()
         // The scoreboard of the freshest source that has one.
         let scored = events.filter { $0.score != nil || $0.scoreText != nil }
-        if let fresh = scored.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) {
+        let freshest: (Event, Event) -> Bool = { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }
+        if let fresh = scored.max(by: freshest) {
             fused.score = fresh.score; fused.scoreText = fresh.scoreText; fused.clock = fresh.clock
             fused.clockStart = fresh.clockStart; fused.period = fresh.period; fused.status = fresh.status
+            // A scoreboard without a running clock (BoltOdds gives the half, not the minute) takes the clock of
+            // the freshest source that has one and shows the same score: "67'" rather than "2H".
+            if fresh.clock == nil, fresh.clockStart == nil,
+               let timed = scored.filter({ ($0.clock != nil || $0.clockStart != nil) && $0.score == fresh.score && $0.scoreText == fresh.scoreText })
+                .max(by: freshest) {
+                fused.clock = timed.clock; fused.clockStart = timed.clockStart; fused.period = timed.period
+            }
         }
         var conflicts: [String] = []
         let scores = scored.map { ($0.provider, $0.score.map { "\($0.home)-\($0.away)" } ?? $0.scoreText ?? "") }

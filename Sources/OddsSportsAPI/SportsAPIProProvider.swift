@@ -27,10 +27,12 @@ extension SportsAPIProClient {
         options: [ProviderOption("key_in", "query", documented: true), ProviderOption("ping_seconds", "30", documented: true)],
         capabilities: [.books, .incidents, .stats, .lineups, .matchFocus, .changesOnly],
         commands: SportsAPICommand.self,
-        // The European books SofaScore lists, for price cells too narrow for the name (the US ones are BoltOdds').
+        // The European books SofaScore lists, for price cells too narrow for the name (the US ones are BoltOdds'),
         bookShortNames: ["betfair": "BF", "1xbet": "1XB", "888sport": "888", "betsson": "BSSN", "paddypower": "PP",
                          "skybet": "SKY", "ladbrokes": "LAD", "coral": "COR", "marathonbet": "MAR", "betclic": "BCL",
-                         "tipico": "TIP", "interwetten": "IW", "bwin": "BWIN"],
+                         "tipico": "TIP", "interwetten": "IW", "bwin": "BWIN",
+                         // Odds in SofaScore's own shape name no book: the feed's own, named for the provider.
+                         "sportsapi": "SAPI"],
         make: { settings, transport, _ in SportsAPIProClient(settings: settings, transport: transport) },
         fuzzTargets: { corpus in
             FuzzTarget.adapters(feedConnections(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),

@@ -138,6 +138,32 @@ struct FusionTests {
         #expect(fused.event.markets.allSatisfy { $0.provider != nil })
     }
 
+    @Test("The fused clock: the freshest scoreboard's, or, when it has only the half, the freshest clock of a source with the same score")
+    func fusedClock() throws {
+        var bolt = Self.event(.boltodds, "2", "Manchester City", "Brighton and Hove Albion", score: Score(home: 1, away: 0), updated: 20)
+        bolt.period = "2H"
+        var tick = Self.event(.tickodds, "3", "Manchester City", "Brighton", score: Score(home: 1, away: 0), updated: 10)
+        tick.clock = "67'"
+        tick.period = "2nd half"
+        func row(_ events: [Event]) throws -> Event {
+            var fusion = MatchFusion()
+            fusion.update(events)
+            return try #require(fusion.fused(events).first { $0.sources.count == events.count }).event
+        }
+        let same = try row([bolt, tick])
+        #expect(same.clock == "67'" && same.period == "2nd half" && same.score == Score(home: 1, away: 0))
+        // Another score: the clock of a source that has not seen the goal is not this scoreboard's.
+        var behind = tick
+        behind.score = Score(home: 0, away: 0)
+        let other = try row([bolt, behind])
+        #expect(other.clock == nil && other.period == "2H" && other.score == Score(home: 1, away: 0))
+        // The freshest with a clock of its own keeps it.
+        var fresher = tick
+        fresher.updatedAt = Self.t0.addingTimeInterval(30)
+        fresher.clock = "68'"
+        #expect(try row([bolt, fresher]).clock == "68'")
+    }
+
     @Test("A stream's events one at a time: upsert joins or founds, an unchanged event keeps its match, forget leaves it")
     func oneAtATime() {
         var fusion = MatchFusion()
