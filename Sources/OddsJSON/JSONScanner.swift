@@ -87,13 +87,6 @@ public struct JSONScanner {
         return _index < bytes.count ? bytes[_index] : nil
     }
 
-    /// Whether `bytes` are one JSON document as `JSONParser` reads them, checked without building it
-    /// (the recorder asks this of every frame, some of tens of MB).
-    public static func isDocument(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var s = JSONScanner(bytes)
-        do { try s.skip(); try s.finish(); return true } catch { return false }
-    }
-
     /// After the top-level value: only whitespace may follow.
     @inlinable
     public mutating func finish() throws {

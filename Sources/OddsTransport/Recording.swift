@@ -46,7 +46,7 @@ public final class Recorder: FrameTap, @unchecked Sendable {
     public func frame(feed: String, bytes: UnsafeBufferPointer<UInt8>, at: Date) {
         // A JSON frame with no raw line break goes out as it is, between its line's head and tail:
         // a frame of tens of MB is not copied into a line of its own first.
-        let isJSON = JSONScanner.isDocument(bytes)
+        let isJSON = JSONScanner.isJSON(bytes)
         let asIs = isJSON && !Recorder.hasLineBreak(bytes)
         let line = asIs ? Recorder.head(feed: feed, at: at, demo: demo) + Array(",\"frame\":".utf8)
                         : Recorder.line(feed: feed, bytes: bytes, at: at, demo: demo, isJSON: isJSON)
@@ -101,7 +101,7 @@ public final class Recorder: FrameTap, @unchecked Sendable {
 
     /// One recording line of bytes where they are.
     public static func line(feed: String, bytes: UnsafeBufferPointer<UInt8>, at: Date, demo: Bool) -> [UInt8] {
-        line(feed: feed, bytes: bytes, at: at, demo: demo, isJSON: JSONScanner.isDocument(bytes))
+        line(feed: feed, bytes: bytes, at: at, demo: demo, isJSON: JSONScanner.isJSON(bytes))
     }
 
     private static func line(feed: String, bytes: UnsafeBufferPointer<UInt8>, at: Date, demo: Bool, isJSON: Bool) -> [UInt8] {
@@ -292,10 +292,9 @@ public final class RecordingReader {
         guard fstat(handle.fileDescriptor, &info) == 0, Int64(info.st_size) > position else { return nil }
         let begun = count - start
         let lineStart = position - Int64(begun)
-        var map = odds_file_map()
-        guard odds_map_file(handle.fileDescriptor, lineStart, Int(Int64(info.st_size) - lineStart), &map) == 0,
-              let bytes = map.bytes else { return nil }
         let length = Int(Int64(info.st_size) - lineStart)
+        var map = odds_file_map()
+        guard odds_map_file(handle.fileDescriptor, lineStart, length, &map) == 0, let bytes = map.bytes else { return nil }
         var end = length
         if let hit = memchr(bytes + begun, 0x0A, length - begun) {
             end = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - bytes

@@ -25,11 +25,11 @@ struct JSONTests {
     func malformed(text: String) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
         var t = text
-        #expect(!t.withUTF8 { JSONScanner.isDocument($0) })
+        #expect(!t.withUTF8 { JSONScanner.isJSON($0) })
     }
 
-    @Test("isDocument says what the parser says, without building the document")
-    func isDocument() {
+    @Test("isJSON says what the parser says, without building the document")
+    func isJSONAgrees() {
         var random = SeededRandom(seed: 7)
         let pieces = ["{", "}", "[", "]", ",", ":", "\"a\"", "\"\\u00e9\"", "\"\\ud800\"", "1", "-0.5e3", "01", "true", "nul", " ", "\n",
                       "\"x\u{01}\"", "\"é\"", "null", "1.", "2"]
@@ -41,7 +41,7 @@ struct JSONTests {
         for d in documents {
             let parsed = (try? JSONParser.parse(d)) != nil
             var t = d
-            #expect(t.withUTF8 { JSONScanner.isDocument($0) } == parsed, "\(d)")
+            #expect(t.withUTF8 { JSONScanner.isJSON($0) } == parsed, "\(d)")
             if parsed { valid += 1 }
         }
         #expect(valid > 100)
