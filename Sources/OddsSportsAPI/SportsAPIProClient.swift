@@ -124,11 +124,12 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         }
         let limit = oddsLimit, wait = oddsWait
         let scores = Settling(), prices = Settling()
-        let asked = NIOLockedValueBox<(odds: [SportsAPIProChannel], of: Int, at: Date, late: Bool)?>(nil)
+        let asked = NIOLockedValueBox<(odds: [SportsAPIProChannel], of: Int, at: Date)?>(nil)
+        var refusedByPlan: String?
         let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "live scores from SportsAPIPro", failed: { store, error in
             // Stopped after the scores came (the odds channels refused as a plan's limit): the scores are the answer.
             guard asked.withLockedValue({ $0 }) != nil, case OddsError.accessDenied(_, let text) = error else { throw error }
-            transport.logger.warning("SportsAPIPro v2 refused the odds channels (\(ProviderText.excerpt(text))): the table shows scores without odds")
+            refusedByPlan = text
             return store
         }) { store, applied in
             guard scores.done(applied: applied, emitted: feed.emitted, { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }) else {
@@ -138,23 +139,24 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
                 if let asked { return (asked.odds, asked.at) }
                 let live = store.currentEvents(provider: .sportsapi).filter(wanted)
                 let odds = live.prefix(limit).map { SportsAPIProChannel.odds($0.id) }
-                asked = (odds, live.count, Date(), false)
+                asked = (odds, live.count, Date())
                 feed.subscribe(odds)
                 return (odds, asked!.at)
             }
             // Each match's odds snapshot, or its channel quiet for as long as the scores' may be; not past `oddsWait`.
-            if prices.done(applied: applied, emitted: feed.emitted, { feed.settled(odds, quiet: SportsAPIProClient.snapshotWait) }) { return true }
-            guard Date().timeIntervalSince(at) > wait else { return false }
-            asked.withLockedValue { $0?.late = true }
-            return true
+            return prices.done(applied: applied, emitted: feed.emitted) { feed.settled(odds, quiet: SportsAPIProClient.snapshotWait) }
+                || Date().timeIntervalSince(at) > wait
         }
-        if let (odds, of, _, late) = asked.withLockedValue({ $0 }) {
+        if let (odds, of, _) = asked.withLockedValue({ $0 }) {
             if odds.count < of {
                 transport.logger.warning("SportsAPIPro v2: odds asked for the first \(odds.count) of \(of) live matches (each match's odds is a channel of its own)")
             }
-            let unanswered = late ? odds.filter { !feed.settled([$0], quiet: SportsAPIProClient.snapshotWait) }.count : 0
+            // Settled channels include refused ones: what is not settled now was not answered in time.
+            let unanswered = odds.filter { !feed.settled([$0], quiet: SportsAPIProClient.snapshotWait) }.count
             let refused = feed.refusedChannels.intersection(odds.map(\.name)).count
-            if unanswered + refused > 0 {
+            if let refusedByPlan {
+                transport.logger.warning("SportsAPIPro v2 refused the odds channels (\(ProviderText.excerpt(refusedByPlan))): the table shows scores without odds")
+            } else if unanswered + refused > 0 {
                 transport.logger.warning("SportsAPIPro v2: no odds for \(unanswered + refused) of \(odds.count) matches (\(refused) refused, \(unanswered) unanswered within \(Int(wait)) s)")
             }
         }
