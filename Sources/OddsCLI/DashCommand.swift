@@ -239,6 +239,15 @@ enum DashboardRunner {
         defer { for (p, f) in focus where focused[p] != nil { f.focus(nil) } }
         var lastDraw = Date.distantPast
         var lastTick = Date()
+        // A terminal may apply a resize in steps after it reports one (tmux keeps a shrinking pane's bottom lines
+        // and drops the top ones): the whole screen is drawn again a moment after the last resize too, since rows
+        // that did not change are otherwise never written again.
+        var repaintAfterResize: Date?
+        func resized() {
+            terminal.invalidate()
+            let size = terminal.size
+            _ = update(&model, .resize(width: size.width, height: size.height))
+        }
         func apply(_ effects: [DashboardEffect]) -> Bool {
             for effect in effects {
                 switch effect {
@@ -255,9 +264,8 @@ enum DashboardRunner {
                 pressed = true
                 switch input {
                 case .resize:
-                    terminal.invalidate()
-                    let size = terminal.size
-                    _ = update(&model, .resize(width: size.width, height: size.height))
+                    resized()
+                    repaintAfterResize = Date().addingTimeInterval(0.3)
                 case .key(let key):
                     if apply(update(&model, .key(key))) { return model }
                 }
@@ -267,6 +275,10 @@ enum DashboardRunner {
             let messages = inbox.drain()
             for m in messages { _ = update(&model, m) }
             let now = Date()
+            if let at = repaintAfterResize, now >= at {
+                repaintAfterResize = nil
+                resized()
+            }
             if now.timeIntervalSince(lastTick) >= 0.25 {
                 _ = update(&model, .tick(now))
                 lastTick = now
