@@ -12,6 +12,9 @@ final class Wakeup: @unchecked Sendable {
     private var generation = 0
     private var pending = false
     private var feedArmed = false
+    /// The wait whose deadline passed before it parked (a deadline of zero or already past): its park
+    /// returns at once. Without it, that wake-up found no waiter and was lost, and the loop slept until a key.
+    private var expired = 0
 
     /// Wakes the loop now (or makes its next `wait` return at once).
     func signal() { wake(signalled: true, generation: nil) }
@@ -30,7 +33,7 @@ final class Wakeup: @unchecked Sendable {
         let w: CheckedContinuation<Bool, Never>? = lock.withLock {
             if let expected, expected != generation { return nil }
             guard let w = waiter else {
-                if signalled { pending = true }
+                if signalled { pending = true } else if let expected { expired = expected }
                 return nil
             }
             waiter = nil
@@ -70,12 +73,13 @@ final class Wakeup: @unchecked Sendable {
     }
 
     private func park(_ c: CheckedContinuation<Bool, Never>) {
-        let now: Bool = lock.withLock {
+        let now: Bool? = lock.withLock {
             if pending { pending = false; return true }
+            if expired == generation { return false }
             waiter = c
-            return false
+            return nil
         }
-        if now { c.resume(returning: true) }
+        if let now { c.resume(returning: now) }
     }
 }
 

@@ -211,6 +211,30 @@ struct WakeupTests {
         try await message.value
     }
 
+    @Test("A deadline that passes before the wait parks still ends it: the loop never sleeps until a key")
+    func deadlineBeforePark() async throws {
+        // The dashboard froze on its first frames: a wait of ~0 s whose timer fired before the wait parked was
+        // lost, and with the feed not armed only a key woke the loop again.
+        // The race is narrow: four loops of many waits each make it near certain without the fix.
+        let wakeups = (0..<4).map { _ in Wakeup() }
+        let finished = wakeups.map { _ in ManagedFlag() }
+        for (wakeup, done) in zip(wakeups, finished) {
+            Task {
+                for i in 0..<20_000 { _ = await wakeup.wait(seconds: i % 2 == 0 ? 0 : 0.000_01, feed: false) }
+                done.set()
+            }
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while !finished.allSatisfy(\.value) && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        let allReturned = finished.allSatisfy(\.value)
+        #expect(allReturned, "a wait whose deadline had passed never returned")
+        // A stuck loop is let go, so that nothing outlives the test for long.
+        while !finished.allSatisfy(\.value) && Date() < deadline.addingTimeInterval(5) {
+            for w in wakeups { w.signal() }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
+
     @Test("The key watcher wakes the loop when the input is readable, waits until the keys are read, and stops")
     func keyWatcher() async throws {
         var fds: [Int32] = [-1, -1]
