@@ -148,10 +148,13 @@ struct DashboardTmuxTests {
                 .contains { $0.contains(try! Regex(#"(ARB )?-?\d+\.\d\d%"#)) }
         }
         try await session.keys("Enter")
-        let detail = try await session.waitFor("the sources and the grid") { $0.contains("fused m") && $0.contains("  age  ") }
+        // The pane may be drawn before every source's grid has its prices: wait for the grid's figures too.
+        let detail = try await session.waitFor("the sources and the grid with margins, fair prices and EVs") { screen in
+            screen.contains("fused m") && screen.contains("  age  ") && screen.contains("  margin ") && screen.contains(" fair ")
+                && screen.contains(try! Regex(#"\d\.\d\d[▲▼]? [+-]\d+\.\d\d%"#))
+        }
         #expect(["pulsescore", "tickodds", "boltodds", "sportsapi"].allSatisfy(detail.contains))
         #expect(detail.contains("Match result"))
-        #expect(detail.contains("  margin ") && detail.contains(" fair ") && detail.contains(try! Regex(#"\d\.\d\d[▲▼]? [+-]\d+\.\d\d%"#)))
         // SportsAPIPro's match channels follow the fused detail pane: its statistics and lineups arrive (further down).
         for _ in 0..<4 { try await session.keys("NPage") }
         try await session.waitFor("statistics and lineups from the match channels") { $0.contains("Statistics") || $0.contains("Lineups") }

@@ -215,21 +215,42 @@ struct WakeupTests {
     func deadlineBeforePark() async throws {
         // The dashboard froze on its first frames: a wait of ~0 s whose timer fired before the wait parked was
         // lost, and with the feed not armed only a key woke the loop again.
-        // The race is narrow: four loops of many waits each make it near certain without the fix.
+        // The race is narrow: four loops of many waits each make it near certain without the fix. A loop is stuck
+        // when it makes no progress for 30 s (not when it is slow: in the full run, other tests may hold the
+        // cooperative pool that the timers need for seconds at a time).
+        final class Progress: @unchecked Sendable {  // `count` and `done` are behind `lock`
+            private let lock = NSLock()
+            private var count = 0
+            private var done = false
+            func step() { lock.withLock { count += 1 } }
+            func finish() { lock.withLock { done = true } }
+            var state: (count: Int, done: Bool) { lock.withLock { (count, done) } }
+        }
         let wakeups = (0..<4).map { _ in Wakeup() }
-        let finished = wakeups.map { _ in ManagedFlag() }
-        for (wakeup, done) in zip(wakeups, finished) {
+        let progress = wakeups.map { _ in Progress() }
+        for (wakeup, p) in zip(wakeups, progress) {
             Task {
-                for i in 0..<20_000 { _ = await wakeup.wait(seconds: i % 2 == 0 ? 0 : 0.000_01, feed: false) }
-                done.set()
+                for i in 0..<10_000 {
+                    _ = await wakeup.wait(seconds: i % 2 == 0 ? 0 : 0.000_01, feed: false)
+                    p.step()
+                }
+                p.finish()
             }
         }
-        let deadline = Date().addingTimeInterval(20)
-        while !finished.allSatisfy(\.value) && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
-        let allReturned = finished.allSatisfy(\.value)
-        #expect(allReturned, "a wait whose deadline had passed never returned")
+        var seen = progress.map { _ in (count: -1, since: Date()) }
+        var stuck = false
+        let deadline = Date().addingTimeInterval(180)
+        while !stuck && !progress.allSatisfy({ $0.state.done }) && Date() < deadline {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            for (i, p) in progress.enumerated() {
+                let (count, done) = p.state
+                if count != seen[i].count { seen[i] = (count, Date()) } else if !done && Date().timeIntervalSince(seen[i].since) > 30 { stuck = true }
+            }
+        }
+        #expect(!stuck, "a wait whose deadline had passed never returned")
         // A stuck loop is let go, so that nothing outlives the test for long.
-        while !finished.allSatisfy(\.value) && Date() < deadline.addingTimeInterval(5) {
+        let release = Date().addingTimeInterval(5)
+        while !progress.allSatisfy({ $0.state.done }) && Date() < release {
             for w in wakeups { w.signal() }
             try await Task.sleep(nanoseconds: 1_000_000)
         }
