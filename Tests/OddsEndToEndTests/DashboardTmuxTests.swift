@@ -93,7 +93,14 @@ struct DashboardTmuxTests {
         #expect(first.contains("LATEST INCIDENT"))
         #expect(first.contains("鹿島アントラーズ") || first.contains("セレッソ大阪"))
         // No key pressed: clocks, scores and prices move by themselves.
-        try await session.waitFor("a change without a key press") { Self.table($0) != Self.table(first) }
+        var last = try await session.waitFor("a change without a key press") { Self.table($0) != Self.table(first) }
+        // And it goes on changing (the loop once stopped after a second or two until a key was pressed): five
+        // more changes, each looked for a second after the one before.
+        for _ in 0..<5 {
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            let seen = last
+            last = try await session.waitFor("the table still changing without a key press") { Self.table($0) != Self.table(seen) }
+        }
 
         try await session.keys("/")
         for c in "Bayern" { try await session.keys(String(c)) }
