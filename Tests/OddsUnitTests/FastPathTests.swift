@@ -188,6 +188,23 @@ struct TickOddsTemplateTests {
                 #expect(cache.layoutHits == hits + 1, "change \(i): not read against the layout")
             }
         }
+        // A chain of frames, each compared with the one before (not the base): changes of the same length
+        // before a change of length, and after it, are remembered exactly.
+        let clock = { (c: String) in head.replacingOccurrences(of: "10:00", with: c) }
+        let chain: [[UInt8]] = [
+            T.update(head: clock("10:01"), home: "2.155", over: "1.6"),
+            T.update(head: clock("10:02"), home: "2.15", over: "1.7", flatPrice: "2.5"),
+            T.update(head: clock("10:03"), home: "2.1555", over: "1.8", flatPrice: "2.45"),
+            T.update(head: clock("10:03"), home: "2.2555", over: "1.75", flatPrice: "2.45"),
+            T.update(head: clock("10:04"), home: "2.2", over: "1.75", flatPrice: "2.4"),
+            T.update(),
+        ]
+        for (i, frame) in chain.enumerated() {
+            let hits = cache.layoutHits
+            let fast = try #require(TickOddsDecoders.fast(frame, cache: cache), "chain \(i): no fast answer")
+            #expect(fast == (try TickOddsDecoders.generic(frame)), "chain \(i)")
+            #expect(cache.layoutHits == hits + 1, "chain \(i): not read against the layout")
+        }
         // A value that is not JSON: the message is left to the generic decoder, and the next is read as usual.
         let broken = Array(String(decoding: T.update(home: "2.15"), as: UTF8.self).replacingOccurrences(of: "2.15", with: "2.1.5").utf8)
         #expect(TickOddsDecoders.fast(broken, cache: cache) == nil)
