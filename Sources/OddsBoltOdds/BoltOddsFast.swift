@@ -452,10 +452,7 @@ enum BoltOddsFast {
         let last = markets.count - 1
         if let i = last >= 0 && markets[last].id == market ? last : markets.firstIndex(where: { $0.id == market }) {
             guard markets[i].selections.count < linearLimit else { return false }
-            for k in markets[i].selections.indices
-            where markets[i].selections[k].id == selection.id && markets[i].selections[k].line == selection.line {
-                return false
-            }
+            for k in markets[i].selections.indices where markets[i].selections[k].isSame(as: selection) { return false }
             markets[i].selections.append(consume selection)
         } else {
             guard markets.count < linearLimit else { return false }

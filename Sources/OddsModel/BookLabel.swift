@@ -7,7 +7,8 @@ public enum BookLabel {
         guard width > 0 else { return "" }
         if name.count <= width { return name }
         // The feeds spell one book several ways ("William Hill", "williamhill", "William-Hill").
-        if let s = short[name.lowercased()] ?? short[String(name.lowercased().filter { $0.isLetter || $0.isNumber })], s.count <= width {
+        let lower = name.lowercased()
+        if let s = short[lower] ?? short[String(lower.filter { $0.isLetter || $0.isNumber })], s.count <= width {
             return s
         }
         // Whole words, as many as fit ("William Hill US" in 12 is "William Hill").

@@ -169,6 +169,15 @@ public struct Selection: Hashable, Sendable {
 
     /// Identity within its market: alternate lines of one side (Over 2.5, Over 3.5) are different selections.
     public var ref: SelectionRef { SelectionRef(id: id, line: line) }
+
+    /// Whether `other` is this selection of its market (the same `ref`), compared in place: making two refs
+    /// retains and releases both selections' strings, which hot loops over a store cannot afford.
+    @inlinable
+    public func isSame(as other: Selection) -> Bool { id == other.id && line == other.line }
+
+    /// Whether this selection is the one `ref` names, compared in place.
+    @inlinable
+    public func isSame(as ref: SelectionRef) -> Bool { id == ref.id && line == ref.line }
 }
 
 /// A deep link kept as a head that many selections share (a game's page at one book) and a tail short
@@ -586,10 +595,7 @@ public struct Event: Hashable, Sendable, Identifiable {
         var indexByRef: [SelectionRef: Int]?
         func index(_ m: Int, _ k: Int) -> Int? {
             if let indexByRef { return indexByRef[markets[m].selections[k].ref] }
-            return firsts.firstIndex {
-                markets[$0.m].selections[$0.s].id == markets[m].selections[k].id
-                    && markets[$0.m].selections[$0.s].line == markets[m].selections[k].line
-            }
+            return firsts.firstIndex { markets[$0.m].selections[$0.s].isSame(as: markets[m].selections[k]) }
         }
         for m in markets.indices where markets[m].id == mainID {
             let rule = markets[m].mainRule
@@ -618,7 +624,7 @@ public struct Event: Hashable, Sendable, Identifiable {
             s.suspended = false
             // The selection as that book offers it (its first market of the main id).
             if let m = markets.firstIndex(where: { $0.id == mainID && $0.book == book }),
-               let k = markets[m].selections.firstIndex(where: { $0.id == s.id && $0.line == s.line }) { s = markets[m].selections[k] }
+               let k = markets[m].selections.firstIndex(where: { $0.isSame(as: s) }) { s = markets[m].selections[k] }
             return LineCell(selection: s, book: book)
         }
     }

@@ -321,7 +321,7 @@ public struct LiveStore: Sendable {
                 ? Dictionary(old[o].selections.indices.map { (old[o].selections[$0].ref, $0) }, uniquingKeysWith: { first, _ in first }) : nil
             for k in new[m].selections.indices {
                 let at = index.map { $0[new[m].selections[k].ref] }
-                    ?? old[o].selections.firstIndex(where: { $0.id == new[m].selections[k].id && $0.line == new[m].selections[k].line })
+                    ?? old[o].selections.firstIndex(where: { $0.isSame(as: new[m].selections[k]) })
                 guard let at, let move = LiveStore.move(from: old[o].selections[at].price, to: new[m].selections[k].price, at: now) else { continue }
                 state.moves[SelectionKey(market: new[m], selection: new[m].selections[k])] = move
             }
@@ -399,7 +399,7 @@ extension EventState {
         var selection = update.selection
         let ref = selection.ref
         if let mi = event.markets.firstIndex(where: { $0.id == update.marketID && $0.book == update.book }) {
-            if let si = event.markets[mi].selections.firstIndex(where: { $0.id == ref.id && $0.line == ref.line }) {
+            if let si = event.markets[mi].selections.firstIndex(where: { $0.isSame(as: ref) }) {
                 let before = event.markets[mi].selections[si].price
                 // A price update that does not say whether this is the main line keeps what was known.
                 if selection.isMain == nil { selection.isMain = event.markets[mi].selections[si].isMain }

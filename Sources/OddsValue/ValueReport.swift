@@ -274,7 +274,7 @@ extension ValueReport {
             var mapped = PriceNotes.Market()
             mapped.fields = note.fields
             for (si, s) in m.selections.enumerated() {
-                if let sj = current.markets[j].selections.firstIndex(where: { $0.id == s.id && $0.line == s.line }), let n = note.selections[sj] {
+                if let sj = current.markets[j].selections.firstIndex(where: { $0.isSame(as: s) }), let n = note.selections[sj] {
                     mapped.selections[si] = n
                 }
             }
@@ -295,7 +295,7 @@ extension ValueReport {
     /// is not one that covers every result.
     public static func priceLineNotes(_ p: PriceUpdate, in event: Event, markets: [MarketValue], settings: ValueSettings) -> [(String, JSONOutput)] {
         guard let index = event.markets.firstIndex(where: { $0.id == p.marketID && $0.book == p.book }),
-              let selection = event.markets[index].selections.firstIndex(where: { $0.id == p.selection.id && $0.line == p.selection.line })
+              let selection = event.markets[index].selections.firstIndex(where: { $0.isSame(as: p.selection) })
         else { return [] }
         guard let place = QuoteIndex(markets, only: [index]).places[index]?[selection] else { return [] }
         return [("margin", number(place.margin)), ("fair", fairJSON(place.market, place.outcome, settings: settings)), ("ev", number(place.ev))]
