@@ -7,6 +7,9 @@ let testDependencies: [Target.Dependency] = [
     "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
     "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsCommandSupport", "OddsTestSupport", "CFileMap",
     .product(name: "Logging", package: "swift-log"),
+    // A scripted WebSocket server for the transport's tests (frames a simulator would never send).
+    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
 ]
 
 let package = Package(

@@ -60,6 +60,27 @@ enum BoltOddsFast {
         }
     }
 
+    /// What reading a large message's elements one at a time keeps between them: the memo, and the
+    /// templates, which point into earlier elements' bytes (dropped whenever those may have moved).
+    struct Session {
+        var memo = StringMemo()
+        var templates = Templates()
+    }
+
+    /// One message (an element of a large frame), read with what earlier ones left in `session`; nil
+    /// when it is not for this path.
+    static func message(_ buffer: UnsafeBufferPointer<UInt8>, session: inout Session) -> Read? {
+        var s = JSONScanner(buffer)
+        var read = Read()
+        do {
+            guard try message(&s, into: &read, memo: &session.memo, templates: &session.templates) else { return nil }
+            try s.finish()
+            return read
+        } catch {
+            return nil
+        }
+    }
+
     /// Flags for members seen once: a key seen twice leaves the frame to the generic decoder.
     struct Seen {
         var bits: UInt16 = 0

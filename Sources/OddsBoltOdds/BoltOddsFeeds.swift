@@ -153,11 +153,45 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
         // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
         if let read = BoltOddsFast.frame(frame, dating: dating()) { return .data(kept(read.updates, games: read.games)) }
+        return try generic(frame)
+    }
+
+    /// A frame (or one element of a large one) read by the generic decoder.
+    fileprivate func generic(_ frame: UnsafeBufferPointer<UInt8>) throws -> Inbound {
         var skipped: [String] = []
         let (messages, bad) = try BoltOddsWire.messages(Array(frame)) { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }
         let items = messages.map(inbound)
         if items.count == 1, bad.isEmpty, skipped.isEmpty { return items[0] }
         return .batch(items, skipped: bad + skipped)
+    }
+
+    /// A large frame (the initial state, tens of MB) is read message by message as it arrives.
+    public func elementReader(first: Bool) -> (any FeedElementReader)? { Elements(feed: self) }
+
+    /// The messages of one large frame, each read as a frame of its own would be, by the byte scanner
+    /// with what the messages before it taught it (the next book of the same game repeats its bytes).
+    final class Elements: FeedElementReader {
+        let feed: BoltOddsOddsFeed
+        var session = BoltOddsFast.Session()
+        var generation = -1
+
+        init(feed: BoltOddsOddsFeed) {
+            self.feed = feed
+            session.memo.dating = feed.dating()
+        }
+
+        func element(_ bytes: UnsafeBufferPointer<UInt8>, generation: Int) throws -> Inbound {
+            if generation != self.generation {
+                session.templates = BoltOddsFast.Templates()
+                self.generation = generation
+            }
+            if let read = BoltOddsFast.message(bytes, session: &session) {
+                return .data(feed.kept(read.updates, games: read.games))
+            }
+            // A read that failed part way may have remembered part of this message.
+            session.templates = BoltOddsFast.Templates()
+            return try feed.generic(bytes)
+        }
     }
 
     private func inbound(_ message: BoltOddsWire.OddsMessage) -> Inbound {
@@ -177,7 +211,7 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
 
     /// The updates of the sport asked for (without a competition list, the sport is kept here); the
     /// games they name (the books' views', when the decoder has listed them) go into the index.
-    private func kept(_ updates: consuming [FeedUpdate], games listed: [String]? = nil) -> [FeedUpdate] {
+    fileprivate func kept(_ updates: consuming [FeedUpdate], games listed: [String]? = nil) -> [FeedUpdate] {
         let sport = lock.withLock { filters.sport }
         var kept = updates
         if let sport {
@@ -205,7 +239,7 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
         }
     }
 
-    private func dating() -> BoltOddsFast.Dating { BoltOddsFast.Dating(now: now(), zone: whenZone) }
+    fileprivate func dating() -> BoltOddsFast.Dating { BoltOddsFast.Dating(now: now(), zone: whenZone) }
 
     /// The games the books' views among `updates` name, in order.
     private static func games(in updates: [FeedUpdate]) -> [String] {

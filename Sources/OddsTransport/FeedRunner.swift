@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import OddsJSON
 import OddsModel
 
 /// What to do when a live connection ends.
@@ -85,6 +86,10 @@ public protocol FeedAdapter: AnyObject {
     /// valid only during the call. By default they are copied into one; a decoder that reads bytes
     /// in place takes them as they are.
     func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound
+    /// A reader of a large message's elements as they arrive, when the message is a JSON array of
+    /// messages (BoltOdds' initial state), so that it is never held whole; nil (the default) to read
+    /// every message whole with `receive`.
+    func elementReader(first: Bool) -> (any FeedElementReader)?
     /// What a close code (nil: dropped without one) means for this provider.
     func closeAction(code: Int?) -> CloseAction
     /// A connection silent this long is dead (nil: no watchdog).
@@ -96,10 +101,20 @@ public protocol FeedAdapter: AnyObject {
     var connectionsPerMinute: Int? { get }
 }
 
+/// Reads the elements of one large message in order, as they arrive (`FeedAdapter.elementReader`).
+public protocol FeedElementReader: AnyObject {
+    /// One element, complete, as `receive` would read a message of its own. Its bytes stay valid,
+    /// unmoved, while `generation` is unchanged: a reader may keep pointers into earlier elements of
+    /// the same generation. Throws for an element that cannot be read (skipped and counted).
+    func element(_ bytes: UnsafeBufferPointer<UInt8>, generation: Int) throws -> Inbound
+}
+
 extension FeedAdapter {
     public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
         try receive(Array(frame), first: first)
     }
+
+    public func elementReader(first: Bool) -> (any FeedElementReader)? { nil }
 
     public var connectionName: String { "live" }
     public var connectionsPerMinute: Int? { nil }
@@ -196,6 +211,7 @@ public final class FeedStats: @unchecked Sendable {
     private var _bytes = 0
     private var _malformed = 0
     private var _connects = 0
+    private var _streamed = 0
     private var _lastMalformed: String?
 
     public init() {}
@@ -205,6 +221,8 @@ public final class FeedStats: @unchecked Sendable {
     public var malformed: Int { lock.withLock { _malformed } }
     /// Successful connections, the first included.
     public var connects: Int { lock.withLock { _connects } }
+    /// Large messages read element by element as their bytes arrived, never held whole.
+    public var streamed: Int { lock.withLock { _streamed } }
     public var lastMalformedReason: String? { lock.withLock { _lastMalformed } }
 
     /// Bytes of every frame received.
@@ -214,6 +232,7 @@ public final class FeedStats: @unchecked Sendable {
     /// Several frames at once (a replay counts its frames as it goes, under one lock).
     func frames(_ count: Int, bytes: Int) { lock.withLock { _frames += count; _bytes += bytes } }
     func connected() { lock.withLock { _connects += 1 } }
+    func streamedMessage(bytes: Int) { lock.withLock { _frames += 1; _bytes += bytes; _streamed += 1 } }
     func skipped(_ reason: String) { lock.withLock { _malformed += 1; _lastMalformed = reason } }
 }
 
@@ -363,6 +382,10 @@ public enum FeedRunner {
 
     enum Ending { case closed(Int?), silent(TimeInterval), tooLarge(Int), reconnect(String), fatal(OddsError), cancelled }
 
+    /// A message arriving in parts: read element by element, put together whole, or (malformed part
+    /// way) the rest skipped.
+    enum Parts { case elements(JSONArrayStream, any FeedElementReader), whole(ByteBuffer), skipping }
+
     /// Reads one connection until it ends, sending the adapter's application ping on its cadence.
     /// Time spent waiting for the consumer does not count as silence: the server is then held back
     /// by us, through TCP.
@@ -443,13 +466,71 @@ public enum FeedRunner {
                 return try adapter.receive(span: bytes, first: first)
             }
         }
+        // A message of 1 MiB or more arrives in parts. An array of messages whose adapter reads
+        // elements is read element by element as it arrives; anything else (and every message while
+        // recording, which writes messages whole) is put together first.
+        var parts: Parts?
+        var partBytes = 0
         var events = session.events.makeAsyncIterator()
         while let event = await events.next() {
             if Task.isCancelled { return .cancelled }
-            let frame: ByteBuffer
+            var frame: ByteBuffer
             switch consume event {
             case .frame(let bytes):
                 frame = bytes
+            case .part(var bytes, let final):
+                activity.withLockedValue { $0 = Activity(last: clock.now, busy: true) }
+                defer { activity.withLockedValue { $0 = Activity(last: clock.now, busy: false) } }
+                partBytes += bytes.readableBytes
+                if parts == nil {
+                    parts = .whole(ByteBuffer())
+                    if tap == nil, let reader = adapter.elementReader(first: first),
+                       bytes.withUnsafeReadableBytes(JSONArrayStream.startsArray) == true {
+                        parts = .elements(JSONArrayStream(), reader)
+                    }
+                }
+                switch parts! {
+                case .whole(var whole):
+                    parts = nil
+                    whole.writeBuffer(&bytes)
+                    guard final else { parts = .whole(whole); continue }
+                    partBytes = 0
+                    frame = whole
+                case .elements(let stream, let reader):
+                    var items: [Inbound] = []
+                    do {
+                        try bytes.withUnsafeReadableBytes { raw in
+                            try stream.feed(raw) { element in
+                                do {
+                                    items.append(try reader.element(element, generation: stream.generation))
+                                } catch {
+                                    items.append(.batch([], skipped: [String(describing: error)]))
+                                }
+                            }
+                        }
+                        if final { try stream.finish() }
+                    } catch {
+                        items.append(.batch([], skipped: [String(describing: error)]))
+                        parts = .skipping
+                    }
+                    for item in items { if let ending = await act(on: item) { return ending } }
+                    if final {
+                        stats.streamedMessage(bytes: partBytes)
+                        first = false
+                        parts = nil
+                        partBytes = 0
+                    }
+                    if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
+                    continue
+                case .skipping:
+                    if final {
+                        stats.frame(bytes: partBytes)
+                        first = false
+                        parts = nil
+                        partBytes = 0
+                    }
+                    continue
+                }
             case .closed(let c, let error):
                 code = c
                 failure = error

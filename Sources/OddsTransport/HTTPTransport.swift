@@ -52,6 +52,9 @@ public final class Transport: @unchecked Sendable {
     /// that a reader who stops reading holds about the same memory whatever the number of connections.
     public var webSocketBuffer = Transport.defaultWebSocketBuffer
     public static let defaultWebSocketBuffer = 4 << 20
+    /// WebSocket messages of this size or more are handed on in parts as their bytes arrive (and read
+    /// element by element where the provider can), never held whole; smaller ones come whole.
+    public var streamMessagesFrom = WebSocketReader.defaultStreamFrom
     /// Receives every WebSocket frame and REST body before it is decoded (`odds record`). Set before use.
     public var frameTap: FrameTap?
     /// Largest REST body accepted.

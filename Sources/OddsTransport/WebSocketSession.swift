@@ -9,19 +9,24 @@ import OddsModel
 
 /// What a WebSocket connection delivers.
 public enum WebSocketEvent: Sendable {
-    /// A text (or binary) message, as the bytes received, where NIO received them: a message of tens
-    /// of MB is not copied on its way to the decoder (which reads it in place).
+    /// A text (or binary) message under 1 MiB, whole, in a buffer of its own.
     case frame(ByteBuffer)
+    /// The next bytes of a larger message, as they arrived (where NIO received them); `final` on its
+    /// last part. A message of tens of MB is never held whole unless its consumer puts it together.
+    case part(ByteBuffer, final: Bool)
     /// The connection ended; `code` is the close code when the server sent one, `error` the
     /// protocol failure that ended it (a frame over the size bound), if any.
     case closed(code: Int?, error: WebSocketFailure?)
 }
 
 extension WebSocketEvent {
-    /// A message's bytes, copied (for tests and tools; a feed reads them in place); nil for a close.
+    /// A message's (or part's) bytes, copied (for tests and tools; a feed reads them in place); nil
+    /// for a close.
     public var bytes: [UInt8]? {
-        guard case .frame(let buffer) = self else { return nil }
-        return Array(buffer.readableBytesView)
+        switch self {
+        case .frame(let buffer), .part(let buffer, _): return Array(buffer.readableBytesView)
+        case .closed: return nil
+        }
     }
 }
 
@@ -64,7 +69,10 @@ public struct WebSocketEvents: AsyncSequence, Sendable {
         let bytes: BufferedBytes
         public mutating func next() async -> WebSocketEvent? {
             let event = await inner.next()
-            if case .frame(let b)? = event { bytes.add(-b.readableBytes) }
+            switch event {
+            case .frame(let b)?, .part(let b, _)?: bytes.add(-b.readableBytes)
+            default: break
+            }
             return event
         }
     }
@@ -73,8 +81,8 @@ public struct WebSocketEvents: AsyncSequence, Sendable {
 }
 
 /// One open WebSocket connection on SwiftNIO's typed upgrade pipeline: custom upgrade headers,
-/// frames up to `Transport.maxFrameSize` (fragments aggregated), pings answered, close codes read,
-/// and back-pressure from the consumer to the socket.
+/// messages up to `Transport.maxFrameSize` (fragments together; from 1 MiB handed on in parts as
+/// they arrive), pings answered, close codes read, and back-pressure from the consumer to the socket.
 public final class WebSocketSession: @unchecked Sendable {
     // @unchecked: `channel` is a let of a thread-safe Channel; `events` is a Sendable sequence.
     private let channel: Channel
@@ -108,7 +116,7 @@ public final class WebSocketSession: @unchecked Sendable {
             throw TransportError.connectionFailed("cannot set up TLS: \(error)")
         }
         let tlsErrors = FirstErrorRecorder()
-        let maxFrame = transport.maxFrameSize
+        let maxFrame = transport.maxFrameSize, streamFrom = transport.streamMessagesFrom
         // Bytes buffered before the socket stops being read, and the mark at which reading resumes.
         let high = max(1 << 18, transport.webSocketBuffer), low = high / 4
         transport.logger.debug("WebSocket connect \(transport.redactor.redact(url))")
@@ -131,19 +139,23 @@ public final class WebSocketSession: @unchecked Sendable {
                                 NIOSSLClientHandler(context: sslContext, serverHostname: sni), tlsErrors)
                         }
                         let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
-                            maxFrameSize: maxFrame,
+                            maxFrameSize: maxFrame, enableAutomaticErrorHandling: false,
                             upgradePipelineHandler: { channel, _ in
                                 channel.eventLoop.makeCompletedFuture {
-                                    try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16, maxAccumulatedFrameSize: maxFrame))
+                                    let ops = channel.pipeline.syncOperations
                                     let demand = ReadDemand(eventLoop: channel.eventLoop)
                                     let buffered = BufferedBytes()
                                     let made = FrameProducer.makeSequence(
                                         backPressureStrategy: ByteWatermark(bytes: buffered, low: low, high: high),
                                         finishOnDeinit: true, delegate: demand)
-                                    let reader = FrameReader(source: made.source, buffered: buffered, maxFrameSize: maxFrame)
+                                    let reader = FrameReader(source: made.source, buffered: buffered, maxFrameSize: maxFrame,
+                                                             streamFrom: streamFrom)
                                     demand.reader = reader
-                                    try channel.pipeline.syncOperations.addHandler(reader)
+                                    // NIO's decoder holds a frame until its last byte: the reader reads the
+                                    // bytes in its place (before it, so that it never sees any) and it goes.
+                                    let decoder = try ops.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+                                    try ops.addHandler(reader, position: .before(decoder))
+                                    ops.removeHandler(decoder, promise: nil)
                                     // If the server closed before the reader was in place, it never sees channelInactive.
                                     let boundReader = NIOLoopBound(reader, eventLoop: channel.eventLoop)
                                     channel.closeFuture.whenComplete { _ in channel.eventLoop.execute { boundReader.value.finish() } }
@@ -244,31 +256,37 @@ public final class ReadDemand: NIOAsyncSequenceProducerDelegate, @unchecked Send
     }
 }
 
-/// Turns frames into `WebSocketEvent`s: answers pings, echoes the server's close, reports its code,
-/// and stops reading the socket while the consumer's buffer is full. Lives on the channel's loop.
+/// Reads the server's bytes as WebSocket frames (`WebSocketReader`) and turns them into
+/// `WebSocketEvent`s: answers pings, echoes the server's close, reports its code, closes on bytes
+/// that break the protocol, and stops reading the socket while the consumer's buffer is full. Lives
+/// on the channel's loop.
 final class FrameReader: ChannelDuplexHandler {
-    /// Messages smaller than this are copied out of the read buffer (see `channelRead`).
-    static let copyBelow = 1 << 20
-    typealias InboundIn = WebSocketFrame
+    typealias InboundIn = ByteBuffer
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     let source: FrameProducer.Source
     let buffered: BufferedBytes
     let maxFrameSize: Int
+    var wire: WebSocketReader
+    var inputs: [WebSocketInput] = []
     var context: ChannelHandlerContext?
     var closeCode: Int?
     var failure: WebSocketFailure?
     var closing = false
     var finished = false
+    /// Set once the server's bytes broke the protocol: the rest is not read.
+    var broken = false
     /// False while the consumer's buffer is above its high mark: reads are held back.
     var producing = true
     var readPending = false
 
-    init(source: FrameProducer.Source, buffered: BufferedBytes, maxFrameSize: Int) {
+    init(source: FrameProducer.Source, buffered: BufferedBytes, maxFrameSize: Int,
+         streamFrom: Int = WebSocketReader.defaultStreamFrom) {
         self.source = source
         self.buffered = buffered
         self.maxFrameSize = maxFrameSize
+        self.wire = WebSocketReader(maxMessageSize: maxFrameSize, streamFrom: streamFrom)
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -292,38 +310,66 @@ final class FrameReader: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.opcode {
-        case .text, .binary:
+        guard !broken else { return }
+        var bytes = unwrapInboundIn(data)
+        var bad: WebSocketReadError?
+        do {
+            try wire.read(&bytes, allocator: context.channel.allocator, into: &inputs)
+        } catch {
+            bad = error as? WebSocketReadError ?? .violation(String(describing: error))
+        }
+        // What came before the bad bytes is handed on first.
+        for input in inputs { handle(input, context: context) }
+        inputs.removeAll(keepingCapacity: true)
+        if let bad { self.error(bad, context: context) }
+    }
+
+    private func yield(_ event: WebSocketEvent, bytes: Int) {
+        buffered.add(bytes)
+        if case .stopProducing = source.yield(event) { producing = false }
+    }
+
+    private func handle(_ input: WebSocketInput, context: ChannelHandlerContext) {
+        switch input {
+        case .message(let bytes):
             guard !finished else { return }
-            var bytes = frame.unmaskedData
-            // A message is a slice of NIO's read buffer. A small one is copied out, so that messages
-            // waiting in the queue hold their own bytes, not each a read buffer (what the queue's
-            // bound counts); a large one (a read buffer of its own, in effect) goes as it is.
-            if bytes.readableBytes < FrameReader.copyBelow { bytes = context.channel.allocator.buffer(buffer: bytes) }
-            buffered.add(bytes.readableBytes)
-            if case .stopProducing = source.yield(.frame(bytes)) { producing = false }
-        case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            yield(.frame(bytes), bytes: bytes.readableBytes)
+        case .part(let bytes, let final):
+            guard !finished else { return }
+            yield(.part(bytes, final: final), bytes: bytes.readableBytes)
+        case .ping(let payload):
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: payload)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
-        case .connectionClose:
-            var payload = frame.unmaskedData
+        case .pong:
+            break
+        case .close(var payload):
             closeCode = payload.readWebSocketErrorCode().map { Int(UInt16(webSocketErrorCode: $0)) }
             guard !closing else { context.close(promise: nil); return }
             closing = true
-            var echo = context.channel.allocator.buffer(capacity: 2)
-            echo.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: closeCode ?? 1000))
-            let reply = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo)
-            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            context.writeAndFlush(wrapOutboundOut(reply)).whenComplete { _ in bound.value.close(promise: nil) }
-        default:
-            break
+            sendClose(WebSocketErrorCode(codeNumber: closeCode ?? 1000), context: context)
         }
     }
 
+    /// The server broke the protocol or sent too much: say why in a close frame, then close.
+    private func error(_ error: WebSocketReadError, context: ChannelHandlerContext) {
+        guard !broken else { return }
+        broken = true
+        if error == .tooLarge { failure = .frameTooLarge(limit: maxFrameSize) }
+        closing = true
+        sendClose(error == .tooLarge ? .messageTooLarge : .protocolError, context: context)
+    }
+
+    /// A close frame, and the connection closed once it is written.
+    private func sendClose(_ code: WebSocketErrorCode, context: ChannelHandlerContext) {
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: code)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
-        // NIO's protocol error handler may close the channel before the error that made it do so
-        // reaches this handler: end the stream on the next turn of the loop, once the cause is known.
+        // End the stream on the next turn of the loop, once whatever closed the channel is known.
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         context.eventLoop.execute { bound.value.finish() }
         context.fireChannelInactive()
@@ -338,10 +384,6 @@ final class FrameReader: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if let e = error as? NIOWebSocketError, e == .invalidFrameLength { failure = .frameTooLarge(limit: maxFrameSize) }
-        if let e = error as? NIOWebSocketFrameAggregator.Error, case .accumulatedFrameSizeIsTooLarge = e {
-            failure = .frameTooLarge(limit: maxFrameSize)
-        }
         context.close(promise: nil)
     }
 }
