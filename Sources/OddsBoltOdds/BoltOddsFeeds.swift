@@ -181,6 +181,8 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
         }
 
         func element(_ bytes: UnsafeBufferPointer<UInt8>, generation: Int) throws -> Inbound {
+            // As in a frame read whole: an element is one message, never a batch of its own.
+            guard bytes.first == UInt8(ascii: "{") else { throw MalformedMessage("expected an object") }
             if generation != self.generation {
                 session.templates = BoltOddsFast.Templates()
                 self.generation = generation
@@ -379,6 +381,56 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
 
 /// BoltOdds' two odds-stream decoders, for the fuzzer and the tests to compare.
 public enum BoltOddsDecoders {
+    /// A frame read element by element as `FeedRunner` reads a large message arriving in parts (cut
+    /// at `cuts`, through a small window that moves often): every element's updates in order, and how
+    /// many elements were skipped; nil when the bytes are not an array the splitter reads to its end.
+    public static func elements(_ bytes: [UInt8], cuts: [Int], now: Date) -> (updates: [FeedUpdate], skipped: Int)? {
+        let feed = BoltOddsOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""),
+                                    filters: BoltOddsFilters(), index: BoltOddsGameIndex())
+        feed.now = { now }
+        guard let reader = feed.elementReader(first: false) else { return nil }
+        let stream = JSONArrayStream(window: 256)
+        var updates: [FeedUpdate] = [], skipped = 0, start = 0
+        do {
+            for end in cuts.sorted() + [bytes.count] where end >= start && end <= bytes.count {
+                try bytes[start..<end].withUnsafeBytes { raw in
+                    try stream.feed(raw) { element in
+                        do {
+                            let inbound = try reader.element(element, generation: stream.generation)
+                            updates += inbound.updates
+                            skipped += inbound.skipped.count
+                        } catch {
+                            skipped += 1
+                        }
+                    }
+                }
+                start = end
+            }
+            try stream.finish()
+        } catch {
+            return nil
+        }
+        return (updates, skipped)
+    }
+
+    /// True when a frame read element by element gives what it gives read whole, wherever the whole
+    /// read reads it (a frame that is not JSON, or not an array, is read whole only).
+    public static func elementsAgree(_ bytes: [UInt8]) -> Bool {
+        let now = Date(timeIntervalSince1970: 1_795_440_000)
+        let feed = BoltOddsOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""),
+                                    filters: BoltOddsFilters(), index: BoltOddsGameIndex())
+        feed.now = { now }
+        guard let whole = try? feed.receive(bytes, first: false), bytes.first == UInt8(ascii: "[") else { return true }
+        var cuts: [Int] = []
+        var x = UInt64(bytes.count) &* 0x9E3779B97F4A7C15
+        for _ in 0..<min(16, bytes.count) {
+            x ^= x >> 31; x &*= 0xBF58476D1CE4E5B9; x ^= x >> 29
+            cuts.append(Int(x % UInt64(bytes.count + 1)))
+        }
+        guard let read = elements(bytes, cuts: cuts, now: now) else { return false }
+        return read.updates == whole.updates && read.skipped == whole.skipped.count
+    }
+
     /// True when the fast path answers for this frame.
     public static func fastAnswers(_ bytes: [UInt8]) -> Bool { BoltOddsFast.frame(bytes) != nil }
 

@@ -1,3 +1,4 @@
+import Foundation
 import OddsModel
 import OddsTransport
 
@@ -51,6 +52,10 @@ extension BoltOddsClient {
             FuzzTarget(name: "boltodds odds fast path", decode: { BoltOddsDecoders.fastAnswers($0) },
                        stillWorks: { corpus.contains { BoltOddsDecoders.fastAnswers($0) } },
                        disagrees: { !BoltOddsDecoders.agree($0) }),
+            // A large frame read element by element as it arrives, held to the frame read whole.
+            FuzzTarget(name: "boltodds odds elements", decode: { BoltOddsDecoders.elements($0, cuts: [$0.count / 3], now: Date()) != nil },
+                       stillWorks: { corpus.contains { $0.first == UInt8(ascii: "[") && BoltOddsDecoders.elements($0, cuts: [7], now: Date())?.updates.isEmpty == false } },
+                       disagrees: { !BoltOddsDecoders.elementsAgree($0) }),
         ]
     }
 }
