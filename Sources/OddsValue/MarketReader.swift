@@ -7,6 +7,10 @@ import OddsStore
 /// recomputes only the meanings they belong to (a price change: its market across books; one book's update:
 /// that book's markets across books). What a feed's stream of changes costs then follows the change, not the
 /// event: a BoltOdds game arrives one book at a time, and without this each book would re-read every other.
+///
+/// Readings are kept for the events used last (`capacity`), not for every event: a market read by meaning is a
+/// copy of the market, and kept for every event they would double the memory of a state of thousands of games.
+/// An event read again after it was let go is read whole once.
 public struct MarketReader: Sendable {
     struct Key: Hashable {
         var provider: ProviderID?
@@ -20,17 +24,31 @@ public struct MarketReader: Sendable {
         var entries: [ValueAnalysis.Entry]
     }
     var events: [EventKey: [Key: Read]] = [:]
+    /// When each event held was last read (a count of reads).
+    var lastUse: [EventKey: Int] = [:]
+    var reads = 0
+    /// Events whose readings are kept.
+    public let capacity: Int
 
-    public init() {}
+    public init(capacity: Int = 128) { self.capacity = max(1, capacity) }
+
+    /// Notes that `key` was read now, and lets go of the event read longest ago when over capacity.
+    mutating func use(_ key: EventKey) {
+        reads += 1
+        lastUse[key] = reads
+        guard events.count > capacity, let oldest = lastUse.min(by: { $0.value < $1.value })?.key, oldest != key else { return }
+        forget(oldest)
+    }
 
     /// The analysed markets of `event` (held as `key`) that any market whose id is in `touched` belongs to (nil:
     /// every market). `age` gives each source market's age.
     public mutating func markets(of event: Event, key: EventKey, touched: Set<String>?, settings: ValueSettings,
                                  age: (Market) -> TimeInterval?) -> [MarketValue] {
-        guard event.status != .ended else { events[key] = nil; return [] }
+        guard event.status != .ended else { forget(key); return [] }
         let main = event.match == nil ? FusedMatch.mainMarket(of: event) : nil
         let mainNames = main.map { [$0.id] + $0.selections.map(\.name) } ?? []
-        var reads = events[key] ?? [:]
+        // Taken out while it changes, so that it is changed in place, not copied.
+        var reads = events.removeValue(forKey: key) ?? [:]
         var all: [ValueAnalysis.Entry] = []
         var meanings: Set<String> = []
         var seen: Set<Key> = []
@@ -52,6 +70,7 @@ public struct MarketReader: Sendable {
         }
         if reads.count > seen.count { reads = reads.filter { seen.contains($0.key) } }
         events[key] = reads
+        use(key)
         let inPlay = ValueAnalysis.isInPlay(event.status)
         return ValueAnalysis.group(all.filter { meanings.contains($0.market.id) }).compactMap {
             ValueAnalysis.market($0, sport: event.sport, inPlay: inPlay, settings: settings)
@@ -59,13 +78,16 @@ public struct MarketReader: Sendable {
     }
 
     /// Forgets an event that left the store.
-    public mutating func forget(_ key: EventKey) { events[key] = nil }
+    public mutating func forget(_ key: EventKey) {
+        events[key] = nil
+        lastUse[key] = nil
+    }
 
     /// Keeps only what the events as now held still have: an event gone or ended is forgotten, and a market
     /// an event no longer has. (Events leave without a remove: a snapshot drops them, a status ends them.)
     public mutating func prune(_ current: (EventKey) -> Event?) {
         for (key, reads) in events {
-            guard let e = current(key), e.status != .ended else { events[key] = nil; continue }
+            guard let e = current(key), e.status != .ended else { forget(key); continue }
             let held = Set(e.markets.map { Key(provider: $0.provider, book: $0.book, id: $0.id) })
             if reads.keys.contains(where: { !held.contains($0) }) { events[key] = reads.filter { held.contains($0.key) } }
         }

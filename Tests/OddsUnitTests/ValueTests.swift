@@ -4,7 +4,7 @@ import OddsBoltOdds
 import OddsModel
 import OddsStore
 import OddsTestSupport
-import OddsValue
+@testable import OddsValue
 import Testing
 
 /// What the prices mean (issue 21): margins, fair prices, EV and arbitrage on worked examples with known answers.
@@ -232,6 +232,21 @@ struct ValueTests {
         e.status = .ended
         reader.prune { _ in e }
         #expect(reader.count == 0)
+    }
+
+    @Test("The market reader keeps the readings of the events used last only; one let go of is read afresh, to the same answer")
+    func marketReaderCapacity() {
+        var reader = MarketReader(capacity: 2)
+        var events = (0..<3).map { i in Self.event([("a", ["1.9\(i)", "1.91"]), ("b", ["2.05", "1.8\(i)"])]) }
+        let keys = (0..<3).map { EventKey(provider: .boltodds, id: "g\($0)") }
+        for i in 0..<3 { _ = reader.markets(of: events[i], key: keys[i], touched: nil, settings: ValueSettings()) { _ in 0 } }
+        // Two events' readings of two markets each: the first event's were let go of.
+        #expect(reader.count == 4)
+        #expect(reader.events[keys[0]] == nil && reader.events[keys[2]] != nil)
+        events[0].markets[0].selections[1].price = Price(decimal: "2.20")
+        let again = reader.markets(of: events[0], key: keys[0], touched: ["ml"], settings: ValueSettings()) { _ in 0 }
+        #expect(again == ValueAnalysis.analyze(events[0], settings: ValueSettings()) { _ in 0 })
+        #expect(reader.count == 4 && reader.events[keys[1]] == nil)
     }
 
 }
