@@ -467,10 +467,22 @@ public enum FeedRunner {
             }
         }
         // A message of 1 MiB or more arrives in parts. An array of messages whose adapter reads
-        // elements is read element by element as it arrives; anything else (and every message while
-        // recording, which writes messages whole) is put together first.
+        // elements is read element by element as it arrives; anything else is put together first.
         var parts: Parts?
         var partBytes = 0
+        // While recording, a message read element by element is also put together for the recorder,
+        // which writes it whole once its last part is in (dated when its first part arrived).
+        var recording: (bytes: ByteBuffer, at: Date)?
+        func endParts(streamed: Bool) {
+            if let r = recording {
+                r.bytes.withUnsafeReadableBytes { tap?.frame(feed: feed, bytes: $0.bindMemory(to: UInt8.self), at: r.at) }
+            }
+            recording = nil
+            if streamed { stats.streamedMessage(bytes: partBytes) } else { stats.frame(bytes: partBytes) }
+            first = false
+            parts = nil
+            partBytes = 0
+        }
         var events = session.events.makeAsyncIterator()
         while let event = await events.next() {
             if Task.isCancelled { return .cancelled }
@@ -484,11 +496,13 @@ public enum FeedRunner {
                 partBytes += bytes.readableBytes
                 if parts == nil {
                     parts = .whole(ByteBuffer())
-                    if tap == nil, let reader = adapter.elementReader(first: first),
+                    if let reader = adapter.elementReader(first: first),
                        bytes.withUnsafeReadableBytes(JSONArrayStream.startsArray) == true {
                         parts = .elements(JSONArrayStream(), reader)
+                        if tap != nil { recording = (ByteBuffer(), clock.now) }
                     }
                 }
+                if recording != nil { recording!.bytes.writeImmutableBuffer(bytes) }
                 switch parts! {
                 case .whole(var whole):
                     parts = nil
@@ -514,21 +528,11 @@ public enum FeedRunner {
                         parts = .skipping
                     }
                     for item in items { if let ending = await act(on: item) { return ending } }
-                    if final {
-                        stats.streamedMessage(bytes: partBytes)
-                        first = false
-                        parts = nil
-                        partBytes = 0
-                    }
+                    if final { endParts(streamed: true) }
                     if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
                     continue
                 case .skipping:
-                    if final {
-                        stats.frame(bytes: partBytes)
-                        first = false
-                        parts = nil
-                        partBytes = 0
-                    }
+                    if final { endParts(streamed: false) }
                     continue
                 }
             case .closed(let c, let error):

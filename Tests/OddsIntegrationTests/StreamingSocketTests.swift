@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 @testable import OddsBoltOdds
+import OddsJSON
 import OddsModel
 import OddsSimulator
 import OddsStore
@@ -175,10 +176,13 @@ struct StreamingSocketTests {
             let s = try #require(streamed.events[id])
             #expect(s.books == e.books && s.markets == e.markets && s.status == e.status && s.startTime == e.startTime, "\(id)")
         }
-        // Recording: the same bound, but every message goes to the recorder whole (and is read whole).
+        // Recording: read element by element all the same, and every message goes to the recorder whole.
         let recorded = try await StreamingSocketTests.initialState(streamFrom: 512, record: true)
-        #expect(recorded.stats.streamed == 0)
-        #expect(recorded.recorded.contains { $0.count > 512 && $0.first == UInt8(ascii: "[") && $0.last == UInt8(ascii: "]") })
+        #expect(recorded.stats.streamed == streamed.stats.streamed)
+        let big = recorded.recorded.filter { $0.count >= 512 }
+        #expect(big.count == recorded.stats.streamed)
+        #expect(big.allSatisfy { $0.first == UInt8(ascii: "[") && $0.last == UInt8(ascii: "]") && $0.withUnsafeBufferPointer(JSONScanner.isJSON) })
+        #expect(recorded.recorded.count == recorded.stats.frames)
         #expect(Set(recorded.events.keys) == Set(whole.events.keys))
     }
 }
