@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON array read element by element as its bytes arrive: each complete top-level element is
 /// handed on as soon as its last byte is in, so that a message of tens of MB (BoltOdds' initial
 /// state, an array of thousands of messages) is never held whole.
@@ -46,7 +52,6 @@ public final class JSONArrayStream {
     /// Open brackets inside the current element.
     private var open: [UInt8] = []
     private var inString = false
-    private var escaped = false
     private static let maxDepth = 512
 
     /// `window` is the window's first size: it grows when one element is larger.
@@ -116,25 +121,19 @@ public final class JSONArrayStream {
         var i = scan
         defer { scan = i }
         while i < count {
-            let b = w[i]
-            switch state {
-            case .inElement:
+            if case .inElement = state {
                 if inString {
-                    // The bulk of JSON is strings: run to the next quote or backslash.
-                    if escaped {
-                        escaped = false
-                    } else if b == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if b == UInt8(ascii: "\"") {
-                        inString = false
-                    } else {
-                        i += 1
-                        while i < count, w[i] != UInt8(ascii: "\""), w[i] != UInt8(ascii: "\\") { i += 1 }
-                        continue
-                    }
-                    i += 1
+                    // The bulk of JSON is strings: the next quote (memchr) ends one unless an odd run of
+                    // backslashes escapes it. The window holds the whole element, so the run is all there.
+                    guard let found = memchr(w + i, 0x22, count - i) else { i = count; break }
+                    let q = found.assumingMemoryBound(to: UInt8.self) - w
+                    var backslashes = 0
+                    while q - 1 - backslashes > elementStart, w[q - 1 - backslashes] == 0x5C { backslashes += 1 }
+                    i = q + 1
+                    if backslashes & 1 == 0 { inString = false }
                     continue
                 }
+                let b = w[i]
                 switch b {
                 case UInt8(ascii: "\""):
                     inString = true
@@ -157,6 +156,11 @@ public final class JSONArrayStream {
                 default:
                     break
                 }
+                i += 1
+                continue
+            }
+            let b = w[i]
+            switch state {
             case .beforeArray:
                 if !JSONArrayStream.isSpace(b) {
                     guard b == UInt8(ascii: "[") else { throw Failure.notArray }
@@ -178,6 +182,8 @@ public final class JSONArrayStream {
                 }
             case .ended:
                 guard JSONArrayStream.isSpace(b) else { throw fail(i, "bytes after the array") }
+            case .inElement:
+                break
             }
             i += 1
         }

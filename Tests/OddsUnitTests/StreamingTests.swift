@@ -172,7 +172,7 @@ struct StreamingTests {
     func arrayElementsFromAnySplit() throws {
         let elements = [
             #"{"a":"x],[}{\"y\\","b":[1,{"c":[]}],"d":"\\"}"#, #"[1,2,[3,"]"]]"#, #""a, \"quoted\" string""#, "-12.5e3",
-            "true", "null", #"{"long":"\#(String(repeating: "z", count: 300))"}"#, "{}", "[]",
+            #"["a\\\"b", "\\", "\\\\\"]\"", "}"]"#, "true", "null", #"{"long":"\#(String(repeating: "z", count: 300))"}"#, "{}", "[]",
         ]
         let text = " \n[ " + elements.joined(separator: " ,\n\t") + " ]  \n"
         #expect(StreamingTests.split(text, cuts: []) == .success(elements))
