@@ -381,16 +381,23 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
 
 /// BoltOdds' two odds-stream decoders, for the fuzzer and the tests to compare.
 public enum BoltOddsDecoders {
-    /// A frame read element by element as `FeedRunner` reads a large message arriving in parts (cut
-    /// at `cuts`, through a small window that moves often): every element's updates in order, and how
-    /// many elements were skipped; nil when the bytes are not an array the splitter reads to its end.
-    public static func elements(_ bytes: [UInt8], cuts: [Int], now: Date) -> (updates: [FeedUpdate], skipped: Int)? {
+    /// An odds feed with no filters whose clock reads `now`.
+    private static func feed(now: Date) -> BoltOddsOddsFeed {
         let feed = BoltOddsOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""),
                                     filters: BoltOddsFilters(), index: BoltOddsGameIndex())
         feed.now = { now }
-        guard let reader = feed.elementReader(first: false) else { return nil }
-        let stream = JSONArrayStream(window: 256)
-        var updates: [FeedUpdate] = [], skipped = 0, start = 0
+        return feed
+    }
+
+    /// A frame read element by element as `FeedRunner` reads a large message arriving in parts (cut
+    /// at `cuts`, through a `window` that moves often when small): every element's updates in order,
+    /// how many elements were skipped and the notices said; nil when the bytes are not an array the
+    /// splitter reads to its end.
+    public static func elements(_ bytes: [UInt8], cuts: [Int], now: Date, window: Int = 256)
+        -> (updates: [FeedUpdate], skipped: Int, notices: [String])? {
+        guard let reader = feed(now: now).elementReader(first: false) else { return nil }
+        let stream = JSONArrayStream(window: window)
+        var updates: [FeedUpdate] = [], skipped = 0, notices: [String] = [], start = 0
         do {
             for end in cuts.sorted() + [bytes.count] where end >= start && end <= bytes.count {
                 try bytes[start..<end].withUnsafeBytes { raw in
@@ -399,6 +406,7 @@ public enum BoltOddsDecoders {
                             let inbound = try reader.element(element, generation: stream.generation)
                             updates += inbound.updates
                             skipped += inbound.skipped.count
+                            notices += inbound.notices
                         } catch {
                             skipped += 1
                         }
@@ -410,17 +418,14 @@ public enum BoltOddsDecoders {
         } catch {
             return nil
         }
-        return (updates, skipped)
+        return (updates, skipped, notices)
     }
 
     /// True when a frame read element by element gives what it gives read whole, wherever the whole
     /// read reads it (a frame that is not JSON, or not an array, is read whole only).
     public static func elementsAgree(_ bytes: [UInt8]) -> Bool {
         let now = Date(timeIntervalSince1970: 1_795_440_000)
-        let feed = BoltOddsOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""),
-                                    filters: BoltOddsFilters(), index: BoltOddsGameIndex())
-        feed.now = { now }
-        guard let whole = try? feed.receive(bytes, first: false), bytes.first == UInt8(ascii: "[") else { return true }
+        guard let whole = try? feed(now: now).receive(bytes, first: false), bytes.first == UInt8(ascii: "[") else { return true }
         var cuts: [Int] = []
         var x = UInt64(bytes.count) &* 0x9E3779B97F4A7C15
         for _ in 0..<min(16, bytes.count) {
@@ -428,7 +433,7 @@ public enum BoltOddsDecoders {
             cuts.append(Int(x % UInt64(bytes.count + 1)))
         }
         guard let read = elements(bytes, cuts: cuts, now: now) else { return false }
-        return read.updates == whole.updates && read.skipped == whole.skipped.count
+        return read.updates == whole.updates && read.skipped == whole.skipped.count && read.notices == whole.notices
     }
 
     /// True when the fast path answers for this frame.

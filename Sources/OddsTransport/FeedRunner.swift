@@ -56,6 +56,15 @@ extension Inbound {
         guard case .batch(let items, let skipped) = self else { return [] }
         return skipped + items.flatMap(\.skipped)
     }
+
+    /// What the message (or its batch's messages) says to the user, in order.
+    public var notices: [String] {
+        switch self {
+        case .notice(let text): return [text]
+        case .batch(let items, _): return items.flatMap(\.notices)
+        default: return []
+        }
+    }
 }
 
 /// A message the client sends on a cadence to keep a connection alive (SportsAPIPro's
@@ -435,6 +444,9 @@ public enum FeedRunner {
             for line in warnings.note(skippedKind, reason, now: clock.now) { transport.logger.warning("\(line)") }
         }
         defer { for line in warnings.due(now: clock.now, force: true) { transport.logger.warning("\(line)") } }
+        func sayDueWarnings() {
+            if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
+        }
         /// Emits the message's updates and acts on its errors; an ending stops the connection.
         func act(on inbound: Inbound) async -> Ending? {
             switch inbound {
@@ -529,7 +541,7 @@ public enum FeedRunner {
                     }
                     for item in items { if let ending = await act(on: item) { return ending } }
                     if final { endParts(streamed: true) }
-                    if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
+                    sayDueWarnings()
                     continue
                 case .skipping:
                     if final { endParts(streamed: false) }
@@ -549,7 +561,7 @@ public enum FeedRunner {
             } catch {
                 skip(String(describing: error))
             }
-            if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
+            sayDueWarnings()
             activity.withLockedValue { $0 = Activity(last: clock.now, busy: false) }
         }
         if Task.isCancelled { return .cancelled }

@@ -281,8 +281,7 @@ final class FrameReader: ChannelDuplexHandler {
     var producing = true
     var readPending = false
 
-    init(source: FrameProducer.Source, buffered: BufferedBytes, maxFrameSize: Int,
-         streamFrom: Int = WebSocketReader.defaultStreamFrom) {
+    init(source: FrameProducer.Source, buffered: BufferedBytes, maxFrameSize: Int, streamFrom: Int) {
         self.source = source
         self.buffered = buffered
         self.maxFrameSize = maxFrameSize

@@ -24,9 +24,9 @@ public struct MarketReader: Sendable {
         var entries: [ValueAnalysis.Entry]
     }
     var events: [EventKey: [Key: Read]] = [:]
-    /// When each event held was last read (a count of reads).
+    /// When each event held was last read (a count of reads, `uses`).
     var lastUse: [EventKey: Int] = [:]
-    var reads = 0
+    var uses = 0
     /// Events whose readings are kept.
     public let capacity: Int
 
@@ -34,8 +34,8 @@ public struct MarketReader: Sendable {
 
     /// Notes that `key` was read now, and lets go of the event read longest ago when over capacity.
     mutating func use(_ key: EventKey) {
-        reads += 1
-        lastUse[key] = reads
+        uses += 1
+        lastUse[key] = uses
         guard events.count > capacity, let oldest = lastUse.min(by: { $0.value < $1.value })?.key, oldest != key else { return }
         forget(oldest)
     }

@@ -252,30 +252,6 @@ struct StreamingTests {
         return "[" + messages.joined(separator: ",") + "]"
     }
 
-    /// The updates, notices and skips of a frame read element by element, cut at `cuts`.
-    static func streamed(_ feed: BoltOddsOddsFeed, _ bytes: [UInt8], cuts: [Int], window: Int) throws -> (updates: [FeedUpdate], skipped: Int, notices: [String]) {
-        let stream = JSONArrayStream(window: window)
-        let reader = try #require(feed.elementReader(first: false))
-        var updates: [FeedUpdate] = [], skipped = 0, notices: [String] = []
-        func take(_ inbound: Inbound) {
-            updates += inbound.updates
-            skipped += inbound.skipped.count
-            if case .notice(let text) = inbound { notices.append(text) }
-            if case .batch(let items, _) = inbound { for case .notice(let text) in items { notices.append(text) } }
-        }
-        var start = 0
-        for end in cuts + [bytes.count] where end >= start {
-            try bytes[start..<end].withUnsafeBytes { raw in
-                try stream.feed(raw) { element in
-                    do { take(try reader.element(element, generation: stream.generation)) } catch { skipped += 1 }
-                }
-            }
-            start = end
-        }
-        try stream.finish()
-        return (updates, skipped, notices)
-    }
-
     @Test("A new generation drops what earlier elements taught: bytes rewritten in place are read afresh, never taken as the bytes read before")
     func generationResetsTemplates() throws {
         let feed = BoltOddsOddsFeed(settings: BoltOddsDecoderTests.settings, filters: BoltOddsFilters(), index: BoltOddsGameIndex())
@@ -304,27 +280,23 @@ struct StreamingTests {
         let bytes = Array(text.utf8)
         #expect(bytes.count > 100_000)
         let fixed = Date(timeIntervalSince1970: 1_795_440_000)
-        func feed() -> BoltOddsOddsFeed {
-            let f = BoltOddsOddsFeed(settings: BoltOddsDecoderTests.settings, filters: BoltOddsFilters(), index: BoltOddsGameIndex())
-            f.now = { fixed }
-            return f
-        }
-        let whole = try feed().receive(bytes, first: false)
-        let wholeNotices: [String] = { if case .batch(let items, _) = whole { return items.compactMap { if case .notice(let t) = $0 { t } else { nil } } } else { return [] } }()
+        let feed = BoltOddsOddsFeed(settings: BoltOddsDecoderTests.settings, filters: BoltOddsFilters(), index: BoltOddsGameIndex())
+        feed.now = { fixed }
+        let whole = try feed.receive(bytes, first: false)
         #expect(whole.updates.count > 100)
         // The unreadable element is skipped in both; the error is said in both.
         #expect(whole.skipped.count == 1)
-        #expect(wholeNotices.count == 1)
+        #expect(whole.notices.count == 1)
         var random = SeededRandom(seed: 11)
         for window in [256, 4096, 1 << 20] {
             let cuts = (0..<30).map { _ in Int(random.next() % UInt64(bytes.count)) }.sorted()
-            let read = try StreamingTests.streamed(feed(), bytes, cuts: cuts, window: window)
+            let read = try #require(BoltOddsDecoders.elements(bytes, cuts: cuts, now: fixed, window: window))
             #expect(read.updates == whole.updates, "window \(window)")
             #expect(read.skipped == 1)
-            #expect(read.notices == wholeNotices)
+            #expect(read.notices == whole.notices)
         }
         // A byte at a time through the smallest window.
-        let slow = try StreamingTests.streamed(feed(), bytes, cuts: Array(stride(from: 1, to: bytes.count, by: 7)), window: 64)
+        let slow = try #require(BoltOddsDecoders.elements(bytes, cuts: Array(stride(from: 1, to: bytes.count, by: 7)), now: fixed, window: 64))
         #expect(slow.updates == whole.updates)
     }
 }
