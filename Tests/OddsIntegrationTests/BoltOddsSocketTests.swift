@@ -255,9 +255,7 @@ struct BoltOddsSocketTests {
         let lines = LogLines()
         var logger = Logger(label: "test") { _ in lines }
         logger.logLevel = .info
-        try await withSimulator({ $0.enforceRateLimit = false }) { sim, _ in
-            let transport = Transport(logger: logger, redactor: Redactor())
-            defer { Task { await transport.shutdown() } }
+        try await withSimulator({ $0.enforceRateLimit = false }) { sim, _ in try await withTransport(logger: logger) { transport in
             // A burst of 3, then one request every 30 s: the fourth waits however long the first three
             // took on a busy machine (the documented 5 s pace could be used up by slow requests).
             let client = BoltOddsClient(settings: BoltOddsSocketTests.client(sim, transport).settings, transport: transport,
@@ -272,7 +270,7 @@ struct BoltOddsSocketTests {
             // A whole number of seconds, at most the 30 of the pace.
             let seconds = said.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) }
             #expect(seconds.map { (1...30).contains($0) } == true, "\(lines.all)")
-        }
+        } }
     }
 }
 

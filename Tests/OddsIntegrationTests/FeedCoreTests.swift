@@ -285,7 +285,7 @@ struct RecordReplayTests {
         #expect(reader.malformed == 1)
     }
 
-    @Test("Frames are read in place: a long line's storage goes once it is done with, and lines read member by member or as text hold their own bytes")
+    @Test("Frames are read in place: a long line's storage goes once it is done with, and lines read member by member or as text hold their own bytes", .heavyLane)
     func framesInPlace() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -319,7 +319,7 @@ struct RecordReplayTests {
         #expect(again.storageCapacity == RecordingReader.usualCapacity)
     }
 
-    @Test("A long last line without its newline is mapped to the file's end; through a pipe the storage grows for it and goes back after")
+    @Test("A long last line without its newline is mapped to the file's end; through a pipe the storage grows for it and goes back after", .heavyLane)
     func longLinesMappedOrRead() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test func incidentsOverSimulatedMatches() throws {
+    @Test(.heavyLane) func incidentsOverSimulatedMatches() throws {
         var types = Set<String>()
         var classes = Set<String>()
         var assisted = 0

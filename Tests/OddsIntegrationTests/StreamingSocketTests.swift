@@ -67,12 +67,6 @@ struct StreamingSocketTests {
         func stop() async { try? await group.shutdownGracefully() }
     }
 
-    static func transport() -> Transport {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return Transport(logger: logger, redactor: Redactor(secrets: []))
-    }
-
     static func bytes(_ n: Int, seed: UInt64) -> [UInt8] {
         var random = SeededRandom(seed: seed)
         return (0..<n).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -95,36 +89,36 @@ struct StreamingSocketTests {
             f(.continuation, frag[1_200_000...]),
             f(.binary, masked, mask: WebSocketMaskingKey([7, 1, 9, 3])), f(.text, small),
         ])
-        let transport = StreamingSocketTests.transport()
-        let session = try await WebSocketSession.connect(url: "ws://127.0.0.1:\(server.port)/", headers: [], transport: transport)
-        var messages: [(bytes: [UInt8], parts: Int)] = []
-        var pending: [UInt8] = [], parts = 0
-        var close: Int??
-        let deadline = Date().addingTimeInterval(60)
-        for await event in session.events {
-            switch event {
-            case .frame(let b):
-                messages.append((Array(b.readableBytesView), 0))
-            case .part(let b, let final):
-                pending += b.readableBytesView
-                parts += 1
-                if final {
-                    messages.append((pending, parts))
-                    pending = []
-                    parts = 0
+        try await withTransport { transport in
+            let session = try await WebSocketSession.connect(url: "ws://127.0.0.1:\(server.port)/", headers: [], transport: transport)
+            var messages: [(bytes: [UInt8], parts: Int)] = []
+            var pending: [UInt8] = [], parts = 0
+            var close: Int??
+            let deadline = Date().addingTimeInterval(60)
+            for await event in session.events {
+                switch event {
+                case .frame(let b):
+                    messages.append((Array(b.readableBytesView), 0))
+                case .part(let b, let final):
+                    pending += b.readableBytesView
+                    parts += 1
+                    if final {
+                        messages.append((pending, parts))
+                        pending = []
+                        parts = 0
+                    }
+                case .closed(let code, _):
+                    close = code
                 }
-            case .closed(let code, _):
-                close = code
+                if Date() > deadline { break }
             }
-            if Date() > deadline { break }
+            #expect(close == 1000)
+            #expect(messages.map(\.bytes) == [small, big, frag, masked, small])
+            // Small ones whole; each large one in parts, as they arrived (never put together first).
+            #expect(messages[0].parts == 0 && messages[4].parts == 0)
+            #expect(messages[1].parts > 3 && messages[2].parts > 3 && messages[3].parts > 3, "\(messages.map(\.parts))")
+            try await waitFor("both pings answered") { server.pongs == 2 }
         }
-        #expect(close == 1000)
-        #expect(messages.map(\.bytes) == [small, big, frag, masked, small])
-        // Small ones whole; each large one in parts, as they arrived (never put together first).
-        #expect(messages[0].parts == 0 && messages[4].parts == 0)
-        #expect(messages[1].parts > 3 && messages[2].parts > 3 && messages[3].parts > 3, "\(messages.map(\.parts))")
-        try await waitFor("both pings answered") { server.pongs == 2 }
-        await transport.shutdown()
         await server.stop()
     }
 

@@ -19,9 +19,8 @@ import Testing
 struct HostileInputLoopbackTests {
     @Test("Over loopback: 3,000 bad messages and a 100 KB error text make a few short warning lines, and the feed goes on")
     func warningsOverLoopback() async throws {
-        try await withSimulator { sim, _ in
-            let log = LogLines()
-            let transport = Transport(logger: Logger(label: "test") { _ in log }, redactor: Redactor(secrets: [testKey]))
+        let log = LogLines()
+        try await withSimulator { sim, _ in try await withTransport(logger: Logger(label: "test") { _ in log }, redactor: Redactor(secrets: [testKey])) { transport in
             let client = SportsAPIProSocketTests.v2(sim, transport)
             let stats = FeedStats()
             let probe = FeedProbe(FeedRunner.run(try client.feed(sport: "soccer"), transport: transport, stats: stats))
@@ -36,7 +35,6 @@ struct HostileInputLoopbackTests {
             let lines = log.all
             #expect(lines.filter { $0.contains("skipped") }.count <= 3, "\(lines.prefix(5))")
             #expect(lines.allSatisfy { $0.count < 600 }, "\(lines.map(\.count))")
-            await transport.shutdown()
-        }
+        } }
     }
 }

@@ -8,11 +8,14 @@ import Glibc
 /// Foundation's `Process` learns that a child ended when a socket the child inherited closes. A child that
 /// leaves a daemon behind (`tmux new-session` starts the tmux server) passes that socket on, so `Process`
 /// never sees the exit and `waitUntilExit` blocks a thread of the test pool for good. Here the child gets
-/// only its three standard descriptors, and the exit is read from `waitpid` by polling, never by blocking.
+/// only its three standard descriptors, and the exit is read from `waitpid` by polling, never by blocking a thread of the pool.
 public final class Subprocess: @unchecked Sendable {
     public let pid: pid_t
     private let lock = NSLock()
     private var reaped: Int32?
+    private let exitSeen = ExitTime()
+    /// When the child was started.
+    public let started = Date()
 
     public struct SpawnFailed: Error, CustomStringConvertible {
         let path: String, errno: Int32
@@ -55,7 +58,17 @@ public final class Subprocess: @unchecked Sendable {
         let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard rc == 0 else { throw SpawnFailed(path: path, errno: rc) }
         self.pid = pid
+        // The moment of the exit, seen from a thread of its own (the test pool's threads may be busy for
+        // seconds): waits without reaping, so `poll` still reads the status.
+        Thread { [exitSeen, pid] in
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+            exitSeen.mark()
+        }.start()
     }
+
+    /// Seconds from the start to the exit, once the child has ended.
+    public var runTime: TimeInterval? { exitSeen.date.map { $0.timeIntervalSince(started) } }
 
     /// Sends `signal` to the child, unless it has already been reaped.
     public func signal(_ signal: Int32) {
@@ -74,6 +87,7 @@ public final class Subprocess: @unchecked Sendable {
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         let signal = status & 0x7f
         reaped = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        exitSeen.mark()
         return reaped
     }
 
@@ -103,5 +117,24 @@ public final class Subprocess: @unchecked Sendable {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
+    }
+}
+
+/// The first moment an exit was seen, from whichever side saw it first.
+private final class ExitTime: @unchecked Sendable {
+    // @unchecked: `seen` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var seen: Date?
+
+    func mark() {
+        lock.lock()
+        if seen == nil { seen = Date() }
+        lock.unlock()
+    }
+
+    var date: Date? {
+        lock.lock()
+        defer { lock.unlock() }
+        return seen
     }
 }

@@ -62,6 +62,23 @@ public func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { 
     }
 }
 
+/// A transport of its own for `body`, shut down however `body` ends: one dropped without `shutdown` stops the
+/// whole test process (its HTTP client asserts so in debug builds), taking every other test's result with it.
+public func withTransport<T>(logger: Logger? = nil, redactor: Redactor = Redactor(secrets: []),
+                             _ body: (Transport) async throws -> T) async throws -> T {
+    var quiet = Logger(label: "test")
+    quiet.logLevel = .critical
+    let transport = Transport(logger: logger ?? quiet, redactor: redactor)
+    do {
+        let result = try await body(transport)
+        await transport.shutdown()
+        return result
+    } catch {
+        await transport.shutdown()
+        throw error
+    }
+}
+
 public let testKey = "test-key-0123456789"
 
 public func settings(_ sim: Simulator, _ provider: SimProvider, key: String = testKey,

@@ -2,6 +2,7 @@ import Foundation
 @testable import OddsDashboard
 import OddsModel
 import OddsStore
+import OddsTestSupport
 import Testing
 
 /// The dashboard at scale: the table's order kept as events change (not sorted every frame), and frames
@@ -63,7 +64,7 @@ struct DashboardScaleTests {
         }.map(\.5)
     }
 
-    @Test("The kept order is the order worked out from nothing after every kind of change, and price changes never sort again")
+    @Test("The kept order is the order worked out from nothing after every kind of change, and price changes never sort again", .heavyLane)
     func keptOrder() throws {
         var model = Self.model(events: 300)
         var random = SeededRandom(seed: 23)

@@ -53,7 +53,7 @@ struct FuzzTests {
         return frames
     }
 
-    @Test("Every registered provider brings its decoders to the fuzzer, each with a valid frame it still reads")
+    @Test("Every registered provider brings its decoders to the fuzzer, each with a valid frame it still reads", .heavyLane)
     func everyProvider() throws {
         let targets = Fuzzer.targets(corpus: try FuzzTests.corpus())
         for id in ProviderRegistry.ids {
@@ -85,7 +85,7 @@ struct FuzzTests {
         }
     }
 
-    @Test("TickOdds' fast path answers every live message of the corpus but match_end, with exactly the generic decoder's updates")
+    @Test("TickOdds' fast path answers every live message of the corpus but match_end, with exactly the generic decoder's updates", .heavyLane)
     func fastPathAgrees() throws {
         var answered = 0
         for frame in try FuzzTests.corpus() {
@@ -168,7 +168,7 @@ struct PulseScoreLayoutTests {
 
 @Suite("BoltOdds fast path")
 struct BoltOddsFastPathTests {
-    @Test("The byte scanner answers every data frame of the corpus (the docs' and the simulator's), exactly as the generic decoder")
+    @Test("The byte scanner answers every data frame of the corpus (the docs' and the simulator's), exactly as the generic decoder", .heavyLane)
     func agreesOnCorpus() throws {
         var answered = 0
         for frame in try FuzzTests.corpus() {

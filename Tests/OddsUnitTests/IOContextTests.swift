@@ -7,7 +7,7 @@ import Testing
 /// The one writer every command prints through.
 @Suite("IOContext output")
 struct IOContextTests {
-    @Test("Lines written from many threads at once arrive whole, in one piece each, and none is lost")
+    @Test("Lines written from many threads at once arrive whole, in one piece each, and none is lost", .heavyLane)
     func concurrentLinesStayWhole() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)

@@ -167,7 +167,7 @@ struct HostileInputTests {
         SportsAPIProFeed(settings: ProviderSettings(key: "k", restURL: "", webSocketURL: "ws://127.0.0.1:1/ws"), sport: nil, channels: channels)
     }
 
-    @Test("20,000 incidents: sorted once (not a scan per comparison), the newest 500 kept, said once")
+    @Test("20,000 incidents: sorted once (not a scan per comparison), the newest 500 kept, said once", .heavyLane)
     func manyIncidents() throws {
         // Newest first, as SofaScore lists them: minute 120 down to 0, many per minute.
         let items = (0..<20_000).map { i in #"{"incidentType":"card","id":\#(i),"time":\#(120 - i * 121 / 20_000),"isHome":true,"incidentClass":"yellow"}"# }
@@ -222,7 +222,7 @@ struct HostileInputTests {
         #expect(try feed.decode(#"{"channel":"match:1:incidents","type":"update","data":[{"incidentType":"goal","time":4}]}"#, first: false).isEmpty)
     }
 
-    @Test("Repeated warnings: the first said whole (cut), the rest counted per interval")
+    @Test("Repeated warnings: the first said whole (cut), the rest counted per interval", .heavyLane)
     func warningGate() {
         var gate = WarningGate(interval: 10)
         let t = Date(timeIntervalSince1970: 1_000)

@@ -179,7 +179,7 @@ struct ValueTests {
         #expect(m?.books[0].margin != nil)
     }
 
-    @Test("Any arbitrage's legs, staked in proportion, return at least the stake before rounding")
+    @Test("Any arbitrage's legs, staked in proportion, return at least the stake before rounding", .heavyLane)
     func arbitrageProperty() {
         var rng = SeededRandom(seed: 21)
         var found = 0
