@@ -197,6 +197,16 @@ enum DashboardRunner {
         /// The dashboard is closing: the feed stops.
         func stop() { feed.stop() }
 
+        /// Takes the feed's end (and its error), once it comes within `timeout` seconds; what comes before it
+        /// is dropped (the dashboard is closing).
+        func awaitEnd(timeout: TimeInterval) async {
+            let deadline = Date().addingTimeInterval(timeout)
+            while !ended, Date() < deadline {
+                _ = drain()
+                if !ended { try? await Task.sleep(nanoseconds: 10_000_000) }
+            }
+        }
+
         /// Runs `body` when a message is buffered or the feed ends.
         func onMessage(_ body: @escaping @Sendable () -> Void) { feed.setOnSend(body) }
 
@@ -218,6 +228,9 @@ enum DashboardRunner {
         defer { keys?.stop() }
         let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, wakeup: wakeup, keys: keys,
                                focus: focus, save: saveFavourites)
+        // A feed says it stopped just before it ends with its error: q in between exits with that error's
+        // sentence and code, as after it, not with 0.
+        if case .stopped = final.connection { await inbox.awaitEnd(timeout: 2) }
         inbox.stop()
         signals.cancel()
         return Outcome(model: final, feedError: inbox.error)
