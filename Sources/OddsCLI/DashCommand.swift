@@ -201,9 +201,11 @@ enum DashboardRunner {
         /// is dropped (the dashboard is closing).
         func awaitEnd(timeout: TimeInterval) async {
             let deadline = Date().addingTimeInterval(timeout)
+            _ = drain()
             while !ended, Date() < deadline {
+                try? await Task.sleep(nanoseconds: 10_000_000)
+                // Also once past the deadline: a sleep that overran it may have slept through the end.
                 _ = drain()
-                if !ended { try? await Task.sleep(nanoseconds: 10_000_000) }
             }
         }
 

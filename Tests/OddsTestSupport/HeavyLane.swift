@@ -15,10 +15,8 @@ public final class HeavyLane: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
 
     private init(threads: Int) {
-        for i in 0..<threads {
-            let thread = Thread { [unowned self] in self.work() }
-            thread.name = "heavy-lane-\(i)"
-            thread.start()
+        for _ in 0..<threads {
+            Thread { [unowned self] in self.work() }.start()
         }
     }
 
@@ -35,6 +33,7 @@ public final class HeavyLane: TaskExecutor, @unchecked Sendable {
 
     private func work() {
         Thread.current.threadDictionary["odds.heavy-lane"] = true
+        Thread.current.name = "heavy-lane"  // set from the thread itself, it names the OS thread (perf, gdb)
         while true {
             condition.lock()
             while jobs.isEmpty { condition.wait() }
