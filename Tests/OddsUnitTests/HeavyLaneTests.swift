@@ -17,9 +17,10 @@ struct HeavyLaneTests {
     @Test("A child process's run time is its own: taken when it exits, not when the test looks")
     func childRunTime() async throws {
         let child = try Subprocess("/bin/sh", ["-c", "sleep 0.2"])
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        try await Task.sleep(nanoseconds: 4_000_000_000)
         #expect(child.poll() == 0)
         let seconds = try #require(child.runTime)
-        #expect(seconds >= 0.2 && seconds < 1.2, "\(seconds)")
+        // Well under the 4 s before the test looked, whatever the load on the machine.
+        #expect(seconds >= 0.2 && seconds < 3, "\(seconds)")
     }
 }
