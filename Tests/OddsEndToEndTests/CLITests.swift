@@ -430,29 +430,29 @@ struct PromptExitTests {
     static func exitTime(url: String, state: String, key: String = "key-0123456789", signal: Int32 = SIGTERM,
                          then: @escaping @Sendable () async -> Void = {}) async throws -> (CLI.Result, TimeInterval) {
         let env = CLI.environment(["ODDS_TICKODDS_KEY": key, "ODDS_TICKODDS_WS_URL": url])
-        let took = Eventually<TimeInterval>()
+        let signalled = Eventually<Date>()
         let r = try await CLI.run(["stream", "--provider", "tickodds"], env: env, timeout: 40) { process, output in
             let deadline = Date().addingTimeInterval(20)
             while !output().contains(state) && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
             await then()
             // An observation window: the process is left in that state before the signal.
             try await Task.sleep(nanoseconds: 300_000_000)
-            signalAndTime(process, signal, took)
+            signalled.set(send(signal, to: process))
         }
-        return (r, took.wait(seconds: 35) ?? .infinity)
+        return (r, seconds(from: signalled, to: r))
     }
 
-    /// Sends `signal` and sets `took` to the seconds until the process exits. The exit is watched
-    /// from a thread of its own: the test pool's two threads may be busy with other tests, and their
-    /// lateness is not the child's.
-    static func signalAndTime(_ process: Subprocess, _ signal: Int32, _ took: Eventually<TimeInterval>) {
-        let signalled = Date()
+    /// Sends `signal` and returns when it was sent.
+    static func send(_ signal: Int32, to process: Subprocess) -> Date {
+        let at = Date()
         process.signal(signal)
-        Thread {
-            let limit = Date().addingTimeInterval(30)
-            while process.poll() == nil, Date() < limit { usleep(2_000) }
-            took.set(Date().timeIntervalSince(signalled))
-        }.start()
+        return at
+    }
+
+    /// Seconds from the signal to the exit, both as they happened: the exit is the one `Subprocess` saw
+    /// from a thread of its own, not when a busy test pool looked.
+    static func seconds(from signalled: Eventually<Date>, to r: CLI.Result) -> TimeInterval {
+        signalled.wait(seconds: 0).map { r.exitedAt.timeIntervalSince($0) } ?? .infinity
     }
 
     @Test("SIGTERM or SIGINT while the WebSocket upgrade hangs (connecting): exit 0 within about a second, not after the 10 s timeout",
@@ -507,7 +507,7 @@ struct OneShotInterruptTests {
         let env = CLI.environment(["ODDS_TICKODDS_KEY": "key-0123456789", "ODDS_TICKODDS_URL": "http://127.0.0.1:\(port)/api/v1",
                                    "ODDS_TICKODDS_WS_URL": "ws://127.0.0.1:\(port)/ws/live"])
         let args = ["live", "--provider", "tickodds"]
-        let took = Eventually<TimeInterval>()
+        let signalled = Eventually<Date>()
         let held = Eventually<Int32>()
         defer { if let c = held.wait(seconds: 0), c >= 0 { close(c) } }
         let r = try await CLI.run(ignoredByParent ? ["-c", "trap '' INT; exec \"$0\" \"$@\"", CLI.binary.path] + args : args, env: env,
@@ -519,9 +519,9 @@ struct OneShotInterruptTests {
             while poll(&pending, 1, 0) == 0 && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
             held.set(accept(fd, nil, nil))
             try await Task.sleep(nanoseconds: 100_000_000)
-            PromptExitTests.signalAndTime(process, signal, took)
+            signalled.set(PromptExitTests.send(signal, to: process))
         }
-        let seconds = took.wait(seconds: 25) ?? .infinity
+        let seconds = PromptExitTests.seconds(from: signalled, to: r)
         #expect(r.status == 130, "\(r.stderr)")
         #expect(seconds < 1.5, "took \(seconds) s to exit")
         #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Cannot reach"), "\(r.stderr)")

@@ -7,8 +7,10 @@ public struct CLI {
         public var status: Int32
         public var stdout: String
         public var stderr: String
-        /// Seconds the process ran, from its start to its exit (not to when the test saw it).
-        public var seconds: TimeInterval = 0
+        /// When the process exited (not when the test saw it).
+        public var exitedAt: Date
+        /// Seconds the process ran, from its start to its exit.
+        public var seconds: TimeInterval
         public var all: String { stdout + stderr }
     }
 
@@ -44,8 +46,10 @@ public struct CLI {
         }
         let remaining = max(1, timeout - Date().timeIntervalSince(started))
         let status = try await process.exit(timeout: remaining, what: "odds \(args.joined(separator: " "))")
+        let exitedAt = process.exitedAt ?? Date()
         return Result(status: status, stdout: try String(contentsOf: out, encoding: .utf8),
-                      stderr: try String(contentsOf: err, encoding: .utf8), seconds: process.runTime ?? Date().timeIntervalSince(started))
+                      stderr: try String(contentsOf: err, encoding: .utf8), exitedAt: exitedAt,
+                      seconds: exitedAt.timeIntervalSince(process.started))
     }
 
     /// Replaces timestamps, which change from run to run.

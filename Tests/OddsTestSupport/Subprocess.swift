@@ -67,8 +67,11 @@ public final class Subprocess: @unchecked Sendable {
         }.start()
     }
 
+    /// When the child ended, once it has.
+    public var exitedAt: Date? { exitSeen.date }
+
     /// Seconds from the start to the exit, once the child has ended.
-    public var runTime: TimeInterval? { exitSeen.date.map { $0.timeIntervalSince(started) } }
+    public var runTime: TimeInterval? { exitedAt.map { $0.timeIntervalSince(started) } }
 
     /// Sends `signal` to the child, unless it has already been reaped.
     public func signal(_ signal: Int32) {

@@ -47,16 +47,13 @@ public func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { 
     configure(&options)
     let sim = Simulator(options: options)
     try sim.start()
-    var logger = Logger(label: "test")
-    logger.logLevel = .critical
-    let transport = Transport(logger: logger, redactor: Redactor(secrets: Array(options.keys.keys)), trustRoots: trustRoots, clock: clock)
     do {
-        let result = try await body(sim, transport)
-        await transport.shutdown()
+        let result = try await withTransport(redactor: Redactor(secrets: Array(options.keys.keys)), trustRoots: trustRoots, clock: clock) {
+            try await body(sim, $0)
+        }
         await sim.stop()
         return result
     } catch {
-        await transport.shutdown()
         await sim.stop()
         throw error
     }
@@ -64,11 +61,11 @@ public func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { 
 
 /// A transport of its own for `body`, shut down however `body` ends: one dropped without `shutdown` stops the
 /// whole test process (its HTTP client asserts so in debug builds), taking every other test's result with it.
-public func withTransport<T>(logger: Logger? = nil, redactor: Redactor = Redactor(secrets: []),
-                             _ body: (Transport) async throws -> T) async throws -> T {
+public func withTransport<T>(logger: Logger? = nil, redactor: Redactor = Redactor(secrets: []), trustRoots: TrustRoots = .system,
+                             clock: any FeedClock = SystemClock(), _ body: (Transport) async throws -> T) async throws -> T {
     var quiet = Logger(label: "test")
     quiet.logLevel = .critical
-    let transport = Transport(logger: logger ?? quiet, redactor: redactor)
+    let transport = Transport(logger: logger ?? quiet, redactor: redactor, trustRoots: trustRoots, clock: clock)
     do {
         let result = try await body(transport)
         await transport.shutdown()
