@@ -34,25 +34,79 @@ enum BoltOddsFast {
         bytes.withUnsafeBufferPointer { frame($0, dating: dating) }
     }
 
-    /// `frame` of bytes read in place.
-    static func frame(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating? = nil) -> Read? {
+    /// A frame at least this large (the initial state's, of several MB) is read in two halves at once.
+    static let splitSize = 1 << 20
+
+    /// `frame` of bytes read in place. A frame of `splitAt` bytes or more that is an array is read in
+    /// two halves at once, the second on a thread of its own, from a cut between two messages near
+    /// its middle (`JSONArraySplit`); the answer is the one reading it whole gives.
+    static func frame(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating? = nil, splitAt: Int = splitSize) -> Read? {
+        guard buffer.count >= splitAt, let cut = JSONArraySplit.cut(buffer) else {
+            return whole(buffer, dating: dating, stoppingAt: nil).read
+        }
+        return halves(buffer, cut: cut, dating: dating).read
+    }
+
+    /// The frame read from its start up to `cut` and from `cut` to its end at once; `halves` is
+    /// false when the first half found no message starting at `cut` and read the whole frame.
+    static func halves(_ buffer: UnsafeBufferPointer<UInt8>, cut: Int, dating: Dating?) -> (read: Read?, halves: Bool) {
+        let (head, tail) = JSONArraySplit.concurrently({ whole(buffer, dating: dating, stoppingAt: cut) },
+                                                       { [buffer] in rest(buffer, from: cut, dating: dating) })
+        // The cut was not between two messages of the array: the first half read the whole frame.
+        guard head.stopped else { return (head.read, false) }
+        guard var read = head.read, let more = tail else { return (nil, true) }
+        read.updates.append(contentsOf: more.updates)
+        let join = read.games.last != nil && read.games.last == more.games.first ? 1 : 0
+        read.games.append(contentsOf: more.games.dropFirst(join))
+        return (read, true)
+    }
+
+    /// A frame read from its start: to its end, or, given `stop`, only up to the message that starts
+    /// there (`stopped`) when that index is where one does.
+    static func whole(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating?, stoppingAt stop: Int?) -> (read: Read?, stopped: Bool) {
         var s = JSONScanner(buffer)
         var memo = StringMemo()
         memo.dating = dating
         var templates = Templates()
         var read = Read()
+        var stop = stop
         // About one message per 2 KB (the initial state's are 2 KB): one allocation, not log2(n) copies.
-        read.updates.reserveCapacity(min(buffer.count / 2048 + 1, 50_000))
+        read.updates.reserveCapacity(min((stop ?? buffer.count) / 2048 + 1, 50_000))
         do {
             if s.isArray() {
                 if try s.enterArray() {
                     repeat {
-                        guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
-                    } while try s.nextElement()
+                        guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return (nil, false) }
+                        guard try s.nextElement() else { break }
+                        if let at = stop, s.peek() != nil {
+                            if s.index == at { return (read, true) }
+                            // Past it: the cut was inside a message, and this half reads to the end.
+                            if s.index > at { stop = nil }
+                        }
+                    } while true
                 }
             } else {
-                guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
+                guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return (nil, false) }
             }
+            try s.finish()
+            return (read, false)
+        } catch {
+            return (nil, false)
+        }
+    }
+
+    /// The messages of an array from the one that starts at `start` to the array's end (the frame's).
+    static func rest(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, dating: Dating?) -> Read? {
+        var s = JSONScanner(buffer, resumingAt: start, nesting: 1)
+        var memo = StringMemo()
+        memo.dating = dating
+        var templates = Templates()
+        var read = Read()
+        read.updates.reserveCapacity(min((buffer.count - start) / 2048 + 1, 50_000))
+        do {
+            repeat {
+                guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
+            } while try s.nextElement()
             try s.finish()
             return read
         } catch {

@@ -439,6 +439,19 @@ public enum BoltOddsDecoders {
     /// True when the fast path answers for this frame.
     public static func fastAnswers(_ bytes: [UInt8]) -> Bool { BoltOddsFast.frame(bytes) != nil }
 
+    /// The frame read in two halves at once, cut at `cut` (default: where a large frame is cut,
+    /// `JSONArraySplit.cut`): whether that answer is the one reading it whole gives (games included),
+    /// and whether the second half's answer was used (false: no cut, or the first half found no
+    /// message starting there and read the whole frame).
+    public static func split(_ bytes: [UInt8], at cut: Int? = nil) -> (agrees: Bool, halves: Bool) {
+        bytes.withUnsafeBufferPointer { buffer in
+            let whole = BoltOddsFast.whole(buffer, dating: nil, stoppingAt: nil).read
+            guard let cut = cut ?? JSONArraySplit.cut(buffer) else { return (BoltOddsFast.frame(buffer, splitAt: 0)?.updates == whole?.updates, false) }
+            let split = BoltOddsFast.halves(buffer, cut: cut, dating: nil)
+            return (whole?.updates == split.read?.updates && whole?.games == split.read?.games, split.halves)
+        }
+    }
+
     /// True when the fast path, where it answers, gives exactly the generic decoder's messages, and
     /// the generic decoder skipped nothing in them.
     public static func agree(_ bytes: [UInt8]) -> Bool {

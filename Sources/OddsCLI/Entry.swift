@@ -62,9 +62,10 @@ enum ProcessLifetime {
 /// By default a thread other than the main one allocates from an arena of its own that grows one page
 /// (one `mprotect` call) at a time: 10,000 calls to build BoltOdds' 2,000-game state. And every buffer
 /// over 128 KiB is mapped anew and unmapped when freed, so each multi-MB frame of a recording or a
-/// socket faults its pages in again. One arena that grows 4 MiB at a time, and buffers up to 32 MiB
-/// kept in it for the next frame, take a tenth off `odds live --replay` of that state. A user's own
-/// `MALLOC_*` or `GLIBC_TUNABLES` setting wins: nothing is changed then.
+/// socket faults its pages in again. Arenas made 60 MiB large at once (address space; a page counts as
+/// memory only once used), an arena for each thread (up to 8: a large frame is read by two threads,
+/// which would otherwise wait on one arena's lock), and buffers up to 32 MiB kept for the next frame.
+/// A user's own `MALLOC_*` or `GLIBC_TUNABLES` setting wins: nothing is changed then.
 enum Allocator {
     static func tune(environment: [String: String]) {
         if applies(environment: environment) { odds_tune_allocator() }

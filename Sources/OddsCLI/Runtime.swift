@@ -95,6 +95,15 @@ final class Runtime: @unchecked Sendable {
         return e
     }
 
+    /// `stamped` of every event; the list is copied only when one of them has no time (a copy of
+    /// 2,000 events retains and releases every string they hold).
+    private func stamped(_ events: [Event]) -> [Event] {
+        guard events.contains(where: { $0.updatedAt == nil }) else { return events }
+        var list = events
+        for i in list.indices where list[i].updatedAt == nil { list[i].updatedAt = Date() }
+        return list
+    }
+
     func printEvents(_ events: [Event]) {
         let books = common.bookFilter
         switch outputFormat {
@@ -112,7 +121,7 @@ final class Runtime: @unchecked Sendable {
             }
             if array { io.out("]\n") }
         default:
-            io.out(EventReporter.render(events.map { stamped(books.apply($0)) }, format: outputFormat, options: renderOptions))
+            io.out(EventReporter.render(stamped(books.isEmpty ? events : events.map(books.apply)), format: outputFormat, options: renderOptions))
         }
     }
 

@@ -586,46 +586,61 @@ public struct Event: Hashable, Sendable, Identifiable {
             let main = markets[mainIndex]
             return main.mainSelections.map { LineCell(selection: $0, book: main.book) }
         }
-        // Selections are named by their place (market, selection) and read where they are: a table of
-        // thousands of rows copied each market and selection it looked at.
+        // Selections are named by their place (market, selection) and read where they are, through
+        // the arrays' buffers: a table of thousands of rows copied each market and selection it looked
+        // at (every string of a selection retained and released).
         let mainID = markets[mainIndex].id
-        // The main selections in order of first appearance; a handful, so looked up by a scan (a
-        // dictionary of them once there are more: a provider's list is never searched quadratically).
-        var firsts: [(m: Int, s: Int)] = []
-        var indexByRef: [SelectionRef: Int]?
-        func index(_ m: Int, _ k: Int) -> Int? {
-            if let indexByRef { return indexByRef[markets[m].selections[k].ref] }
-            return firsts.firstIndex { markets[$0.m].selections[$0.s].isSame(as: markets[m].selections[k]) }
-        }
-        for m in markets.indices where markets[m].id == mainID {
-            let rule = markets[m].mainRule
-            for k in markets[m].selections.indices where rule.admits(markets[m].selections[k]) && index(m, k) == nil {
-                firsts.append((m, k))
-                if indexByRef != nil { indexByRef![markets[m].selections[k].ref] = firsts.count - 1 }
-                else if firsts.count > 8 {
-                    indexByRef = Dictionary(firsts.enumerated().map { (markets[$1.m].selections[$1.s].ref, $0) }, uniquingKeysWith: { a, _ in a })
+        return markets.withUnsafeBufferPointer { ms in
+            // The main selections in order of first appearance; a handful, so looked up by a scan (a
+            // dictionary of them once there are more: a provider's list is never searched quadratically).
+            var firsts: [(m: Int, s: Int)] = []
+            var indexByRef: [SelectionRef: Int]?
+            func index(_ m: Int, _ k: Int) -> Int? {
+                ms[m].selections.withUnsafeBufferPointer { ss in
+                    if let indexByRef { return indexByRef[ss[k].ref] }
+                    for (i, f) in firsts.enumerated() where ms[f.m].selections.withUnsafeBufferPointer({ $0[f.s].isSame(as: ss[k]) }) {
+                        return i
+                    }
+                    return nil
                 }
             }
-        }
-        // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
-        var best = [(m: Int, s: Int)?](repeating: nil, count: firsts.count)
-        for m in markets.indices where markets[m].id == mainID {
-            for k in markets[m].selections.indices where markets[m].selections[k].isAvailable {
-                guard let i = index(m, k) else { continue }
-                if let b = best[i], markets[b.m].selections[b.s].price!.decimalOdds >= markets[m].selections[k].price!.decimalOdds { continue }
-                best[i] = (m, k)
+            for m in ms.indices where ms[m].id == mainID {
+                let rule = ms[m].mainRule
+                let count = ms[m].selections.count
+                for k in 0..<count where ms[m].selections.withUnsafeBufferPointer({ rule.admits($0[k]) }) && index(m, k) == nil {
+                    firsts.append((m, k))
+                    if indexByRef != nil { indexByRef![ms[m].selections[k].ref] = firsts.count - 1 }
+                    else if firsts.count > 8 {
+                        indexByRef = Dictionary(firsts.enumerated().map { (ms[$1.m].selections[$1.s].ref, $0) }, uniquingKeysWith: { a, _ in a })
+                    }
+                }
             }
-        }
-        return firsts.indices.map { i in
-            var s = markets[firsts[i].m].selections[firsts[i].s]
-            guard let b = best[i] else { s.suspended = true; return LineCell(selection: s, book: nil) }
-            let book = markets[b.m].book
-            s.price = markets[b.m].selections[b.s].price
-            s.suspended = false
-            // The selection as that book offers it (its first market of the main id).
-            if let m = markets.firstIndex(where: { $0.id == mainID && $0.book == book }),
-               let k = markets[m].selections.firstIndex(where: { $0.isSame(as: s) }) { s = markets[m].selections[k] }
-            return LineCell(selection: s, book: book)
+            // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
+            var best = [(m: Int, s: Int)?](repeating: nil, count: firsts.count)
+            for m in ms.indices where ms[m].id == mainID {
+                ms[m].selections.withUnsafeBufferPointer { ss in
+                    for k in ss.indices where ss[k].isAvailable {
+                        guard let i = index(m, k) else { continue }
+                        if let b = best[i], ms[b.m].selections.withUnsafeBufferPointer({ $0[b.s].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
+                            continue
+                        }
+                        best[i] = (m, k)
+                    }
+                }
+            }
+            return firsts.indices.map { i in
+                var s = ms[firsts[i].m].selections[firsts[i].s]
+                guard let b = best[i] else { s.suspended = true; return LineCell(selection: s, book: nil) }
+                let book = ms[b.m].book
+                s.price = ms[b.m].selections[b.s].price
+                s.suspended = false
+                // The selection as that book offers it (its first market of the main id).
+                if let m = ms.firstIndex(where: { $0.id == mainID && $0.book == book }),
+                   let k = ms[m].selections.withUnsafeBufferPointer({ ss in ss.indices.first { ss[$0].isSame(as: s) } }) {
+                    s = ms[m].selections[k]
+                }
+                return LineCell(selection: s, book: book)
+            }
         }
     }
 
@@ -711,10 +726,14 @@ public struct Event: Hashable, Sendable, Identifiable {
 
     /// Whether a market of this name is a match-result or winner market.
     public static func isMainMarketName(_ name: String) -> Bool {
-        let n = name.lowercased()
-        return ["fulltime result", "full time result", "match result", "1x2", "match winner", "to win match",
-                "money line", "moneyline", "game lines", "winner", "win", "full time", "home/away"].contains(n)
+        // Every name below is 3 to 16 bytes long: a longer one is not looked at again (lowercased).
+        guard (3...16).contains(name.utf8.count) else { return false }
+        return mainMarketNames.contains(name.lowercased())
     }
+
+    static let mainMarketNames: Set<String> = ["fulltime result", "full time result", "match result", "1x2", "match winner",
+                                               "to win match", "money line", "moneyline", "game lines", "winner", "win",
+                                               "full time", "home/away"]
 
     /// The minute of play, read from a clock such as "67:23" or "45+2'". Nil for sports whose clock
     /// counts down the time left in a period, where it is no minute of play.

@@ -222,6 +222,91 @@ struct BoltOddsFastPathTests {
         #expect(draws == ["Draw", "Tie"])
     }
 
+    /// A frame of `games` games × `books` books (outcomes as a full subscription sends them), each
+    /// message with `extra` members before its data.
+    static func state(games: Int, books: Int, extra: (Int) -> String = { _ in "" }, separator: String = ",") -> [UInt8] {
+        var messages: [String] = []
+        for g in 0..<games {
+            for b in 0..<books {
+                let outcomes = #""Home \#(g) Moneyline":{"odds":"+1\#(b)\#(g % 10)","link":"https://b\#(b).example/e/\#(g)?o=1","outcome_name":"Moneyline","outcome_line":null,"outcome_over_under":null,"outcome_target":"Home \#(g)"},"Over 2.5 Total":{"odds":"-1\#(g % 90 + 10)","link":"https://b\#(b).example/e/\#(g)?o=2","outcome_name":"Total","outcome_line":"2.5","outcome_over_under":"Over","outcome_target":null}"#
+                messages.append(#"{\#(extra(g))"action":"initial_state","data":{"sport":"NBA","sportsbook":"b\#(b)","game":"Home \#(g) vs Away \#(g), 2026-11-24, 01","home_team":"Home \#(g)","away_team":"Away \#(g)","outcomes":{\#(outcomes)}}}"#)
+            }
+        }
+        return Array(("[" + messages.joined(separator: separator) + "]").utf8)
+    }
+
+    @Test("A large frame read in two halves at once gives exactly what reading it whole gives, whether or not the guessed cut is between two messages", .heavyLane)
+    func halves() throws {
+        // Between two messages, with spaces around the comma: the second half's answer is used.
+        for separator in [",", " ,\n ", ", "] {
+            let frame = Self.state(games: 300, books: 3, separator: separator)
+            let read = BoltOddsDecoders.split(frame)
+            #expect(read.agrees && read.halves, "separator \(Array(separator.utf8))")
+            #expect(BoltOddsDecoders.fastAnswers(frame))
+        }
+        // Every message holds an array of objects (`}, {` inside it): cut there, the first half
+        // finds no message starting at the cut and reads on to the end.
+        let nested = Self.state(games: 300, books: 3, extra: { _ in #""tags":[{"a":1},{"b":2},{"c":3}],"# })
+        let inside = Array(#"{"b":2}"#.utf8)
+        let cut = nested.indices.first { $0 > nested.count / 2 && nested[$0...].starts(with: inside) }!
+        let n = BoltOddsDecoders.split(nested, at: cut)
+        #expect(n.agrees && !n.halves)
+        #expect(BoltOddsDecoders.split(nested).agrees)
+        // A message past the middle that the fast path does not read (another action): no fast
+        // answer at all, as when read whole, and nothing of the first half is kept.
+        var text = String(decoding: Self.state(games: 300, books: 3), as: UTF8.self)
+        let late = text.range(of: #""sportsbook":"b1","game":"Home 250 "#)!
+        text.replaceSubrange(text.range(of: #""action":"initial_state""#, options: .backwards, range: text.startIndex..<late.lowerBound)!,
+                             with: #""action":"ping""#)
+        let ping = Array(text.utf8)
+        #expect(BoltOddsDecoders.split(ping).agrees)
+        #expect(!BoltOddsDecoders.fastAnswers(ping))
+        // Broken JSON after the cut, and trailing bytes after the array: no answer, as when read whole.
+        let whole = Self.state(games: 300, books: 3)
+        let broken = Array(whole[..<(whole.count - 40)]) + Array(whole[(whole.count - 30)...])
+        #expect(BoltOddsDecoders.split(broken).agrees)
+        #expect(!BoltOddsDecoders.fastAnswers(broken))
+        let trailing = whole + Array(" x".utf8)
+        #expect(BoltOddsDecoders.split(trailing).agrees)
+        #expect(!BoltOddsDecoders.fastAnswers(trailing))
+    }
+
+    @Test("Cut at any brace, the halves agree with the whole frame, and only a cut between messages is used", .heavyLane)
+    func halvesAtEveryCut() throws {
+        // Nested objects and arrays of objects, outcomes and messages: every `{` is tried as a cut.
+        let frame = Self.state(games: 3, books: 2, extra: { g in g == 1 ? #""i":[{},{"k":[{"x":1}, {"y":2}]}],"# : "" })
+        let starts = Set(Self.messageStarts(frame))
+        var used = 0
+        for cut in frame.indices where frame[cut] == UInt8(ascii: "{") {
+            let read = BoltOddsDecoders.split(frame, at: cut)
+            #expect(read.agrees, "cut at \(cut)")
+            #expect(read.halves == (starts.contains(cut) && cut > 1), "cut at \(cut)")
+            if read.halves { used += 1 }
+        }
+        #expect(used == starts.count - 1)
+    }
+
+    /// Where each message of a frame `state` made starts.
+    static func messageStarts(_ frame: [UInt8]) -> [Int] {
+        var starts: [Int] = []
+        var depth = 0, inString = false, escaped = false
+        for (i, b) in frame.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if depth == 1, b == UInt8(ascii: "{") { starts.append(i) }
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return starts
+    }
+
     static func storeOf(_ text: String) throws -> [Event] {
         let adapter = BoltOddsClient.feedConnections(settings: ProviderSettings(key: "k", restURL: "", webSocketURL: ""),
                                                      filters: BoltOddsFilters())[0]
