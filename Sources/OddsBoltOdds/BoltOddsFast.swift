@@ -50,7 +50,7 @@ enum BoltOddsFast {
     /// The frame read from its start up to `cut` and from `cut` to its end at once; `halves` is
     /// false when the first half found no message starting at `cut` and read the whole frame.
     static func halves(_ buffer: UnsafeBufferPointer<UInt8>, cut: Int, dating: Dating?) -> (read: Read?, halves: Bool) {
-        let (head, tail) = JSONArraySplit.concurrently({ whole(buffer, dating: dating, stoppingAt: cut) },
+        let (head, tail) = Concurrently.pair({ whole(buffer, dating: dating, stoppingAt: cut) },
                                                        { [buffer] in rest(buffer, from: cut, dating: dating) })
         // The cut was not between two messages of the array: the first half read the whole frame.
         guard head.stopped else { return (head.read, false) }

@@ -1,10 +1,9 @@
 import Foundation
 
-/// Reading one large JSON array in two halves at once: a guessed cut between two of its elements,
-/// and a way to run the second half on a thread of its own. The guess is only a guess (a nested
-/// array of objects has the same bytes): the decoder of the first half confirms it by ending an
-/// element exactly there, and otherwise reads on to the end as if no cut had been made, so the
-/// answer never depends on the guess.
+/// Reading one large JSON array in two halves at once (`Concurrently.pair`): a guessed cut between
+/// two of its elements. The guess is only a guess (a nested array of objects has the same bytes):
+/// the decoder of the first half confirms it by ending an element exactly there, and otherwise reads
+/// on to the end as if no cut had been made, so the answer never depends on the guess.
 public enum JSONArraySplit {
     /// The index of the `{` that starts an element of an array of objects, at or after the middle of
     /// `bytes` and within `window` bytes of it: the first `}` `,` `{` there (whitespace allowed
@@ -29,29 +28,4 @@ public enum JSONArraySplit {
     }
 
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
-
-    /// `first()` on the calling thread while `second()` runs on a thread of its own; both answers once
-    /// both are done. A thread of its own rather than a shared pool: the caller may itself be one of
-    /// the pool's few threads, and a frame large enough to split pays for a thread's start many times.
-    public static func concurrently<A, B>(_ first: () -> A, _ second: @escaping () -> B) -> (A, B) {
-        let box = ResultBox<B>(second)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [box] in
-            box.value = box.work()
-            done.signal()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-        let a = first()
-        done.wait()
-        return (a, box.value!)
-    }
-
-    /// The second half's work and answer: the answer is written by its thread before the semaphore
-    /// is signalled and read by the caller after it has waited on it.
-    private final class ResultBox<B>: @unchecked Sendable {
-        let work: () -> B
-        var value: B?
-        init(_ work: @escaping () -> B) { self.work = work }
-    }
 }

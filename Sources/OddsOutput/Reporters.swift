@@ -107,19 +107,33 @@ public enum EventReporter {
         ] + (fused ? [.init("SRC", shrinkable: true)] : []))
         // One clock reading and one look at the user's time zone for the whole table, not one a row.
         let now = Date(), zone = TimeZone.current
-        for e in events {
-            let columns = e.mainColumns
-            let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
-            let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
-            // A fused row whose sources disagree on the score shows the freshest, marked with a star.
-            let score = (e.scoreLabel ?? "") + (e.match.map { $0.conflicts.isEmpty } == false ? "*" : "")
-            t.rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, score, timeLabel(e, at: now, zone: zone)] + prices + sources)
-            // The link of the very price shown (the best book's, with several books).
-            let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)
-            t.links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link } + sources.map { _ in nil })
-            let live: CellStyle = e.status == .live ? .live : .plain
-            t.styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain }
-                            + sources.map { _ in .dim })
+        func rows(_ part: ArraySlice<Event>) -> (rows: [[String]], links: [[String?]], styles: [[CellStyle]]) {
+            var rows: [[String]] = [], links: [[String?]] = [], styles: [[CellStyle]] = []
+            rows.reserveCapacity(part.count); links.reserveCapacity(part.count); styles.reserveCapacity(part.count)
+            for e in part {
+                let columns = e.mainColumns
+                let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
+                let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
+                // A fused row whose sources disagree on the score shows the freshest, marked with a star.
+                let score = (e.scoreLabel ?? "") + (e.match.map { $0.conflicts.isEmpty } == false ? "*" : "")
+                rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, score, timeLabel(e, at: now, zone: zone)] + prices + sources)
+                // The link of the very price shown (the best book's, with several books).
+                let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)
+                links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link } + sources.map { _ in nil })
+                let live: CellStyle = e.status == .live ? .live : .plain
+                styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain }
+                              + sources.map { _ in .dim })
+            }
+            return (rows, links, styles)
+        }
+        // A large table is made in two halves at once: each row reads its event's markets of every
+        // book, spread over the store's memory, and two cores wait on memory side by side.
+        if events.count >= 1024 {
+            let half = events.count / 2
+            let (a, b) = Concurrently.pair({ rows(events[..<half]) }, { rows(events[half...]) })
+            t.rows = a.rows + b.rows; t.links = a.links + b.links; t.styles = a.styles + b.styles
+        } else {
+            (t.rows, t.links, t.styles) = rows(events[...])
         }
         return t
     }

@@ -112,6 +112,33 @@ struct MainColumnTests {
         Selection(id: id ?? name, name: name, price: Price(american: price))
     }
 
+    @Test("A table large enough to be made in two halves at once is the table made row by row, in order")
+    func largeTableInHalves() {
+        // Three books per match, the best price at a different book for each column; every tenth
+        // match with a suspended side. 1,500 rows: over the size made in halves.
+        let books = ["fanduel", "betmgm", "draftkings"]
+        let events = (0..<1500).map { i -> Event in
+            var e = Event(provider: .boltodds, id: "Home \(i) vs Away \(i), 2026-11-24, 01", sport: "soccer", league: "EPL",
+                          home: "Home \(i)", away: "Away \(i)", status: i % 3 == 0 ? .scheduled : .live)
+            e.markets = books.enumerated().map { b, book in
+                Market(id: "Moneyline", name: "Moneyline", book: book, selections: [
+                    Selection(id: "Home \(i)", name: "Home \(i)", price: Price(american: "+1\((i + b) % 9)0"), suspended: i % 10 == 0 && b == 0),
+                    Selection(id: "Draw", name: "Draw", price: Price(american: "+2\((i + 2 * b) % 9)0")),
+                    Selection(id: "Away \(i)", name: "Away \(i)", price: Price(american: "+3\((i + 3 * b) % 9)0")),
+                ])
+            }
+            return e
+        }
+        let whole = EventReporter.table(events, options: RenderOptions())
+        let parts = [EventReporter.table(Array(events[..<700]), options: RenderOptions()),
+                     EventReporter.table(Array(events[700...]), options: RenderOptions())]
+        #expect(whole.rows.count == 1500)
+        #expect(whole.rows == parts[0].rows + parts[1].rows)
+        #expect(whole.links == parts[0].links + parts[1].links)
+        #expect(whole.styles == parts[0].styles + parts[1].styles)
+        #expect(whole.rows[1499][0] == events[1499].shortID && whole.rows[1499][5] != "")
+    }
+
     @Test("A missing home price leaves 1 empty: the draw never moves into it")
     func missingHome() {
         let e = Self.event([Self.s("Draw", "+250"), Self.s("Chelsea", "+120")])
