@@ -62,17 +62,29 @@ enum ProcessLifetime {
 /// By default a thread other than the main one allocates from an arena of its own that grows one page
 /// (one `mprotect` call) at a time: 10,000 calls to build BoltOdds' 2,000-game state. And every buffer
 /// over 128 KiB is mapped anew and unmapped when freed, so each multi-MB frame of a recording or a
-/// socket faults its pages in again. Arenas made 60 MiB large at once (address space; a page counts as
-/// memory only once used), an arena for each thread (up to 8: a large frame is read by two threads,
-/// which would otherwise wait on one arena's lock), and buffers up to 32 MiB kept for the next frame.
+/// socket faults its pages in again. One arena that grows 4 MiB at a time, and buffers up to 32 MiB
+/// kept in it for the next frame, take a tenth off `odds live --replay` of that state.
+///
+/// A replay reads a large frame in two halves at once, and two threads on one arena wait on its lock:
+/// with `--replay` on the command line, each thread gets an arena of its own, made 60 MiB large at
+/// once (address space; a page counts as memory only once used). Not for the live feeds, where one
+/// arena keeps the peak of a 51.7 MB frame lower (Benchmarks/README.md). The choice is made before
+/// the command line is parsed, when no other thread has allocated yet (a thread's first allocation
+/// picks its arena, and glibc fixes the number of arenas then), so it looks at the words alone.
 /// A user's own `MALLOC_*` or `GLIBC_TUNABLES` setting wins: nothing is changed then.
 enum Allocator {
-    static func tune(environment: [String: String]) {
-        if applies(environment: environment) { odds_tune_allocator() }
+    static func tune(environment: [String: String], arguments: [String] = CommandLine.arguments) {
+        guard applies(environment: environment) else { return }
+        if isReplay(arguments) { odds_tune_allocator_for_replay() } else { odds_tune_allocator() }
     }
 
     /// False when the user set the allocator up themselves.
     static func applies(environment: [String: String]) -> Bool {
         !environment.keys.contains { $0.hasPrefix("MALLOC_") || $0 == "GLIBC_TUNABLES" }
+    }
+
+    /// Whether the command line asks for a replay (`--replay FILE` or `--replay=FILE`).
+    static func isReplay(_ arguments: [String]) -> Bool {
+        arguments.dropFirst().contains { $0 == "--replay" || $0.hasPrefix("--replay=") }
     }
 }

@@ -185,6 +185,16 @@ struct AllocatorTests {
         #expect(!Allocator.applies(environment: ["MALLOC_TOP_PAD_": "0"]))
         #expect(!Allocator.applies(environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=2"]))
     }
+
+    @Test("A replay gets an arena for each thread; every other command one arena")
+    func replayProfile() {
+        #expect(Allocator.isReplay(["odds", "live", "--replay", "r.ndjson", "--speed", "max"]))
+        #expect(Allocator.isReplay(["odds", "dash", "--replay=r.ndjson"]))
+        #expect(!Allocator.isReplay(["odds", "live", "--provider", "boltodds"]))
+        #expect(!Allocator.isReplay(["odds", "stream", "--replay-speed", "2"]))
+        // The program's own path is not a word of the command line.
+        #expect(!Allocator.isReplay(["--replay"]))
+    }
 }
 
 @Suite("Dashboard wake-ups")
