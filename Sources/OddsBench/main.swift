@@ -15,6 +15,7 @@
 //   swift run -c release odds-bench ingest FILE [--repeat N] [--json]   (decode + apply throughput; Ingest.swift)
 //   swift run -c release odds-bench value [--games 2000] [--books 8]     (margins, fair, EV, arbitrage; ValueBench.swift)
 //   swift run -c release odds-bench fuzz FILE... [--count 1000000]     (the long fuzz run; FuzzBench.swift)
+import CAllocator
 import Foundation
 import OddsDashboard
 import OddsFusion
@@ -24,6 +25,9 @@ import OddsStore
 import OddsTerminal
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "ingest" {
+    // The allocator as `odds live --replay` sets it (an arena per thread: a large frame is read in
+    // two halves at once), before any other thread allocates.
+    odds_tune_allocator_for_replay()
     exit(IngestBench.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "match" {
