@@ -27,7 +27,7 @@ import OddsTerminal
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "ingest" {
     // The allocator as `odds live --replay` sets it (an arena per thread: a large frame is read in
     // two halves at once), before any other thread allocates.
-    odds_tune_allocator_for_replay()
+    odds_tune_allocator(true)
     exit(IngestBench.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "match" {

@@ -65,29 +65,16 @@ enum BoltOddsFast {
     /// there (`stopped`) when that index is where one does.
     static func whole(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating?, stoppingAt stop: Int?) -> (read: Read?, stopped: Bool) {
         var s = JSONScanner(buffer)
-        var memo = StringMemo()
-        memo.dating = dating
-        var templates = Templates()
-        var read = Read()
-        var stop = stop
-        // About one message per 2 KB (the initial state's are 2 KB): one allocation, not log2(n) copies.
-        read.updates.reserveCapacity(min((stop ?? buffer.count) / 2048 + 1, 50_000))
         do {
             if s.isArray() {
-                if try s.enterArray() {
-                    repeat {
-                        guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return (nil, false) }
-                        guard try s.nextElement() else { break }
-                        if let at = stop, s.peek() != nil {
-                            if s.index == at { return (read, true) }
-                            // Past it: the cut was inside a message, and this half reads to the end.
-                            if s.index > at { stop = nil }
-                        }
-                    } while true
-                }
-            } else {
-                guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return (nil, false) }
+                guard try s.enterArray() else { try s.finish(); return (Read(), false) }
+                return try messages(&s, dating: dating, stoppingAt: stop)
             }
+            var memo = StringMemo()
+            memo.dating = dating
+            var templates = Templates()
+            var read = Read()
+            guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return (nil, false) }
             try s.finish()
             return (read, false)
         } catch {
@@ -98,20 +85,30 @@ enum BoltOddsFast {
     /// The messages of an array from the one that starts at `start` to the array's end (the frame's).
     static func rest(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, dating: Dating?) -> Read? {
         var s = JSONScanner(buffer, resumingAt: start, nesting: 1)
+        return (try? messages(&s, dating: dating, stoppingAt: nil))?.read
+    }
+
+    /// The messages of an array from the one the scanner is at to the array's end, then the frame's
+    /// end; or, given `stop`, only up to the message that starts there (`stopped`) when that index is
+    /// where one does (past it, the cut was inside a message, and they are read to the end).
+    static func messages(_ s: inout JSONScanner, dating: Dating?, stoppingAt stop: Int?) throws -> (read: Read?, stopped: Bool) {
         var memo = StringMemo()
         memo.dating = dating
         var templates = Templates()
         var read = Read()
-        read.updates.reserveCapacity(min((buffer.count - start) / 2048 + 1, 50_000))
-        do {
-            repeat {
-                guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return nil }
-            } while try s.nextElement()
-            try s.finish()
-            return read
-        } catch {
-            return nil
-        }
+        var stop = stop
+        // About one message per 2 KB (the initial state's are 2 KB): one allocation, not log2(n) copies.
+        read.updates.reserveCapacity(min(((stop ?? s.bytes.count) - s.index) / 2048 + 1, 50_000))
+        repeat {
+            guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return (nil, false) }
+            guard try s.nextElement() else { break }
+            if let at = stop, s.peek() != nil {
+                if s.index == at { return (read, true) }
+                if s.index > at { stop = nil }
+            }
+        } while true
+        try s.finish()
+        return (read, false)
     }
 
     /// What reading a large message's elements one at a time keeps between them: the memo, and the

@@ -80,7 +80,7 @@ enum ProcessLifetime {
 enum Allocator {
     static func tune(environment: [String: String], arguments: [String] = CommandLine.arguments) {
         guard applies(environment: environment) else { return }
-        if isReplay(arguments) { odds_tune_allocator_for_replay() } else { odds_tune_allocator() }
+        odds_tune_allocator(isReplay(arguments))
     }
 
     /// False when the user set the allocator up themselves.

@@ -98,10 +98,7 @@ final class Runtime: @unchecked Sendable {
     /// `stamped` of every event; the list is copied only when one of them has no time (a copy of
     /// 2,000 events retains and releases every string they hold).
     private func stamped(_ events: [Event]) -> [Event] {
-        guard events.contains(where: { $0.updatedAt == nil }) else { return events }
-        var list = events
-        for i in list.indices where list[i].updatedAt == nil { list[i].updatedAt = Date() }
-        return list
+        events.contains(where: { $0.updatedAt == nil }) ? events.map(stamped) : events
     }
 
     func printEvents(_ events: [Event]) {

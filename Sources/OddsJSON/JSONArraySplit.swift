@@ -16,16 +16,12 @@ public enum JSONArraySplit {
             // memchr's speed for the closing brace, then a look at what follows it.
             let rest = end - i
             guard let found = memchr(bytes.baseAddress! + i, Int32(UInt8(ascii: "}")), rest) else { return nil }
-            var j = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
-            i = j
-            while j < bytes.count, isSpace(bytes[j]) { j += 1 }
+            i = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            var j = JSONSpan.skipWhitespace(bytes, from: i)
             guard j < bytes.count, bytes[j] == UInt8(ascii: ",") else { continue }
-            j += 1
-            while j < bytes.count, isSpace(bytes[j]) { j += 1 }
+            j = JSONSpan.skipWhitespace(bytes, from: j + 1)
             if j < bytes.count, bytes[j] == UInt8(ascii: "{") { return j }
         }
         return nil
     }
-
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 }

@@ -606,12 +606,13 @@ public struct Event: Hashable, Sendable, Identifiable {
             }
             for m in ms.indices where ms[m].id == mainID {
                 let rule = ms[m].mainRule
-                let count = ms[m].selections.count
-                for k in 0..<count where ms[m].selections.withUnsafeBufferPointer({ rule.admits($0[k]) }) && index(m, k) == nil {
-                    firsts.append((m, k))
-                    if indexByRef != nil { indexByRef![ms[m].selections[k].ref] = firsts.count - 1 }
-                    else if firsts.count > 8 {
-                        indexByRef = Dictionary(firsts.enumerated().map { (ms[$1.m].selections[$1.s].ref, $0) }, uniquingKeysWith: { a, _ in a })
+                ms[m].selections.withUnsafeBufferPointer { ss in
+                    for k in ss.indices where rule.admits(ss[k]) && index(m, k) == nil {
+                        firsts.append((m, k))
+                        if indexByRef != nil { indexByRef![ss[k].ref] = firsts.count - 1 }
+                        else if firsts.count > 8 {
+                            indexByRef = Dictionary(firsts.enumerated().map { (ms[$1.m].selections[$1.s].ref, $0) }, uniquingKeysWith: { a, _ in a })
+                        }
                     }
                 }
             }
