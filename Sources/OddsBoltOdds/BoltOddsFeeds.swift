@@ -152,7 +152,11 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
 
     public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
         // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
-        if let read = BoltOddsFast.frame(frame, dating: dating()) { return .data(kept(read.updates, games: read.games)) }
+        if let read = BoltOddsFast.frame(frame, dating: dating()) {
+            guard !read.later.isEmpty else { return .data(kept(read.updates, games: read.games)) }
+            // Read in two halves: the halves' lists go on as they are (the games are listed by the first).
+            return .batch([.data(kept(read.updates, games: read.games)), .data(kept(read.later, games: []))], skipped: [])
+        }
         return try generic(frame)
     }
 
@@ -389,6 +393,15 @@ public enum BoltOddsDecoders {
         return feed
     }
 
+    /// The odds connection of a feed with no filters whose clock reads `now`, as a replay uses it.
+    public static func oddsAdapter(now: Date) -> any FeedAdapter { feed(now: now) }
+
+    /// A frame's updates as the fast path reads it whole (never in halves), with the clock at `now`;
+    /// nil when the fast path does not answer.
+    public static func wholeUpdates(_ bytes: [UInt8], now: Date) -> [FeedUpdate]? {
+        bytes.withUnsafeBufferPointer { BoltOddsFast.frame($0, dating: BoltOddsFast.Dating(now: now, zone: nil), splitAt: .max)?.all }
+    }
+
     /// A frame read element by element as `FeedRunner` reads a large message arriving in parts (cut
     /// at `cuts`, through a `window` that moves often when small): every element's updates in order,
     /// how many elements were skipped and the notices said; nil when the bytes are not an array the
@@ -446,16 +459,16 @@ public enum BoltOddsDecoders {
     public static func split(_ bytes: [UInt8], at cut: Int? = nil) -> (agrees: Bool, halves: Bool) {
         bytes.withUnsafeBufferPointer { buffer in
             let whole = BoltOddsFast.whole(buffer, dating: nil, stoppingAt: nil).read
-            guard let cut = cut ?? JSONArraySplit.cut(buffer) else { return (BoltOddsFast.frame(buffer, splitAt: 0)?.updates == whole?.updates, false) }
+            guard let cut = cut ?? JSONArraySplit.cut(buffer) else { return (BoltOddsFast.frame(buffer, splitAt: 0)?.all == whole?.all, false) }
             let split = BoltOddsFast.halves(buffer, cut: cut, dating: nil)
-            return (whole?.updates == split.read?.updates && whole?.games == split.read?.games, split.halves)
+            return (whole?.all == split.read?.all && whole?.games == split.read?.games, split.halves)
         }
     }
 
     /// True when the fast path, where it answers, gives exactly the generic decoder's messages, and
     /// the generic decoder skipped nothing in them.
     public static func agree(_ bytes: [UInt8]) -> Bool {
-        guard let fast = BoltOddsFast.frame(bytes)?.updates else { return true }
+        guard let fast = BoltOddsFast.frame(bytes)?.all else { return true }
         var skipped: [String] = []
         guard let generic = try? BoltOddsWire.messages(bytes, { try BoltOddsWire.oddsMessage($0, skipped: &skipped) }) else { return false }
         var updates: [FeedUpdate] = []

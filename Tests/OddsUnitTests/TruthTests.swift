@@ -509,6 +509,112 @@ struct RecordingLineTests {
     }
 }
 
+@Suite("Replay decodes ahead")
+struct ReplayAheadTests {
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func add() { lock.lock(); value += 1; lock.unlock() }
+        var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    }
+
+    @Test("A pipeline hands every item on in order, never more than its depth ahead of a slow consumer")
+    func inOrder() {
+        let produced = Counter()
+        var taken: [Int] = []
+        var mostAhead = 0
+        Concurrently.pipeline(depth: 3, produce: { send in
+            for i in 0..<2_000 {
+                produced.add()
+                guard send(i) else { return }
+            }
+        }, consume: { item in
+            // Produced but not yet taken: `depth` queued, one being put, and this one.
+            mostAhead = max(mostAhead, produced.count - taken.count)
+            taken.append(item)
+            if item % 100 == 0 { usleep(2_000) }
+            return true
+        })
+        #expect(taken == Array(0..<2_000))
+        #expect(mostAhead <= 3 + 2, "ahead by \(mostAhead)")
+        #expect(mostAhead >= 2, "the producer never ran ahead: no pipeline")
+    }
+
+    @Test("A consumer that stops stops the producer, and the pipeline returns only when both are done")
+    func stops() {
+        let produced = Counter()
+        let refused = Counter()
+        var taken: [Int] = []
+        Concurrently.pipeline(depth: 2, produce: { send in
+            for i in 0..<1_000_000 {
+                produced.add()
+                guard send(i) else { refused.add(); return }
+            }
+        }, consume: { item in
+            taken.append(item)
+            return taken.count < 5
+        })
+        #expect(taken == [0, 1, 2, 3, 4])
+        #expect(refused.count == 1, "the producer was told to stop, and had stopped on return")
+        #expect(produced.count <= 5 + 2 + 1)
+        // Nothing produced: the consumer is never called.
+        var calls = 0
+        Concurrently.pipeline(depth: 1, produce: { (_: (Int) -> Bool) -> Void in }, consume: { _ in calls += 1; return true })
+        #expect(calls == 0)
+    }
+
+    @Test("A replay decoded ahead gives every frame's updates in order, a large frame read in halves included")
+    func replayInOrder() throws {
+        let now = Date(timeIntervalSince1970: 1_795_440_000)
+        let big = BoltOddsFastPathTests.state(games: 700, books: 3)
+        let other = BoltOddsFastPathTests.state(games: 800, books: 3).map { $0 == UInt8(ascii: "H") ? UInt8(ascii: "G") : $0 }
+        #expect(big.count >= 1 << 20 && other.count >= 1 << 20)
+        #expect(BoltOddsDecoders.split(big).halves && BoltOddsDecoders.split(other).halves)
+        let small = Array(String(decoding: BoltOddsFastPathTests.state(games: 1, books: 2).dropFirst().dropLast(), as: UTF8.self)
+            .components(separatedBy: #"},{"action""#)[0].appending("}").utf8)
+        let frames = [big, small] + Array(repeating: small, count: 600) + [other, small]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-ahead-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text: [UInt8] = []
+        for (i, frame) in frames.enumerated() {
+            text += Recorder.line(feed: "boltodds/odds", bytes: frame, at: Date(timeIntervalSince1970: Double(i)), demo: false)
+        }
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        var expected: [FeedUpdate] = []
+        for frame in frames { expected += try #require(BoltOddsDecoders.wholeUpdates(frame, now: now)) }
+        let stats = FeedStats()
+        let decoder = ReplayDecoder([BoltOddsDecoders.oddsAdapter(now: now)], reader: try RecordingReader(path: path), stats: stats)
+        var got: [FeedUpdate] = []
+        var times: [Date] = []
+        try decoder.forEach { message in
+            times.append(message.receivedAt)
+            got.append(message.update)
+        }
+        #expect(got.count == expected.count && got == expected)
+        #expect(times == times.sorted() && times.last == Date(timeIntervalSince1970: Double(frames.count - 1)))
+        #expect(stats.frames == frames.count && stats.malformed == 0)
+    }
+
+    @Test("A fatal frame ends a replay decoded ahead with its error, after every message before it")
+    func fatal() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fatal-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let now = Date(timeIntervalSince1970: 1_795_440_000)
+        let small = Array(String(decoding: BoltOddsFastPathTests.state(games: 1, books: 2).dropFirst().dropLast(), as: UTF8.self)
+            .components(separatedBy: #"},{"action""#)[0].appending("}").utf8)
+        let bad = Array(#"{"action":"error","message":"Invalid API key"}"#.utf8)
+        var text: [UInt8] = []
+        for (i, frame) in ([small, small, small, bad, small]).enumerated() {
+            text += Recorder.line(feed: "boltodds/odds", bytes: frame, at: Date(timeIntervalSince1970: Double(i)), demo: false)
+        }
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        let decoder = ReplayDecoder([BoltOddsDecoders.oddsAdapter(now: now)], reader: try RecordingReader(path: path), stats: FeedStats())
+        var got = 0
+        #expect(throws: OddsError.self) { try decoder.forEach { _ in got += 1 } }
+        #expect(got == 3 * (try #require(BoltOddsDecoders.wholeUpdates(small, now: now))).count)
+    }
+}
+
 @Suite("One warning per bad outcome")
 struct BadOutcomeTests {
     @Test("A BoltOdds game with one unusable outcome: the game is kept, the outcome is skipped and counted once")
