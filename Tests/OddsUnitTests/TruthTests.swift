@@ -112,6 +112,34 @@ struct MainColumnTests {
         Selection(id: id ?? name, name: name, price: Price(american: price))
     }
 
+    @Test("A table's links and styles are made only when its output shows them, and the text is the same either way")
+    func decorationsWhenShown() {
+        let events = (0..<3).map { i -> Event in
+            var e = Event(provider: .boltodds, id: "H\(i) vs A\(i), 2026-11-24, 01", sport: "soccer", league: "EPL",
+                          home: "H\(i)", away: "A\(i)", status: .live)
+            var home = Selection(id: "H\(i)", name: "H\(i)", price: Price(american: "+150"))
+            home.deepLink = DeepLink("https://book.example/e/\(i)?o=1")
+            e.markets = [Market(id: "Moneyline", name: "Moneyline", book: "b", selections: [
+                home, Selection(id: "A\(i)", name: "A\(i)", price: Price(american: "-120"), suspended: i == 1)])]
+            return e
+        }
+        let bare = EventReporter.table(events, options: RenderOptions())
+        #expect(bare.links.isEmpty && bare.styles.isEmpty)
+        let linked = EventReporter.table(events, options: RenderOptions(links: true))
+        #expect(linked.links.count == 3 && linked.links[0].contains("https://book.example/e/0?o=1") && linked.styles.isEmpty)
+        let coloured = EventReporter.table(events, options: RenderOptions(color: true))
+        #expect(coloured.styles.count == 3 && coloured.styles[1].contains(.dim) && coloured.links.isEmpty)
+        let both = EventReporter.table(events, options: RenderOptions(color: true, links: true))
+        #expect(bare.rows == both.rows)
+        #expect(bare.renderAligned(width: nil, color: false) == both.renderAligned(width: nil, color: false))
+        // A TSV is the same text whatever the terminal options; a table shows the links and colours asked for.
+        #expect(EventReporter.render(events, format: .tsv, options: RenderOptions(color: true, links: true))
+                == EventReporter.render(events, format: .tsv, options: RenderOptions()))
+        #expect(EventReporter.render(events, format: .table, options: RenderOptions(links: true)).contains("\u{1B}]8;;https://book.example/e/2?o=1"))
+        #expect(EventReporter.render(events, format: .table, options: RenderOptions(color: true)).contains("\u{1B}["))
+        #expect(!EventReporter.render(events, format: .table, options: RenderOptions()).contains("\u{1B}"))
+    }
+
     @Test("A table large enough to be made in two halves at once is the table made row by row, in order")
     func largeTableInHalves() {
         // Three books per match, the best price at a different book for each column; every tenth
@@ -129,10 +157,11 @@ struct MainColumnTests {
             }
             return e
         }
-        let whole = EventReporter.table(events, options: RenderOptions())
-        let parts = [EventReporter.table(Array(events[..<700]), options: RenderOptions()),
-                     EventReporter.table(Array(events[700...]), options: RenderOptions())]
-        #expect(whole.rows.count == 1500)
+        let options = RenderOptions(color: true, links: true)
+        let whole = EventReporter.table(events, options: options)
+        let parts = [EventReporter.table(Array(events[..<700]), options: options),
+                     EventReporter.table(Array(events[700...]), options: options)]
+        #expect(whole.rows.count == 1500 && whole.links.count == 1500 && whole.styles.count == 1500)
         #expect(whole.rows == parts[0].rows + parts[1].rows)
         #expect(whole.links == parts[0].links + parts[1].links)
         #expect(whole.styles == parts[0].styles + parts[1].styles)
