@@ -482,10 +482,21 @@ public final class ReplayDecoder {
     }
 
     /// Every remaining message, in order, to `body`, as fast as it decodes (`odds live --replay`):
-    /// frames are decoded on a thread of their own, a few batches ahead of `body` (which folds them
-    /// into a store on the calling thread), so that decoding and folding run side by side. No array
-    /// of messages per frame. Throws a fatal message's error, after every message before it.
-    public func forEach(_ body: (consuming FeedMessage) -> Void) throws {
+    /// `ahead` (with a spare core), frames are decoded on a thread of their own, a few batches ahead
+    /// of `body` (which folds them into a store on the calling thread), so that decoding and folding
+    /// run side by side; otherwise each frame is decoded and handed on in turn. No array of messages
+    /// per frame. Throws a fatal message's error, after every message before it.
+    public func forEach(ahead: Bool = Concurrently.hasSpareCore, _ body: (consuming FeedMessage) -> Void) throws {
+        guard ahead else {
+            var failure: OddsError?
+            _ = forEachFrame { _, inbound, adapter, date in
+                if case .fatal(let error) = inbound { failure = error; return false }
+                ReplayDecoder.handOver(&inbound, provider: adapter.provider, connection: adapter.connectionName, at: date, to: body)
+                return true
+            }
+            if let failure { throw failure }
+            return
+        }
         let outcome = Outcome()
         Concurrently.pipeline(depth: 4, produce: { [self] send in
             var batch = DecodedFrames()

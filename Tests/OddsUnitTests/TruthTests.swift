@@ -569,6 +569,23 @@ struct ReplayAheadTests {
         #expect(mostAhead >= 2, "the producer never ran ahead: no pipeline")
     }
 
+    @Test("The cores this process may use are read from its affinity mask, as nproc counts them")
+    func cores() throws {
+        #expect(Concurrently.count(cpuList: "0-3,8,10-11") == 7 && Concurrently.count(cpuList: " 0\t") == 1)
+        #expect(Concurrently.count(cpuList: "0-1") == 2 && Concurrently.count(cpuList: "2,4") == 2)
+        for bad in ["", "x", "3-1", "0-", "-1", "1-2-3"] { #expect(Concurrently.count(cpuList: Substring(bad)) == nil, "\(bad)") }
+        #expect(Concurrently.hasSpareCore == (Concurrently.cores > 1))
+        // nproc reads the mask with sched_getaffinity(2); the count here is the kernel's list of it.
+        let nproc = Process()
+        nproc.executableURL = URL(fileURLWithPath: "/usr/bin/nproc")
+        let out = Pipe()
+        nproc.standardOutput = out
+        try nproc.run()
+        nproc.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) == Concurrently.cores)
+    }
+
     @Test("A consumer that stops stops the producer, and the pipeline returns only when both are done")
     func stops() {
         let produced = Counter()
@@ -611,17 +628,20 @@ struct ReplayAheadTests {
         try Data(text).write(to: URL(fileURLWithPath: path))
         var expected: [FeedUpdate] = []
         for frame in frames { expected += try #require(BoltOddsDecoders.wholeUpdates(frame, now: now)) }
-        let stats = FeedStats()
-        let decoder = ReplayDecoder([BoltOddsDecoders.oddsAdapter(now: now)], reader: try RecordingReader(path: path), stats: stats)
-        var got: [FeedUpdate] = []
-        var times: [Date] = []
-        try decoder.forEach { message in
-            times.append(message.receivedAt)
-            got.append(message.update)
+        // Decoded ahead (two cores or more) and in turn (one core): the same messages.
+        for ahead in [true, false] {
+            let stats = FeedStats()
+            let decoder = ReplayDecoder([BoltOddsDecoders.oddsAdapter(now: now)], reader: try RecordingReader(path: path), stats: stats)
+            var got: [FeedUpdate] = []
+            var times: [Date] = []
+            try decoder.forEach(ahead: ahead) { message in
+                times.append(message.receivedAt)
+                got.append(message.update)
+            }
+            #expect(got.count == expected.count && got == expected, "ahead: \(ahead)")
+            #expect(times == times.sorted() && times.last == Date(timeIntervalSince1970: Double(frames.count - 1)))
+            #expect(stats.frames == frames.count && stats.malformed == 0)
         }
-        #expect(got.count == expected.count && got == expected)
-        #expect(times == times.sorted() && times.last == Date(timeIntervalSince1970: Double(frames.count - 1)))
-        #expect(stats.frames == frames.count && stats.malformed == 0)
     }
 
     @Test("A fatal frame ends a replay decoded ahead with its error, after every message before it")
@@ -637,10 +657,12 @@ struct ReplayAheadTests {
             text += Recorder.line(feed: "boltodds/odds", bytes: frame, at: Date(timeIntervalSince1970: Double(i)), demo: false)
         }
         try Data(text).write(to: URL(fileURLWithPath: path))
-        let decoder = ReplayDecoder([BoltOddsDecoders.oddsAdapter(now: now)], reader: try RecordingReader(path: path), stats: FeedStats())
-        var got = 0
-        #expect(throws: OddsError.self) { try decoder.forEach { _ in got += 1 } }
-        #expect(got == 3 * (try #require(BoltOddsDecoders.wholeUpdates(small, now: now))).count)
+        for ahead in [true, false] {
+            let decoder = ReplayDecoder([BoltOddsDecoders.oddsAdapter(now: now)], reader: try RecordingReader(path: path), stats: FeedStats())
+            var got = 0
+            #expect(throws: OddsError.self) { try decoder.forEach(ahead: ahead) { _ in got += 1 } }
+            #expect(got == 3 * (try #require(BoltOddsDecoders.wholeUpdates(small, now: now))).count, "ahead: \(ahead)")
+        }
     }
 }
 
