@@ -99,10 +99,10 @@ public enum EventReporter {
         }
     }
 
-    /// The table of events; with more than one sport among them, a SPORT column after the id.
-    /// The live-events table. Its `links` are made only with `options.links` and its `styles` only
-    /// with `options.color`: each link is a new string for each price of each row, and a TSV or a
-    /// table without colour uses neither (2,000 rows: 17 -> 14 ms of CPU).
+    /// The table of events; with more than one sport among them, a SPORT column after the id. Its
+    /// `links` are made only with `options.links` and its `styles` only with `options.color`: each
+    /// link is a new string for each price of each row, and a TSV or a table without colour uses
+    /// neither (2,000 rows: 17 -> 13 ms of CPU).
     public static func table(_ events: [Event], options: RenderOptions) -> Tabular {
         let sports = Set(events.map(\.sport)).count > 1
         // Fused matches name the providers joined in each row.

@@ -43,8 +43,6 @@ extension Inbound {
         }
     }
 
-    /// `updates`, leaving a keepalive behind: the array is then the caller's alone, so that it can
-    /// be let go of one update at a time (a frame of 24,000 games is not held twice).
     /// How many updates the message holds, its batch's included (without listing them).
     public var count: Int {
         switch self {
@@ -54,6 +52,8 @@ extension Inbound {
         }
     }
 
+    /// `updates`, leaving a keepalive behind: the array is then the caller's alone, so that it can
+    /// be let go of one update at a time (a frame of 24,000 games is not held twice).
     public mutating func takeUpdates() -> [FeedUpdate] {
         guard case .data(let updates) = self else { return updates }
         self = .keepalive
