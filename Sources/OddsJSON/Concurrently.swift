@@ -45,12 +45,10 @@ public enum Concurrently {
         guard hasSpareCore else { return (first(), second()) }
         let box = ResultBox<B>(second)
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [box] in
+        startThread { [box] in
             box.value = box.work()
             done.signal()
         }
-        thread.stackSize = 8 << 20
-        thread.start()
         let a = first()
         done.wait()
         return (a, box.value!)
@@ -60,21 +58,36 @@ public enum Concurrently {
     /// thread, at most `depth` items ahead of it (memory stays bounded when the consumer is the
     /// slower). `send` answers false once the consumer has stopped (its `consume` answered false):
     /// the producer should then return. Returns when both are done, so nothing either captured is
-    /// used after it returns.
-    public static func pipeline<Item>(depth: Int, produce: @escaping (_ send: (Item) -> Bool) -> Void,
+    /// used after it returns. Without `ahead` (one core), `produce` runs on the calling thread and
+    /// each item goes straight to `consume`.
+    public static func pipeline<Item>(depth: Int, ahead: Bool = hasSpareCore, produce: @escaping (_ send: (Item) -> Bool) -> Void,
                                       consume: (Item) -> Bool) {
+        guard ahead else {
+            var stopped = false
+            produce { item in
+                guard !stopped else { return false }
+                stopped = !consume(item)
+                return !stopped
+            }
+            return
+        }
         let channel = Channel<Item>(depth: max(1, depth))
         let work = ProducerBox(produce)
-        let thread = Thread { [channel, work] in
+        startThread { [channel, work] in
             work.produce { channel.put($0) }
             channel.finish()
         }
-        thread.stackSize = 8 << 20
-        thread.start()
         while let item = channel.take() {
             if !consume(item) { channel.cancel(); break }
         }
         channel.waitUntilFinished()
+    }
+
+    /// `body` on a new thread with the stack of a main thread (8 MiB): the decoders recurse into nested JSON.
+    private static func startThread(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 
     /// The producer's work, run on its thread while the caller waits for it (`pipeline`).

@@ -472,7 +472,7 @@ public final class ReplayDecoder {
         _ = forEachFrame { t, inbound, adapter, date in
             if case .fatal(let error) = inbound { step = Step(t: t, messages: [], fatal: error); return false }
             var messages: [FeedMessage] = []
-            ReplayDecoder.handOver(&inbound, provider: adapter.provider, connection: adapter.connectionName, at: date) { messages.append($0) }
+            ReplayDecoder.handOver(&inbound, from: adapter, at: date) { messages.append($0) }
             step = Step(t: t, messages: messages)
             return false
         }
@@ -484,21 +484,11 @@ public final class ReplayDecoder {
     /// Every remaining message, in order, to `body`, as fast as it decodes (`odds live --replay`):
     /// `ahead` (with a spare core), frames are decoded on a thread of their own, a few batches ahead
     /// of `body` (which folds them into a store on the calling thread), so that decoding and folding
-    /// run side by side; otherwise each frame is decoded and handed on in turn. No array of messages
-    /// per frame. Throws a fatal message's error, after every message before it.
+    /// run side by side; otherwise each batch is decoded and handed on in turn (`Concurrently.pipeline`).
+    /// No array of messages per frame. Throws a fatal message's error, after every message before it.
     public func forEach(ahead: Bool = Concurrently.hasSpareCore, _ body: (consuming FeedMessage) -> Void) throws {
-        guard ahead else {
-            var failure: OddsError?
-            _ = forEachFrame { _, inbound, adapter, date in
-                if case .fatal(let error) = inbound { failure = error; return false }
-                ReplayDecoder.handOver(&inbound, provider: adapter.provider, connection: adapter.connectionName, at: date, to: body)
-                return true
-            }
-            if let failure { throw failure }
-            return
-        }
         let outcome = Outcome()
-        Concurrently.pipeline(depth: 4, produce: { [self] send in
+        Concurrently.pipeline(depth: 4, ahead: ahead, produce: { [self] send in
             var batch = DecodedFrames()
             _ = forEachFrame { _, inbound, adapter, date in
                 if case .fatal(let error) = inbound { outcome.failure = error; return false }
@@ -511,8 +501,8 @@ public final class ReplayDecoder {
         }, consume: { batch in
             // In place in the batch, which only this thread holds now: each list is moved, not copied.
             for i in batch.frames.indices {
-                let (provider, connection, date) = (batch.frames[i].provider, batch.frames[i].connection, batch.frames[i].date)
-                ReplayDecoder.handOver(&batch.frames[i].inbound, provider: provider, connection: connection, at: date, to: body)
+                let (adapter, date) = (batch.frames[i].adapter, batch.frames[i].date)
+                ReplayDecoder.handOver(&batch.frames[i].inbound, from: adapter, at: date, to: body)
             }
             return true
         })
@@ -527,12 +517,12 @@ public final class ReplayDecoder {
     /// Decoded frames handed from the decoding thread to the folding one, several small frames at a
     /// time (a firehose sends thousands a second) and a large one on its own.
     private final class DecodedFrames {
-        var frames: [(inbound: Inbound, provider: ProviderID, connection: String, date: Date)] = []
+        var frames: [(inbound: Inbound, adapter: any FeedAdapter, date: Date)] = []
         private var updates = 0
 
         func add(_ inbound: Inbound, from adapter: any FeedAdapter, at date: Date) {
             updates += inbound.count
-            frames.append((inbound, adapter.provider, adapter.connectionName, date))
+            frames.append((inbound, adapter, date))
         }
 
         /// Handed on at 256 frames or 2,048 updates: on a TickOdds firehose replay, batches of 32 or 64
@@ -543,14 +533,15 @@ public final class ReplayDecoder {
 
     /// A frame's updates as messages to `body`, each moved out of the list as it goes (a heartbeat left
     /// in its place): nothing is copied, and what the consumer keeps is not held twice.
-    private static func handOver(_ inbound: inout Inbound, provider: ProviderID, connection: String, at date: Date,
+    private static func handOver(_ inbound: inout Inbound, from adapter: any FeedAdapter, at date: Date,
                                  to body: (consuming FeedMessage) -> Void) {
         // A batch's messages each in turn, in place (a large frame read in halves is two lists).
         if case .batch(var items, _) = inbound {
             inbound = .keepalive
-            for i in items.indices { handOver(&items[i], provider: provider, connection: connection, at: date, to: body) }
+            for i in items.indices { handOver(&items[i], from: adapter, at: date, to: body) }
             return
         }
+        let provider = adapter.provider, connection = adapter.connectionName
         var updates = inbound.takeUpdates()
         for i in updates.indices {
             var update = FeedUpdate.heartbeat

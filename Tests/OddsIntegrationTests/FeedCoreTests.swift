@@ -14,13 +14,6 @@ import Testing
 /// The bounded queue between a feed and its consumer.
 @Suite("Bounded queue")
 struct BoundedQueueTests {
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var n = 0
-        func add() { lock.withLock { n += 1 } }
-        var value: Int { lock.withLock { n } }
-    }
-
     @Test("A full queue holds the producer until the consumer takes; order is kept")
     func holdsProducer() async throws {
         let queue = BoundedQueue<Int>(capacity: 3)

@@ -18,6 +18,17 @@ public final class Eventually<T: Sendable>: @unchecked Sendable {  // every fiel
     }
 }
 
+/// A count several threads add to.
+public final class Counter: @unchecked Sendable {  // `n` is touched under `lock`
+    private let lock = NSLock()
+    private var n = 0
+
+    public init() {}
+
+    public func add() { lock.withLock { n += 1 } }
+    public var value: Int { lock.withLock { n } }
+}
+
 /// Text built to drive a terminal, for the terminal-safety tests.
 public enum HostileText {
     /// Escape sequences, C1, DEL, bidi controls and a tab and newline around a team name.

@@ -540,26 +540,19 @@ struct RecordingLineTests {
 
 @Suite("Replay decodes ahead")
 struct ReplayAheadTests {
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func add() { lock.lock(); value += 1; lock.unlock() }
-        var count: Int { lock.lock(); defer { lock.unlock() }; return value }
-    }
-
     @Test("A pipeline hands every item on in order, never more than its depth ahead of a slow consumer")
     func inOrder() {
         let produced = Counter()
         var taken: [Int] = []
         var mostAhead = 0
-        Concurrently.pipeline(depth: 3, produce: { send in
+        Concurrently.pipeline(depth: 3, ahead: true, produce: { send in
             for i in 0..<2_000 {
                 produced.add()
                 guard send(i) else { return }
             }
         }, consume: { item in
             // Produced but not yet taken: `depth` queued, one being put, and this one.
-            mostAhead = max(mostAhead, produced.count - taken.count)
+            mostAhead = max(mostAhead, produced.value - taken.count)
             taken.append(item)
             if item % 100 == 0 { usleep(2_000) }
             return true
@@ -567,6 +560,17 @@ struct ReplayAheadTests {
         #expect(taken == Array(0..<2_000))
         #expect(mostAhead <= 3 + 2, "ahead by \(mostAhead)")
         #expect(mostAhead >= 2, "the producer never ran ahead: no pipeline")
+        // On one core: on this thread, each item straight to the consumer, never one ahead.
+        var inline: [Int] = []
+        let made = Counter()
+        Concurrently.pipeline(depth: 3, ahead: false, produce: { send in
+            for i in 0..<2_000 { made.add(); guard send(i) else { return } }
+        }, consume: { item in
+            #expect(made.value == inline.count + 1)
+            inline.append(item)
+            return true
+        })
+        #expect(inline == Array(0..<2_000))
     }
 
     @Test("The cores this process may use are read from its affinity mask, as nproc counts them")
@@ -588,25 +592,28 @@ struct ReplayAheadTests {
 
     @Test("A consumer that stops stops the producer, and the pipeline returns only when both are done")
     func stops() {
-        let produced = Counter()
-        let refused = Counter()
-        var taken: [Int] = []
-        Concurrently.pipeline(depth: 2, produce: { send in
-            for i in 0..<1_000_000 {
-                produced.add()
-                guard send(i) else { refused.add(); return }
-            }
-        }, consume: { item in
-            taken.append(item)
-            return taken.count < 5
-        })
-        #expect(taken == [0, 1, 2, 3, 4])
-        #expect(refused.count == 1, "the producer was told to stop, and had stopped on return")
-        #expect(produced.count <= 5 + 2 + 1)
-        // Nothing produced: the consumer is never called.
-        var calls = 0
-        Concurrently.pipeline(depth: 1, produce: { (_: (Int) -> Bool) -> Void in }, consume: { _ in calls += 1; return true })
-        #expect(calls == 0)
+        // On a thread of its own (two cores or more) and on this thread (one core).
+        for ahead in [true, false] {
+            let produced = Counter()
+            let refused = Counter()
+            var taken: [Int] = []
+            Concurrently.pipeline(depth: 2, ahead: ahead, produce: { send in
+                for i in 0..<1_000_000 {
+                    produced.add()
+                    guard send(i) else { refused.add(); return }
+                }
+            }, consume: { item in
+                taken.append(item)
+                return taken.count < 5
+            })
+            #expect(taken == [0, 1, 2, 3, 4], "ahead: \(ahead)")
+            #expect(refused.value == 1, "the producer was told to stop, and had stopped on return (ahead: \(ahead))")
+            #expect(produced.value <= (ahead ? 5 + 2 + 1 : 5), "ahead: \(ahead)")
+            // Nothing produced: the consumer is never called.
+            var calls = 0
+            Concurrently.pipeline(depth: 1, ahead: ahead, produce: { (_: (Int) -> Bool) -> Void in }, consume: { _ in calls += 1; return true })
+            #expect(calls == 0)
+        }
     }
 
     @Test("A replay decoded ahead gives every frame's updates in order, a large frame read in halves included")
