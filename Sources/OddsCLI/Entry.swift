@@ -10,7 +10,7 @@ public enum OddsMain {
     /// Sets the allocator up (`Allocator`); called first, on the main thread, before any other
     /// thread has allocated (a thread's first allocation picks its arena).
     public static func prepare() {
-        Allocator.tune(environment: ProcessInfo.processInfo.environment)
+        Allocator.tune(environment: ProcessEnvironment.current())
     }
 
     public static func main() async -> Never {

@@ -4,7 +4,7 @@ import Foundation
 /// sportsbooks and competitions of the last BoltOdds `get_info` answer, cached in
 /// `$XDG_CACHE_HOME/odds/boltodds.json` (default `~/.cache/odds/`). Completion never touches the network.
 public enum CompletionCache {
-    static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    static func path(environment: [String: String] = ProcessEnvironment.current()) -> String {
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
         return base + "/odds/boltodds.json"

@@ -23,7 +23,7 @@ public final class IOContext: @unchecked Sendable {
     /// Where `out` writes: stdout, or another descriptor in tests.
     public let output: Int32
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, output: Int32 = STDOUT_FILENO) {
+    public init(environment: [String: String] = ProcessEnvironment.current(), output: Int32 = STDOUT_FILENO) {
         self.environment = environment
         self.output = output
         self.stdoutIsTTY = isatty(output) == 1

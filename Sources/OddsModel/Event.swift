@@ -44,7 +44,7 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
     public var singleBook: String? { Catalog.shared.names(index).singleBook }
 
     /// The table name in the config file (`[pulsescore]`, `[sportsapi_v1]`).
-    public var configName: String { rawValue.replacingOccurrences(of: "-", with: "_") }
+    public var configName: String { String(rawValue.map { $0 == "-" ? "_" : $0 }) }
 
     public var description: String { rawValue }
 

@@ -39,8 +39,42 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
 /// The networking stack: one event loop group, one HTTP client, and WebSocket connections.
 /// The only module that imports SwiftNIO on the client side.
 public final class Transport: @unchecked Sendable {
-    public let group: MultiThreadedEventLoopGroup
-    let http: HTTPClient
+    /// The event loop (one thread), the HTTP client and the TLS configuration, made at first use: a
+    /// command that never reaches the network (a replay, `odds help`) neither starts the thread nor
+    /// builds the client, about a millisecond of every one-shot replay.
+    private struct Stack {
+        let group: MultiThreadedEventLoopGroup
+        let http: HTTPClient
+        let tls: TLSConfiguration
+    }
+    private let stack = NIOLockedValueBox<Stack?>(nil)
+    private let trustRoots: TrustRoots
+
+    /// Whether the event loop and HTTP client have been made (and not shut down since).
+    var isStarted: Bool { stack.withLockedValue { $0 != nil } }
+
+    public var group: MultiThreadedEventLoopGroup { started().group }
+    var http: HTTPClient { started().http }
+    /// TLS for HTTPS and WSS alike: full verification against the system's authorities and `trustRoots`.
+    var tlsConfiguration: TLSConfiguration { started().tls }
+
+    private func started() -> Stack {
+        stack.withLockedValue { stack in
+            if let stack { return stack }
+            let tls = trustRoots.clientConfiguration
+            var config = HTTPClient.Configuration(tlsConfiguration: tls)
+            config.timeout = .init(connect: .seconds(10), read: .seconds(30))
+            // A compressed body may expand only to the body bound: a small "zip bomb" cannot exhaust memory.
+            config.decompression = .enabled(limit: .size(256 << 20))
+            // A refused connection or a rejected certificate is reported at once instead of after the connect
+            // timeout; REST retries its own statuses and the live feeds reconnect with their own backoff.
+            config.connectionPool.retryConnectionEstablishment = false
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            let made = Stack(group: group, http: HTTPClient(eventLoopGroupProvider: .shared(group), configuration: config), tls: tls)
+            stack = made
+            return made
+        }
+    }
     public let logger: Logger
     public let redactor: Redactor
     /// Largest WebSocket message accepted (fragments together). BoltOdds' initial state runs to tens of
@@ -61,8 +95,6 @@ public final class Transport: @unchecked Sendable {
     public var maxBodySize = 256 << 20
     public var requestTimeout: TimeAmount = .seconds(20)
 
-    /// TLS for HTTPS and WSS alike: full verification against the system's authorities and `trustRoots`.
-    let tlsConfiguration: TLSConfiguration
     private let sslContext = NIOLockedValueBox<NIOSSLContext?>(nil)
 
     /// The time every wait of this transport's feeds and requests goes by.
@@ -70,16 +102,7 @@ public final class Transport: @unchecked Sendable {
 
     public init(logger: Logger, redactor: Redactor, trustRoots: TrustRoots = .system, clock: any FeedClock = SystemClock()) {
         self.clock = clock
-        self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        tlsConfiguration = trustRoots.clientConfiguration
-        var config = HTTPClient.Configuration(tlsConfiguration: tlsConfiguration)
-        config.timeout = .init(connect: .seconds(10), read: .seconds(30))
-        // A compressed body may expand only to the body bound: a small "zip bomb" cannot exhaust memory.
-        config.decompression = .enabled(limit: .size(256 << 20))
-        // A refused connection or a rejected certificate is reported at once instead of after the connect
-        // timeout; REST retries its own statuses and the live feeds reconnect with their own backoff.
-        config.connectionPool.retryConnectionEstablishment = false
-        self.http = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: config)
+        self.trustRoots = trustRoots
         self.logger = logger
         self.redactor = redactor
     }
@@ -100,13 +123,15 @@ public final class Transport: @unchecked Sendable {
     func track(_ id: UUID, _ task: Task<Void, Never>) { feeds.withLockedValue { $0[id] = task } }
     func untrack(_ id: UUID) { _ = feeds.withLockedValue { $0.removeValue(forKey: id) } }
 
-    /// Stops every feed, then releases the HTTP client and the threads. Call once, before exit.
+    /// Stops every feed, then releases the HTTP client and the thread, if they were made. Call once, before exit.
     public func shutdown() async {
         let running = feeds.withLockedValue { f -> [Task<Void, Never>] in defer { f = [:] }; return Array(f.values) }
         for task in running { task.cancel() }
         for task in running { await task.value }
-        try? await http.shutdown()
-        try? await group.shutdownGracefully()
+        // Nothing to stop when nothing reached the network. Taken out: a use after this makes a new stack.
+        guard let stack = stack.withLockedValue({ s -> Stack? in defer { s = nil }; return s }) else { return }
+        try? await stack.http.shutdown()
+        try? await stack.group.shutdownGracefully()
     }
 
     /// Performs a GET and returns whatever status came back; throws only for transport failures.

@@ -21,6 +21,13 @@ struct CLITests {
         #expect(line.contains(try Regex(#"^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown), built (\d{4}-\d\d-\d\d|unknown), Swift \d+\.\d+"#)), "\(line)")
     }
 
+    @Test("odds help --help lists the reference topics (made only when a help text may show them)")
+    func helpTopics() async throws {
+        let r = try await CLI.run(["help", "--help"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("EXIT CODES") && r.stdout.contains("STREAM LINES"), "\(r.stdout.prefix(400))")
+    }
+
     @Test("Demo JSON: golden, fixed field names, and labelled as demo")
     func demoJSON() async throws {
         let r = try await CLI.run(["live", "--sport", "soccer", "--demo", "--json"])

@@ -7,7 +7,7 @@ import OddsStore
 @testable import OddsSportsAPI
 @testable import OddsBoltOdds
 @testable import OddsCLI
-import OddsTransport
+@testable import OddsTransport
 import OddsTickOdds
 import OddsSimulator
 import OddsSimulatorFaults
@@ -36,5 +36,26 @@ struct HostileInputLoopbackTests {
             #expect(lines.filter { $0.contains("skipped") }.count <= 3, "\(lines.prefix(5))")
             #expect(lines.allSatisfy { $0.count < 600 }, "\(lines.map(\.count))")
         } }
+    }
+}
+
+/// A command that never reaches the network starts no networking (0.8 ms of every replay).
+@Suite("The transport's networking stack", .timeLimit(.minutes(2)))
+struct TransportStackTests {
+    @Test("The event loop and HTTP client are made at the first request, and shut down with the transport")
+    func madeAtFirstUse() async throws {
+        try await withSimulator { sim, _ in
+            let transport = Transport(logger: Logger(label: "test"), redactor: Redactor(secrets: [testKey]))
+            #expect(!transport.isStarted)
+            let result = try await transport.get(sim.restURL(.tickodds) + "/sports", headers: [])
+            #expect(result.status > 0)
+            #expect(transport.isStarted)
+            await transport.shutdown()
+            #expect(!transport.isStarted)
+            // A transport shut down unused has nothing to stop.
+            let unused = Transport(logger: Logger(label: "test"), redactor: Redactor(secrets: []))
+            await unused.shutdown()
+            #expect(!unused.isStarted)
+        }
     }
 }

@@ -76,3 +76,14 @@ final class LockedBytes: @unchecked Sendable {  // every field is touched under 
         return true
     }
 }
+
+/// The environment read from `environ` (without setting up Foundation's process information).
+@Suite("The process environment")
+struct ProcessEnvironmentTests {
+    @Test("It is the environment Foundation reads")
+    func sameAsFoundation() {
+        let ours = ProcessEnvironment.current()
+        #expect(ours == ProcessInfo.processInfo.environment)
+        #expect(ours["PATH"] != nil)
+    }
+}

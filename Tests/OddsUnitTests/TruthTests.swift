@@ -454,8 +454,18 @@ struct HelpTests {
         #expect(Docs.topicNames == Docs.topics.map(\.name))
         #expect(try Help.text(for: ["boltodds", "games"]).contains("get_games"))
         #expect(throws: (any Error).self) { try Help.text(for: ["nope"]) }
-        // The man page carries the topics (generated from the help command's discussion).
-        #expect(Help.configuration.discussion.contains("EXIT CODES") && Help.configuration.discussion.contains("STREAM LINES"))
+        // The man page carries the topics (generated from the help command's discussion). The parser reads
+        // every command's configuration at each start, so the discussion is made only for a command line
+        // that may show a help text (`odds help --help` is checked on the binary, CLITests).
+        #expect(Docs.allTopics.contains("EXIT CODES") && Docs.allTopics.contains("STREAM LINES"))
+        for words in [["help"], ["help", "--help"], ["live", "-h"], ["--help"], ["--experimental-dump-help"]] {
+            #expect(Docs.mayShowHelp(["odds"] + words), "\(words)")
+        }
+        for words in [["live", "--sport", "soccer"], ["--version"], [], ["stream", "--replay", "r.ndjson", "--speed", "max"]] {
+            #expect(!Docs.mayShowHelp(["odds"] + words), "\(words)")
+        }
+        // The program's name is not a word of the command line.
+        #expect(!Docs.mayShowHelp(["help"]))
     }
 }
 
