@@ -42,7 +42,7 @@ enum ProviderChoice: ExpressibleByArgument, Equatable {
     case several([ProviderID], all: Bool)
 
     init?(argument: String) {
-        let words = argument.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let words = argument.lowercased().split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
         if words == ["all"] { self = .several(ProviderRegistry.ids, all: true); return }
         let ids = words.compactMap(ProviderRegistry.id(named:))
         guard !ids.isEmpty, ids.count == words.count else { return nil }

@@ -20,7 +20,7 @@ public enum ShortClock {
         }
         let period = e.period.flatMap { self.period($0) }
         if period == "HT" || period == "FT" { return period! }
-        let clock = e.clockLabel(at: now).map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        let clock = e.clockLabel(at: now).map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 }
         if let clock {
             if let (minutes, seconds) = minutesAndSeconds(clock) {
                 if Event.countdownSports.contains(e.sport) || period.map(isCountdownPeriod) == true {

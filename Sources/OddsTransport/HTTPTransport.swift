@@ -47,11 +47,20 @@ public final class Transport: @unchecked Sendable {
         let http: HTTPClient
         let tls: TLSConfiguration
     }
-    private let stack = NIOLockedValueBox<Stack?>(nil)
+    /// What the transport keeps, under one lock. Not a box of each: each generic box (of a dictionary of
+    /// UUIDs and tasks, of an SSL context) cost the runtime a scan of every protocol conformance at start.
+    private struct State {
+        var stack: Stack?
+        /// The WebSocket client's TLS context, built once (it loads the trust store).
+        var sslContext: NIOSSLContext?
+        /// Live feeds started on this transport; `shutdown()` stops and awaits them first.
+        var feeds: [UUID: Task<Void, Never>]?
+    }
+    private let state = NIOLockedValueBox(State())
     private let trustRoots: TrustRoots
 
     /// Whether the event loop and HTTP client have been made (and not shut down since).
-    var isStarted: Bool { stack.withLockedValue { $0 != nil } }
+    var isStarted: Bool { state.withLockedValue { $0.stack != nil } }
 
     public var group: MultiThreadedEventLoopGroup { started().group }
     var http: HTTPClient { started().http }
@@ -59,8 +68,8 @@ public final class Transport: @unchecked Sendable {
     var tlsConfiguration: TLSConfiguration { started().tls }
 
     private func started() -> Stack {
-        stack.withLockedValue { stack in
-            if let stack { return stack }
+        state.withLockedValue { state in
+            if let stack = state.stack { return stack }
             let tls = trustRoots.clientConfiguration
             var config = HTTPClient.Configuration(tlsConfiguration: tls)
             config.timeout = .init(connect: .seconds(10), read: .seconds(30))
@@ -71,7 +80,7 @@ public final class Transport: @unchecked Sendable {
             config.connectionPool.retryConnectionEstablishment = false
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let made = Stack(group: group, http: HTTPClient(eventLoopGroupProvider: .shared(group), configuration: config), tls: tls)
-            stack = made
+            state.stack = made
             return made
         }
     }
@@ -95,8 +104,6 @@ public final class Transport: @unchecked Sendable {
     public var maxBodySize = 256 << 20
     public var requestTimeout: TimeAmount = .seconds(20)
 
-    private let sslContext = NIOLockedValueBox<NIOSSLContext?>(nil)
-
     /// The time every wait of this transport's feeds and requests goes by.
     public let clock: any FeedClock
 
@@ -109,27 +116,30 @@ public final class Transport: @unchecked Sendable {
 
     /// The WebSocket client's TLS context, built once (it loads the trust store).
     func clientSSLContext() throws -> NIOSSLContext {
-        try sslContext.withLockedValue { cached in
-            if let cached { return cached }
-            let context = try NIOSSLContext(configuration: tlsConfiguration)
-            cached = context
+        let tls = tlsConfiguration
+        return try state.withLockedValue { state in
+            if let cached = state.sslContext { return cached }
+            let context = try NIOSSLContext(configuration: tls)
+            state.sslContext = context
             return context
         }
     }
 
-    private let feeds = NIOLockedValueBox<[UUID: Task<Void, Never>]>([:])
-
-    /// Live feeds started on this transport; `shutdown()` stops and awaits them first.
-    func track(_ id: UUID, _ task: Task<Void, Never>) { feeds.withLockedValue { $0[id] = task } }
-    func untrack(_ id: UUID) { _ = feeds.withLockedValue { $0.removeValue(forKey: id) } }
+    func track(_ id: UUID, _ task: Task<Void, Never>) {
+        state.withLockedValue { state in
+            if state.feeds == nil { state.feeds = [:] }
+            state.feeds![id] = task
+        }
+    }
+    func untrack(_ id: UUID) { state.withLockedValue { _ = $0.feeds?.removeValue(forKey: id) } }
 
     /// Stops every feed, then releases the HTTP client and the thread, if they were made. Call once, before exit.
     public func shutdown() async {
-        let running = feeds.withLockedValue { f -> [Task<Void, Never>] in defer { f = [:] }; return Array(f.values) }
+        let running = state.withLockedValue { s -> [Task<Void, Never>] in defer { s.feeds = nil }; return s.feeds.map { Array($0.values) } ?? [] }
         for task in running { task.cancel() }
         for task in running { await task.value }
         // Nothing to stop when nothing reached the network. Taken out: a use after this makes a new stack.
-        guard let stack = stack.withLockedValue({ s -> Stack? in defer { s = nil }; return s }) else { return }
+        guard let stack = state.withLockedValue({ s -> Stack? in defer { s.stack = nil; s.sslContext = nil }; return s.stack }) else { return }
         try? await stack.http.shutdown()
         try? await stack.group.shutdownGracefully()
     }

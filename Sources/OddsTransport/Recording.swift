@@ -425,7 +425,7 @@ public enum ReplaySpeed: Sendable, Equatable {
 
     /// "max", or a positive number such as 1, 2, 0.5 or "10x".
     public init?(_ text: String) {
-        let t = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let t = text.lowercased().trimmingSpaces
         if t == "max" { self = .max; return }
         let number = t.hasSuffix("x") ? String(t.dropLast()) : t
         guard let f = Double(number), f.isFinite, f > 0, f <= 1_000_000 else { return nil }

@@ -412,6 +412,10 @@ struct RecordReplayTests {
         #expect(ReplaySpeed("-1") == nil)
         #expect(ReplaySpeed("inf") == nil)
         #expect(ReplaySpeed("nan") == nil)
+        // Spaces around it and any case, as typed or quoted in a config.
+        #expect(ReplaySpeed(" MAX\t") == .max)
+        #expect(ReplaySpeed(" 1.5x ") == .times(1.5))
+        #expect(ReplaySpeed("1 5") == nil)
     }
 }
 

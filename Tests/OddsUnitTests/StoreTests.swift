@@ -27,6 +27,26 @@ struct StoreTests {
         #expect(store.events.count == 1)
     }
 
+    @Test("dropEnded removes every ended match with no word since the cutoff, and only those")
+    func dropEndedRemovesExactlyTheEnded() {
+        var store = LiveStore()
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        for i in 0..<60 {
+            var e = Event(provider: .sportsapi, id: "\(i)", sport: "soccer", home: "H\(i)", away: "A\(i)", status: .live)
+            if i % 3 != 0 { e.status = .ended }
+            // Every sixth ended match had word after the cutoff: it stays.
+            let at = i % 6 == 1 ? t0.addingTimeInterval(10) : t0
+            store.apply(FeedMessage(provider: .sportsapi, receivedAt: at, update: .upsert(e)))
+        }
+        store.dropEnded(before: t0.addingTimeInterval(5))
+        let left = Set(store.events.keys.map(\.id))
+        let expected = Set((0..<60).filter { $0 % 3 == 0 || $0 % 6 == 1 }.map { "\($0)" })
+        #expect(left == expected)
+        // Nothing left to drop: a second sweep changes nothing.
+        store.dropEnded(before: t0.addingTimeInterval(5))
+        #expect(Set(store.events.keys.map(\.id)) == expected)
+    }
+
     let t0 = Date(timeIntervalSince1970: 1_000_000)
 
     func event(_ id: String, home: String = "A", prices: [String] = ["2.10", "3.40", "3.25"]) -> Event {
