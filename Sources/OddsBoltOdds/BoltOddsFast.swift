@@ -180,17 +180,16 @@ enum BoltOddsFast {
                 templates.remember(slot, UnsafeBufferPointer(rebasing: s.bytes[start..<s.index]), MemberRead(field: .other))
             }
         } while try s.nextMemberBeforeKey()
-        guard let action, let game = game.take() else { return false }
+        guard let action, let (event, book) = game.take() else { return false }
         switch action {
         case "initial_state", "game_update", "game_added":
-            if read.games.last != game.event.id { read.games.append(game.event.id) }
-            read.updates.append(.bookUpsert(game.event, book: game.book))
+            if read.games.last != event.id { read.games.append(event.id) }
+            read.updates.append(.bookUpsert(event, book: book))
         case "line_update":
-            let event = game.event
             for market in event.markets {
                 for selection in market.selections {
                     read.updates.append(.price(PriceUpdate(eventID: event.id, marketID: market.id, marketName: market.name,
-                                                      book: game.book, selection: selection)))
+                                                      book: book, selection: selection)))
                 }
             }
         default:
@@ -199,10 +198,9 @@ enum BoltOddsFast {
         return true
     }
 
-    struct Game {
-        var event: Event
-        var book: String
-    }
+    /// A game at one book. A tuple, so that taking it apart moves its event (taking a struct's field
+    /// copied the event: every string and list retained, then released with the struct).
+    typealias Game = (event: Event, book: String)
 
     /// What one member of a data object or an outcome was read as. `text` is nil for null and for an
     /// empty value, which the decoders treat alike.
@@ -371,7 +369,7 @@ enum BoltOddsFast {
         let status = memo.dating?.status(startingAt: start) ?? .live
         let event = Event(provider: .boltodds, id: label, sport: league.map { memo.sport($0) } ?? "unknown", league: league,
                           home: home, away: away, status: status, startTime: start, markets: markets)
-        return Game(event: event, book: book)
+        return (event, book)
     }
 
     /// The `when` of an `info` value, as the generic decoder reads it: a string member of an object
@@ -439,10 +437,10 @@ enum BoltOddsFast {
                 let k = t * 4
                 // Nothing but odds and links before the tail: the selection is the tail's, as made last time.
                 if seen.bits & 30 == 0, let id = templates.tailIDs[t] {
-                    var selection = Selection(id: id, name: id, line: bits & 16 != 0 ? templates.tailTexts[k + 3] : nil,
-                                              price: price, suspended: price == nil)
-                    selection.deepLink = link
-                    return add(selection, market: templates.tailTexts[k] ?? key ?? templates.keys[p], to: &markets, book: book)
+                    // Made in the call: a temporary is moved into the market, a variable was copied.
+                    return add(Selection(id: id, name: id, line: bits & 16 != 0 ? templates.tailTexts[k + 3] : nil,
+                                         price: price, suspended: price == nil, deepLink: link),
+                               market: templates.tailTexts[k] ?? key ?? templates.keys[p], to: &markets, book: book)
                 }
                 seen.bits |= bits
                 if bits & 2 != 0 { name = templates.tailTexts[k] }
@@ -513,9 +511,8 @@ enum BoltOddsFast {
             templates.rememberTail(p, member: tailMember, span: UnsafeBufferPointer(rebasing: s.bytes[tailStart..<s.index]),
                                    bits: tailBits, texts: (name, target, overUnder, line), id: headOnly ? id : nil)
         }
-        var selection = Selection(id: id, name: id, line: line, price: price, suspended: price == nil)
-        selection.deepLink = link
-        return add(selection, market: name ?? key ?? templates.keys[p], to: &markets, book: book)
+        return add(Selection(id: id, name: id, line: line, price: price, suspended: price == nil, deepLink: link),
+                   market: name ?? key ?? templates.keys[p], to: &markets, book: book)
     }
 
     /// Most markets, and selections in one market, a game may have for the fast path: its searches
@@ -530,7 +527,11 @@ enum BoltOddsFast {
         let last = markets.count - 1
         if let i = last >= 0 && markets[last].id == market ? last : markets.firstIndex(where: { $0.id == market }) {
             guard markets[i].selections.count < linearLimit else { return false }
-            for k in markets[i].selections.indices where markets[i].selections[k].isSame(as: selection) { return false }
+            // Read in place: `markets[i].selections[k]` copied each selection it compared (its strings retained).
+            let duplicate = markets.withUnsafeBufferPointer { ms in
+                ms[i].selections.withUnsafeBufferPointer { ss in ss.contains { $0.isSame(as: selection) } }
+            }
+            if duplicate { return false }
             markets[i].selections.append(consume selection)
         } else {
             guard markets.count < linearLimit else { return false }

@@ -164,6 +164,13 @@ public struct Selection: Hashable, Sendable {
         self.isMain = isMain; self.deepLink = link.map(DeepLink.init)
     }
 
+    /// A selection with its deep link already split (a decoder shares the head between a game's outcomes).
+    public init(id: String, name: String, line: String? = nil, price: Price?, suspended: Bool = false, isMain: Bool? = nil,
+                deepLink: DeepLink?) {
+        self.id = id; self.name = name; self.line = line; self.price = price; self.suspended = suspended
+        self.isMain = isMain; self.deepLink = deepLink
+    }
+
     /// True when the price can be shown as a live number.
     public var isAvailable: Bool { !suspended && price != nil }
 

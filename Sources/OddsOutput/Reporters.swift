@@ -119,7 +119,8 @@ public enum EventReporter {
             rows.reserveCapacity(part.count)
             if withLinks { links.reserveCapacity(part.count) }
             if withStyles { styles.reserveCapacity(part.count) }
-            for e in part {
+            // Each event read in place: iterating the slice copied every event (its strings and lists retained).
+            func row(_ e: borrowing Event) {
                 let columns = e.mainColumns
                 let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
                 let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
@@ -136,6 +137,9 @@ public enum EventReporter {
                     styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain }
                                   + sources.map { _ in .dim })
                 }
+            }
+            part.withUnsafeBufferPointer { events in
+                for i in events.indices { row(events[i]) }
             }
             return (rows, links, styles)
         }

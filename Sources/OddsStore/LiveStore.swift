@@ -365,10 +365,23 @@ public struct LiveStore: Sendable {
 
     /// Events of one provider (or all), in a stable order: league, then start, then title.
     public func currentEvents(provider: ProviderID? = nil) -> [Event] {
-        let chosen = events.compactMap { provider == nil || $0.key.provider == provider ? $0.value.event : nil }
+        var chosen = events.compactMap { provider == nil || $0.key.provider == provider ? $0.value.event : nil }
         // Each key made once, not twice a comparison (a title is a new string).
         let keys = chosen.map { ($0.league ?? "", $0.title, $0.id) }
-        return keys.indices.sorted { keys[$0] < keys[$1] }.map { chosen[$0] }
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        // Put in that order by swaps, which move each event: a second list copied every event (each of its
+        // strings and lists retained, then released with the first).
+        // `position[e]`: where event `e` of the first list now is; `original[p]`: which event is at `p`.
+        var position = Array(chosen.indices), original = Array(chosen.indices)
+        for k in order.indices {
+            let j = position[order[k]]
+            guard j != k else { continue }
+            chosen.swapAt(k, j)
+            // Place k is final; the event that was there went to j.
+            original[j] = original[k]
+            position[original[j]] = j
+        }
+        return chosen
     }
 
     /// The best available price of one selection across books (suspended lines excluded), with its book.

@@ -27,6 +27,24 @@ struct StoreTests {
         #expect(store.events.count == 1)
     }
 
+    @Test("currentEvents: by competition, then match, then id, every event once, whatever the order they came in")
+    func currentEventsOrder() {
+        var rng = SeededRandom(seed: 7)
+        var store = LiveStore()
+        var expected: [(league: String, title: String, id: String)] = []
+        for i in 0..<300 {
+            let league = ["ATP", "NBA", "Premier League", "Serie A"][Int(rng.next() % 4)]
+            let home = "Team \(rng.next() % 40)"
+            let e = Event(provider: .boltodds, id: "e\(i)", sport: "x", league: league, home: home, away: "Other", status: .live)
+            expected.append((league, e.title, e.id))
+            store.apply(FeedMessage(provider: .boltodds, receivedAt: t0, update: .upsert(e)))
+        }
+        expected.sort { ($0.league, $0.title, $0.id) < ($1.league, $1.title, $1.id) }
+        let events = store.currentEvents()
+        #expect(events.map(\.id) == expected.map(\.id))
+        #expect(events.allSatisfy { $0.away == "Other" && $0.sport == "x" })
+    }
+
     @Test("dropEnded removes every ended match with no word since the cutoff, and only those")
     func dropEndedRemovesExactlyTheEnded() {
         var store = LiveStore()
