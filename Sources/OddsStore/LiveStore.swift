@@ -365,21 +365,29 @@ public struct LiveStore: Sendable {
 
     /// Events of one provider (or all), in a stable order: league, then start, then title.
     public func currentEvents(provider: ProviderID? = nil) -> [Event] {
-        var chosen = events.compactMap { provider == nil || $0.key.provider == provider ? $0.value.event : nil }
+        // Each event copied once, read in place: through the dictionary's pairs, each state was copied too.
+        var chosen: [Event] = []
+        chosen.reserveCapacity(events.count)
+        for index in events.indices where provider == nil || events.keys[index].provider == provider {
+            chosen.append(events.values[index].event)
+        }
         // Each key made once, not twice a comparison (a title is a new string).
         let keys = chosen.map { ($0.league ?? "", $0.title, $0.id) }
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
         // Put in that order by swaps, which move each event: a second list copied every event (each of its
         // strings and lists retained, then released with the first).
         // `position[e]`: where event `e` of the first list now is; `original[p]`: which event is at `p`.
+        // Swapped through the buffer: the array's own swapAt copies through a temporary (every field retained).
         var position = Array(chosen.indices), original = Array(chosen.indices)
-        for k in order.indices {
-            let j = position[order[k]]
-            guard j != k else { continue }
-            chosen.swapAt(k, j)
-            // Place k is final; the event that was there went to j.
-            original[j] = original[k]
-            position[original[j]] = j
+        chosen.withUnsafeMutableBufferPointer { events in
+            for k in order.indices {
+                let j = position[order[k]]
+                guard j != k else { continue }
+                events.swapAt(k, j)
+                // Place k is final; the event that was there went to j.
+                original[j] = original[k]
+                position[original[j]] = j
+            }
         }
         return chosen
     }

@@ -28,6 +28,14 @@ struct TerminalSafetyTests {
         #expect(t.renderTSV().split(separator: "\n").count == 2, "a newline in a cell must not add a row")
     }
 
+    @Test("TSV: exact bytes, whatever the cells hold (UTF-8 kept, tabs and line breaks as spaces, controls as U+FFFD)")
+    func tsvBytes() {
+        let t = Tabular(columns: [.init("ID"), .init("MATCH"), .init("1")],
+                        rows: [["a1", "Beşiktaş v 中国 ⚽", "2.10"], ["b2", "", "-"], ["c3", "A\tB\nC", "x\u{1B}]0;t\u{07}\u{202E}y"]])
+        #expect(t.renderTSV() == "ID\tMATCH\t1\na1\tBeşiktaş v 中国 ⚽\t2.10\nb2\t\t-\nc3\tA B C\tx\u{FFFD}]0;t\u{FFFD}\u{FFFD}y\n")
+        #expect(Tabular(columns: [.init("ID")], rows: []).renderTSV() == "ID\n")
+    }
+
     @Test("The detail view and the dashboard's screen show no control character")
     func detailAndScreen() {
         let e = Event(provider: .tickodds, id: "1", sport: "soccer", league: HostileText.sample, home: HostileText.sample,
