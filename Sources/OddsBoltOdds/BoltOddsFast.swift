@@ -437,9 +437,11 @@ enum BoltOddsFast {
                 let k = t * 4
                 // Nothing but odds and links before the tail: the selection is the tail's, as made last time.
                 if seen.bits & 30 == 0, let id = templates.tailIDs[t] {
-                    // Made in the call: a temporary is moved into the market, a variable was copied.
+                    // Made in the call, the price and link moved out of their variables (`take`): each
+                    // copy is every string of it retained, then released.
+                    let suspended = price == nil
                     return add(Selection(id: id, name: id, line: bits & 16 != 0 ? templates.tailTexts[k + 3] : nil,
-                                         price: price, suspended: price == nil, deepLink: link),
+                                         price: price.take(), suspended: suspended, deepLink: link.take()),
                                market: templates.tailTexts[k] ?? key ?? templates.keys[p], to: &markets, book: book)
                 }
                 seen.bits |= bits
@@ -511,7 +513,8 @@ enum BoltOddsFast {
             templates.rememberTail(p, member: tailMember, span: UnsafeBufferPointer(rebasing: s.bytes[tailStart..<s.index]),
                                    bits: tailBits, texts: (name, target, overUnder, line), id: headOnly ? id : nil)
         }
-        return add(Selection(id: id, name: id, line: line, price: price, suspended: price == nil, deepLink: link),
+        let suspended = price == nil
+        return add(Selection(id: id, name: id, line: line.take(), price: price.take(), suspended: suspended, deepLink: link.take()),
                    market: name ?? key ?? templates.keys[p], to: &markets, book: book)
     }
 

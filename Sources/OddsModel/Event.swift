@@ -190,10 +190,14 @@ public struct Selection: Hashable, Sendable {
 /// A deep link kept as a head that many selections share (a game's page at one book) and a tail short
 /// enough to be stored inline (the outcome's number): 128,000 links of a full BoltOdds state were a
 /// third of the store's memory, one allocation each. The split is a function of the text alone (after
-/// the last `=` or `/`, when 1 to 15 bytes follow), so equal links have equal parts.
+/// the last `=` or `/`, when 1 to 15 bytes follow), so equal links have equal parts. The tail is
+/// kept as its bytes, packed in two words: made a `String`, it was a sixth of reading a BoltOdds outcome.
 public struct DeepLink: Hashable, Sendable {
     public let head: String
-    public let tail: String?
+    /// The tail's bytes, in the memory of the two words in order, and its length in their last
+    /// byte; both zero: no tail.
+    private let tailLow: UInt64
+    private let tailHigh: UInt64
 
     /// The link's text, split.
     public init(_ text: String) {
@@ -207,24 +211,41 @@ public struct DeepLink: Hashable, Sendable {
                 head: (UnsafeBufferPointer<UInt8>) -> String = { String(decoding: $0, as: UTF8.self) }) {
         guard let cut = DeepLink.cut(bytes) else {
             self.head = String(decoding: bytes, as: UTF8.self)
-            tail = nil
+            tailLow = 0; tailHigh = 0
             return
         }
         self.head = head(UnsafeBufferPointer(rebasing: bytes[..<cut]))
-        tail = String(decoding: UnsafeBufferPointer(rebasing: bytes[cut...]), as: UTF8.self)
+        // The bytes copied into the two words' memory, the count in their last byte.
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in
+            raw.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[cut...])))
+            raw[15] = UInt8(bytes.count - cut)
+        }
+        (tailLow, tailHigh) = words
+    }
+
+    /// The part after the head: up to 15 bytes, the outcome's own; nil when the link was not split.
+    public var tail: String? {
+        withUnsafeBytes(of: (tailLow, tailHigh)) { raw in
+            let count = Int(raw[15])
+            return count == 0 ? nil : String(decoding: raw.prefix(count), as: UTF8.self)
+        }
     }
 
     public var text: String { tail.map { head + $0 } ?? head }
 
     /// Where the tail starts: after the last `=` or `/`, when 1 to 15 bytes follow; nil: no split.
     static func cut(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var i = bytes.count
-        while i > 0 {
-            let b = bytes[i - 1]
+        guard let base = bytes.baseAddress else { return nil }
+        // Only the last 16 bytes can hold the separator of a tail of 15 or fewer.
+        let end = bytes.count, floor = max(0, end - 16)
+        var i = end
+        while i > floor {
+            let b = base[i - 1]
             if b == UInt8(ascii: "=") || b == UInt8(ascii: "/") { break }
             i -= 1
         }
-        let tail = bytes.count - i
+        let tail = end - i
         return i > 0 && tail >= 1 && tail <= 15 ? i : nil
     }
 }

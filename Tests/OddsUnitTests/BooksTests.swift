@@ -160,6 +160,11 @@ struct BooksTests {
             ("=x", "=", "x"),
             ("", "", nil),
             ("https://bücher.example/wette=é", "https://bücher.example/wette=", "é"),
+            // The tail is kept in 15 bytes: 15 split, 16 not.
+            ("https://b.example/x=123456789012345", "https://b.example/x=", "123456789012345"),
+            ("https://b.example/x=1234567890123456", "https://b.example/x=1234567890123456", nil),
+            ("a/b=c/d", "a/b=c/", "d"),
+            ("https://b.example/é=ü中", "https://b.example/é=", "ü中"),
         ]
         for (text, head, tail) in cases {
             let link = DeepLink(text)
@@ -175,6 +180,11 @@ struct BooksTests {
             selection.link = nil
             #expect(selection.deepLink == nil && selection.link == nil)
         }
+        // Equal texts, equal links (and hashes); a different tail, a different link.
+        let a = DeepLink("https://b.example/e?o=12"), b = Array("https://b.example/e?o=12".utf8).withUnsafeBufferPointer { DeepLink(bytes: $0) }
+        #expect(a == b && a.hashValue == b.hashValue)
+        #expect(a != DeepLink("https://b.example/e?o=13") && a != DeepLink("https://b.example/e?o=1"))
+        #expect(Set([a, b, DeepLink("https://b.example/e?o=13")]).count == 2)
     }
 
     @Test("Every price in the JSON names its book")
