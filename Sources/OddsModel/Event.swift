@@ -280,23 +280,29 @@ public struct MainColumns: Hashable, Sendable {
 public enum TeamName {
     /// Lower case, without diacritics, punctuation as spaces, spaces collapsed.
     public static func fold(_ name: String) -> String {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII (most names, and every mark): on bytes, without Foundation.
-            var out: [UInt8] = []
-            out.reserveCapacity(name.utf8.count)
-            var space = false
-            for b in name.utf8 {
-                let lower = b >= 0x41 && b <= 0x5A ? b + 32 : b
-                if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
-                    if space && !out.isEmpty { out.append(0x20) }
-                    out.append(lower)
-                    space = false
-                } else {
-                    space = true
+        var name = name
+        // ASCII (most names, and every mark): on the string's own bytes, into a buffer on the stack,
+        // without Foundation (a table folds two names a row).
+        let ascii: String? = name.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return "" }
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
+                var n = 0
+                var space = false
+                for b in bytes {
+                    let lower = b >= 0x41 && b <= 0x5A ? b + 32 : b
+                    if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
+                        if space && n > 0 { out[n] = 0x20; n += 1 }
+                        out[n] = lower; n += 1
+                        space = false
+                    } else {
+                        space = true
+                    }
                 }
+                return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
             }
-            return String(decoding: out, as: UTF8.self)
         }
+        if let ascii { return ascii }
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var out = ""
         var space = false

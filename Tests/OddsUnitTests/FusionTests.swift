@@ -273,3 +273,16 @@ struct FusionTests {
         #expect(fusion.matches.count == 1 && fusion.matches[0].sources.count == 1 && fusion.matches[0].id == id)
     }
 }
+
+@Suite("Team names folded")
+struct TeamNameFoldTests {
+    @Test("Lower case, punctuation as one space, spaces collapsed and trimmed; accents dropped")
+    func fold() {
+        #expect(TeamName.fold("Manchester United F.C.") == "manchester united f c")
+        #expect(TeamName.fold("  A--B  ") == "a b")
+        #expect(TeamName.fold("Team 1008") == "team 1008")
+        #expect(TeamName.fold("") == "" && TeamName.fold("--") == "")
+        #expect(TeamName.fold("X") == "x" && TeamName.fold("Draw") == "draw")
+        #expect(TeamName.fold("Beşiktaş J.K.") == "besiktas j k")
+    }
+}

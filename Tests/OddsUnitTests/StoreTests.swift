@@ -29,20 +29,26 @@ struct StoreTests {
 
     @Test("currentEvents: by competition, then match, then id, every event once, whatever the order they came in")
     func currentEventsOrder() {
-        var rng = SeededRandom(seed: 7)
-        var store = LiveStore()
-        var expected: [(league: String, title: String, id: String)] = []
-        for i in 0..<300 {
-            let league = ["ATP", "NBA", "Premier League", "Serie A"][Int(rng.next() % 4)]
-            let home = "Team \(rng.next() % 40)"
-            let e = Event(provider: .boltodds, id: "e\(i)", sport: "x", league: league, home: home, away: "Other", status: .live)
-            expected.append((league, e.title, e.id))
-            store.apply(FeedMessage(provider: .boltodds, receivedAt: t0, update: .upsert(e)))
+        // ASCII names (compared as bytes), with leagues, teams and ids that are prefixes of others; then
+        // the same with accented names (compared as strings).
+        for accents in [false, true] {
+            var rng = SeededRandom(seed: 7)
+            var store = LiveStore()
+            var expected: [(league: String, title: String, id: String)] = []
+            let leagues = ["ATP", "ATP Challenger", "NBA", "Premier League", "Serie A"] + (accents ? ["Série A", "Ligue 1 Über"] : [])
+            for i in 0..<300 {
+                let league = leagues[Int(rng.next() % UInt64(leagues.count))]
+                let home = ["Team \(rng.next() % 40)", "Team", "Team 1", "Zeta"][Int(rng.next() % 4)]
+                let e = Event(provider: .boltodds, id: "e\(i % 150)" + (i >= 150 ? "x" : ""), sport: "x", league: league, home: home,
+                              away: "Other", status: .live)
+                expected.append((league, e.title, e.id))
+                store.apply(FeedMessage(provider: .boltodds, receivedAt: t0, update: .upsert(e)))
+            }
+            expected.sort { ($0.league, $0.title, $0.id) < ($1.league, $1.title, $1.id) }
+            let events = store.currentEvents()
+            #expect(events.map(\.id) == expected.map(\.id), "accents: \(accents)")
+            #expect(events.allSatisfy { $0.away == "Other" && $0.sport == "x" })
         }
-        expected.sort { ($0.league, $0.title, $0.id) < ($1.league, $1.title, $1.id) }
-        let events = store.currentEvents()
-        #expect(events.map(\.id) == expected.map(\.id))
-        #expect(events.allSatisfy { $0.away == "Other" && $0.sport == "x" })
     }
 
     @Test("dropEnded removes every ended match with no word since the cutoff, and only those")
