@@ -61,7 +61,7 @@ extension SportsAPIProV1Client {
         })
 
     /// The sports of v1's `connected` message, in its order.
-    static let documentedSports = SportsAPIProWire.v1SportIDs.keys.sorted().map { SportsAPIProWire.v1SportIDs[$0]! }
+    static let documentedSports = SportsAPIProWire.v1Sports
 }
 
 extension SportsAPIProClient {

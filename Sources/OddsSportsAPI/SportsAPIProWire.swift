@@ -518,7 +518,7 @@ public enum SportsAPIProWire {
         b.home = name(g["homeCompetitor"])
         b.away = name(g["awayCompetitor"])
         b.league = first(g, ["competitionDisplayName", "competitionName"])?.string ?? name(g["competition"])
-        if let sid = int(g["sportId"], range: 1...100), let slug = v1SportIDs[sid] { b.sport = SportsAPIProSports.slug(slug) }
+        if let sid = int(g["sportId"], range: 1...100), let slug = v1Sport(id: sid) { b.sport = SportsAPIProSports.slug(slug) }
         else if let s = channelSport { b.sport = SportsAPIProSports.slug(s) }
         let h = score(g["homeCompetitor"]?["score"]), a = score(g["awayCompetitor"]?["score"])
         if let h, let a, h >= 0, a >= 0 { b.score = Score(home: h, away: a) }
@@ -551,6 +551,9 @@ public enum SportsAPIProWire {
     }
 
     /// v1's sport ids, as its `connected` message lists them.
-    static let v1SportIDs = [1: "football", 2: "basketball", 3: "tennis", 4: "hockey", 5: "handball", 6: "american-football",
-                             7: "baseball", 8: "volleyball", 9: "rugby"]
+    /// v1's sports by id, from 1: a list, not a dictionary (whose type the runtime sets up at every start,
+    /// when the provider list is made, by scanning every protocol conformance in the binary).
+    static let v1Sports = ["football", "basketball", "tennis", "hockey", "handball", "american-football", "baseball", "volleyball", "rugby"]
+
+    static func v1Sport(id: Int) -> String? { (1...v1Sports.count).contains(id) ? v1Sports[id - 1] : nil }
 }

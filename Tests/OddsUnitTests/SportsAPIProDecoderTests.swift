@@ -263,3 +263,14 @@ import Testing
         #expect(WatchReporter.rings(goal) && WatchReporter.rings(red) && !WatchReporter.rings(added))
     }
 }
+
+@Suite("SportsAPIPro v1 sport ids")
+struct SportsAPIProV1SportIDTests {
+    @Test("Ids 1 to 9 name the documented sports, in order; any other id names none")
+    func ids() {
+        #expect(SportsAPIProWire.v1Sport(id: 1) == "football" && SportsAPIProWire.v1Sport(id: 6) == "american-football")
+        #expect(SportsAPIProWire.v1Sport(id: 9) == "rugby")
+        for id in [0, -1, 10, 100] { #expect(SportsAPIProWire.v1Sport(id: id) == nil, "\(id)") }
+        #expect(SportsAPIProV1Client.documentedSports == (1...9).compactMap(SportsAPIProWire.v1Sport(id:)))
+    }
+}
