@@ -133,13 +133,13 @@ enum Docs {
         }.joined(separator: "\n")
     }
 
-    /// Every topic, as the man page and `odds help --help` show them.
     /// Whether a command line may print a command's help (and so `help`'s, which lists the topics):
     /// `help`, `--help`, `-h`, or the parser's dump of every help text (which makes the man page).
     static func mayShowHelp(_ arguments: [String]) -> Bool {
         arguments.dropFirst().contains { ["help", "--help", "-h", "--experimental-dump-help"].contains($0) }
     }
 
+    /// Every topic, as the man page and `odds help --help` show them.
     static var allTopics: String {
         topics.map { "\($0.name.uppercased()): \($0.abstract)\n\n\($0.text)" }.joined(separator: "\n\n")
     }

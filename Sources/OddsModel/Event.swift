@@ -160,8 +160,7 @@ public struct Selection: Hashable, Sendable {
 
     public init(id: String, name: String, line: String? = nil, price: Price?, suspended: Bool = false, isMain: Bool? = nil,
                 link: String? = nil) {
-        self.id = id; self.name = name; self.line = line; self.price = price; self.suspended = suspended
-        self.isMain = isMain; self.deepLink = link.map(DeepLink.init)
+        self.init(id: id, name: name, line: line, price: price, suspended: suspended, isMain: isMain, deepLink: link.map(DeepLink.init))
     }
 
     /// A selection with its deep link already split (a decoder shares the head between a game's outcomes).

@@ -378,10 +378,10 @@ public struct LiveStore: Sendable {
             chosen.append(events.values[index].event)
         }
         let order = LiveStore.order(of: chosen)
-        // Put in that order by swaps, which move each event: a second list copied every event (each of its
-        // strings and lists retained, then released with the first).
-        // `position[e]`: where event `e` of the first list now is; `original[p]`: which event is at `p`.
-        // Swapped through the buffer: the array's own swapAt copies through a temporary (every field retained).
+        // Put in that order by swaps through the buffer, which move each event: a second list copied every
+        // event (each of its strings and lists retained, then released with the first), and the array's own
+        // swapAt copies through a temporary. `position[e]`: where event `e` of the first list now is;
+        // `original[p]`: which event is at `p`.
         var position = Array(chosen.indices), original = Array(chosen.indices)
         chosen.withUnsafeMutableBufferPointer { events in
             for k in order.indices {

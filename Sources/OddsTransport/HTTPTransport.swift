@@ -54,7 +54,7 @@ public final class Transport: @unchecked Sendable {
         /// The WebSocket client's TLS context, built once (it loads the trust store).
         var sslContext: NIOSSLContext?
         /// Live feeds started on this transport; `shutdown()` stops and awaits them first.
-        var feeds: [UUID: Task<Void, Never>]?
+        var feeds: [UUID: Task<Void, Never>] = [:]
     }
     private let state = NIOLockedValueBox(State())
     private let trustRoots: TrustRoots
@@ -125,17 +125,12 @@ public final class Transport: @unchecked Sendable {
         }
     }
 
-    func track(_ id: UUID, _ task: Task<Void, Never>) {
-        state.withLockedValue { state in
-            if state.feeds == nil { state.feeds = [:] }
-            state.feeds![id] = task
-        }
-    }
-    func untrack(_ id: UUID) { state.withLockedValue { _ = $0.feeds?.removeValue(forKey: id) } }
+    func track(_ id: UUID, _ task: Task<Void, Never>) { state.withLockedValue { $0.feeds[id] = task } }
+    func untrack(_ id: UUID) { state.withLockedValue { _ = $0.feeds.removeValue(forKey: id) } }
 
     /// Stops every feed, then releases the HTTP client and the thread, if they were made. Call once, before exit.
     public func shutdown() async {
-        let running = state.withLockedValue { s -> [Task<Void, Never>] in defer { s.feeds = nil }; return s.feeds.map { Array($0.values) } ?? [] }
+        let running = state.withLockedValue { s -> [Task<Void, Never>] in defer { s.feeds = [:] }; return Array(s.feeds.values) }
         for task in running { task.cancel() }
         for task in running { await task.value }
         // Nothing to stop when nothing reached the network. Taken out: a use after this makes a new stack.
