@@ -235,6 +235,29 @@ enum BoltOddsFast {
         private(set) var tailTexts: [String?] = []
         /// The selection id the tail made, when the members before it were only odds and links.
         private(set) var tailIDs: [String?] = []
+        /// Per outcome position: how many selections the market begun there had last time (0: none
+        /// begun there), so that the next book's market is made with room for exactly as many.
+        private var marketSizes: [Int] = []
+        /// The outcome positions the current game's markets began at, in the markets' order.
+        var marketStarts: [Int] = []
+
+        /// Room to make for a market begun at outcome `p`: its size last time, else two (a side and
+        /// the other, over and under).
+        func marketCapacity(_ p: Int) -> Int {
+            p < marketSizes.count && marketSizes[p] > 0 ? marketSizes[p] : 2
+        }
+
+        /// The current game's markets' sizes, remembered by where each began.
+        mutating func rememberMarketSizes(_ markets: [Market]) {
+            guard marketStarts.count == markets.count else { marketStarts.removeAll(keepingCapacity: true); return }
+            for m in markets.indices {
+                let p = marketStarts[m]
+                guard p < Templates.positions else { continue }
+                if marketSizes.count <= p { marketSizes.append(contentsOf: repeatElement(0, count: p + 1 - marketSizes.count)) }
+                marketSizes[p] = markets[m].selections.count
+            }
+            marketStarts.removeAll(keepingCapacity: true)
+        }
 
         /// The position when outcome `p`'s tail starts at `member` and the scanner is at its bytes
         /// (then moved past them, out of the outcome).
@@ -343,7 +366,7 @@ enum BoltOddsFast {
                     try s.skip()
                 } else if field == .info {
                     // Only its `when` is read (a string, as the generic decoder takes it); the rest is checked.
-                    text = try infoWhen(&s)
+                    text = try infoWhen(&s, memo: &memo)
                 } else {
                     guard let v = try string(&s, memo: &memo) else { return nil }
                     text = v
@@ -374,11 +397,20 @@ enum BoltOddsFast {
 
     /// The `when` of an `info` value, as the generic decoder reads it: a string member of an object
     /// (the last, with duplicates); nil for anything else. The value is skipped (validated) whole.
-    static func infoWhen(_ s: inout JSONScanner) throws -> String? {
+    static func infoWhen(_ s: inout JSONScanner, memo: inout StringMemo) throws -> String? {
         guard s.isObject() else { try s.skip(); return nil }
         var when: String?
         guard try s.enterObjectBeforeKey() else { return nil }
         repeat {
+            // The usual members by their plain keys; the game's `when` shared by its books (one `String`).
+            if s.readMemberKey(ifLiteral: "when") {
+                when = try string(&s, memo: &memo)
+                continue
+            }
+            if s.readMemberKey(ifLiteral: "id") || s.readMemberKey(ifLiteral: "game") || s.readMemberKey(ifLiteral: "link") {
+                try s.skip()
+                continue
+            }
             try s.readMemberKey()
             if s.key(is: "when") {
                 if case .string(let v) = try s.scalar() { when = v } else { when = nil }
@@ -395,6 +427,7 @@ enum BoltOddsFast {
         var markets: [Market] = []
         markets.reserveCapacity(4)
         guard try s.enterObjectBeforeKey() else { return [] }
+        templates.marketStarts.removeAll(keepingCapacity: true)
         var p = 0
         repeat {
             // Nil: the template's (most outcomes never use their key: they name a target or side).
@@ -410,6 +443,7 @@ enum BoltOddsFast {
                                             templates: &templates) else { return nil }
             p += 1
         } while try s.nextMemberBeforeKey()
+        templates.rememberMarketSizes(markets)
         return markets
     }
 
@@ -418,7 +452,8 @@ enum BoltOddsFast {
                         memo: inout StringMemo, templates: inout Templates) throws -> Bool {
         guard try s.enterObjectBeforeKey() else {
             let key = key ?? templates.keys[p]
-            return add(Selection(id: key, name: key, price: nil, suspended: true), market: key, to: &markets, book: book)
+            return add(Selection(id: key, name: key, price: nil, suspended: true), market: key, to: &markets, book: book,
+                       position: p, templates: &templates)
         }
         var name, target, overUnder, line: String?
         var link: DeepLink?
@@ -442,7 +477,8 @@ enum BoltOddsFast {
                     let suspended = price == nil
                     return add(Selection(id: id, name: id, line: bits & 16 != 0 ? templates.tailTexts[k + 3] : nil,
                                          price: price.take(), suspended: suspended, deepLink: link.take()),
-                               market: templates.tailTexts[k] ?? key ?? templates.keys[p], to: &markets, book: book)
+                               market: templates.tailTexts[k] ?? key ?? templates.keys[p], to: &markets, book: book,
+                               position: p, templates: &templates)
                 }
                 seen.bits |= bits
                 if bits & 2 != 0 { name = templates.tailTexts[k] }
@@ -515,7 +551,7 @@ enum BoltOddsFast {
         }
         let suspended = price == nil
         return add(Selection(id: id, name: id, line: line.take(), price: price.take(), suspended: suspended, deepLink: link.take()),
-                   market: name ?? key ?? templates.keys[p], to: &markets, book: book)
+                   market: name ?? key ?? templates.keys[p], to: &markets, book: book, position: p, templates: &templates)
     }
 
     /// Most markets, and selections in one market, a game may have for the fast path: its searches
@@ -525,7 +561,8 @@ enum BoltOddsFast {
     /// Files a selection under its market (markets in order of first appearance); false for a
     /// duplicate outcome, which is the generic decoder's to skip and count, or a game past
     /// `linearLimit`.
-    static func add(_ selection: consuming Selection, market: String, to markets: inout [Market], book: String?) -> Bool {
+    static func add(_ selection: consuming Selection, market: String, to markets: inout [Market], book: String?,
+                    position p: Int, templates: inout Templates) -> Bool {
         // Outcomes of one market mostly come together: the last market first.
         let last = markets.count - 1
         if let i = last >= 0 && markets[last].id == market ? last : markets.firstIndex(where: { $0.id == market }) {
@@ -538,13 +575,14 @@ enum BoltOddsFast {
             markets[i].selections.append(consume selection)
         } else {
             guard markets.count < linearLimit else { return false }
-            // Room for two, the usual market (a side and the other, over and under): a market of two in
-            // room for four was 8 MB of a 2,000-game state of 35 MB, all of it memory touched for the
-            // first time; a larger market grows as it would.
+            // Room for as many as the market begun here had at the last book (else two): grown one by
+            // one, a 2,000-game state regrew 64,000 lists; room for more than needed (four for two was 8 MB of
+            // a 35 MB state) is memory touched for the first time.
             var selections: [Selection] = []
-            selections.reserveCapacity(2)
+            selections.reserveCapacity(templates.marketCapacity(p))
             selections.append(consume selection)
             markets.append(Market(id: market, name: market, book: book, selections: selections))
+            templates.marketStarts.append(p)
         }
         return true
     }

@@ -619,63 +619,119 @@ public struct Event: Hashable, Sendable, Identifiable {
             let main = markets[mainIndex]
             return main.mainSelections.map { LineCell(selection: $0, book: main.book) }
         }
-        // Selections are named by their place (market, selection) and read where they are, through
-        // the arrays' buffers: a table of thousands of rows copied each market and selection it looked
-        // at (every string of a selection retained and released).
         let mainID = markets[mainIndex].id
         return markets.withUnsafeBufferPointer { ms in
-            // The main selections in order of first appearance; a handful, so looked up by a scan (a
-            // dictionary of them once there are more: a provider's list is never searched quadratically).
-            var firsts: [(m: Int, s: Int)] = []
-            var indexByRef: [SelectionRef: Int]?
-            func index(_ m: Int, _ k: Int) -> Int? {
-                ms[m].selections.withUnsafeBufferPointer { ss in
-                    if let indexByRef { return indexByRef[ss[k].ref] }
-                    for (i, f) in firsts.enumerated() where ms[f.m].selections.withUnsafeBufferPointer({ $0[f.s].isSame(as: ss[k]) }) {
-                        return i
+            // A handful of main selections (a match result has two or three): tracked in slots on the
+            // stack, without a list or a closure's captured state per event (a table of 2,000 rows
+            // spent 26 million instructions here). More than `stackSlots`: the general way.
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * Event.stackSlots) { slots -> [LineCell] in
+                // Slot i: where main selection i first is (market, selection), and its best price (-1: none).
+                var n = 0
+                for m in ms.indices where ms[m].id == mainID {
+                    let rule = ms[m].mainRule
+                    let known = ms[m].selections.withUnsafeBufferPointer { ss -> Bool in
+                        for k in ss.indices where rule.admits(ss[k]) {
+                            if Event.slot(of: ss[k], in: slots, count: n, ms) != nil { continue }
+                            guard n < Event.stackSlots else { return false }
+                            slots[4 * n] = m; slots[4 * n + 1] = k; slots[4 * n + 2] = -1; slots[4 * n + 3] = -1
+                            n += 1
+                        }
+                        return true
                     }
-                    return nil
+                    if !known { return Event.mainLine(ms, mainID: mainID) }
                 }
-            }
-            for m in ms.indices where ms[m].id == mainID {
-                let rule = ms[m].mainRule
-                ms[m].selections.withUnsafeBufferPointer { ss in
-                    for k in ss.indices where rule.admits(ss[k]) && index(m, k) == nil {
-                        firsts.append((m, k))
-                        if indexByRef != nil { indexByRef![ss[k].ref] = firsts.count - 1 }
-                        else if firsts.count > 8 {
-                            indexByRef = Dictionary(firsts.enumerated().map { (ms[$1.m].selections[$1.s].ref, $0) }, uniquingKeysWith: { a, _ in a })
+                // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
+                for m in ms.indices where ms[m].id == mainID {
+                    ms[m].selections.withUnsafeBufferPointer { ss in
+                        for k in ss.indices where ss[k].isAvailable {
+                            guard let i = Event.slot(of: ss[k], in: slots, count: n, ms) else { continue }
+                            let bm = slots[4 * i + 2], bs = slots[4 * i + 3]
+                            if bm >= 0, ms[bm].selections.withUnsafeBufferPointer({ $0[bs].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
+                                continue
+                            }
+                            slots[4 * i + 2] = m; slots[4 * i + 3] = k
                         }
                     }
                 }
-            }
-            // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
-            var best = [(m: Int, s: Int)?](repeating: nil, count: firsts.count)
-            for m in ms.indices where ms[m].id == mainID {
-                ms[m].selections.withUnsafeBufferPointer { ss in
-                    for k in ss.indices where ss[k].isAvailable {
-                        guard let i = index(m, k) else { continue }
-                        if let b = best[i], ms[b.m].selections.withUnsafeBufferPointer({ $0[b.s].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
-                            continue
-                        }
-                        best[i] = (m, k)
-                    }
+                var cells: [LineCell] = []
+                cells.reserveCapacity(n)
+                for i in 0..<n {
+                    cells.append(Event.lineCell(ms, mainID: mainID, first: (slots[4 * i], slots[4 * i + 1]),
+                                                best: slots[4 * i + 2] >= 0 ? (slots[4 * i + 2], slots[4 * i + 3]) : nil))
                 }
-            }
-            return firsts.indices.map { i in
-                var s = ms[firsts[i].m].selections[firsts[i].s]
-                guard let b = best[i] else { s.suspended = true; return LineCell(selection: s, book: nil) }
-                let book = ms[b.m].book
-                s.price = ms[b.m].selections[b.s].price
-                s.suspended = false
-                // The selection as that book offers it (its first market of the main id).
-                if let m = ms.firstIndex(where: { $0.id == mainID && $0.book == book }),
-                   let k = ms[m].selections.withUnsafeBufferPointer({ ss in ss.indices.first { ss[$0].isSame(as: s) } }) {
-                    s = ms[m].selections[k]
-                }
-                return LineCell(selection: s, book: book)
+                return cells
             }
         }
+    }
+
+    /// Main selections tracked on the stack by `mainLine`.
+    static let stackSlots = 16
+
+    /// Which of the first `count` slots holds `selection` (same id and line), read in place.
+    private static func slot(of selection: Selection, in slots: UnsafeMutableBufferPointer<Int>, count: Int,
+                             _ ms: UnsafeBufferPointer<Market>) -> Int? {
+        for i in 0..<count {
+            let same = ms[slots[4 * i]].selections.withUnsafeBufferPointer { $0[slots[4 * i + 1]].isSame(as: selection) }
+            if same { return i }
+        }
+        return nil
+    }
+
+    /// A main selection's cell: as first listed, at the best price (`best`) with that book, the
+    /// selection as that book offers it (its first market of the main id); suspended with no book.
+    private static func lineCell(_ ms: UnsafeBufferPointer<Market>, mainID: String, first: (m: Int, s: Int),
+                                 best: (m: Int, s: Int)?) -> LineCell {
+        var s = ms[first.m].selections[first.s]
+        guard let b = best else { s.suspended = true; return LineCell(selection: s, book: nil) }
+        let book = ms[b.m].book
+        s.price = ms[b.m].selections[b.s].price
+        s.suspended = false
+        if let m = ms.firstIndex(where: { $0.id == mainID && $0.book == book }),
+           let k = ms[m].selections.withUnsafeBufferPointer({ ss in ss.indices.first { ss[$0].isSame(as: s) } }) {
+            s = ms[m].selections[k]
+        }
+        return LineCell(selection: s, book: book)
+    }
+
+    /// `mainLine` of many main selections: looked up by a dictionary once there are more than a few
+    /// (a provider's list is never searched quadratically).
+    private static func mainLine(_ ms: UnsafeBufferPointer<Market>, mainID: String) -> [LineCell] {
+        var firsts: [(m: Int, s: Int)] = []
+        var indexByRef: [SelectionRef: Int]?
+        func index(_ m: Int, _ k: Int) -> Int? {
+            ms[m].selections.withUnsafeBufferPointer { ss in
+                if let indexByRef { return indexByRef[ss[k].ref] }
+                for (i, f) in firsts.enumerated() where ms[f.m].selections.withUnsafeBufferPointer({ $0[f.s].isSame(as: ss[k]) }) {
+                    return i
+                }
+                return nil
+            }
+        }
+        for m in ms.indices where ms[m].id == mainID {
+            let rule = ms[m].mainRule
+            ms[m].selections.withUnsafeBufferPointer { ss in
+                for k in ss.indices where rule.admits(ss[k]) && index(m, k) == nil {
+                    firsts.append((m, k))
+                    if indexByRef != nil { indexByRef![ss[k].ref] = firsts.count - 1 }
+                    else if firsts.count > 8 {
+                        indexByRef = Dictionary(firsts.enumerated().map { (ms[$1.m].selections[$1.s].ref, $0) }, uniquingKeysWith: { a, _ in a })
+                    }
+                }
+            }
+        }
+        var best = [(m: Int, s: Int)?](repeating: nil, count: firsts.count)
+        for m in ms.indices where ms[m].id == mainID {
+            ms[m].selections.withUnsafeBufferPointer { ss in
+                for k in ss.indices where ss[k].isAvailable {
+                    guard let i = index(m, k) else { continue }
+                    if let b = best[i], ms[b.m].selections.withUnsafeBufferPointer({ $0[b.s].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
+                        continue
+                    }
+                    best[i] = (m, k)
+                }
+            }
+        }
+        return firsts.indices.map { i in lineCell(ms, mainID: mainID, first: firsts[i], best: best[i]) }
     }
 
     /// True when the markets name more than one book (`books.count > 1`, without making the list).
@@ -701,7 +757,16 @@ public struct Event: Hashable, Sendable, Identifiable {
             return MainColumns(cells: [favourite, nil, nil], outright: true)
         }
         let teams = away.map { (TeamName.fold(home), TeamName.fold($0)) }
-        let outcomes = line.map { outcome(of: $0.selection, teams: teams) }
+        // A selection named exactly as a team is that team's when the teams fold apart and neither
+        // folds to a mark ("1", "Draw"...): what `outcome(of:)` answers, without folding its name.
+        let plain = teams.map { !$0.0.isEmpty && $0.0 != $0.1 && Event.mark($0.0) == nil && Event.mark($0.1) == nil } ?? false
+        let outcomes = line.map { cell -> MatchOutcome? in
+            if plain {
+                if cell.selection.name == home { return .home }
+                if cell.selection.name == away { return .away }
+            }
+            return outcome(of: cell.selection, teams: teams)
+        }
         // A main market none of whose selections is a match outcome (a total, when a feed has no
         // result market) shows each selection by name, as outrights do.
         if !outcomes.contains(where: { $0 != nil }) {
@@ -732,15 +797,20 @@ public struct Event: Hashable, Sendable, Identifiable {
         outcome(of: selection, teams: away.map { (TeamName.fold(home), TeamName.fold($0)) })
     }
 
-    /// `outcome(of:)` with the teams' folded names worked out once for all the selections.
-    func outcome(of selection: Selection, teams: (home: String, away: String)?) -> MatchOutcome? {
-        let name = TeamName.fold(selection.name)
-        switch name {
+    /// The outcome a folded name stands for as a mark ("1", "x", "draw"...), if it is one.
+    static func mark(_ folded: String) -> MatchOutcome? {
+        switch folded {
         case "1", "home": return .home
         case "x", "draw", "tie": return .draw
         case "2", "away": return .away
-        default: break
+        default: return nil
         }
+    }
+
+    /// `outcome(of:)` with the teams' folded names worked out once for all the selections.
+    func outcome(of selection: Selection, teams: (home: String, away: String)?) -> MatchOutcome? {
+        let name = TeamName.fold(selection.name)
+        if let mark = Event.mark(name) { return mark }
         if let (h, a) = teams {
             if !name.isEmpty, h != a {
                 if name == h { return .home }

@@ -109,12 +109,13 @@ struct BooksTests {
         #expect(BookFilter([]).apply(.price(dk)) == .price(dk))
     }
 
-    @Test("The main line takes each selection's best price across books, for two selections and for a field of twelve")
+    @Test("The main line takes each selection's best price across books, for two selections and for fields of up to forty")
     func bestAcrossBooks() throws {
-        // Seeded prices for 2 and 12 selections (the latter past the point where the lookup becomes a dictionary),
-        // from four books, some suspended or missing; checked against the longest price found here directly.
+        // Seeded prices for 2 to 40 selections (either side of the 16 kept on the stack, and of the point where
+        // the general lookup becomes a dictionary), from four books, some suspended or missing; checked against
+        // the longest price found here directly.
         var random = SeededRandom(seed: 7)
-        for count in [2, 12] {
+        for count in [2, 3, 12, 15, 16, 17, 40] {
             let books = ["b1", "b2", "b3", "b4"]
             var markets: [Market] = []
             for book in books {
@@ -137,7 +138,7 @@ struct BooksTests {
                     expected[s.id] = (p, m.book!)
                 }
             }
-            #expect(line.map(\.selection.id) == order)
+            #expect(line.map(\.selection.id) == order, "\(count) selections")
             for cell in line {
                 if let best = expected[cell.selection.id] {
                     #expect(cell.selection.price == best.price && cell.book == best.book && !cell.selection.suspended)
@@ -146,6 +147,31 @@ struct BooksTests {
                 }
             }
         }
+    }
+
+    @Test("A selection named exactly as a team stands in that team's column, unless the team's name is a mark (1, X, Draw...)")
+    func columnsByTeamName() throws {
+        func columns(home: String, away: String, names: [String]) -> [String?] {
+            let markets = ["b1", "b2"].map { book in
+                Market(id: "ml", name: "Moneyline", book: book, selections: names.enumerated().map { i, name in
+                    Selection(id: "s\(i)", name: name, price: Price(decimal: "\(2 + i).\(book == "b1" ? "10" : "20")"))
+                })
+            }
+            let e = Event(provider: .boltodds, id: "g", sport: "soccer", home: home, away: away, status: .live, markets: markets)
+            // Each cell's selection is in the column `outcome(of:)` names for it (in a match's columns).
+            for (column, cell) in e.mainColumns.cells.enumerated() where !e.mainColumns.outright {
+                if let cell { #expect(e.outcome(of: cell.selection)?.rawValue == column, "\(home) v \(away): \(cell.selection.name)") }
+            }
+            return e.mainColumns.cells.map { $0?.selection.name }
+        }
+        #expect(columns(home: "Lakers", away: "Celtics", names: ["Celtics", "Lakers"]) == ["Lakers", nil, "Celtics"])
+        #expect(columns(home: "Lakers", away: "Celtics", names: ["Lakers", "Draw", "Celtics"]) == ["Lakers", "Draw", "Celtics"])
+        // Teams whose names are marks: the mark decides, as for any selection.
+        #expect(columns(home: "Draw", away: "Away FC", names: ["Draw", "Away FC"]) == [nil, "Draw", "Away FC"])
+        #expect(columns(home: "X", away: "1", names: ["1", "X"]) == ["1", "X", nil])
+        #expect(columns(home: "Home", away: "Away", names: ["Away", "Home"]) == ["Home", nil, "Away"])
+        // Teams that fold alike tell nothing apart by name: their selections are shown by name, as a total's are.
+        #expect(columns(home: "Real FC", away: "real fc", names: ["Real FC", "real fc"]) == ["Real FC", nil, "real fc"])
     }
 
     @Test("A deep link is kept in two parts and given back as sent; equal links are equal however they were made")

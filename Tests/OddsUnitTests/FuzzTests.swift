@@ -222,6 +222,56 @@ struct BoltOddsFastPathTests {
         #expect(draws == ["Draw", "Tie"])
     }
 
+    @Test("A game's info is read for its `when` whatever its members' order, spelling or types, exactly as the generic decoder reads it")
+    func infoShapes() throws {
+        let outcomes = #""Lakers Moneyline":{"odds":"-120","link":"https://a.example/1","outcome_name":"Moneyline","outcome_line":null,"outcome_over_under":null,"outcome_target":"Lakers"}"#
+        func book(_ name: String, info: String) -> String {
+            #"{"action":"initial_state","data":{"sport":"NBA","sportsbook":"\#(name)","game":"Lakers vs Celtics, 2026-11-24, 01","home_team":"Lakers","away_team":"Celtics","info":\#(info),"outcomes":{\#(outcomes)}}}"#
+        }
+        let when = #""when":"2026-11-24, 01:09 PM""#
+        let infos = [
+            #"{"id":1,"game":"Lakers vs Celtics, 2026-11-24, 01",\#(when),"link":"https://a.example/e/1"}"#,
+            #"{\#(when),"link":"https://a.example/e/1","id":1}"#,                          // moved
+            #"{"wh\u0065n":"2026-11-24, 03:09 PM","id":1}"#,                                // an escaped key
+            #"{"when":"2026-11-24, 01:09 PM","when":"2026-11-25, 01:09 PM"}"#,               // twice: the last wins
+            #"{"when":"2026-11-24, 01:09 PM","when":7}"#,                                    // then not a string: none
+            #"{"when":null,"id":"x"}"#, #"{"when":1.5e3}"#, #"{"when":{"a":[1,{"b":2}]}}"#,
+            #"{"id":{"nested":["when"]},"link":null,"other":[1,2],\#(when)}"#,             // skipped values of every kind
+            #"{"when":"2026-11-24, 01:09 P\u004d","game":"x"}"#,                             // an escape in the value
+            #"{"when":"2026-11-24 no time"}"#, #"{}"#, #"[]"#, #""text""#, "null",
+        ]
+        for info in infos {
+            // Enough books that long strings are shared through the memo (it starts after 32 of them).
+            let frame = Array(("[" + (0..<40).map { book("b\($0)", info: info) }.joined(separator: ",") + "]").utf8)
+            let answers = BoltOddsDecoders.fastAnswers(frame), agrees = BoltOddsDecoders.agree(frame)
+            #expect(answers, "\(info)")
+            #expect(agrees, "\(info)")
+        }
+        // The start read is the game's `when` (US Eastern), for every book.
+        let frame = "[" + (0..<40).map { book("b\($0)", info: infos[1]) }.joined(separator: ",") + "]"
+        let starts = Set(try BoltOddsFastPathTests.storeOf(frame).map(\.startTime))
+        #expect(starts == [ISO8601DateFormatter().date(from: "2026-11-24T18:09:00Z")])
+    }
+
+    @Test("Markets that grow or shrink from one book to the next read exactly as the generic decoder reads them")
+    func marketSizes() throws {
+        func total(_ book: Int, _ lines: [String]) -> String {
+            lines.flatMap { line in ["Over", "Under"].map { side in
+                #""\#(side) \#(line) Total":{"odds":"+1\#(book)0","link":"https://a.example/\#(book)/\#(side)\#(line)","outcome_name":"Total","outcome_line":"\#(line)","outcome_over_under":"\#(side)","outcome_target":null}"#
+            } }.joined(separator: ",")
+        }
+        let ml = #""Lakers Moneyline":{"odds":"-120","link":"https://a.example/1","outcome_name":"Moneyline","outcome_line":null,"outcome_over_under":null,"outcome_target":"Lakers"}"#
+        // Books in turn with 2, 6, 2, 0, 4 and 8 selections in the market begun at the same position.
+        let sizes = [["1.5"], ["1.5", "2.5", "3.5"], ["1.5"], [], ["1.5", "2.5"], ["1.5", "2.5", "3.5", "4.5"]]
+        let frame = "[" + sizes.enumerated().map { b, lines in
+            Self.book("b\(b)", ([ml] + (lines.isEmpty ? [] : [total(b, lines)])).joined(separator: ","))
+        }.joined(separator: ",") + "]"
+        #expect(BoltOddsDecoders.fastAnswers(Array(frame.utf8)))
+        #expect(BoltOddsDecoders.agree(Array(frame.utf8)))
+        let markets = try BoltOddsFastPathTests.storeOf(frame).flatMap(\.markets).filter { $0.id == "Total" }
+        #expect(markets.map(\.selections.count) == [2, 6, 2, 4, 8])
+    }
+
     /// A frame of `games` games × `books` books (outcomes as a full subscription sends them), each
     /// message with `extra` members before its data.
     static func state(games: Int, books: Int, extra: (Int) -> String = { _ in "" }, separator: String = ",") -> [UInt8] {
