@@ -498,8 +498,14 @@ enum BoltOddsFast {
                 continue
             }
             if s.readMemberKey(ifLiteral: "link") {
-                guard seen.first(32), let read = try text(&s, numbers: false) else { return false }
-                link = Text.nonEmpty(read)?.deepLink(&memo)
+                guard seen.first(32) else { return false }
+                // Most links are the last one's head with another tail: found in place.
+                if let fast = memo.link(&s) {
+                    link = fast
+                } else {
+                    guard let read = try text(&s, numbers: false) else { return false }
+                    link = Text.nonEmpty(read)?.deepLink(&memo)
+                }
                 j += 1
                 open = try s.nextMemberBeforeKey()
                 tailMember = j; tailStart = s.index; tailBits = 0
@@ -713,17 +719,66 @@ struct StringMemo {
     }
 
     private var lastLinkHead: String?
+    /// Its bytes, to find it again in the frame (`link`).
+    private var lastLinkHeadBytes: [UInt8] = []
 
     /// A deep link's head: the same for the outcomes of one game at one book, which come together, so
     /// the last one is kept (compared, not hashed).
     mutating func linkHead(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if let last = lastLinkHead, last.utf8.count == bytes.count,
-           last.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) == true {
+        if let last = lastLinkHead, lastLinkHeadBytes.count == bytes.count, let p = bytes.baseAddress,
+           lastLinkHeadBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, bytes.count) == 0 }) {
             return last
         }
         let s = String(decoding: bytes, as: UTF8.self)
         lastLinkHead = s
+        lastLinkHeadBytes.removeAll(keepingCapacity: true)
+        lastLinkHeadBytes.append(contentsOf: bytes)
         return s
+    }
+
+    /// The link value the scanner is at (its key read), when it is the last link's head and then a
+    /// tail of 1 to 15 plain bytes (printable ASCII, no escape) without `=` or `/`: exactly the
+    /// `DeepLink` that reading the string and splitting it gives, with the scanner past it. Only the
+    /// tail is looked at byte by byte (the head is compared eight bytes at a time). Nil, with nothing
+    /// consumed, otherwise.
+    /// The high bit of each byte of `x` (little-endian) that is a quote, a backslash, `=`, `/`, a
+    /// control character or not ASCII. Borrows can mark bytes above a marked one; the lowest mark is exact.
+    @inline(__always)
+    static func unusual(_ x: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let q = x ^ (ones &* 0x22), bs = x ^ (ones &* 0x5C), eq = x ^ (ones &* 0x3D), sl = x ^ (ones &* 0x2F)
+        let zeros = (q &- ones) & ~q | (bs &- ones) & ~bs | (eq &- ones) & ~eq | (sl &- ones) & ~sl
+        return (zeros | (x &- ones &* 0x20) & ~x | x) & highs
+    }
+
+    mutating func link(_ s: inout JSONScanner) -> DeepLink? {
+        let h = lastLinkHeadBytes.count
+        let b = s.bytes, start = s.index + 1
+        guard h > 0, let head = lastLinkHead, let base = b.baseAddress, start + h < b.count, base[start - 1] == UInt8(ascii: "\""),
+              lastLinkHeadBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base + start, h) == 0 }) else { return nil }
+        let tail = start + h
+        var i = tail
+        if tail + 16 <= b.count {
+            // Eight bytes at a time: the first byte that is not a plain tail byte must be the closing quote.
+            let low = StringMemo.unusual(UnsafeRawPointer(base + tail).loadUnaligned(as: UInt64.self).littleEndian)
+            if low != 0 {
+                i += low.trailingZeroBitCount / 8
+            } else {
+                let high = StringMemo.unusual(UnsafeRawPointer(base + tail + 8).loadUnaligned(as: UInt64.self).littleEndian)
+                guard high != 0 else { return nil }
+                i += 8 + high.trailingZeroBitCount / 8
+            }
+        } else {
+            while i < b.count {
+                let c = base[i]
+                if c < 0x20 || c >= 0x80 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == UInt8(ascii: "=") || c == UInt8(ascii: "/") { break }
+                i += 1
+            }
+        }
+        guard i < b.count, base[i] == UInt8(ascii: "\""), i > tail, i - tail <= 15 else { return nil }
+        s.skipChecked(to: i + 1)
+        // The head ends with `=` or `/` (it was cut there), and the tail has neither.
+        return DeepLink(splitHead: head, tail: UnsafeBufferPointer(start: base + tail, count: i - tail))
     }
 
     private var slots: [String?] = []

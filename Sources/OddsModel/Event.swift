@@ -223,6 +223,23 @@ public struct DeepLink: Hashable, Sendable {
         (tailLow, tailHigh) = words
     }
 
+    /// A link whose split is known, for a decoder that found the last link's head again and read
+    /// only the tail: `head` must end with `=` or `/`, and `tail` be 1 to 15 bytes with neither (as
+    /// `init(bytes:)` splits `head + tail`); unchecked.
+    package init(splitHead head: String, tail: UnsafeBufferPointer<UInt8>) {
+        assert((1...15).contains(tail.count) && !tail.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "/") })
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in
+            raw.copyMemory(from: UnsafeRawBufferPointer(tail))
+            raw[15] = UInt8(tail.count)
+        }
+        self.init(head: head, tailLow: words.0, tailHigh: words.1)
+    }
+
+    private init(head: String, tailLow: UInt64, tailHigh: UInt64) {
+        self.head = head; self.tailLow = tailLow; self.tailHigh = tailHigh
+    }
+
     /// The part after the head: up to 15 bytes, the outcome's own; nil when the link was not split.
     public var tail: String? {
         withUnsafeBytes(of: (tailLow, tailHigh)) { raw in
@@ -570,8 +587,14 @@ public struct Event: Hashable, Sendable, Identifiable {
     public static func stableHex(_ text: String) -> String {
         var h: UInt64 = 14_695_981_039_346_656_037
         for b in text.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
-        let hex = String(h >> 36, radix: 16)
-        return String(repeating: "0", count: 7 - hex.count) + hex
+        // The top 28 bits as 7 lowercase hex digits, zero-padded: a small string, made from its bytes.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 7) { digits in
+            for i in 0..<7 {
+                let d = UInt8(truncatingIfNeeded: h >> (60 - 4 * i)) & 0xF
+                digits[i] = d < 10 ? 0x30 + d : 0x57 + d
+            }
+            return String(decoding: digits, as: UTF8.self)
+        }
     }
 
     /// Whether `text` has the form of a short id made by `shortID(for:)`.

@@ -126,7 +126,14 @@ public enum EventReporter {
                 let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
                 // A fused row whose sources disagree on the score shows the freshest, marked with a star.
                 let score = (e.scoreLabel ?? "") + (e.match.map { $0.conflicts.isEmpty } == false ? "*" : "")
-                rows.append([e.shortID] + (sports ? [e.sport] : []) + [e.league ?? "", e.title, score, timeLabel(e, at: now, zone: zone)] + prices + sources)
+                // One list of cells, made with room for all of them (joined lists made four on the way).
+                var cells: [String] = []
+                cells.reserveCapacity(6 + prices.count + sources.count)
+                cells.append(e.shortID)
+                if sports { cells.append(e.sport) }
+                cells.append(e.league ?? ""); cells.append(e.title); cells.append(score); cells.append(timeLabel(e, at: now, zone: zone))
+                cells.append(contentsOf: prices); cells.append(contentsOf: sources)
+                rows.append(cells)
                 if withLinks {
                     // The link of the very price shown (the best book's, with several books).
                     let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)

@@ -253,6 +253,35 @@ struct BoltOddsFastPathTests {
         #expect(starts == [ISO8601DateFormatter().date(from: "2026-11-24T18:09:00Z")])
     }
 
+    @Test("A link that repeats the last one's head is read by its tail, exactly as the generic decoder reads and splits it")
+    func linksByTail() throws {
+        func outcome(_ i: Int, _ link: String) -> String {
+            #""Lakers \#(i) Moneyline":{"odds":"-12\#(i)","link":"\#(link)","outcome_name":"M\#(i)","outcome_line":null,"outcome_over_under":null,"outcome_target":"Lakers"}"#
+        }
+        let head = "https://sportsbook.example.com/event/1022036000?outcomes="
+        // After a link with this head, the next one's tail: plain digits, then every kind of byte a
+        // tail may not hold or end at, and lengths either side of 15.
+        let tails = ["3815533798", "3", "123456789012345", "1234567890123456", "", "38/15", "38=15", #"38\u003015"#, "38é15",
+                     "38\\/15", "a b", "x?y", "3815533798/", "="]
+        for tail in tails {
+            let outcomes = [outcome(0, head + "3815533797"), outcome(1, head + tail), outcome(2, head + "3815533799")]
+            let frame = Array(("[" + ["b0", "b1", "b2"].map { Self.book($0, outcomes.joined(separator: ",")) }.joined(separator: ",") + "]").utf8)
+            let answers = BoltOddsDecoders.fastAnswers(frame), agrees = BoltOddsDecoders.agree(frame)
+            #expect(answers, "tail \(tail)")
+            #expect(agrees, "tail \(tail)")
+        }
+        // The same head, then another head that starts like it, then a link of the head alone.
+        let mixed = [outcome(0, head + "1"), outcome(1, head + "2"), outcome(2, "https://sportsbook.example.com/event/10220360001?o=3"),
+                     outcome(3, head), outcome(4, head + "5")].joined(separator: ",")
+        let frame = Array(("[" + Self.book("a", mixed) + "," + Self.book("b", mixed) + "]").utf8)
+        #expect(BoltOddsDecoders.fastAnswers(frame) && BoltOddsDecoders.agree(frame))
+        // A link near the end of the frame (fewer than 16 bytes after its tail's start), read byte by byte.
+        let last = Array(("[" + Self.book("a", outcome(0, head + "1") + "," + #""L":{"link":"\#(head)42"}"#) + "]").utf8)
+        #expect(BoltOddsDecoders.fastAnswers(last) && BoltOddsDecoders.agree(last))
+        let links = try BoltOddsFastPathTests.storeOf(String(decoding: last, as: UTF8.self)).flatMap(\.markets).flatMap(\.selections).map(\.link)
+        #expect(links == [head + "1", head + "42"])
+    }
+
     @Test("Markets that grow or shrink from one book to the next read exactly as the generic decoder reads them")
     func marketSizes() throws {
         func total(_ book: Int, _ lines: [String]) -> String {

@@ -426,6 +426,9 @@ struct StatusAndTimeTests {
         let label = "New York Mets vs Los Angeles Angels, 2025-07-23, 01"
         let id = Event.shortID(for: label)
         #expect(Event.isShortID(id) && id == Event.shortID(for: label) && id != Event.shortID(for: label + " "))
+        // Stable across versions (scripts keep them): FNV-1a's top 28 bits, 7 hex digits, zero-padded.
+        #expect(id == "g2d58aa2" && Event.shortID(for: "Home Team 0 vs Away Team 0, 2026-11-23, 01") == "gfe129f6")
+        #expect(Event.shortID(for: "a b") == "ge63f991" && Event.stableHex("") == "cbf29ce" && Event.stableHex("m6500") == "00b1ae5")
         #expect(Event.shortID(for: "191691401") == "191691401" && Event.shortID(for: "4467358") == "4467358")
         #expect(!Event.isShortID("191691401") && !Event.isShortID("gxyz1234"))
         let e = Event(provider: .boltodds, id: label, sport: "baseball", home: "New York Mets", away: "Los Angeles Angels", status: .live)
