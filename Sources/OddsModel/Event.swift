@@ -144,13 +144,15 @@ public struct Selection: Hashable, Sendable {
     public var name: String
     /// Handicap or total, as the provider wrote it ("2.5", "-1.5").
     public var line: String?
+    // The words first and the bytes last: 120 bytes a selection, not 128 (a BoltOdds state holds
+    // 128,000 of them, all memory touched for the first time).
+    /// The book's deep link to this bet, kept in two parts (`DeepLink`).
+    public var deepLink: DeepLink?
     /// The last price; kept while suspended so that the JSON still carries it.
     public var price: Price?
     public var suspended: Bool
     /// The provider's word on whether this is its main line (TickOdds `isMain`); nil when it says nothing.
     public var isMain: Bool?
-    /// The book's deep link to this bet, kept in two parts (`DeepLink`).
-    public var deepLink: DeepLink?
 
     /// The book's deep link to this bet (BoltOdds `link`), as sent; nil when the provider gives none.
     public var link: String? {

@@ -12,9 +12,10 @@ public enum OddsFormat: String, CaseIterable, Sendable, Codable {
 /// fraction of `decimalOdds - 1`.
 public struct Price: Hashable, Sendable {
     public let text: String
-    public let format: OddsFormat
     /// Decimal odds, exactly; always greater than 1.
     public let decimalOdds: Rational
+    /// Last, after the words: a price is 33 bytes, not 40 (a BoltOdds state holds 128,000).
+    public let format: OddsFormat
 
     private static let one = Rational(1, 1)!
     private static let hundred = Rational(100, 1)!

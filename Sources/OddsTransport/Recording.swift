@@ -313,6 +313,8 @@ public final class RecordingReader {
 
     /// Bytes read at a time.
     private static let chunk = 1 << 20
+    /// Bytes read first.
+    static let firstChunk = 1 << 16
 
     /// Reads the next chunk (1 MiB) behind what is left; the lines taken go first, and the storage
     /// doubles for a line longer than it.
@@ -334,8 +336,11 @@ public final class RecordingReader {
             storage = bigger.assumingMemoryBound(to: UInt8.self)
             capacity = grown
         }
+        // The first read is small: a reader often wants only the first line (the replay's probe of
+        // the recording), and each page read into is a page touched for the first time.
+        let size = position == 0 ? RecordingReader.firstChunk : chunk
         var n: Int
-        repeat { n = read(handle.fileDescriptor, storage + count, chunk) } while n < 0 && errno == EINTR
+        repeat { n = read(handle.fileDescriptor, storage + count, size) } while n < 0 && errno == EINTR
         if n > 0 { count += n; position += Int64(n) } else { atEnd = true }
     }
 

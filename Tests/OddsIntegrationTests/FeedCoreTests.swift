@@ -278,6 +278,24 @@ struct RecordReplayTests {
         #expect(reader.malformed == 1)
     }
 
+    @Test("Lines around the first read's size (64 KiB) and a read chunk's (1 MiB) come back whole, in order")
+    func linesAroundTheFirstRead() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = RecordingReader.firstChunk
+        // Frames whose lines end just before, at and after the first read, then one past a whole chunk.
+        let sizes = [10, first - 60, first - 40, first + 1, 3, (1 << 20) + 5, 7]
+        let frames = sizes.map { "{\"pad\":\"" + String(repeating: "y", count: $0) + "\"}" }
+        let text = frames.enumerated().map { "{\"t\":\($0.offset),\"feed\":\"tickodds/live\",\"frame\":\($0.element)}" }.joined(separator: "\n")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try RecordingReader(path: path)
+        for (i, frame) in frames.enumerated() {
+            let read = try #require(reader.next(), "frame \(i)")
+            #expect(read.t == Int64(i) && read.bytes == Array(frame.utf8), "frame \(i)")
+        }
+        #expect(reader.next() == nil && reader.malformed == 0)
+    }
+
     @Test("Frames are read in place: a long line's storage goes once it is done with, and lines read member by member or as text hold their own bytes", .heavyLane)
     func framesInPlace() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path

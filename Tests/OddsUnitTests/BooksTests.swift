@@ -174,6 +174,12 @@ struct BooksTests {
         #expect(columns(home: "Real FC", away: "real fc", names: ["Real FC", "real fc"]) == ["Real FC", nil, "real fc"])
     }
 
+    @Test("A selection is 120 bytes and a price 33: a BoltOdds state holds 128,000 of each, every byte memory touched for the first time")
+    func layout() {
+        #expect(MemoryLayout<Selection>.stride <= 120)
+        #expect(MemoryLayout<Price?>.size <= 33)
+    }
+
     @Test("A deep link is kept in two parts and given back as sent; equal links are equal however they were made")
     func deepLinks() {
         let cases: [(String, String, String?)] = [
