@@ -238,7 +238,8 @@ enum BoltOddsFast {
         /// Per outcome position: how many selections the market begun there had last time (0: none
         /// begun there), so that the next book's market is made with room for exactly as many.
         private var marketSizes: [Int] = []
-        /// The outcome positions the current game's markets began at, in the markets' order.
+        /// The outcome positions the current game's markets began at, in the markets' order (emptied
+        /// where a game's outcomes begin).
         var marketStarts: [Int] = []
 
         /// Room to make for a market begun at outcome `p`: its size last time, else two (a side and
@@ -249,14 +250,13 @@ enum BoltOddsFast {
 
         /// The current game's markets' sizes, remembered by where each began.
         mutating func rememberMarketSizes(_ markets: [Market]) {
-            guard marketStarts.count == markets.count else { marketStarts.removeAll(keepingCapacity: true); return }
+            guard marketStarts.count == markets.count else { return }
             for m in markets.indices {
                 let p = marketStarts[m]
                 guard p < Templates.positions else { continue }
                 if marketSizes.count <= p { marketSizes.append(contentsOf: repeatElement(0, count: p + 1 - marketSizes.count)) }
                 marketSizes[p] = markets[m].selections.count
             }
-            marketStarts.removeAll(keepingCapacity: true)
         }
 
         /// The position when outcome `p`'s tail starts at `member` and the scanner is at its bytes
@@ -736,13 +736,9 @@ struct StringMemo {
         return s
     }
 
-    /// The link value the scanner is at (its key read), when it is the last link's head and then a
-    /// tail of 1 to 15 plain bytes (printable ASCII, no escape) without `=` or `/`: exactly the
-    /// `DeepLink` that reading the string and splitting it gives, with the scanner past it. Only the
-    /// tail is looked at byte by byte (the head is compared eight bytes at a time). Nil, with nothing
-    /// consumed, otherwise.
-    /// The high bit of each byte of `x` (little-endian) that is a quote, a backslash, `=`, `/`, a
-    /// control character or not ASCII. Borrows can mark bytes above a marked one; the lowest mark is exact.
+    /// The high bit of each byte of `x` (little-endian) that cannot be in a link's tail: a quote, a
+    /// backslash, `=`, `/`, a control character or not ASCII (`JSONScanner.plainRunEnd`'s test with
+    /// the two separators added). Borrows can mark bytes above a marked one; the lowest mark is exact.
     @inline(__always)
     static func unusual(_ x: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
@@ -751,6 +747,11 @@ struct StringMemo {
         return (zeros | (x &- ones &* 0x20) & ~x | x) & highs
     }
 
+    /// The link value the scanner is at (its key read), when it is the last link's head and then a
+    /// tail of 1 to 15 plain bytes (printable ASCII, no escape) without `=` or `/`: exactly the
+    /// `DeepLink` that reading the string and splitting it gives, with the scanner past it. Only the
+    /// tail is scanned, eight bytes at a time (the head is compared with `memcmp`). Nil, with nothing
+    /// consumed, otherwise.
     mutating func link(_ s: inout JSONScanner) -> DeepLink? {
         let h = lastLinkHeadBytes.count
         let b = s.bytes, start = s.index + 1
@@ -759,7 +760,7 @@ struct StringMemo {
         let tail = start + h
         var i = tail
         if tail + 16 <= b.count {
-            // Eight bytes at a time: the first byte that is not a plain tail byte must be the closing quote.
+            // The first byte that cannot be in a tail must be the closing quote.
             let low = StringMemo.unusual(UnsafeRawPointer(base + tail).loadUnaligned(as: UInt64.self).littleEndian)
             if low != 0 {
                 i += low.trailingZeroBitCount / 8
@@ -769,6 +770,7 @@ struct StringMemo {
                 i += 8 + high.trailingZeroBitCount / 8
             }
         } else {
+            // Near the frame's end, byte by byte.
             while i < b.count {
                 let c = base[i]
                 if c < 0x20 || c >= 0x80 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == UInt8(ascii: "=") || c == UInt8(ascii: "/") { break }

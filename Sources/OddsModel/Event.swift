@@ -211,18 +211,10 @@ public struct DeepLink: Hashable, Sendable {
     public init(bytes: UnsafeBufferPointer<UInt8>,
                 head: (UnsafeBufferPointer<UInt8>) -> String = { String(decoding: $0, as: UTF8.self) }) {
         guard let cut = DeepLink.cut(bytes) else {
-            self.head = String(decoding: bytes, as: UTF8.self)
-            tailLow = 0; tailHigh = 0
+            self.init(head: String(decoding: bytes, as: UTF8.self), tailLow: 0, tailHigh: 0)
             return
         }
-        self.head = head(UnsafeBufferPointer(rebasing: bytes[..<cut]))
-        // The bytes copied into the two words' memory, the count in their last byte.
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { raw in
-            raw.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[cut...])))
-            raw[15] = UInt8(bytes.count - cut)
-        }
-        (tailLow, tailHigh) = words
+        self.init(splitHead: head(UnsafeBufferPointer(rebasing: bytes[..<cut])), tail: UnsafeBufferPointer(rebasing: bytes[cut...]))
     }
 
     /// A link whose split is known, for a decoder that found the last link's head again and read
@@ -230,6 +222,7 @@ public struct DeepLink: Hashable, Sendable {
     /// `init(bytes:)` splits `head + tail`); unchecked.
     package init(splitHead head: String, tail: UnsafeBufferPointer<UInt8>) {
         assert((1...15).contains(tail.count) && !tail.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "/") })
+        // The bytes copied into the two words' memory, the count in their last byte.
         var words: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { raw in
             raw.copyMemory(from: UnsafeRawBufferPointer(tail))
@@ -646,30 +639,36 @@ public struct Event: Hashable, Sendable, Identifiable {
         }
         let mainID = markets[mainIndex].id
         return markets.withUnsafeBufferPointer { ms in
-            // A handful of main selections (a match result has two or three): tracked in slots on the
-            // stack, without a list or a closure's captured state per event (a table of 2,000 rows
-            // spent 26 million instructions here). More than `stackSlots`: the general way.
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * Event.stackSlots) { slots -> [LineCell] in
-                // Slot i: where main selection i first is (market, selection), and its best price (-1: none).
+            // Slot i, for main selection i in order of first appearance: where it first is (market,
+            // selection) and where its best price is (-1: none), as indices read in place, in memory of
+            // the call's own (on the stack for an event of usual size): a list, a closure's captured
+            // state and a copy of each selection per event cost a table of 2,000 rows 26 million instructions.
+            var room = 0
+            for m in ms.indices { room += ms[m].selections.count }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 4 * room)) { slots -> [LineCell] in
                 var n = 0
+                // Found by a scan while there are a handful; by a dictionary past 8 (a provider's list is
+                // never searched quadratically).
+                var index: [SelectionRef: Int]?
                 for m in ms.indices where ms[m].id == mainID {
                     let rule = ms[m].mainRule
-                    let known = ms[m].selections.withUnsafeBufferPointer { ss -> Bool in
-                        for k in ss.indices where rule.admits(ss[k]) {
-                            if Event.slot(of: ss[k], in: slots, count: n, ms) != nil { continue }
-                            guard n < Event.stackSlots else { return false }
+                    ms[m].selections.withUnsafeBufferPointer { ss in
+                        for k in ss.indices where rule.admits(ss[k]) && Event.slot(of: ss[k], in: slots, count: n, ms, index) == nil {
                             slots[4 * n] = m; slots[4 * n + 1] = k; slots[4 * n + 2] = -1; slots[4 * n + 3] = -1
                             n += 1
+                            if index != nil { index![ss[k].ref] = n - 1 }
+                            else if n > 8 {
+                                index = Dictionary((0..<n).map { (ms[slots[4 * $0]].selections[slots[4 * $0 + 1]].ref, $0) },
+                                                   uniquingKeysWith: { a, _ in a })
+                            }
                         }
-                        return true
                     }
-                    if !known { return Event.mainLine(ms, mainID: mainID) }
                 }
                 // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
                 for m in ms.indices where ms[m].id == mainID {
                     ms[m].selections.withUnsafeBufferPointer { ss in
                         for k in ss.indices where ss[k].isAvailable {
-                            guard let i = Event.slot(of: ss[k], in: slots, count: n, ms) else { continue }
+                            guard let i = Event.slot(of: ss[k], in: slots, count: n, ms, index) else { continue }
                             let bm = slots[4 * i + 2], bs = slots[4 * i + 3]
                             if bm >= 0, ms[bm].selections.withUnsafeBufferPointer({ $0[bs].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
                                 continue
@@ -689,12 +688,11 @@ public struct Event: Hashable, Sendable, Identifiable {
         }
     }
 
-    /// Main selections tracked on the stack by `mainLine`.
-    static let stackSlots = 16
-
-    /// Which of the first `count` slots holds `selection` (same id and line), read in place.
+    /// Which of the first `count` slots holds `selection` (same id and line): by `index` when there is
+    /// one, else by comparing in place.
     private static func slot(of selection: Selection, in slots: UnsafeMutableBufferPointer<Int>, count: Int,
-                             _ ms: UnsafeBufferPointer<Market>) -> Int? {
+                             _ ms: UnsafeBufferPointer<Market>, _ index: [SelectionRef: Int]?) -> Int? {
+        if let index { return index[selection.ref] }
         for i in 0..<count {
             let same = ms[slots[4 * i]].selections.withUnsafeBufferPointer { $0[slots[4 * i + 1]].isSame(as: selection) }
             if same { return i }
@@ -716,47 +714,6 @@ public struct Event: Hashable, Sendable, Identifiable {
             s = ms[m].selections[k]
         }
         return LineCell(selection: s, book: book)
-    }
-
-    /// `mainLine` of many main selections: looked up by a dictionary once there are more than a few
-    /// (a provider's list is never searched quadratically).
-    private static func mainLine(_ ms: UnsafeBufferPointer<Market>, mainID: String) -> [LineCell] {
-        var firsts: [(m: Int, s: Int)] = []
-        var indexByRef: [SelectionRef: Int]?
-        func index(_ m: Int, _ k: Int) -> Int? {
-            ms[m].selections.withUnsafeBufferPointer { ss in
-                if let indexByRef { return indexByRef[ss[k].ref] }
-                for (i, f) in firsts.enumerated() where ms[f.m].selections.withUnsafeBufferPointer({ $0[f.s].isSame(as: ss[k]) }) {
-                    return i
-                }
-                return nil
-            }
-        }
-        for m in ms.indices where ms[m].id == mainID {
-            let rule = ms[m].mainRule
-            ms[m].selections.withUnsafeBufferPointer { ss in
-                for k in ss.indices where rule.admits(ss[k]) && index(m, k) == nil {
-                    firsts.append((m, k))
-                    if indexByRef != nil { indexByRef![ss[k].ref] = firsts.count - 1 }
-                    else if firsts.count > 8 {
-                        indexByRef = Dictionary(firsts.enumerated().map { (ms[$1.m].selections[$1.s].ref, $0) }, uniquingKeysWith: { a, _ in a })
-                    }
-                }
-            }
-        }
-        var best = [(m: Int, s: Int)?](repeating: nil, count: firsts.count)
-        for m in ms.indices where ms[m].id == mainID {
-            ms[m].selections.withUnsafeBufferPointer { ss in
-                for k in ss.indices where ss[k].isAvailable {
-                    guard let i = index(m, k) else { continue }
-                    if let b = best[i], ms[b.m].selections.withUnsafeBufferPointer({ $0[b.s].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
-                        continue
-                    }
-                    best[i] = (m, k)
-                }
-            }
-        }
-        return firsts.indices.map { i in lineCell(ms, mainID: mainID, first: firsts[i], best: best[i]) }
     }
 
     /// True when the markets name more than one book (`books.count > 1`, without making the list).

@@ -111,8 +111,8 @@ struct BooksTests {
 
     @Test("The main line takes each selection's best price across books, for two selections and for fields of up to forty")
     func bestAcrossBooks() throws {
-        // Seeded prices for 2 to 40 selections (either side of the 16 kept on the stack, and of the point where
-        // the general lookup becomes a dictionary), from four books, some suspended or missing; checked against
+        // Seeded prices for 2 to 40 selections (either side of the point where the lookup becomes a dictionary, 8,
+        // and of 16), from four books, some suspended or missing; checked against
         // the longest price found here directly.
         var random = SeededRandom(seed: 7)
         for count in [2, 3, 12, 15, 16, 17, 40] {
