@@ -808,8 +808,8 @@ struct StringMemo {
         return s
     }
 
-    /// Remembered prices by their text packed in a key (0: empty slot), 4,096 slots.
-    private var prices: [(key: UInt64, price: Price?)] = []
+    /// Remembered prices (`PriceTable`), borrowed once this memo has read enough prices to be worth it.
+    private var priceTable: PriceTable.Loan?
     private var pricesRead = 0
 
     /// `BoltOddsWire.americanPrice(bytes:)` of a plain string's bytes, remembered by its text: a full
@@ -817,19 +817,19 @@ struct StringMemo {
     mutating func price(_ bytes: UnsafeBufferPointer<UInt8>) -> Price?? {
         // Up to 8 bytes of printable ASCII (no NUL) pack into a key of their own.
         guard bytes.count >= 1, bytes.count <= 8 else { return BoltOddsWire.americanPrice(bytes: bytes) }
-        if prices.isEmpty {
+        if priceTable == nil {
             // Worth it only for a frame of many prices (the initial state), not a line update.
             pricesRead += 1
             if pricesRead < 64 { return BoltOddsWire.americanPrice(bytes: bytes) }
-            prices = Array(repeating: (0, nil), count: 4096)
+            priceTable = PriceTable.Loan()
         }
         var key: UInt64 = 0
         var i = bytes.count
         while i > 0 { i -= 1; key = key << 8 | UInt64(bytes[i]) }
-        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
-        if prices[slot].key == key { return .some(prices[slot].price) }
+        let table = priceTable!.table
+        if let known = table.price(key) { return .some(known) }
         let read = BoltOddsWire.americanPrice(bytes: bytes)
-        if case .some(let price) = read { prices[slot] = (key, price) }
+        if case .some(let price) = read { table.remember(key, price) }
         return read
     }
 
@@ -854,4 +854,98 @@ struct StringMemo {
         if league != lastLeague { lastLeague = league; lastSport = BoltOddsLeagues.sport(league) }
         return lastSport
     }
+}
+
+/// Prices remembered by their text (up to 8 bytes packed in a key, never 0): open addressing, a short
+/// run of slots from the key's hash, the keys apart from the prices so that a look-up reads one line
+/// of keys. A table only caches what `BoltOddsWire.americanPrice(bytes:)` answers for a text, so
+/// it is lent from frame to frame (`Loan`) rather than made and warmed again for each: a direct-mapped
+/// table of 4,096 prices, one per half-frame, missed a third of a BoltOdds state's 125,000 odds
+/// (1,900 distinct texts, two in a slot evicting each other), and its 196 KB were memory touched
+/// for the first time at each half-frame.
+final class PriceTable: @unchecked Sendable {  // used by one thread at a time: the one it is lent to
+    static let capacity = 4096
+    /// Slots looked at from a key's own before it is taken as absent.
+    static let run = 8
+    // Memory of the table's own (`let` pointers): a class's arrays are checked for exclusive access
+    // at each use, which cost more than the look-up itself.
+    private let keys: UnsafeMutablePointer<UInt64>
+    private let prices: UnsafeMutablePointer<Price?>
+    private let held: UnsafeMutablePointer<Int>
+
+    init() {
+        keys = .allocate(capacity: PriceTable.capacity)
+        keys.initialize(repeating: 0, count: PriceTable.capacity)
+        prices = .allocate(capacity: PriceTable.capacity)
+        prices.initialize(repeating: nil, count: PriceTable.capacity)
+        held = .allocate(capacity: 1)
+        held.initialize(to: 0)
+    }
+
+    deinit {
+        prices.deinitialize(count: PriceTable.capacity)
+        prices.deallocate()
+        keys.deallocate()
+        held.deallocate()
+    }
+
+    /// Keys held; past three quarters of the capacity, no more are taken.
+    var count: Int { held.pointee }
+
+    /// The price remembered for `key` (`.some(nil)`: the text is no price), or nil when none is.
+    @inline(__always)
+    func price(_ key: UInt64) -> Price?? {
+        var slot = PriceTable.home(key)
+        for _ in 0..<PriceTable.run {
+            let k = keys[slot]
+            if k == key { return .some(prices[slot]) }
+            if k == 0 { return nil }
+            slot = (slot + 1) & (PriceTable.capacity - 1)
+        }
+        return nil
+    }
+
+    /// Remembers `price` for `key`, in the first free slot of its run; when the run is full or the
+    /// table three quarters full, it is not remembered.
+    func remember(_ key: UInt64, _ price: Price?) {
+        guard key != 0, count < PriceTable.capacity * 3 / 4 else { return }
+        var slot = PriceTable.home(key)
+        for _ in 0..<PriceTable.run {
+            if keys[slot] == key { return }
+            if keys[slot] == 0 {
+                keys[slot] = key
+                prices[slot] = price
+                held.pointee += 1
+                return
+            }
+            slot = (slot + 1) & (PriceTable.capacity - 1)
+        }
+    }
+
+    /// The slot a key's run starts at.
+    @inline(__always)
+    static func home(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52) }
+
+    /// Tables given back, for the next frame (at most `spareLimit`: one per thread that decodes at once).
+    nonisolated(unsafe) private static var spare: [PriceTable] = []
+    private static let lock = NSLock()
+    static let spareLimit = 4
+
+    /// A table borrowed for as long as the loan is held (a memo's life), given back when it ends.
+    final class Loan {
+        let table: PriceTable
+        init() {
+            PriceTable.lock.lock()
+            table = PriceTable.spare.popLast() ?? PriceTable()
+            PriceTable.lock.unlock()
+        }
+        deinit {
+            PriceTable.lock.lock()
+            if PriceTable.spare.count < PriceTable.spareLimit { PriceTable.spare.append(table) }
+            PriceTable.lock.unlock()
+        }
+    }
+
+    /// Tables waiting to be lent (for tests).
+    static var spareCount: Int { lock.lock(); defer { lock.unlock() }; return spare.count }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import OddsBoltOdds
+@testable import OddsBoltOdds
 import OddsFuzz
 import OddsJSON
 import OddsModel
@@ -384,6 +384,49 @@ struct BoltOddsFastPathTests {
             }
         }
         return starts
+    }
+
+    @Test("Odds read again are the prices read the first time: texts that share a slot, a run of slots full, a table three quarters full")
+    func pricesRemembered() throws {
+        // Texts whose keys start at the same slot of the table, found by search.
+        func key(_ text: String) -> UInt64 { text.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        var bySlot: [Int: [String]] = [:]
+        for n in 100...60_000 {
+            let text = "+\(n)"
+            bySlot[PriceTable.home(key(text)), default: []].append(text)
+        }
+        let crowded = try #require(bySlot.values.first { $0.count > PriceTable.run + 1 }).prefix(PriceTable.run + 2)
+        let table = PriceTable()
+        for text in crowded {
+            table.remember(key(text), try #require(Price(american: text)))
+        }
+        // The first `run` are found again, each its own; those past the run were not taken.
+        for (i, text) in crowded.enumerated() {
+            let found = table.price(key(text))
+            if i < PriceTable.run { #expect(found == .some(Price(american: text)), "\(text)") } else { #expect(found == nil, "\(text)") }
+        }
+        #expect(table.count == PriceTable.run)
+        // No more than three quarters of the table is taken.
+        for n in 0..<PriceTable.capacity { table.remember(key("-\(n + 100)"), Price(american: "-\(n + 100)")) }
+        #expect(table.count == PriceTable.capacity * 3 / 4)
+        #expect(table.price(key("-100")) == .some(Price(american: "-100")))
+        // A frame whose odds crowd the slots and outnumber the table, in games of ten outcomes at two books
+        // (the second reads them from the table): exactly what the generic decoder reads.
+        let texts = Array(crowded) + (0..<4_000).map { $0 % 3 == 0 ? "-\(110 + $0)" : "+\(101 + $0 * 7)" } + ["", "+100", "-110"]
+        let games = stride(from: 0, to: texts.count, by: 10).map { first in
+            let outcomes = texts[first..<min(first + 10, texts.count)].enumerated().map { i, odds in
+                #""O\#(i)":{"odds":"\#(odds)","outcome_name":"Moneyline","outcome_target":"T\#(i)"}"#
+            }.joined(separator: ",")
+            return ["a", "b"].map { book in
+                Self.book(book, outcomes).replacingOccurrences(of: "Lakers vs Celtics", with: "G\(first) vs H\(first)")
+            }.joined(separator: ",")
+        }
+        let frame = Array(("[" + games.joined(separator: ",") + "]").utf8)
+        let answers = BoltOddsDecoders.fastAnswers(frame), agrees = BoltOddsDecoders.agree(frame)
+        #expect(answers)
+        #expect(agrees)
+        // The tables are lent from frame to frame, and no more are kept than threads read at once.
+        #expect(PriceTable.spareCount >= 1 && PriceTable.spareCount <= PriceTable.spareLimit)
     }
 
     static func storeOf(_ text: String) throws -> [Event] {
