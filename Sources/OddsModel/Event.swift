@@ -554,11 +554,21 @@ public struct Event: Hashable, Sendable, Identifiable {
     /// Match statistics, when a provider sends them (SportsAPIPro's stats channel).
     public var stats: [TeamStat] = []
     /// Lineups, when a provider sends them.
-    public var lineups: Lineups?
+    public var lineups: Lineups? {
+        get { rareLineups.value }
+        set { rareLineups = Rare(newValue) }
+    }
+    // Behind a pointer (`Rare`), as is `match`: few events have them, and an event is moved through a
+    // feed's message, its update and the store's state (360 bytes an event with them inline, 264 without).
+    private var rareLineups = Rare<Lineups>(nil)
     /// When this event last changed, as seen by the client.
     public var updatedAt: Date?
     /// Set on a fused match (several providers' events of one real match): its id, sources and joins.
-    public var match: MatchInfo?
+    public var match: MatchInfo? {
+        get { rareMatch.value }
+        set { rareMatch = Rare(newValue) }
+    }
+    private var rareMatch = Rare<MatchInfo>(nil)
 
     /// The clock at `now`: running from `clockStart` while the match is live, else as sent.
     public func clockLabel(at now: Date) -> String? {
@@ -652,7 +662,7 @@ public struct Event: Hashable, Sendable, Identifiable {
                 for m in ms.indices where ms[m].id == mainID {
                     let rule = ms[m].mainRule
                     ms[m].selections.withUnsafeBufferPointer { ss in
-                        for k in ss.indices where rule.admits(ss[k]) && Event.slot(of: ss[k], in: slots, count: n, ms, index) == nil {
+                        for k in ss.indices where rule.admits(ss[k]) && Event.slot(of: ss[k], in: slots, count: n, ms, index, hint: k) == nil {
                             slots[4 * n] = m; slots[4 * n + 1] = k; slots[4 * n + 2] = -1; slots[4 * n + 3] = -1
                             n += 1
                             if index != nil { index![ss[k].ref] = n - 1 }
@@ -667,7 +677,7 @@ public struct Event: Hashable, Sendable, Identifiable {
                 for m in ms.indices where ms[m].id == mainID {
                     ms[m].selections.withUnsafeBufferPointer { ss in
                         for k in ss.indices where ss[k].isAvailable {
-                            guard let i = Event.slot(of: ss[k], in: slots, count: n, ms, index) else { continue }
+                            guard let i = Event.slot(of: ss[k], in: slots, count: n, ms, index, hint: k) else { continue }
                             let bm = slots[4 * i + 2], bs = slots[4 * i + 3]
                             if bm >= 0, ms[bm].selections.withUnsafeBufferPointer({ $0[bs].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
                                 continue
@@ -688,11 +698,15 @@ public struct Event: Hashable, Sendable, Identifiable {
     }
 
     /// Which of the first `count` slots holds `selection` (same id and line): by `index` when there is
-    /// one, else by comparing in place.
+    /// one, else by comparing in place, slot `hint` first (books mostly list a market's selections in
+    /// the same order, so the selection at place k of its market is mostly slot k).
     private static func slot(of selection: Selection, in slots: UnsafeMutableBufferPointer<Int>, count: Int,
-                             _ ms: UnsafeBufferPointer<Market>, _ index: [SelectionRef: Int]?) -> Int? {
+                             _ ms: UnsafeBufferPointer<Market>, _ index: [SelectionRef: Int]?, hint: Int) -> Int? {
         if let index { return index[selection.ref] }
-        for i in 0..<count {
+        if hint < count, ms[slots[4 * hint]].selections.withUnsafeBufferPointer({ $0[slots[4 * hint + 1]].isSame(as: selection) }) {
+            return hint
+        }
+        for i in 0..<count where i != hint {
             let same = ms[slots[4 * i]].selections.withUnsafeBufferPointer { $0[slots[4 * i + 1]].isSame(as: selection) }
             if same { return i }
         }
@@ -843,8 +857,8 @@ extension Event {
                 updatedAt: Date? = nil) {
         self.init(provider: provider, id: id, sport: sport, league: league, home: home, away: away, status: status,
                   startTime: startTime, score: score, scoreText: score == nil ? scoreText : nil, clock: clock,
-                  clockStart: nil, period: period, markets: markets, incidents: incidents, stats: [], lineups: nil,
-                  updatedAt: updatedAt, match: nil)
+                  clockStart: nil, period: period, markets: markets, incidents: incidents, stats: [],
+                  rareLineups: Rare(nil), updatedAt: updatedAt, rareMatch: Rare(nil))
     }
 }
 
@@ -883,4 +897,22 @@ public struct League: Hashable, Sendable {
     public init(name: String, sport: String, live: Bool, events: [Event]) {
         self.name = name; self.sport = sport; self.live = live; self.events = events
     }
+}
+
+/// A field's value kept behind a pointer, for fields that few values of a type have: the type stays as
+/// small as its usual fields. Immutable once made (a new value is a new box), so it has value semantics;
+/// equal and hashed by its value.
+struct Rare<Value: Hashable & Sendable>: Hashable, Sendable {
+    private final class Box: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+    private let box: Box?
+
+    init(_ value: Value?) { box = value.map(Box.init) }
+
+    var value: Value? { box?.value }
+
+    static func == (a: Rare, b: Rare) -> Bool { a.box === b.box || a.value == b.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

@@ -174,10 +174,26 @@ struct BooksTests {
         #expect(columns(home: "Real FC", away: "real fc", names: ["Real FC", "real fc"]) == ["Real FC", nil, "real fc"])
     }
 
-    @Test("A selection is 120 bytes and a price 33: a BoltOdds state holds 128,000 of each, every byte memory touched for the first time")
+    @Test("A selection is 120 bytes and a price 33: a BoltOdds state holds 128,000 of each, every byte memory touched for the first time; an event keeps its rare fields behind a pointer")
     func layout() {
         #expect(MemoryLayout<Selection>.stride <= 120)
         #expect(MemoryLayout<Price?>.size <= 33)
+        #expect(MemoryLayout<Event>.size <= 264, "\(MemoryLayout<Event>.size)")
+        // Rare fields read back as set, and compare and hash by value.
+        var a = Event(provider: .boltodds, id: "1", sport: "soccer", home: "A", away: "B")
+        var b = a
+        #expect(a.lineups == nil && a.match == nil)
+        a.lineups = Lineups(home: Lineup(starters: [LineupPlayer(name: "X")]), confirmed: true)
+        a.match = MatchInfo(id: "m1", confidence: 0.9, sources: [])
+        #expect(a != b)
+        b.lineups = Lineups(home: Lineup(starters: [LineupPlayer(name: "X")]), confirmed: true)
+        b.match = MatchInfo(id: "m1", confidence: 0.9, sources: [])
+        #expect(a == b && a.hashValue == b.hashValue)
+        #expect(a.lineups?.confirmed == true && a.match?.id == "m1")
+        b.lineups?.confirmed = false
+        #expect(a.lineups?.confirmed == true && b.lineups?.confirmed == false && a != b)
+        a.lineups = nil
+        #expect(a.lineups == nil)
     }
 
     @Test("A deep link is kept in two parts and given back as sent; equal links are equal however they were made")
