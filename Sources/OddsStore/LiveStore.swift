@@ -398,28 +398,43 @@ public struct LiveStore: Sendable {
 
     /// The indices of `events` by competition, then match, then id.
     static func order(of events: [Event]) -> [Int] {
-        // Each key made once, not twice a comparison (a title is a new string).
-        let keys = events.map { ($0.league ?? "", $0.title, $0.id) }
-        // All ASCII without NUL (the usual case): the three joined by NUL and compared as bytes, which is
-        // the same order (a prefix first, then by code) at a fraction of a string comparison's cost.
+        // All ASCII without NUL (the usual case): the three keys joined by NUL and compared as bytes, which
+        // is the same order (a prefix first, then by code) at a fraction of a string comparison's cost. The
+        // title's bytes go in as its parts (home, " v ", away): made as a string, it was a new one per event.
         var blob: [UInt8] = [], spans: [Range<Int>] = []
-        blob.reserveCapacity(keys.count * 64)
-        spans.reserveCapacity(keys.count)
-        for (league, title, id) in keys {
-            let start = blob.count
-            blob.append(contentsOf: league.utf8); blob.append(0)
-            blob.append(contentsOf: title.utf8); blob.append(0)
-            blob.append(contentsOf: id.utf8)
-            spans.append(start..<blob.count)
+        blob.reserveCapacity(events.count * 64)
+        spans.reserveCapacity(events.count)
+        var ascii = true
+        events.withUnsafeBufferPointer { list in
+            for i in list.indices {
+                let start = blob.count
+                if let league = list[i].league { blob.append(contentsOf: league.utf8) }
+                blob.append(0)
+                blob.append(contentsOf: list[i].home.utf8)
+                if let away = list[i].away {
+                    blob.append(contentsOf: " v ".utf8)
+                    blob.append(contentsOf: away.utf8)
+                }
+                blob.append(0)
+                blob.append(contentsOf: list[i].id.utf8)
+                spans.append(start..<blob.count)
+            }
         }
-        let ascii = blob.withUnsafeBufferPointer { b in
+        blob.withUnsafeBufferPointer { b in
             var zeros = 0
-            for byte in b where byte == 0 || byte >= 0x80 { if byte >= 0x80 { return false }; zeros += 1 }
-            return zeros == 2 * keys.count
+            for byte in b where byte == 0 || byte >= 0x80 {
+                if byte >= 0x80 { ascii = false; return }
+                zeros += 1
+            }
+            ascii = zeros == 2 * events.count
         }
-        guard ascii else { return keys.indices.sorted { keys[$0] < keys[$1] } }
+        guard ascii else {
+            // Each key made once, not twice a comparison (a title is a new string).
+            let keys = events.map { ($0.league ?? "", $0.title, $0.id) }
+            return keys.indices.sorted { keys[$0] < keys[$1] }
+        }
         return blob.withUnsafeBufferPointer { b in
-            keys.indices.sorted { x, y in
+            events.indices.sorted { x, y in
                 let a = spans[x], c = spans[y]
                 let common = min(a.count, c.count)
                 let d = common == 0 ? 0 : memcmp(b.baseAddress! + a.lowerBound, b.baseAddress! + c.lowerBound, common)
