@@ -25,6 +25,7 @@ import base64
 import hashlib
 import json
 import os
+import shutil
 import signal
 import socket
 import struct
@@ -154,6 +155,8 @@ def main():
     parser.add_argument("--command", choices=["stream", "live", "record"], default="stream")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the run's output, stderr and recording (tens of MB) and say where")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -228,6 +231,11 @@ def main():
                     proc.wait()
             server.terminate()
             server.wait()
+            # The output of a 50 MB frame is as large: removed unless asked for.
+            if args.keep:
+                print("kept          %s" % workdir)
+            else:
+                shutil.rmtree(workdir, ignore_errors=True)
     print("largest frame   %.1f MB (%d frames, %d messages)" % (largest / 1e6, frame_count, messages))
     print("odds %-10s peak %.1f MB (VmHWM), %.2f s%s" % (args.command, peak * 1024 / 1e6, elapsed,
                                                          "" if done else " (timed out)"))
