@@ -926,26 +926,40 @@ final class PriceTable: @unchecked Sendable {  // used by one thread at a time: 
     @inline(__always)
     static func home(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52) }
 
-    /// Tables given back, for the next frame (at most `spareLimit`: one per thread that decodes at once).
-    nonisolated(unsafe) private static var spare: [PriceTable] = []
-    private static let lock = NSLock()
-    static let spareLimit = 4
+    /// Tables given back, for the next frame: at most `limit` (one per thread that decodes at once).
+    final class Pool: @unchecked Sendable {  // `spare` is behind `lock`
+        private let lock = NSLock()
+        private var spare: [PriceTable] = []
+        let limit: Int
+
+        init(limit: Int) { self.limit = limit }
+
+        /// A table given back earlier, else a new one.
+        func lend() -> PriceTable {
+            lock.lock(); defer { lock.unlock() }
+            return spare.popLast() ?? PriceTable()
+        }
+
+        func giveBack(_ table: PriceTable) {
+            lock.lock(); defer { lock.unlock() }
+            if spare.count < limit { spare.append(table) }
+        }
+
+        /// Tables waiting to be lent.
+        var spareCount: Int { lock.lock(); defer { lock.unlock() }; return spare.count }
+    }
+
+    /// The decoders' pool.
+    static let pool = Pool(limit: 4)
 
     /// A table borrowed for as long as the loan is held (a memo's life), given back when it ends.
     final class Loan {
         let table: PriceTable
-        init() {
-            PriceTable.lock.lock()
-            table = PriceTable.spare.popLast() ?? PriceTable()
-            PriceTable.lock.unlock()
+        private let pool: Pool
+        init(from pool: Pool = PriceTable.pool) {
+            self.pool = pool
+            table = pool.lend()
         }
-        deinit {
-            PriceTable.lock.lock()
-            if PriceTable.spare.count < PriceTable.spareLimit { PriceTable.spare.append(table) }
-            PriceTable.lock.unlock()
-        }
+        deinit { pool.giveBack(table) }
     }
-
-    /// Tables waiting to be lent (for tests).
-    static var spareCount: Int { lock.lock(); defer { lock.unlock() }; return spare.count }
 }

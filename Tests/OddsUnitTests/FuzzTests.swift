@@ -425,8 +425,16 @@ struct BoltOddsFastPathTests {
         let answers = BoltOddsDecoders.fastAnswers(frame), agrees = BoltOddsDecoders.agree(frame)
         #expect(answers)
         #expect(agrees)
-        // The tables are lent from frame to frame, and no more are kept than threads read at once.
-        #expect(PriceTable.spareCount >= 1 && PriceTable.spareCount <= PriceTable.spareLimit)
+        // Tables are lent and given back, and no more are kept than the pool's limit (a pool of the
+        // test's own: the decoders' is shared with every test running at once).
+        let pool = PriceTable.Pool(limit: 2)
+        var loans = (0..<3).map { _ in PriceTable.Loan(from: pool) }
+        let lent = loans.map { ObjectIdentifier($0.table) }
+        #expect(Set(lent).count == 3 && pool.spareCount == 0)
+        loans.removeAll()
+        #expect(pool.spareCount == 2)
+        let again = PriceTable.Loan(from: pool)
+        #expect(lent.contains(ObjectIdentifier(again.table)) && pool.spareCount == 1)
     }
 
     static func storeOf(_ text: String) throws -> [Event] {
