@@ -871,26 +871,21 @@ final class PriceTable: @unchecked Sendable {  // used by one thread at a time: 
     // at each use, which cost more than the look-up itself.
     private let keys: UnsafeMutablePointer<UInt64>
     private let prices: UnsafeMutablePointer<Price?>
-    private let held: UnsafeMutablePointer<Int>
+    /// Keys held; past three quarters of the capacity, no more are taken.
+    private(set) var count = 0
 
     init() {
         keys = .allocate(capacity: PriceTable.capacity)
         keys.initialize(repeating: 0, count: PriceTable.capacity)
         prices = .allocate(capacity: PriceTable.capacity)
         prices.initialize(repeating: nil, count: PriceTable.capacity)
-        held = .allocate(capacity: 1)
-        held.initialize(to: 0)
     }
 
     deinit {
         prices.deinitialize(count: PriceTable.capacity)
         prices.deallocate()
         keys.deallocate()
-        held.deallocate()
     }
-
-    /// Keys held; past three quarters of the capacity, no more are taken.
-    var count: Int { held.pointee }
 
     /// The price remembered for `key` (`.some(nil)`: the text is no price), or nil when none is.
     @inline(__always)
@@ -915,7 +910,7 @@ final class PriceTable: @unchecked Sendable {  // used by one thread at a time: 
             if keys[slot] == 0 {
                 keys[slot] = key
                 prices[slot] = price
-                held.pointee += 1
+                count += 1
                 return
             }
             slot = (slot + 1) & (PriceTable.capacity - 1)

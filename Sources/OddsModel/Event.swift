@@ -392,7 +392,6 @@ public struct Market: Hashable, Sendable {
         return varied ? .line(firstLine) : .all
     }
 
-
     /// A market of nothing, to swap a market out of an array with (a move, where a copy would
     /// retain each of its strings and its selections).
     public static let vacant = Market(id: "", name: "", selections: [])
@@ -648,14 +647,14 @@ public struct Event: Hashable, Sendable, Identifiable {
         }
         let mainID = markets[mainIndex].id
         return markets.withUnsafeBufferPointer { ms in
-            // Slot i, for main selection i in order of first appearance: where it first is (market,
-            // selection) and where its best price is (-1: none), as indices read in place, in memory of
-            // the call's own (on the stack for an event of usual size): a list, a closure's captured
-            // state and a copy of each selection per event cost a table of 2,000 rows 26 million instructions.
             // Room for the main markets' selections only: the count of every market's list was a read of
             // memory no other step of the row touches (two thirds of the lists of a BoltOdds game).
             var room = 0
             for m in ms.indices where ms[m].id == mainID { room += ms[m].selections.count }
+            // Slot i, for main selection i in order of first appearance: where it first is (market,
+            // selection) and where its best price is (-1: none), as indices read in place, in memory of
+            // the call's own (on the stack for an event of usual size): a list, a closure's captured
+            // state and a copy of each selection per event cost a table of 2,000 rows 26 million instructions.
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 4 * room)) { slots -> [LineCell] in
                 var n = 0
                 // Found by a scan while there are a handful; by a dictionary past 8 (a provider's list is
