@@ -96,6 +96,37 @@ struct BooksTests {
         #expect(store.currentEvents().isEmpty)
     }
 
+    @Test("Book after book of one game, with other games, removals and clears between them: each book lands on its own game")
+    func bookAfterBook() throws {
+        // The store keeps the place of the game the last book went to; every other change must make it look again.
+        var store = LiveStore()
+        func book(_ id: String, _ name: String, _ home: String, _ dt: TimeInterval) {
+            store.apply(msg(.bookUpsert(event([market(name, [home, "+100"])], id: id), book: name), dt))
+        }
+        func homes(_ id: String) -> [String] {
+            (store.events[EventKey(provider: .boltodds, id: id)]?.event.markets ?? []).map { "\($0.book!) \($0.selections[0].price!.text)" }
+        }
+        book("g1", "draftkings", "-110", 0)
+        book("g1", "fanduel", "-120", 1)
+        book("g2", "draftkings", "-130", 2)   // another game, inserted: places may move
+        book("g1", "betmgm", "-140", 3)
+        book("g1", "fanduel", "-125", 4)      // a book it had: replaced where it was
+        #expect(homes("g1") == ["draftkings -110", "fanduel -125", "betmgm -140"])
+        #expect(homes("g2") == ["draftkings -130"])
+        store.apply(msg(.remove(eventID: "g1"), 5))
+        book("g1", "caesars", "-150", 6)      // removed, then back: a new game, not the old place
+        #expect(homes("g1") == ["caesars -150"])
+        for i in 0..<200 { book("x\(i)", "draftkings", "-105", 7) }   // the table grows and moves every game
+        book("g1", "draftkings", "-160", 8)
+        book("g2", "fanduel", "-170", 9)
+        store.apply(msg(.clear(.book("draftkings")), 10))
+        book("g2", "betmgm", "-180", 11)
+        #expect(homes("g1") == ["caesars -150"])
+        #expect(homes("g2") == ["fanduel -170", "betmgm -180"])
+        #expect(store.events.count == 202)
+        #expect(store.events.values.allSatisfy { $0.event.markets.allSatisfy { $0.selections.count == 2 } })
+    }
+
     @Test("--book keeps only the named books (any case) in events and updates")
     func bookFilter() {
         let filter = BookFilter(["FanDuel"])
