@@ -61,7 +61,7 @@ public enum EventReporter {
             // Plain text: no links, no styles to make.
             var plain = options
             plain.color = false; plain.links = false
-            return table(events, options: plain).labelled(options).renderTSV()
+            return tsv(events, options: plain, labels: options)
         case .csv:
             return selectionRows(events, options: options).labelled(options).renderCSV()
         case .json:
@@ -99,67 +99,112 @@ public enum EventReporter {
         }
     }
 
+    /// What decides a table's columns, worked out over all of its events: a SPORT column after the id
+    /// with more than one sport among them, a SRC column when a row is a fused match.
+    struct TableShape {
+        var sports: Bool
+        var fused: Bool
+        var columns: [Tabular.Column]
+
+        init(_ events: [Event]) {
+            sports = Set(events.map(\.sport)).count > 1
+            // Fused matches name the providers joined in each row.
+            fused = events.contains { $0.match != nil }
+            columns = [.init("ID")] + (sports ? [.init("SPORT")] : []) + [
+                .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true), .init("SCORE"),
+                .init("TIME"), .init("1", rightAligned: true), .init("X", rightAligned: true), .init("2", rightAligned: true),
+            ] + (fused ? [.init("SRC", shrinkable: true)] : [])
+        }
+    }
+
+    /// A table this large is made in two halves at once: each row reads its event's markets of every
+    /// book, spread over the store's memory, and two cores wait on memory side by side.
+    static let splitRows = 1024
+
     /// The table of events; with more than one sport among them, a SPORT column after the id. Its
     /// `links` are made only with `options.links` and its `styles` only with `options.color`: each
     /// link is a new string for each price of each row, and a TSV or a table without colour uses
     /// neither (2,000 rows: 17 -> 13 ms of CPU).
     public static func table(_ events: [Event], options: RenderOptions) -> Tabular {
-        let sports = Set(events.map(\.sport)).count > 1
-        // Fused matches name the providers joined in each row.
-        let fused = events.contains { $0.match != nil }
-        var t = Tabular(columns: [.init("ID")] + (sports ? [.init("SPORT")] : []) + [
-            .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true), .init("SCORE"),
-            .init("TIME"), .init("1", rightAligned: true), .init("X", rightAligned: true), .init("2", rightAligned: true),
-        ] + (fused ? [.init("SRC", shrinkable: true)] : []))
+        let shape = TableShape(events)
+        var t = Tabular(columns: shape.columns)
         // One clock reading and one look at the user's time zone for the whole table, not one a row.
         let now = Date(), zone = TimeZone.current
-        let withLinks = options.links, withStyles = options.color
-        func rows(_ part: ArraySlice<Event>) -> (rows: [[String]], links: [[String?]], styles: [[CellStyle]]) {
-            var rows: [[String]] = [], links: [[String?]] = [], styles: [[CellStyle]] = []
-            rows.reserveCapacity(part.count)
-            if withLinks { links.reserveCapacity(part.count) }
-            if withStyles { styles.reserveCapacity(part.count) }
-            // Each event read in place: iterating the slice copied every event (its strings and lists retained).
-            func row(_ e: borrowing Event) {
-                let columns = e.mainColumns
-                let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
-                let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
-                // A fused row whose sources disagree on the score shows the freshest, marked with a star.
-                let score = (e.scoreLabel ?? "") + (e.match.map { $0.conflicts.isEmpty } == false ? "*" : "")
-                // One list of cells, made with room for all of them (joined lists made four on the way).
-                var cells: [String] = []
-                cells.reserveCapacity(6 + prices.count + sources.count)
-                cells.append(e.shortID)
-                if sports { cells.append(e.sport) }
-                cells.append(e.league ?? ""); cells.append(e.title); cells.append(score); cells.append(timeLabel(e, at: now, zone: zone))
-                cells.append(contentsOf: prices); cells.append(contentsOf: sources)
-                rows.append(cells)
-                if withLinks {
-                    // The link of the very price shown (the best book's, with several books).
-                    let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)
-                    links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link } + sources.map { _ in nil })
-                }
-                if withStyles {
-                    let live: CellStyle = e.status == .live ? .live : .plain
-                    styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain }
-                                  + sources.map { _ in .dim })
-                }
-            }
-            part.withUnsafeBufferPointer { events in
-                for i in events.indices { row(events[i]) }
-            }
-            return (rows, links, styles)
-        }
-        // A large table is made in two halves at once: each row reads its event's markets of every
-        // book, spread over the store's memory, and two cores wait on memory side by side.
-        if events.count >= 1024 {
+        if events.count >= splitRows {
             let half = events.count / 2
-            let (a, b) = Concurrently.pair({ rows(events[..<half]) }, { rows(events[half...]) })
+            let (a, b) = Concurrently.pair({ rows(events[..<half], shape: shape, options: options, now: now, zone: zone) },
+                                           { rows(events[half...], shape: shape, options: options, now: now, zone: zone) })
             t.rows = a.rows + b.rows; t.links = a.links + b.links; t.styles = a.styles + b.styles
         } else {
-            (t.rows, t.links, t.styles) = rows(events[...])
+            (t.rows, t.links, t.styles) = rows(events[...], shape: shape, options: options, now: now, zone: zone)
         }
         return t
+    }
+
+    /// The table as TSV (`Tabular.renderTSV`), labelled as `labels` says (`Tabular.labelled`). A large
+    /// one is made in two halves at once, each half's rows written as lines of text and let go of by
+    /// the thread that made them: joined, labelled, written and released on one core, the rows of a
+    /// 2,000-game state were 13 million instructions after the two halves.
+    static func tsv(_ events: [Event], options: RenderOptions, labels: RenderOptions) -> String {
+        guard events.count >= splitRows else { return table(events, options: options).labelled(labels).renderTSV() }
+        let shape = TableShape(events)
+        let labelled = Tabular(columns: shape.columns).labelled(labels)
+        let trailing = Array(repeating: "true", count: labelled.columns.count - shape.columns.count)
+        let now = Date(), zone = TimeZone.current
+        let half = events.count / 2
+        func lines(_ part: ArraySlice<Event>) -> [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(part.count * 128)
+            Tabular.appendTSV(rows: rows(part, shape: shape, options: options, now: now, zone: zone).rows, trailing: trailing, to: &bytes)
+            return bytes
+        }
+        let (a, b) = Concurrently.pair({ lines(events[..<half]) }, { lines(events[half...]) })
+        var bytes = labelled.tsvHeader
+        bytes.reserveCapacity(bytes.count + a.count + b.count)
+        bytes += a
+        bytes += b
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The rows of `part` of a table of `shape`: links only with `options.links`, styles only with `options.color`.
+    static func rows(_ part: ArraySlice<Event>, shape: TableShape, options: RenderOptions, now: Date,
+                     zone: TimeZone) -> (rows: [[String]], links: [[String?]], styles: [[CellStyle]]) {
+        let sports = shape.sports, fused = shape.fused
+        let withLinks = options.links, withStyles = options.color
+        var rows: [[String]] = [], links: [[String?]] = [], styles: [[CellStyle]] = []
+        rows.reserveCapacity(part.count)
+        if withLinks { links.reserveCapacity(part.count) }
+        if withStyles { styles.reserveCapacity(part.count) }
+        // Each event read in place: iterating the slice copied every event (its strings and lists retained).
+        func row(_ e: borrowing Event) {
+            let columns = e.mainColumns
+            let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
+            let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
+            // A fused row whose sources disagree on the score shows the freshest, marked with a star.
+            let score = (e.scoreLabel ?? "") + (e.match.map { $0.conflicts.isEmpty } == false ? "*" : "")
+            // One list of cells, made with room for all of them (joined lists made four on the way).
+            var cells: [String] = []
+            cells.reserveCapacity(6 + prices.count + sources.count)
+            cells.append(e.shortID)
+            if sports { cells.append(e.sport) }
+            cells.append(e.league ?? ""); cells.append(e.title); cells.append(score); cells.append(timeLabel(e, at: now, zone: zone))
+            cells.append(contentsOf: prices); cells.append(contentsOf: sources)
+            rows.append(cells)
+            if withLinks {
+                // The link of the very price shown (the best book's, with several books).
+                let lead: [String?] = Array(repeating: nil, count: sports ? 6 : 5)
+                links.append(lead + columns.cells.map { columns.outright ? nil : $0?.selection.link } + sources.map { _ in nil })
+            }
+            if withStyles {
+                let live: CellStyle = e.status == .live ? .live : .plain
+                styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain }
+                              + sources.map { _ in .dim })
+            }
+        }
+        part.withUnsafeBufferPointer { events in
+            for i in events.indices { row(events[i]) }
+        }
+        return (rows, links, styles)
     }
 
     /// One row per selection: the CSV shape for scripts.

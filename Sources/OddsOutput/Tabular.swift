@@ -71,20 +71,35 @@ public struct Tabular: Sendable {
     /// Tab-separated: a header line, then one line per row; tabs and newlines in cells become spaces
     /// and control characters U+FFFD (`TerminalText.safe`).
     public func renderTSV() -> String {
+        var bytes = tsvHeader
+        bytes.reserveCapacity(bytes.count * (rows.count + 1))
+        Tabular.appendTSV(rows: rows, trailing: [], to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The header line of `renderTSV`, with its newline.
+    var tsvHeader: [UInt8] {
+        var bytes = Array(columns.map(\.title).joined(separator: "\t").utf8)
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    /// `rows` as `renderTSV` writes them, each followed by the `trailing` cells, appended to `bytes`.
+    static func appendTSV(rows: [[String]], trailing: [String], to bytes: inout [UInt8]) {
         // Bytes appended cell by cell and made a string once: a joined line of each row was a list and a
         // string made and let go (2,000 rows: 27 million instructions), and appending to a string costs
         // about 350 instructions a cell.
-        var bytes = Array(columns.map(\.title).joined(separator: "\t").utf8)
-        bytes.append(0x0A)
-        bytes.reserveCapacity(bytes.count * (rows.count + 1))
         for row in rows {
             for i in row.indices {
                 if i > 0 { bytes.append(0x09) }
                 bytes.append(contentsOf: TerminalText.safe(row[i]).utf8)
             }
+            for i in trailing.indices {
+                if i > 0 || !row.isEmpty { bytes.append(0x09) }
+                bytes.append(contentsOf: TerminalText.safe(trailing[i]).utf8)
+            }
             bytes.append(0x0A)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// RFC 4180 CSV with a header line; cells pass through `TerminalText.safe` (line breaks become spaces).

@@ -19,6 +19,28 @@ struct FastPathTests {
         }
     }
 
+    @Test("A large table's TSV, made in two halves at once, is byte for byte the TSV of the whole table, labels and hostile text included")
+    func tsvInHalves() {
+        // Past `splitRows` events: several sports (a SPORT column), several books, cells with tabs, newlines and escapes.
+        let events = (0..<1_501).map { i -> Event in
+            let books = ["draftkings", "fanduel", "betmgm"].prefix(1 + i % 3)
+            let markets = books.enumerated().map { b, book in
+                Market(id: "ml", name: "Moneyline", book: book, selections: [
+                    Selection(id: "home", name: "Home \(i)", price: Price(american: i % 7 == 0 ? "+\(100 + i)" : "-\(110 + b)")),
+                    Selection(id: "away", name: "Away \(i)", price: Price(american: "+\(120 + i % 50 + b)"), suspended: i % 11 == 0),
+                ])
+            }
+            let hostile = i % 97 == 0 ? "\t\u{1B}]0;x\u{07}\n" : ""
+            return Event(provider: .boltodds, id: "g\(i)", sport: i % 5 == 0 ? "tennis" : "basketball", league: "L\(i % 9)\(hostile)",
+                         home: "Home \(i)", away: "Away \(i)", status: .live, clock: "Q\(1 + i % 4)", markets: markets)
+        }
+        for options in [RenderOptions(), RenderOptions(oddsFormat: .american, demo: true, replay: true), RenderOptions(replay: true)] {
+            let whole = EventReporter.table(events, options: options).labelled(options).renderTSV()
+            #expect(EventReporter.render(events, format: .tsv, options: options) == whole)
+            #expect(whole.split(separator: "\n").count == 1 + events.count)
+        }
+    }
+
     @Test("sportSlug on ASCII equals lowercasing, splitting on space and underscore, joining with '-'")
     func slug() {
         for s in FastPathTests.samples("aZ _-9Ice Hockey") + ["Soccer", "Ice Hockey", "ice_hockey", "  A  B ", "", "__", "Ünïcode Sport"] {
