@@ -41,6 +41,40 @@ struct FastPathTests {
         }
     }
 
+    @Test("Rational.rounded writes what joining its whole and padded fraction parts as strings writes: signs, carries, zeros, large values")
+    func roundedDigits() throws {
+        // The reference: the whole part and the fraction's digits made strings and joined, as it was written before.
+        func reference(_ r: Rational, _ places: Int) -> String {
+            var scale: Int64 = 1
+            for _ in 0..<places { scale *= 10 }
+            let scaled = r.numerator.magnitude.multipliedFullWidth(by: UInt64(scale))
+            let d = UInt64(r.denominator)
+            let (q, rem) = d.dividingFullWidth((scaled.high, scaled.low))
+            let quotient = q + (rem >= d - rem ? 1 : 0)
+            var text = String(quotient / UInt64(scale))
+            if places > 0 {
+                let digits = String(quotient % UInt64(scale))
+                text += "." + String(repeating: "0", count: places - digits.count) + digits
+            }
+            return r.numerator < 0 && quotient != 0 ? "-" + text : text
+        }
+        var generator = SystemRandomNumberGenerator()
+        var values = [(Int64(0), Int64(1)), (1, 1), (-1, 3), (995, 1000), (-995, 1000), (199, 200), (1, 200), (-1, 200),
+                      (Int64.max, 1), (Int64.max, 7), (-Int64.max, 3), (123_456_789, 10_000), (5, 1000), (-4, 1000), (9_999_999, 1)]
+        for _ in 0..<2_000 {
+            values.append((Int64.random(in: -2_000_000...2_000_000, using: &generator), Int64.random(in: 1...100_000, using: &generator)))
+        }
+        for (n, d) in values {
+            let r = try #require(Rational(n, d))
+            for places in [0, 1, 2, 4, 6, 9] where !(places > 0 && r.numerator.magnitude > UInt64(Int64.max) / 1_000_000_000) {
+                #expect(r.rounded(places: places) == reference(r, places), "\(n)/\(d) to \(places) places")
+            }
+        }
+        #expect(try #require(Rational(-1, 1000)).rounded(places: 2) == "0.00")
+        #expect(try #require(Rational(381, 100)).rounded(places: 2) == "3.81")
+        #expect(try #require(Rational(2, 1)).rounded(places: 0) == "2")
+    }
+
     @Test("sportSlug on ASCII equals lowercasing, splitting on space and underscore, joining with '-'")
     func slug() {
         for s in FastPathTests.samples("aZ _-9Ice Hockey") + ["Soccer", "Ice Hockey", "ice_hockey", "  A  B ", "", "__", "Ünïcode Sport"] {
