@@ -79,15 +79,17 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         // padding and three joins cost a table of 2,000 prices about 5 million instructions.
         return String(unsafeUninitializedCapacity: (sign ? 1 : 0) + count + (places > 0 ? 1 + places : 0)) { out in
             var n = 0
+            // `value`'s last `digits` decimal digits at `n`, leading zeros included.
+            func write(_ value: UInt64, digits: Int) {
+                var v = value
+                for k in stride(from: n + digits - 1, through: n, by: -1) { out[k] = UInt8(ascii: "0") &+ UInt8(v % 10); v /= 10 }
+                n += digits
+            }
             if sign { out[n] = UInt8(ascii: "-"); n += 1 }
-            var whole = intPart
-            for k in stride(from: n + count - 1, through: n, by: -1) { out[k] = UInt8(ascii: "0") &+ UInt8(whole % 10); whole /= 10 }
-            n += count
+            write(intPart, digits: count)
             if places > 0 {
                 out[n] = UInt8(ascii: "."); n += 1
-                var fraction = fracPart
-                for k in stride(from: n + places - 1, through: n, by: -1) { out[k] = UInt8(ascii: "0") &+ UInt8(fraction % 10); fraction /= 10 }
-                n += places
+                write(fracPart, digits: places)
             }
             return n
         }

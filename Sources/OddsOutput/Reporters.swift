@@ -148,8 +148,8 @@ public enum EventReporter {
     static func tsv(_ events: [Event], options: RenderOptions, labels: RenderOptions) -> String {
         guard events.count >= splitRows else { return table(events, options: options).labelled(labels).renderTSV() }
         let shape = TableShape(events)
-        let labelled = Tabular(columns: shape.columns).labelled(labels)
-        let trailing = Array(repeating: "true", count: labelled.columns.count - shape.columns.count)
+        let names = Tabular.labels(labels)
+        let trailing = names.map { _ in Tabular.labelCell }
         let now = Date(), zone = TimeZone.current
         let half = events.count / 2
         func lines(_ part: ArraySlice<Event>) -> [UInt8] {
@@ -159,7 +159,7 @@ public enum EventReporter {
             return bytes
         }
         let (a, b) = Concurrently.pair({ lines(events[..<half]) }, { lines(events[half...]) })
-        var bytes = labelled.tsvHeader
+        var bytes = Tabular(columns: shape.columns + names.map { Tabular.Column($0) }).tsvHeader
         bytes.reserveCapacity(bytes.count + a.count + b.count)
         bytes += a
         bytes += b

@@ -30,13 +30,21 @@ public struct Tabular: Sendable {
     /// replayed data stay labelled even where only the columns survive (TSV and CSV files).
     public func labelled(_ options: RenderOptions) -> Tabular {
         var t = self
-        for (name, on) in [("demo", options.demo), ("replay", options.replay)] where on {
+        for name in Tabular.labels(options) {
             t.columns.append(Column(name))
-            t.rows = t.rows.map { $0 + ["true"] }
+            t.rows = t.rows.map { $0 + [Tabular.labelCell] }
             t.styles = t.styles.isEmpty ? [] : t.styles.map { $0 + [.plain] }
         }
         return t
     }
+
+    /// The columns `labelled` adds, in order.
+    static func labels(_ options: RenderOptions) -> [String] {
+        (options.demo ? ["demo"] : []) + (options.replay ? ["replay"] : [])
+    }
+
+    /// What a label column says on every row.
+    static let labelCell = "true"
 
     /// An aligned table for a terminal: two spaces between columns, fitted to `width` when given.
     public func renderAligned(width: Int?, color: Bool, hyperlinks: Bool = false) -> String {
