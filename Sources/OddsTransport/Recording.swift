@@ -150,7 +150,7 @@ public final class RecordingReader {
     private var atEnd = false
     /// Bytes of the file read so far (the file offset of `storage[count]`).
     private var position: Int64 = 0
-    /// A line longer than a read chunk (1 MiB), mapped from the file rather than read (`odds_map_file`):
+    /// A line longer than a first read (64 KiB), mapped from the file rather than read (`odds_map_file`):
     /// no copy, and no fresh memory to fault in for tens of MB. Unmapped by `endView`.
     private var mapped: odds_file_map?
     /// Whether the recording is a regular file (a pipe or a terminal is read, never mapped).
@@ -278,7 +278,7 @@ public final class RecordingReader {
                 return line
             }
             scanned = count
-            if count - start >= RecordingReader.chunk, let line = mapLine() { return line }
+            if count - start >= RecordingReader.firstChunk, let line = mapLine() { return line }
             fill()
         }
     }
@@ -307,14 +307,19 @@ public final class RecordingReader {
         mapped = map
         position = next
         count = 0; start = 0; scanned = 0
+        // Long lines come in runs (a state's frames, one after another): the line after is read a
+        // little first, so that if it is long too it is mapped without 1 MiB read and thrown away.
+        readSmall = true
         if end == length { atEnd = true }
         return UnsafeBufferPointer(start: bytes, count: end)
     }
 
     /// Bytes read at a time.
     private static let chunk = 1 << 20
-    /// Bytes read first.
+    /// Bytes read first, and after a mapped line; a line not ended within them is mapped.
     static let firstChunk = 1 << 16
+    /// Whether the next read is of `firstChunk` bytes.
+    private var readSmall = true
 
     /// Reads the next chunk (1 MiB) behind what is left; the lines taken go first, and the storage
     /// doubles for a line longer than it.
@@ -338,7 +343,8 @@ public final class RecordingReader {
         }
         // The first read is small: a reader often wants only the first line (the replay's probe of
         // the recording), and each page read into is a page touched for the first time.
-        let size = position == 0 ? RecordingReader.firstChunk : chunk
+        let size = readSmall ? RecordingReader.firstChunk : chunk
+        readSmall = false
         var n: Int
         repeat { n = read(handle.fileDescriptor, storage + count, size) } while n < 0 && errno == EINTR
         if n > 0 { count += n; position += Int64(n) } else { atEnd = true }

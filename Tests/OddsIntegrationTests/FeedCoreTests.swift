@@ -296,6 +296,26 @@ struct RecordReplayTests {
         #expect(reader.next() == nil && reader.malformed == 0)
     }
 
+    @Test("Long lines one after another are each mapped once 64 KiB of them are read, and the lines around them come back whole")
+    func runsOfLongLinesMapped() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A state's frames come one after another, each less than a read chunk (1 MiB): mapped, none
+        // read. After them, short and long lines as they fall in what is read.
+        let sizes = [200_000, 300_000, 250_000, 5, 70_000, 9, (1 << 16) - 200, 250_000, 3]
+        let frames = sizes.map { "{\"pad\":\"" + String(repeating: "z", count: $0) + "\"}" }
+        let text = frames.enumerated().map { "{\"t\":\($0.offset),\"feed\":\"boltodds/odds\",\"frame\":\($0.element)}" }.joined(separator: "\n") + "\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try RecordingReader(path: path)
+        for (i, frame) in frames.enumerated() {
+            let view = try #require(reader.nextView(), "frame \(i)")
+            #expect(view.t == Int64(i) && view.bytes.elementsEqual(frame.utf8), "frame \(i)")
+            if i < 3 { #expect(reader.lastLineMapped, "frame \(i) of \(sizes[i]) bytes") }
+            if sizes[i] < 1 << 16 { #expect(!reader.lastLineMapped, "frame \(i) of \(sizes[i]) bytes") }
+        }
+        #expect(reader.nextView() == nil && reader.malformed == 0 && !reader.lastLineMapped)
+    }
+
     @Test("Frames are read in place: a long line's storage goes once it is done with, and lines read member by member or as text hold their own bytes", .heavyLane)
     func framesInPlace() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-rec-\(UUID().uuidString).ndjson").path
