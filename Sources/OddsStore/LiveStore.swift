@@ -421,7 +421,6 @@ public struct LiveStore: Sendable {
         var blob: [UInt8] = [], spans: [Range<Int>] = []
         blob.reserveCapacity(events.count * 64)
         spans.reserveCapacity(events.count)
-        var ascii = true
         events.withUnsafeBufferPointer { list in
             for i in list.indices {
                 let start = blob.count
@@ -437,13 +436,10 @@ public struct LiveStore: Sendable {
                 spans.append(start..<blob.count)
             }
         }
-        blob.withUnsafeBufferPointer { b in
+        let ascii = blob.withUnsafeBufferPointer { b in
             var zeros = 0
-            for byte in b where byte == 0 || byte >= 0x80 {
-                if byte >= 0x80 { ascii = false; return }
-                zeros += 1
-            }
-            ascii = zeros == 2 * events.count
+            for byte in b where byte == 0 || byte >= 0x80 { if byte >= 0x80 { return false }; zeros += 1 }
+            return zeros == 2 * events.count
         }
         guard ascii else {
             // Each key made once, not twice a comparison (a title is a new string).

@@ -283,8 +283,8 @@ public final class RecordingReader {
         }
     }
 
-    /// The line begun in the storage, mapped from the file to its newline (or the file's end), once a
-    /// chunk of it is read without its end and the file can be mapped; nil to read on instead. The
+    /// The line begun in the storage, mapped from the file to its newline (or the file's end), once
+    /// `firstChunk` bytes of it are read without its end and the file can be mapped; nil to read on instead. The
     /// file is read on after the line.
     private func mapLine() -> UnsafeBufferPointer<UInt8>? {
         guard mappable else { return nil }
