@@ -2,16 +2,32 @@
 #include <stdlib.h>
 
 #if defined(__GLIBC__)
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* Set once, on the main thread, before any other thread exists (odds_tune_allocator). */
 static bool huge_arenas;
 static _Thread_local bool arena_advised;
 
+/* Whether the system's transparent huge pages are on or left to madvise: not where an administrator
+   chose "never" (which MADV_COLLAPSE would not respect), nor on a kernel without them. */
+static bool huge_pages_allowed(void) {
+    int fd = open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    char text[128];
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return false;
+    text[n] = 0;
+    return strstr(text, "[never]") == NULL;
+}
+
 void odds_tune_allocator(bool arena_per_thread) {
-    huge_arenas = arena_per_thread;
+    huge_arenas = arena_per_thread && huge_pages_allowed();
     /* With an arena for each thread (up to 8), each is made 60 MiB large at once (address space:
        pages are touched only when used), and the main one grows as much at a time. */
     mallopt(M_ARENA_MAX, arena_per_thread ? 8 : 1);

@@ -6,8 +6,8 @@
 /// Sets glibc's allocator for this program (see `Allocator` in OddsCLI): one arena, grown 4 MiB at a
 /// time, buffers up to 32 MiB kept in it; with `arena_per_thread` (a replay, which reads a large frame
 /// on two threads at once) an arena for each thread (up to 8), each made 60 MiB large at once, so that
-/// the two never wait on one arena's lock, and each asks for huge pages (`odds_advise_arena`). Does
-/// nothing on other C libraries.
+/// the two never wait on one arena's lock, and each asks for huge pages (`odds_advise_arena`; not where
+/// the system's transparent huge pages are "never"). Does nothing on other C libraries.
 void odds_tune_allocator(bool arena_per_thread);
 
 /// `odds_advise_arena_now` when `odds_tune_allocator` chose an arena per thread; else nothing. Cheap
