@@ -19,6 +19,8 @@ public enum OddsMain {
             let command = try OddsCommand.parseAsRoot()
             // The command runs as a task that a signal can cancel in any state (Interrupts).
             let task = Task {
+                // A replay's reader and store are made on this thread: its arena in huge pages from the start.
+                odds_advise_arena()
                 var command = command
                 if var asyncCommand = command as? AsyncParsableCommand {
                     try await asyncCommand.run()
