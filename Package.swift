@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput", "OddsFusion", "OddsValue"]),
         .systemLibrary(name: "CNcursesw"),
         .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"]),
-        .target(name: "OddsJSON", dependencies: ["CAllocator"]),
+        .target(name: "OddsJSON"),
         .target(name: "OddsStore", dependencies: ["OddsModel"]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         .target(name: "OddsTransport", dependencies: [

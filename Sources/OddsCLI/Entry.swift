@@ -19,8 +19,6 @@ public enum OddsMain {
             let command = try OddsCommand.parseAsRoot()
             // The command runs as a task that a signal can cancel in any state (Interrupts).
             let task = Task {
-                // A replay's reader and store are made on this thread: its arena in huge pages from the start.
-                odds_advise_arena()
                 var command = command
                 if var asyncCommand = command as? AsyncParsableCommand {
                     try await asyncCommand.run()
@@ -74,9 +72,7 @@ enum ProcessLifetime {
 ///
 /// A replay reads a large frame in two halves at once, and two threads on one arena wait on its lock:
 /// with `--replay` on the command line, each thread gets an arena of its own, made 60 MiB large at
-/// once (address space; a page counts as memory only once used), whose pages the kernel is asked to
-/// make 2 MiB large (`odds_advise_arena`): the state's 8,700 page faults become 2,200, a sixth off
-/// its CPU time, for a few MB more resident. Not for the live feeds, where one
+/// once (address space; a page counts as memory only once used). Not for the live feeds, where one
 /// arena keeps the peak of a 51.7 MB frame lower (Benchmarks/README.md). The choice is made before
 /// the command line is parsed, when no other thread has allocated yet (a thread's first allocation
 /// picks its arena, and glibc fixes the number of arenas then), so it looks at the words alone.

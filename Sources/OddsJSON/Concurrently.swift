@@ -1,4 +1,3 @@
-import CAllocator
 import Foundation
 
 /// Two pieces of work at once, for the few places where one large job splits in two (a large frame's
@@ -45,8 +44,6 @@ public enum Concurrently {
     /// the pool's few threads, and work large enough to split pays for a thread's start many times.
     /// On one core, `first()` then `second()` on the calling thread.
     public static func pair<A, B>(_ first: () -> A, _ second: @escaping () -> B) -> (A, B) {
-        // Both sides allocate in bulk (a large frame's events): their arenas in huge pages, if a replay chose so.
-        odds_advise_arena()
         guard hasSpareCore else { return (first(), second()) }
         let box = ResultBox<B>(second)
         let done = DispatchSemaphore(value: 0)
@@ -67,7 +64,6 @@ public enum Concurrently {
     /// each item goes straight to `consume`.
     public static func pipeline<Item>(depth: Int, ahead: Bool = hasSpareCore, produce: @escaping (_ send: (Item) -> Bool) -> Void,
                                       consume: (Item) -> Bool) {
-        odds_advise_arena()  // as in `pair`
         guard ahead else {
             var stopped = false
             produce { item in
@@ -91,7 +87,7 @@ public enum Concurrently {
 
     /// `body` on a new thread with the stack of a main thread (8 MiB): the decoders recurse into nested JSON.
     private static func startThread(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: { odds_advise_arena(); body() })
+        let thread = Thread(block: body)
         thread.stackSize = 8 << 20
         thread.start()
     }

@@ -1,4 +1,3 @@
-import CAllocator
 import Foundation
 @testable import OddsCLI
 import OddsModel
@@ -195,60 +194,6 @@ struct AllocatorTests {
         #expect(!Allocator.isReplay(["odds", "stream", "--replay-speed", "2"]))
         // The program's own path is not a word of the command line.
         #expect(!Allocator.isReplay(["--replay"]))
-    }
-
-    @Test("A thread's arena asks the kernel for huge pages, once: its memory is then advised so (smaps' `hg`)")
-    func hugePageArena() throws {
-        let thp = FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")
-        let seen = HugePageProbe()
-        // A thread of its own: one that has not allocated yet, so its first allocation picks an arena.
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [seen] in
-            seen.first = odds_advise_arena_now()
-            seen.second = odds_advise_arena_now()
-            let block = malloc(4096)!
-            seen.mapping = HugePageProbe.mapping(of: block)
-            free(block)
-            done.signal()
-        }
-        thread.start()
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        let mapping = try #require(seen.mapping)
-        // The main arena (the program's `[heap]`) is not a heap of its own and is not advised.
-        guard thp, mapping.name != "[heap]" else {
-            #expect(seen.first == false)
-            return
-        }
-        #expect(seen.first == true)
-        #expect(seen.second == false)
-        #expect(mapping.flags.contains("hg"), "VmFlags: \(mapping.flags)")
-    }
-}
-
-/// What `hugePageArena` saw on its thread.
-private final class HugePageProbe: @unchecked Sendable {
-    var first: Bool?
-    var second: Bool?
-    var mapping: (name: String, flags: [Substring])?
-
-    /// The mapping that holds `address` in /proc/self/smaps: its name and its `VmFlags`.
-    static func mapping(of address: UnsafeMutableRawPointer) -> (name: String, flags: [Substring])? {
-        // Read to its end (a /proc file's size is 0 to stat).
-        guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps"),
-              let smaps = try? String(decoding: file.readToEnd() ?? Data(), as: UTF8.self) else { return nil }
-        defer { try? file.close() }
-        let at = UInt(bitPattern: address)
-        var inside: String?
-        for line in smaps.split(separator: "\n") {
-            let words = line.split(separator: " ", omittingEmptySubsequences: true)
-            if let range = words.first, range.contains("-"), !range.hasSuffix(":") {
-                let ends = range.split(separator: "-").compactMap { UInt($0, radix: 16) }
-                inside = ends.count == 2 && ends[0] <= at && at < ends[1] ? (words.count > 5 ? String(words[5]) : "") : nil
-            } else if let name = inside, words.first == "VmFlags:" {
-                return (name, Array(words.dropFirst()))
-            }
-        }
-        return nil
     }
 }
 
