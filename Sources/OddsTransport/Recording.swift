@@ -321,8 +321,8 @@ public final class RecordingReader {
     /// Whether the next read is of `firstChunk` bytes.
     private var readSmall = true
 
-    /// Reads the next chunk (1 MiB) behind what is left; the lines taken go first, and the storage
-    /// doubles for a line longer than it.
+    /// Reads the next chunk (1 MiB; `firstChunk` when `readSmall`) behind what is left; the lines taken
+    /// go first, and the storage doubles for a line longer than it.
     private func fill() {
         let chunk = RecordingReader.chunk
         if start > 0 {
@@ -341,8 +341,8 @@ public final class RecordingReader {
             storage = bigger.assumingMemoryBound(to: UInt8.self)
             capacity = grown
         }
-        // The first read is small: a reader often wants only the first line (the replay's probe of
-        // the recording), and each page read into is a page touched for the first time.
+        // The first read, and the one after a mapped line, is small: a reader often wants only the first
+        // line (the replay's probe of the recording), and each page read into is a page touched for the first time.
         let size = readSmall ? RecordingReader.firstChunk : chunk
         readSmall = false
         var n: Int
