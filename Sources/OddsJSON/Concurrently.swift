@@ -64,19 +64,27 @@ public enum Concurrently {
     /// each item goes straight to `consume`.
     public static func pipeline<Item>(depth: Int, ahead: Bool = hasSpareCore, produce: @escaping (_ send: (Item) -> Bool) -> Void,
                                       consume: (Item) -> Bool) {
+        pipeline(depth: depth, ahead: ahead, balancing: { send, _ in produce(send) }, consume: consume)
+    }
+
+    /// `pipeline`, with the producer able to ask how many items wait for the consumer (`waiting()`),
+    /// to share work out with it: none waiting, the consumer is about to run out. Without `ahead`, 0.
+    public static func pipeline<Item>(depth: Int, ahead: Bool = hasSpareCore,
+                                      balancing produce: @escaping (_ send: (Item) -> Bool, _ waiting: () -> Int) -> Void,
+                                      consume: (Item) -> Bool) {
         guard ahead else {
             var stopped = false
-            produce { item in
+            produce({ item in
                 guard !stopped else { return false }
                 stopped = !consume(item)
                 return !stopped
-            }
+            }, { 0 })
             return
         }
         let channel = Channel<Item>(depth: max(1, depth))
         let work = ProducerBox(produce)
         startThread { [channel, work] in
-            work.produce { channel.put($0) }
+            work.produce({ channel.put($0) }, { channel.waiting })
             channel.finish()
         }
         while let item = channel.take() {
@@ -94,8 +102,8 @@ public enum Concurrently {
 
     /// The producer's work, run on its thread while the caller waits for it (`pipeline`).
     private final class ProducerBox<Item>: @unchecked Sendable {
-        let produce: (_ send: (Item) -> Bool) -> Void
-        init(_ produce: @escaping (_ send: (Item) -> Bool) -> Void) { self.produce = produce }
+        let produce: (_ send: (Item) -> Bool, _ waiting: () -> Int) -> Void
+        init(_ produce: @escaping (_ send: (Item) -> Bool, _ waiting: () -> Int) -> Void) { self.produce = produce }
     }
 
     /// A bounded queue between one producer thread and one consumer thread, under one condition lock:
@@ -134,6 +142,13 @@ public enum Concurrently {
             count -= 1
             condition.broadcast()
             return item
+        }
+
+        /// Items put and not yet taken.
+        var waiting: Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return count
         }
 
         func finish() {

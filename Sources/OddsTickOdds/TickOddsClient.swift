@@ -178,7 +178,26 @@ public final class TickOddsFeed: FeedAdapter {
     }
 
     public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
-        var updates = try TickOddsWire.message(span: frame, cache: marketCache)
+        receive(decoded: try TickOddsFeed.read(frame, cache: marketCache), first: first)
+    }
+
+    /// A reader with a market cache of its own: a frame's bytes alone say what it holds, and the
+    /// cache is a memo of bytes read before, right whatever frames it saw.
+    public func detachedDecoder() -> DetachedDecoder? {
+        let cache = TickOddsMarketCache()
+        return { try TickOddsFeed.read($0, cache: cache) }
+    }
+
+    /// A frame's updates, read with `cache`, which then forgets the fixtures they end.
+    static func read(_ frame: UnsafeBufferPointer<UInt8>, cache: TickOddsMarketCache) throws -> [FeedUpdate] {
+        let updates = try TickOddsWire.message(span: frame, cache: cache)
+        cache.follow(updates)
+        return updates
+    }
+
+    /// The connection's state applied to a frame's updates: suspensions kept, other sports dropped.
+    public func receive(decoded: consuming [FeedUpdate], first: Bool) -> Inbound {
+        var updates = decoded
         if updates.count == 1, case .heartbeat = updates[0] { return .keepalive }
         keepSuspensions(&updates)
         guard let sports else { return .data(updates) }
@@ -228,14 +247,12 @@ public final class TickOddsFeed: FeedAdapter {
                 // A snapshot does not say a line reopened either: suspensions of its events still hold.
                 let ids = Set(events.map(\.id))
                 suspendedByUpdate = suspendedByUpdate.filter { ids.contains($0.key) }
-                marketCache.retain(ids)
                 for j in events.indices {
                     if let keys = suspendedByUpdate[events[j].id] { TickOddsFeed.suspend(keys, in: &events[j]) }
                 }
                 updates[i] = .snapshot(events)
             case .remove(let id):
                 suspendedByUpdate[id] = nil
-                marketCache.remove(fixture: id)
                 updates[i] = .remove(eventID: id)
             case let other:
                 updates[i] = other

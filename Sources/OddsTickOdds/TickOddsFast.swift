@@ -801,6 +801,18 @@ public final class TickOddsMarketCache {
     /// Keeps only these fixtures (a snapshot lists every live one).
     public func retain(_ ids: Set<String>) { fixtures = fixtures.filter { ids.contains($0.key) } }
 
+    /// Forgets the fixtures that a frame's updates end: all but a snapshot's, and each one removed.
+    public func follow(_ updates: [FeedUpdate]) {
+        // Tags first: switching on an update copies what it holds.
+        for i in updates.indices where !updates[i].isUpsert {
+            if case .remove(let id) = updates[i] {
+                remove(fixture: id)
+            } else if case .snapshot(let events) = updates[i] {
+                retain(Set(events.map(\.id)))
+            }
+        }
+    }
+
     public var count: Int { fixtures.count }
 }
 

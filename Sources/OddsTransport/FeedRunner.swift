@@ -84,6 +84,10 @@ public struct ApplicationPing: Sendable, Equatable {
     public init(every: TimeInterval, text: String) { self.every = every; self.text = text }
 }
 
+/// Reads one frame's bytes (valid only during the call) into its updates, or throws for a malformed
+/// one: a connection's `detachedDecoder`, used by one thread at a time.
+public typealias DetachedDecoder = (UnsafeBufferPointer<UInt8>) throws -> [FeedUpdate]
+
 /// One connection of a provider's live feed: how to connect, subscribe, classify messages and
 /// react to closes. One adapter serves one connection for its whole life, across reconnects; a
 /// provider with several sockets (BoltOdds: odds, play-by-play, scores) has one adapter for each.
@@ -108,6 +112,13 @@ public protocol FeedAdapter: AnyObject {
     /// messages (BoltOdds' initial state), so that it is never held whole; nil (the default) to read
     /// every message whole with `receive`.
     func elementReader(first: Bool) -> (any FeedElementReader)?
+    /// A second reader of this connection's frames, for another thread: what `receive` reads from a
+    /// frame's bytes alone, with a memo of its own and without the connection's state, which
+    /// `receive(decoded:first:)` then applies on the connection's thread, frame by frame in order.
+    /// A replay decodes on two threads at once with these. Nil (the default): `receive` only.
+    func detachedDecoder() -> DetachedDecoder?
+    /// `receive` of a frame that a `detachedDecoder` read.
+    func receive(decoded: consuming [FeedUpdate], first: Bool) -> Inbound
     /// What a close code (nil: dropped without one) means for this provider.
     func closeAction(code: Int?) -> CloseAction
     /// A connection silent this long is dead (nil: no watchdog).
@@ -133,6 +144,9 @@ extension FeedAdapter {
     }
 
     public func elementReader(first: Bool) -> (any FeedElementReader)? { nil }
+
+    public func detachedDecoder() -> DetachedDecoder? { nil }
+    public func receive(decoded: consuming [FeedUpdate], first: Bool) -> Inbound { .data(decoded) }
 
     public var connectionName: String { "live" }
     public var connectionsPerMinute: Int? { nil }

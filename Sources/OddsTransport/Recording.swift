@@ -492,54 +492,169 @@ public final class ReplayDecoder {
         return step
     }
 
+    /// How the decoding thread shares frames out with the folding one. A connection that can be read
+    /// on two threads (`FeedAdapter.detachedDecoder`) has some batches of its frames handed over
+    /// undecoded, for the folding thread to read before it folds them: on two cores, decoding alone
+    /// took twice as long as folding (a TickOdds firehose), so one thread waited on the other.
+    public enum Sharing: Sendable, Equatable {
+        /// A batch is handed over undecoded while fewer than `below` batches wait for the folding
+        /// thread (it is about to run out of work), and decoded on the decoding thread otherwise.
+        case balanced(below: Int)
+        /// Every `n`th batch handed over undecoded, the first among them (tests: both ways, in an
+        /// order known beforehand; 1: all).
+        case every(Int)
+        /// All decoded on the decoding thread.
+        case never
+
+        /// The usual: handed over undecoded when only the batch just handed on waits. On a TickOdds
+        /// firehose replay (371 batches) that was about a third of them, and the replay took 324 ms
+        /// against 403 ms with none; below 3: 327 ms; every second or third batch: 372 or 335 ms.
+        public static let usual = Sharing.balanced(below: 2)
+
+        /// Whether the batch numbered `batch` (from 0) is handed over undecoded, `waiting` batches waiting.
+        func handsOver(batch: Int, waiting: () -> Int) -> Bool {
+            switch self {
+            case .balanced(let below): return waiting() < below
+            case .every(let n): return n > 0 && batch % n == 0
+            case .never: return false
+            }
+        }
+    }
+
     /// Every remaining message, in order, to `body`, as fast as it decodes (`odds live --replay`):
     /// `ahead` (with a spare core), frames are decoded on a thread of their own, a few batches ahead
     /// of `body` (which folds them into a store on the calling thread), so that decoding and folding
-    /// run side by side; otherwise each batch is decoded and handed on in turn (`Concurrently.pipeline`).
-    /// No array of messages per frame. Throws a fatal message's error, after every message before it.
-    public func forEach(ahead: Bool = Concurrently.hasSpareCore, _ body: (consuming FeedMessage) -> Void) throws {
+    /// run side by side, and `sharing` says which batches the calling thread decodes itself; otherwise
+    /// each batch is decoded and handed on in turn (`Concurrently.pipeline`). No array of messages per
+    /// frame. Throws a fatal message's error, after every message before it.
+    public func forEach(ahead: Bool = Concurrently.hasSpareCore, sharing: Sharing = .usual,
+                        _ body: (consuming FeedMessage) -> Void) throws {
         let outcome = Outcome()
-        Concurrently.pipeline(depth: 4, ahead: ahead, produce: { [self] send in
-            var batch = DecodedFrames()
-            _ = forEachFrame { _, inbound, adapter, date in
-                if case .fatal(let error) = inbound { outcome.failure = error; return false }
-                batch.add(inbound, from: adapter, at: date)
+        let stats = self.stats
+        // The folding thread's own readers, by connection (each reader is used by one thread only).
+        var readers: [ObjectIdentifier: DetachedDecoder] = [:]
+        Concurrently.pipeline(depth: 4, ahead: ahead, balancing: { [self] send, waiting in
+            var own: [ObjectIdentifier: DetachedDecoder?] = [:]
+            var batch = DecodedFrames(), batches = 0
+            var handing = ahead && sharing.handsOver(batch: 0, waiting: waiting)
+            _ = forEachView { frame, adapter, first in
+                // Only with a second thread: alone, the connection reads its own frames.
+                var detached: DetachedDecoder?
+                if ahead {
+                    let key = ObjectIdentifier(adapter)
+                    if let known = own[key] { detached = known } else { detached = adapter.detachedDecoder(); own[key] = detached }
+                }
+                if let detached {
+                    if handing {
+                        batch.add(undecoded: frame.bytes, from: adapter, at: frame.date, first: first)
+                    } else {
+                        do { batch.add(.read(try detached(frame.bytes)), from: adapter, at: frame.date, first: first) } catch {
+                            stats.skipped(String(describing: error))
+                        }
+                    }
+                } else {
+                    do {
+                        let inbound = try adapter.receive(span: frame.bytes, first: first)
+                        for reason in inbound.skipped { stats.skipped(reason) }
+                        if case .fatal(let error) = inbound { outcome.failure = error; return false }
+                        batch.add(.inbound(inbound), from: adapter, at: frame.date, first: first)
+                    } catch {
+                        stats.skipped(String(describing: error))
+                    }
+                }
                 guard batch.isFull else { return true }
-                defer { batch = DecodedFrames() }
+                defer {
+                    batch = DecodedFrames()
+                    batches += 1
+                    handing = sharing.handsOver(batch: batches, waiting: waiting)
+                }
                 return send(batch)
             }
             if !batch.frames.isEmpty { _ = send(batch) }
         }, consume: { batch in
             // In place in the batch, which only this thread holds now: each list is moved, not copied.
             for i in batch.frames.indices {
-                let (adapter, date) = (batch.frames[i].adapter, batch.frames[i].date)
-                ReplayDecoder.handOver(&batch.frames[i].inbound, from: adapter, at: date, to: body)
+                let (adapter, date, first) = (batch.frames[i].adapter, batch.frames[i].date, batch.frames[i].first)
+                var work = Work.inbound(.keepalive)
+                swap(&work, &batch.frames[i].work)
+                var inbound: Inbound
+                // What the decoding thread's `receive` skipped is counted there.
+                var counted = false
+                switch consume work {
+                case .inbound(let decoded):
+                    inbound = decoded
+                    counted = true
+                case .read(let updates):
+                    inbound = adapter.receive(decoded: updates, first: first)
+                case .undecoded(let range):
+                    let key = ObjectIdentifier(adapter)
+                    if readers[key] == nil { readers[key] = adapter.detachedDecoder() }
+                    guard let reader = readers[key] else { continue }
+                    do {
+                        let updates = try batch.bytes.withUnsafeBufferPointer { try reader(UnsafeBufferPointer(rebasing: $0[range])) }
+                        inbound = adapter.receive(decoded: updates, first: first)
+                    } catch {
+                        stats.skipped(String(describing: error))
+                        continue
+                    }
+                }
+                if !counted {
+                    for reason in inbound.skipped { stats.skipped(reason) }
+                    if case .fatal(let error) = inbound { outcome.folded = error; return false }
+                }
+                ReplayDecoder.handOver(&inbound, from: adapter, at: date, to: body)
             }
             return true
         })
-        if let failure = outcome.failure { throw failure }
+        // The folding thread's is the earlier frame's: the decoding thread stops at its own.
+        if let failure = outcome.folded ?? outcome.failure { throw failure }
     }
 
-    /// What the decoding thread tells the caller's at the end (read after both are done).
+    /// What each thread found fatal, read after both are done: `failure` the decoding thread's,
+    /// `folded` the folding thread's (a frame it read).
     private final class Outcome: @unchecked Sendable {
         var failure: OddsError?
+        var folded: OddsError?
     }
 
-    /// Decoded frames handed from the decoding thread to the folding one, several small frames at a
-    /// time (a firehose sends thousands a second) and a large one on its own.
+    /// A frame on its way to the folding thread: decoded, read by a connection's detached reader (its
+    /// connection's state still to apply), or its bytes, in the batch's, to read there.
+    private enum Work {
+        case inbound(Inbound)
+        case read([FeedUpdate])
+        case undecoded(Range<Int>)
+    }
+
+    /// Frames handed from the decoding thread to the folding one, several small frames at a time (a
+    /// firehose sends thousands a second) and a large one on its own.
     private final class DecodedFrames {
-        var frames: [(inbound: Inbound, adapter: any FeedAdapter, date: Date)] = []
+        var frames: [(work: Work, adapter: any FeedAdapter, date: Date, first: Bool)] = []
+        /// The bytes of the frames handed over undecoded.
+        var bytes: [UInt8] = []
         private var updates = 0
 
-        func add(_ inbound: Inbound, from adapter: any FeedAdapter, at date: Date) {
-            updates += inbound.count
-            frames.append((inbound, adapter, date))
+        func add(_ work: Work, from adapter: any FeedAdapter, at date: Date, first: Bool) {
+            switch work {
+            case .inbound(let inbound): updates += inbound.count
+            case .read(let list): updates += list.count
+            case .undecoded: break
+            }
+            frames.append((work, adapter, date, first))
+        }
+
+        func add(undecoded frame: UnsafeBufferPointer<UInt8>, from adapter: any FeedAdapter, at date: Date, first: Bool) {
+            if bytes.isEmpty { bytes.reserveCapacity(DecodedFrames.undecodedBytes + frame.count) }
+            let start = bytes.count
+            bytes.append(contentsOf: frame)
+            frames.append((.undecoded(start..<bytes.count), adapter, date, first))
         }
 
         /// Handed on at 256 frames or 2,048 updates: on a TickOdds firehose replay, batches of 32 or 64
         /// frames, or of 1,024 or 4,096, were 4 to 8 % slower (the threads wait on each other more
-        /// often, or the batch no longer fits in a core's cache).
-        var isFull: Bool { frames.count >= 256 || updates >= 2_048 }
+        /// often, or the batch no longer fits in a core's cache). Undecoded, at 1 MiB of frames.
+        var isFull: Bool { frames.count >= 256 || updates >= 2_048 || bytes.count >= DecodedFrames.undecodedBytes }
+
+        static let undecodedBytes = 1 << 20
     }
 
     /// A frame's updates as messages to `body`, each moved out of the list as it goes (a heartbeat left
@@ -563,6 +678,21 @@ public final class ReplayDecoder {
 
     /// Decodes frames and hands each one's answer to `body` while it returns true; false at the end.
     private func forEachFrame(_ body: (Int64, inout Inbound, any FeedAdapter, Date) -> Bool) -> Bool {
+        forEachView { frame, adapter, first in
+            do {
+                var inbound = try adapter.receive(span: frame.bytes, first: first)
+                for reason in inbound.skipped { stats.skipped(reason) }
+                return body(frame.t, &inbound, adapter, frame.date)
+            } catch {
+                stats.skipped(String(describing: error))
+                return true
+            }
+        }
+    }
+
+    /// Each frame of a known connection, in place, with its connection's adapter and whether it is
+    /// that connection's first, to `body` while it returns true; false at the end.
+    private func forEachView(_ body: (RecordingReader.FrameView, any FeedAdapter, Bool) -> Bool) -> Bool {
         // The last connection's adapter is kept at hand: recordings run long on one connection.
         var lastFeed = "", lastAdapter: (any FeedAdapter)?
         var frames = 0, bytes = 0
@@ -583,13 +713,7 @@ public final class ReplayDecoder {
             lastAdapter = adapter
             frames += 1
             bytes += frame.bytes.count
-            do {
-                var inbound = try adapter.receive(span: frame.bytes, first: first)
-                for reason in inbound.skipped { stats.skipped(reason) }
-                if !body(frame.t, &inbound, adapter, frame.date) { return true }
-            } catch {
-                stats.skipped(String(describing: error))
-            }
+            if !body(frame, adapter, first) { return true }
         }
         return false
     }

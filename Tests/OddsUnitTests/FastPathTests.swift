@@ -207,6 +207,31 @@ struct TickOddsTemplateTests {
         #expect(cache.hits > 20, "\(cache.hits) cache hits")
     }
 
+    @Test("A connection's market cache, and a detached reader's, forget the fixtures a match_end removes and those a snapshot leaves out")
+    func cacheForgets() throws {
+        func start(_ id: Int) -> [UInt8] {
+            Array(#"{"type":"match_start","event":{"fixtureId":"\#(id)","sportName":"Soccer","home":"H","away":"A","status":"in_progress","marketGroups":[{"name":"Goals","key":"total_goals","period":"full_game","selections":[{"name":"Over","odds":1.5,"side":"over","handicap":2.5}]}]}}"#.utf8)
+        }
+        let end = Array(#"{"type":"match_end","fixtureId":"2"}"#.utf8)
+        let snapshot = Array(#"{"type":"snapshot","count":1,"events":[{"fixtureId":"3","sportName":"Soccer","home":"H","away":"A","status":"in_progress"}]}"#.utf8)
+        let feed = TickOddsFeed(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil)
+        for id in 1...3 { _ = try feed.receive(start(id), first: false) }
+        #expect(feed.marketCache.count == 3)
+        _ = try feed.receive(end, first: false)
+        #expect(feed.marketCache.count == 2)
+        _ = try feed.receive(snapshot, first: false)
+        #expect(feed.marketCache.count == 1)
+        // A detached reader keeps its own cache the same way (`read` is what it runs).
+        let cache = TickOddsMarketCache()
+        for frame in [start(1), start(2), start(3)] { _ = try frame.withUnsafeBufferPointer { try TickOddsFeed.read($0, cache: cache) } }
+        #expect(cache.count == 3)
+        _ = try end.withUnsafeBufferPointer { try TickOddsFeed.read($0, cache: cache) }
+        #expect(cache.count == 2)
+        _ = try snapshot.withUnsafeBufferPointer { try TickOddsFeed.read($0, cache: cache) }
+        #expect(cache.count == 1)
+        #expect(feed.detachedDecoder() != nil)
+    }
+
     @Test("Events that differ from the last only inside member values are read against its layout, exactly as the generic decoder reads them")
     func layout() throws {
         typealias T = TickOddsTemplateTests

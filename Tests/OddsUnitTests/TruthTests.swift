@@ -7,7 +7,7 @@ import OddsStore
 @testable import OddsSportsAPI
 @testable import OddsBoltOdds
 @testable import OddsCLI
-import OddsTransport
+@testable import OddsTransport
 import OddsTickOdds
 import OddsSimulator
 import OddsSimulatorFaults
@@ -662,6 +662,120 @@ struct ReplayAheadTests {
             #expect(times == times.sorted() && times.last == Date(timeIntervalSince1970: Double(frames.count - 1)))
             #expect(stats.frames == frames.count && stats.malformed == 0)
         }
+    }
+
+    /// A TickOdds feed of `count` frames over a few fixtures: odds updates that suspend and reopen
+    /// lines, score updates whose refreshed events do not mention the suspensions, heartbeats, broken
+    /// frames, matches that end and start again, and a snapshot now and then.
+    static func tickOddsFrames(_ count: Int) -> [[UInt8]] {
+        var random = SeededRandom(seed: 18)
+        func event(_ id: Int, home: String, score: String) -> String {
+            #"{"fixtureId":"\#(id)","sportName":"Soccer","home":"H\#(id)","away":"A\#(id)","score":"\#(score)","status":"in_progress","marketGroups":[{"name":"Fulltime Result","key":"full_time_result","period":"full_game","selections":[{"id":"\#(id):full_time_result:full_game:home","name":"H\#(id)","odds":\#(home),"side":"home","isMain":true},{"id":"\#(id):full_time_result:full_game:away","name":"A\#(id)","odds":3.10,"side":"away","isMain":true}]}]}"#
+        }
+        var frames: [String] = []
+        for i in 0..<count {
+            let id = random.int(1...6), home = "2.\(random.int(10...99))", score = "\(random.int(0...3))-\(random.int(0...3))"
+            switch random.int(0...19) {
+            case 0...8:
+                let suspended = random.chance(0.4)
+                frames.append(#"{"type":"update","fixtureId":"\#(id)","change":"odds","event":\#(event(id, home: home, score: score)),"selection":{"id":"\#(id):full_time_result:full_game:home","name":"H\#(id)","odds":\#(home),"handicap":null,"suspended":\#(suspended)},"marketName":"Fulltime Result"}"#)
+            case 9...14:
+                frames.append(#"{"type":"update","fixtureId":"\#(id)","change":"score","from":"0-0","to":"\#(score)","event":\#(event(id, home: home, score: score))}"#)
+            case 15: frames.append(#"{"type":"heartbeat","timestamp":"2026-11-26T04:39:37Z"}"#)
+            case 16: frames.append("{broken \(i)")
+            case 17: frames.append(#"{"type":"match_end","fixtureId":"\#(id)","event":\#(event(id, home: home, score: score))}"#)
+            case 18: frames.append(#"{"type":"match_start","event":\#(event(id, home: home, score: score))}"#)
+            default:
+                let events = (1...6).filter { _ in random.chance(0.7) }.map { event($0, home: "1.\(random.int(10...99))", score: "0-0") }
+                frames.append(#"{"type":"snapshot","count":\#(events.count),"events":[\#(events.joined(separator: ","))]}"#)
+            }
+        }
+        return frames.map { Array($0.utf8) }
+    }
+
+    @Test("A TickOdds replay read on both threads gives the updates of one connection reading every frame in turn, suspensions kept across batches")
+    func sharedOut() throws {
+        let frames = ReplayAheadTests.tickOddsFrames(1_500)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-shared-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text: [UInt8] = []
+        for (i, frame) in frames.enumerated() {
+            text += Recorder.line(feed: "tickodds/live", bytes: frame, at: Date(timeIntervalSince1970: Double(i)), demo: false)
+        }
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        let settings = ProviderSettings(key: nil, restURL: "", webSocketURL: "")
+        // One connection, every frame in turn, as a live feed reads them.
+        let live = TickOddsFeed(settings: settings, sport: nil)
+        var expected: [FeedUpdate] = [], malformed = 0
+        for frame in frames {
+            do { expected += try live.receive(frame, first: false).updates } catch { malformed += 1 }
+        }
+        #expect(malformed > 20 && expected.contains { if case .price(let p) = $0 { return p.selection.suspended } else { return false } })
+        #expect(expected.contains { if case .upsert(let e) = $0 { return e.markets.contains { $0.selections.contains(where: \.suspended) } } else { return false } },
+                "a suspension kept in a refreshed event")
+        let sharings: [ReplayDecoder.Sharing] = [.never, .every(1), .every(2), .every(3), .usual]
+        for ahead in [true, false] {
+            for sharing in sharings {
+                let stats = FeedStats()
+                let decoder = ReplayDecoder([TickOddsFeed(settings: settings, sport: nil)], reader: try RecordingReader(path: path), stats: stats)
+                var got: [FeedUpdate] = [], times: [Date] = []
+                try decoder.forEach(ahead: ahead, sharing: sharing) { message in
+                    times.append(message.receivedAt)
+                    got.append(message.update)
+                }
+                // A keepalive is a heartbeat on the stream.
+                let updates = got.filter { $0 != .heartbeat }, wanted = expected.filter { $0 != .heartbeat }
+                #expect(updates.count == wanted.count && updates == wanted, "ahead: \(ahead), \(sharing)")
+                #expect(times == times.sorted(), "ahead: \(ahead), \(sharing)")
+                #expect(stats.frames == frames.count && stats.malformed == malformed, "ahead: \(ahead), \(sharing)")
+            }
+        }
+    }
+
+    /// A connection whose frames are event ids, read on either thread; the state it keeps calls the
+    /// frame "fatal" fatal (as a bad key sent as a message is).
+    final class FatalAfterRead: FeedAdapter {
+        let provider = ProviderID.tickodds
+        let silenceLimit: TimeInterval? = nil
+        func endpoint() throws -> (url: String, headers: [(String, String)]) { ("ws://127.0.0.1:1/", []) }
+        func didConnect(_ link: FeedLink) {}
+        func closeAction(code: Int?) -> CloseAction { .reconnect(reason: "closed") }
+        func receive(_ frame: [UInt8], first: Bool) throws -> Inbound {
+            receive(decoded: frame.withUnsafeBufferPointer { FatalAfterRead.read($0) }, first: first)
+        }
+        func detachedDecoder() -> DetachedDecoder? { { FatalAfterRead.read($0) } }
+        func receive(decoded: consuming [FeedUpdate], first: Bool) -> Inbound {
+            decoded.first?.eventID == "fatal" ? .fatal(.authentication(.tickodds, "Invalid API key")) : .data(decoded)
+        }
+        static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> [FeedUpdate] { [.remove(eventID: String(decoding: bytes, as: UTF8.self))] }
+    }
+
+    @Test("A frame that the folding thread reads and finds fatal ends the replay with its error, after every message before it")
+    func fatalAfterRead() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fatal-read-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text: [UInt8] = []
+        for i in 0..<1_000 {
+            text += Recorder.line(feed: "tickodds/live", bytes: Array((i == 700 ? "fatal" : "\(i)").utf8), at: Date(timeIntervalSince1970: Double(i)), demo: false)
+        }
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        for ahead in [true, false] {
+            for sharing in [ReplayDecoder.Sharing.never, .every(1), .every(2), .usual] {
+                let decoder = ReplayDecoder([FatalAfterRead()], reader: try RecordingReader(path: path), stats: FeedStats())
+                var got: [String] = []
+                #expect(throws: OddsError.self, "ahead: \(ahead), \(sharing)") { try decoder.forEach(ahead: ahead, sharing: sharing) { got.append($0.update.eventID ?? "") } }
+                #expect(got == (0..<700).map(String.init), "ahead: \(ahead), \(sharing)")
+            }
+        }
+    }
+
+    @Test("Batches are handed over undecoded as the sharing says: every nth, or while the folding thread has at most so many waiting")
+    func sharingRule() {
+        #expect((0..<6).map { ReplayDecoder.Sharing.every(2).handsOver(batch: $0, waiting: { 9 }) } == [true, false, true, false, true, false])
+        #expect((0..<3).allSatisfy { ReplayDecoder.Sharing.every(1).handsOver(batch: $0, waiting: { 0 }) })
+        #expect(!ReplayDecoder.Sharing.never.handsOver(batch: 0, waiting: { 0 }))
+        #expect(ReplayDecoder.Sharing.balanced(below: 2).handsOver(batch: 5, waiting: { 1 }))
+        #expect(!ReplayDecoder.Sharing.balanced(below: 2).handsOver(batch: 5, waiting: { 2 }))
     }
 
     @Test("A fatal frame ends a replay decoded ahead with its error, after every message before it")
