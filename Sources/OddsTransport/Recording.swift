@@ -536,7 +536,7 @@ public final class ReplayDecoder {
         Concurrently.pipeline(depth: 4, ahead: ahead, balancing: { [self] send, waiting in
             var own: [ObjectIdentifier: DetachedDecoder?] = [:]
             var batch = DecodedFrames(), batches = 0
-            var handing = ahead && sharing.handsOver(batch: 0, waiting: waiting)
+            var handing = sharing.handsOver(batch: 0, waiting: waiting)
             _ = forEachView { frame, adapter, first in
                 // Only with a second thread: alone, the connection reads its own frames.
                 var detached: DetachedDecoder?
@@ -552,15 +552,9 @@ public final class ReplayDecoder {
                             stats.skipped(String(describing: error))
                         }
                     }
-                } else {
-                    do {
-                        let inbound = try adapter.receive(span: frame.bytes, first: first)
-                        for reason in inbound.skipped { stats.skipped(reason) }
-                        if case .fatal(let error) = inbound { outcome.failure = error; return false }
-                        batch.add(.inbound(inbound), from: adapter, at: frame.date, first: first)
-                    } catch {
-                        stats.skipped(String(describing: error))
-                    }
+                } else if let inbound = received(frame, by: adapter, first: first) {
+                    if case .fatal(let error) = inbound { outcome.failure = error; return false }
+                    batch.add(.inbound(inbound), from: adapter, at: frame.date, first: first)
                 }
                 guard batch.isFull else { return true }
                 defer {
@@ -679,14 +673,21 @@ public final class ReplayDecoder {
     /// Decodes frames and hands each one's answer to `body` while it returns true; false at the end.
     private func forEachFrame(_ body: (Int64, inout Inbound, any FeedAdapter, Date) -> Bool) -> Bool {
         forEachView { frame, adapter, first in
-            do {
-                var inbound = try adapter.receive(span: frame.bytes, first: first)
-                for reason in inbound.skipped { stats.skipped(reason) }
-                return body(frame.t, &inbound, adapter, frame.date)
-            } catch {
-                stats.skipped(String(describing: error))
-                return true
-            }
+            guard var inbound = received(frame, by: adapter, first: first) else { return true }
+            return body(frame.t, &inbound, adapter, frame.date)
+        }
+    }
+
+    /// A frame read by its connection's own `receive`, what it left out counted; nil, counted as
+    /// malformed, when it cannot be read.
+    private func received(_ frame: RecordingReader.FrameView, by adapter: any FeedAdapter, first: Bool) -> Inbound? {
+        do {
+            let inbound = try adapter.receive(span: frame.bytes, first: first)
+            for reason in inbound.skipped { stats.skipped(reason) }
+            return inbound
+        } catch {
+            stats.skipped(String(describing: error))
+            return nil
         }
     }
 

@@ -553,6 +553,17 @@ struct RecordingLineTests {
 
 @Suite("Replay decodes ahead")
 struct ReplayAheadTests {
+    /// A recording of `frames` on `feed`, one a second from the epoch, in a temporary file (its path).
+    static func recording(_ frames: [[UInt8]], feed: String, name: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-\(name)-\(UUID().uuidString).ndjson").path
+        var text: [UInt8] = []
+        for (i, frame) in frames.enumerated() {
+            text += Recorder.line(feed: feed, bytes: frame, at: Date(timeIntervalSince1970: Double(i)), demo: false)
+        }
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     @Test("A pipeline hands every item on in order, never more than its depth ahead of a slow consumer")
     func inOrder() {
         let produced = Counter()
@@ -639,13 +650,8 @@ struct ReplayAheadTests {
         let small = Array(String(decoding: BoltOddsFastPathTests.state(games: 1, books: 2).dropFirst().dropLast(), as: UTF8.self)
             .components(separatedBy: #"},{"action""#)[0].appending("}").utf8)
         let frames = [big, small] + Array(repeating: small, count: 600) + [other, small]
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-ahead-\(UUID().uuidString).ndjson").path
+        let path = try ReplayAheadTests.recording(frames, feed: "boltodds/odds", name: "ahead")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var text: [UInt8] = []
-        for (i, frame) in frames.enumerated() {
-            text += Recorder.line(feed: "boltodds/odds", bytes: frame, at: Date(timeIntervalSince1970: Double(i)), demo: false)
-        }
-        try Data(text).write(to: URL(fileURLWithPath: path))
         var expected: [FeedUpdate] = []
         for frame in frames { expected += try #require(BoltOddsDecoders.wholeUpdates(frame, now: now)) }
         // Decoded ahead (two cores or more) and in turn (one core): the same messages.
@@ -696,13 +702,8 @@ struct ReplayAheadTests {
     @Test("A TickOdds replay read on both threads gives the updates of one connection reading every frame in turn, suspensions kept across batches")
     func sharedOut() throws {
         let frames = ReplayAheadTests.tickOddsFrames(1_500)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-shared-\(UUID().uuidString).ndjson").path
+        let path = try ReplayAheadTests.recording(frames, feed: "tickodds/live", name: "shared")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var text: [UInt8] = []
-        for (i, frame) in frames.enumerated() {
-            text += Recorder.line(feed: "tickodds/live", bytes: frame, at: Date(timeIntervalSince1970: Double(i)), demo: false)
-        }
-        try Data(text).write(to: URL(fileURLWithPath: path))
         let settings = ProviderSettings(key: nil, restURL: "", webSocketURL: "")
         // One connection, every frame in turn, as a live feed reads them.
         let live = TickOddsFeed(settings: settings, sport: nil)
@@ -752,13 +753,9 @@ struct ReplayAheadTests {
 
     @Test("A frame that the folding thread reads and finds fatal ends the replay with its error, after every message before it")
     func fatalAfterRead() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fatal-read-\(UUID().uuidString).ndjson").path
+        let frames = (0..<1_000).map { Array(($0 == 700 ? "fatal" : "\($0)").utf8) }
+        let path = try ReplayAheadTests.recording(frames, feed: "tickodds/live", name: "fatal-read")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var text: [UInt8] = []
-        for i in 0..<1_000 {
-            text += Recorder.line(feed: "tickodds/live", bytes: Array((i == 700 ? "fatal" : "\(i)").utf8), at: Date(timeIntervalSince1970: Double(i)), demo: false)
-        }
-        try Data(text).write(to: URL(fileURLWithPath: path))
         for ahead in [true, false] {
             for sharing in [ReplayDecoder.Sharing.never, .every(1), .every(2), .usual] {
                 let decoder = ReplayDecoder([FatalAfterRead()], reader: try RecordingReader(path: path), stats: FeedStats())
@@ -780,17 +777,12 @@ struct ReplayAheadTests {
 
     @Test("A fatal frame ends a replay decoded ahead with its error, after every message before it")
     func fatal() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odds-fatal-\(UUID().uuidString).ndjson").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let now = Date(timeIntervalSince1970: 1_795_440_000)
         let small = Array(String(decoding: BoltOddsFastPathTests.state(games: 1, books: 2).dropFirst().dropLast(), as: UTF8.self)
             .components(separatedBy: #"},{"action""#)[0].appending("}").utf8)
         let bad = Array(#"{"action":"error","message":"Invalid API key"}"#.utf8)
-        var text: [UInt8] = []
-        for (i, frame) in ([small, small, small, bad, small]).enumerated() {
-            text += Recorder.line(feed: "boltodds/odds", bytes: frame, at: Date(timeIntervalSince1970: Double(i)), demo: false)
-        }
-        try Data(text).write(to: URL(fileURLWithPath: path))
+        let path = try ReplayAheadTests.recording([small, small, small, bad, small], feed: "boltodds/odds", name: "fatal")
+        defer { try? FileManager.default.removeItem(atPath: path) }
         for ahead in [true, false] {
             let decoder = ReplayDecoder([BoltOddsDecoders.oddsAdapter(now: now)], reader: try RecordingReader(path: path), stats: FeedStats())
             var got = 0
