@@ -532,25 +532,18 @@ public final class ReplayDecoder {
         let outcome = Outcome()
         let stats = self.stats
         // The folding thread's own readers, by connection (each reader is used by one thread only).
-        var readers: [ObjectIdentifier: DetachedDecoder] = [:]
+        var readers = DetachedReaders()
         Concurrently.pipeline(depth: 4, ahead: ahead, balancing: { [self] send, waiting in
-            var own: [ObjectIdentifier: DetachedDecoder?] = [:]
+            var own = DetachedReaders()
             var batch = DecodedFrames(), batches = 0
             var handing = sharing.handsOver(batch: 0, waiting: waiting)
             _ = forEachView { frame, adapter, first in
                 // Only with a second thread: alone, the connection reads its own frames.
-                var detached: DetachedDecoder?
-                if ahead {
-                    let key = ObjectIdentifier(adapter)
-                    if let known = own[key] { detached = known } else { detached = adapter.detachedDecoder(); own[key] = detached }
-                }
-                if let detached {
+                if ahead, let detached = own.reader(for: adapter) {
                     if handing {
                         batch.add(undecoded: frame.bytes, from: adapter, at: frame.date, first: first)
-                    } else {
-                        do { batch.add(.read(try detached(frame.bytes)), from: adapter, at: frame.date, first: first) } catch {
-                            stats.skipped(String(describing: error))
-                        }
+                    } else if let updates = read(frame.bytes, with: detached) {
+                        batch.add(.read(updates), from: adapter, at: frame.date, first: first)
                     }
                 } else if let inbound = received(frame, by: adapter, first: first) {
                     if case .fatal(let error) = inbound { outcome.failure = error; return false }
@@ -581,16 +574,10 @@ public final class ReplayDecoder {
                 case .read(let updates):
                     inbound = adapter.receive(decoded: updates, first: first)
                 case .undecoded(let range):
-                    let key = ObjectIdentifier(adapter)
-                    if readers[key] == nil { readers[key] = adapter.detachedDecoder() }
-                    guard let reader = readers[key] else { continue }
-                    do {
-                        let updates = try batch.bytes.withUnsafeBufferPointer { try reader(UnsafeBufferPointer(rebasing: $0[range])) }
-                        inbound = adapter.receive(decoded: updates, first: first)
-                    } catch {
-                        stats.skipped(String(describing: error))
-                        continue
-                    }
+                    guard let reader = readers.reader(for: adapter),
+                          let updates = batch.bytes.withUnsafeBufferPointer({ read(UnsafeBufferPointer(rebasing: $0[range]), with: reader) })
+                    else { continue }
+                    inbound = adapter.receive(decoded: updates, first: first)
                 }
                 if !counted {
                     for reason in inbound.skipped { stats.skipped(reason) }
@@ -602,6 +589,29 @@ public final class ReplayDecoder {
         })
         // The folding thread's is the earlier frame's: the decoding thread stops at its own.
         if let failure = outcome.folded ?? outcome.failure { throw failure }
+    }
+
+    /// Each connection's detached reader for one thread, asked for once (a connection without one too).
+    private struct DetachedReaders {
+        private var known: [ObjectIdentifier: DetachedDecoder?] = [:]
+
+        mutating func reader(for adapter: any FeedAdapter) -> DetachedDecoder? {
+            let key = ObjectIdentifier(adapter)
+            if let reader = known[key] { return reader }
+            let reader = adapter.detachedDecoder()
+            known[key] = reader
+            return reader
+        }
+    }
+
+    /// A frame's bytes read by a detached reader; nil, counted as malformed, when it cannot read them.
+    private func read(_ bytes: UnsafeBufferPointer<UInt8>, with reader: DetachedDecoder) -> [FeedUpdate]? {
+        do {
+            return try reader(bytes)
+        } catch {
+            stats.skipped(String(describing: error))
+            return nil
+        }
     }
 
     /// What each thread found fatal, read after both are done: `failure` the decoding thread's,
