@@ -528,46 +528,147 @@ public struct ClockStart: Hashable, Sendable {
 }
 
 /// One sporting event (fixture, match or race) as every provider is normalized to.
+///
+/// A value with copy-on-write storage: its fields live behind one pointer, so that moving or copying an
+/// event through a feed's message, its updates and the store's state is a pointer, not 264 bytes and a
+/// retain of every string (a firehose frame's event was copied about 35 times on its way to the store).
+/// A field changed in place (`event.markets[i].selections[j].price = p`) copies the fields first only
+/// when another value shares them.
 public struct Event: Hashable, Sendable, Identifiable {
-    public var provider: ProviderID
+    @usableFromInline
+    struct Fields: Hashable, Sendable {
+        @usableFromInline var provider: ProviderID
+        @usableFromInline var id: String
+        @usableFromInline var sport: String
+        @usableFromInline var league: String?
+        @usableFromInline var home: String
+        @usableFromInline var away: String?
+        @usableFromInline var status: EventStatus
+        @usableFromInline var startTime: Date?
+        @usableFromInline var score: Score?
+        @usableFromInline var scoreText: String?
+        @usableFromInline var clock: String?
+        @usableFromInline var clockStart: ClockStart?
+        @usableFromInline var period: String?
+        @usableFromInline var markets: [Market]
+        @usableFromInline var incidents: [Incident]
+        @usableFromInline var stats: [TeamStat]
+        @usableFromInline var lineups: Lineups?
+        @usableFromInline var updatedAt: Date?
+        @usableFromInline var match: MatchInfo?
+    }
+
+    @usableFromInline
+    final class Storage: @unchecked Sendable {  // changed only while uniquely referenced (`fields`' `_modify`)
+        // Unchecked: an access to an event is already checked where the event is held (a variable, a class's
+        // property), and the runtime's check of each access to `fields` was 1 % of a BoltOdds replay.
+        @exclusivity(unchecked) @usableFromInline var fields: Fields
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
+    }
+
+    @usableFromInline var storage: Storage
+
+    init(fields: Fields) { storage = Storage(fields) }
+
+    /// The fields, to be changed: copied first when another event shares them.
+    @inlinable
+    var fields: Fields {
+        _read { yield storage.fields }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            yield &storage.fields
+        }
+    }
+
+    public static func == (a: Event, b: Event) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
+
+    @inlinable public var provider: ProviderID {
+        _read { yield storage.fields.provider }
+        _modify { yield &fields.provider }
+    }
     /// The provider's fixture id.
-    public var id: String
+    @inlinable public var id: String {
+        _read { yield storage.fields.id }
+        _modify { yield &fields.id }
+    }
     /// A lower-case slug: "soccer", "ice-hockey".
-    public var sport: String
-    public var league: String?
-    public var home: String
+    @inlinable public var sport: String {
+        _read { yield storage.fields.sport }
+        _modify { yield &fields.sport }
+    }
+    @inlinable public var league: String? {
+        _read { yield storage.fields.league }
+        _modify { yield &fields.league }
+    }
+    @inlinable public var home: String {
+        _read { yield storage.fields.home }
+        _modify { yield &fields.home }
+    }
     /// Nil for races and other events that have no away side.
-    public var away: String?
-    public var status: EventStatus
-    public var startTime: Date?
-    public var score: Score?
+    @inlinable public var away: String? {
+        _read { yield storage.fields.away }
+        _modify { yield &fields.away }
+    }
+    @inlinable public var status: EventStatus {
+        _read { yield storage.fields.status }
+        _modify { yield &fields.status }
+    }
+    @inlinable public var startTime: Date? {
+        _read { yield storage.fields.startTime }
+        _modify { yield &fields.startTime }
+    }
+    @inlinable public var score: Score? {
+        _read { yield storage.fields.score }
+        _modify { yield &fields.score }
+    }
     /// The provider's score text when it is not "N-N" (tennis sets "6-4 3-2", cricket "245/6", a
     /// race): kept and shown as sent, never dropped. Nil when `score` holds it.
-    public var scoreText: String?
-    public var clock: String?
+    @inlinable public var scoreText: String? {
+        _read { yield storage.fields.scoreText }
+        _modify { yield &fields.scoreText }
+    }
+    @inlinable public var clock: String? {
+        _read { yield storage.fields.clock }
+        _modify { yield &fields.clock }
+    }
     /// When the clock runs on its own between messages (see `clockLabel(at:)`).
-    public var clockStart: ClockStart?
-    public var period: String?
-    public var markets: [Market]
-    public var incidents: [Incident]
+    @inlinable public var clockStart: ClockStart? {
+        _read { yield storage.fields.clockStart }
+        _modify { yield &fields.clockStart }
+    }
+    @inlinable public var period: String? {
+        _read { yield storage.fields.period }
+        _modify { yield &fields.period }
+    }
+    @inlinable public var markets: [Market] {
+        _read { yield storage.fields.markets }
+        _modify { yield &fields.markets }
+    }
+    @inlinable public var incidents: [Incident] {
+        _read { yield storage.fields.incidents }
+        _modify { yield &fields.incidents }
+    }
     /// Match statistics, when a provider sends them (SportsAPIPro's stats channel).
-    public var stats: [TeamStat] = []
+    @inlinable public var stats: [TeamStat] {
+        _read { yield storage.fields.stats }
+        _modify { yield &fields.stats }
+    }
     /// Lineups, when a provider sends them.
-    public var lineups: Lineups? {
-        get { rareLineups.value }
-        set { rareLineups = Rare(newValue) }
+    @inlinable public var lineups: Lineups? {
+        _read { yield storage.fields.lineups }
+        _modify { yield &fields.lineups }
     }
-    // Behind a pointer (`Rare`), as is `match`: few events have them, and an event is moved through a
-    // feed's message, its update and the store's state (360 bytes an event with them inline, 264 without).
-    private var rareLineups = Rare<Lineups>(nil)
     /// When this event last changed, as seen by the client.
-    public var updatedAt: Date?
-    /// Set on a fused match (several providers' events of one real match): its id, sources and joins.
-    public var match: MatchInfo? {
-        get { rareMatch.value }
-        set { rareMatch = Rare(newValue) }
+    @inlinable public var updatedAt: Date? {
+        _read { yield storage.fields.updatedAt }
+        _modify { yield &fields.updatedAt }
     }
-    private var rareMatch = Rare<MatchInfo>(nil)
+    /// Set on a fused match (several providers' events of one real match): its id, sources and joins.
+    @inlinable public var match: MatchInfo? {
+        _read { yield storage.fields.match }
+        _modify { yield &fields.match }
+    }
 
     /// The clock at `now`: running from `clockStart` while the match is live, else as sent.
     public func clockLabel(at now: Date) -> String? {
@@ -850,16 +951,21 @@ public struct Event: Hashable, Sendable, Identifiable {
     }
 }
 
-// In an extension, so that it calls the synthesized memberwise initializer (see `Selection`).
+/// Printed and dumped as its fields (a test's failure, a debugger), not as its storage.
+extension Event: CustomReflectable {
+    public var customMirror: Mirror { Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct) }
+}
+
+// In an extension, as `Selection`'s are (one memberwise initializer, of the fields).
 extension Event {
     public init(provider: ProviderID, id: String, sport: String, league: String? = nil, home: String, away: String?,
                 status: EventStatus = .unknown, startTime: Date? = nil, score: Score? = nil, scoreText: String? = nil,
                 clock: String? = nil, period: String? = nil, markets: [Market] = [], incidents: [Incident] = [],
                 updatedAt: Date? = nil) {
-        self.init(provider: provider, id: id, sport: sport, league: league, home: home, away: away, status: status,
-                  startTime: startTime, score: score, scoreText: score == nil ? scoreText : nil, clock: clock,
-                  clockStart: nil, period: period, markets: markets, incidents: incidents, stats: [],
-                  rareLineups: Rare(nil), updatedAt: updatedAt, rareMatch: Rare(nil))
+        self.init(fields: Fields(provider: provider, id: id, sport: sport, league: league, home: home, away: away, status: status,
+                                 startTime: startTime, score: score, scoreText: score == nil ? scoreText : nil, clock: clock,
+                                 clockStart: nil, period: period, markets: markets, incidents: incidents, stats: [],
+                                 lineups: nil, updatedAt: updatedAt, match: nil))
     }
 }
 
@@ -898,22 +1004,4 @@ public struct League: Hashable, Sendable {
     public init(name: String, sport: String, live: Bool, events: [Event]) {
         self.name = name; self.sport = sport; self.live = live; self.events = events
     }
-}
-
-/// A field's value kept behind a pointer, for fields that few values of a type have: the type stays as
-/// small as its usual fields. Immutable once made (a new value is a new box), so it has value semantics;
-/// equal and hashed by its value.
-struct Rare<Value: Hashable & Sendable>: Hashable, Sendable {
-    private final class Box: Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-    private let box: Box?
-
-    init(_ value: Value?) { box = value.map(Box.init) }
-
-    var value: Value? { box?.value }
-
-    static func == (a: Rare, b: Rare) -> Bool { a.box === b.box || a.value == b.value }
-    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

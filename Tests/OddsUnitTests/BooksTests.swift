@@ -205,12 +205,12 @@ struct BooksTests {
         #expect(columns(home: "Real FC", away: "real fc", names: ["Real FC", "real fc"]) == ["Real FC", nil, "real fc"])
     }
 
-    @Test("A selection is 120 bytes and a price 33: a BoltOdds state holds 128,000 of each, every byte memory touched for the first time; an event keeps its rare fields behind a pointer")
+    @Test("A selection is 120 bytes and a price 33: a BoltOdds state holds 128,000 of each, every byte memory touched for the first time; an event is one pointer to its fields")
     func layout() {
         #expect(MemoryLayout<Selection>.stride <= 120)
         #expect(MemoryLayout<Price?>.size <= 33)
-        #expect(MemoryLayout<Event>.size <= 264, "\(MemoryLayout<Event>.size)")
-        // Rare fields read back as set, and compare and hash by value.
+        #expect(MemoryLayout<Event>.size == MemoryLayout<Int>.size, "\(MemoryLayout<Event>.size)")
+        // Lineups and fused-match info read back as set, and compare and hash by value.
         var a = Event(provider: .boltodds, id: "1", sport: "soccer", home: "A", away: "B")
         var b = a
         #expect(a.lineups == nil && a.match == nil)
@@ -225,6 +225,44 @@ struct BooksTests {
         #expect(a.lineups?.confirmed == true && b.lineups?.confirmed == false && a != b)
         a.lineups = nil
         #expect(a.lineups == nil)
+    }
+
+    @Test("An event is a value: a copy changed in any field, or deep in a market's selection, leaves the original as it was")
+    func eventIsAValue() throws {
+        let price = try #require(Price(decimal: "2.10")), longer = try #require(Price(decimal: "3.00"))
+        let market = Market(id: "1x2", name: "Fulltime Result", book: "bet365",
+                            selections: [Selection(id: "home", name: "A", price: price), Selection(id: "away", name: "B", price: price)])
+        let original = Event(provider: .tickodds, id: "7", sport: "soccer", league: "L", home: "A", away: "B", status: .live,
+                             markets: [market])
+        var copy = original
+        #expect(copy == original && copy.hashValue == original.hashValue)
+        copy.markets[0].selections[1].price = longer
+        copy.markets[0].selections[0].suspended = true
+        #expect(original.markets[0].selections[1].price?.text == "2.10" && !original.markets[0].selections[0].suspended)
+        #expect(copy.markets[0].selections[1].price?.text == "3.00" && copy.markets[0].selections[0].suspended)
+        #expect(copy != original)
+
+        // Each field, changed on a copy, only there; a second copy made after the change keeps it.
+        var other = original
+        other.home = "C"; other.away = nil; other.league = nil; other.status = .ended; other.score = Score(home: 1, away: 0)
+        other.clock = "90'"; other.period = "2H"; other.incidents.append(Incident(kind: .goal, minute: 90))
+        other.stats = [TeamStat(name: "Shots", home: "3", away: "1")]; other.updatedAt = Date(timeIntervalSince1970: 1)
+        other.id = "8"; other.sport = "tennis"; other.provider = .boltodds; other.markets.removeAll()
+        let kept = other
+        other.home = "D"
+        #expect(original == Event(provider: .tickodds, id: "7", sport: "soccer", league: "L", home: "A", away: "B", status: .live,
+                                  markets: [market]))
+        #expect(kept.home == "C" && kept.away == nil && kept.status == .ended && kept.score == Score(home: 1, away: 0)
+                && kept.incidents.count == 1 && kept.stats.count == 1 && kept.id == "8" && kept.markets.isEmpty)
+        #expect(other.home == "D" && other.id == "8" && other != kept)
+
+        // Copies in a list and a dictionary, changed there, leave the one they came from.
+        var list = [original, original]
+        var byID = ["7": original]
+        list[1].markets[0].selections[0].price = longer
+        byID["7"]!.markets[0].name = "Match Result"
+        #expect(list[0] == original && list[1] != original && list[1].markets[0].selections[0].price?.text == "3.00")
+        #expect(byID["7"]!.markets[0].name == "Match Result" && original.markets[0].name == "Fulltime Result")
     }
 
     @Test("A deep link is kept in two parts and given back as sent; equal links are equal however they were made")
