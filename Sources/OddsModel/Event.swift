@@ -529,11 +529,10 @@ public struct ClockStart: Hashable, Sendable {
 
 /// One sporting event (fixture, match or race) as every provider is normalized to.
 ///
-/// A value with copy-on-write storage: its fields live behind one pointer, so that moving or copying an
-/// event through a feed's message, its updates and the store's state is a pointer, not 264 bytes and a
-/// retain of every string (a firehose frame's event was copied about 35 times on its way to the store).
-/// A field changed in place (`event.markets[i].selections[j].price = p`) copies the fields first only
-/// when another value shares them.
+/// A value whose fields are kept behind one pointer (`CopyOnWrite`): moving or copying an event
+/// through a feed's message, its updates and the store's state is a word, not 264 bytes and a retain
+/// of every string. A field changed in place (`event.markets[i].selections[j].price = p`) copies the
+/// fields first only when another event shares them.
 public struct Event: Hashable, Sendable, Identifiable {
     @usableFromInline
     struct Fields: Hashable, Sendable {
@@ -558,116 +557,95 @@ public struct Event: Hashable, Sendable, Identifiable {
         @usableFromInline var match: MatchInfo?
     }
 
-    @usableFromInline
-    final class Storage: @unchecked Sendable {  // changed only while uniquely referenced (`fields`' `_modify`)
-        // Unchecked: an access to an event is already checked where the event is held (a variable, a class's
-        // property), and the runtime's check of each access to `fields` was 1 % of a BoltOdds replay.
-        @exclusivity(unchecked) @usableFromInline var fields: Fields
-        @usableFromInline init(_ fields: Fields) { self.fields = fields }
-    }
+    @usableFromInline var fields: CopyOnWrite<Fields>
 
-    @usableFromInline var storage: Storage
-
-    init(fields: Fields) { storage = Storage(fields) }
-
-    /// The fields, to be changed: copied first when another event shares them.
-    @inlinable
-    var fields: Fields {
-        _read { yield storage.fields }
-        _modify {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-            yield &storage.fields
-        }
-    }
-
-    public static func == (a: Event, b: Event) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
+    init(fields: Fields) { self.fields = CopyOnWrite(fields) }
 
     @inlinable public var provider: ProviderID {
-        _read { yield storage.fields.provider }
-        _modify { yield &fields.provider }
+        _read { yield fields.value.provider }
+        _modify { yield &fields.value.provider }
     }
     /// The provider's fixture id.
     @inlinable public var id: String {
-        _read { yield storage.fields.id }
-        _modify { yield &fields.id }
+        _read { yield fields.value.id }
+        _modify { yield &fields.value.id }
     }
     /// A lower-case slug: "soccer", "ice-hockey".
     @inlinable public var sport: String {
-        _read { yield storage.fields.sport }
-        _modify { yield &fields.sport }
+        _read { yield fields.value.sport }
+        _modify { yield &fields.value.sport }
     }
     @inlinable public var league: String? {
-        _read { yield storage.fields.league }
-        _modify { yield &fields.league }
+        _read { yield fields.value.league }
+        _modify { yield &fields.value.league }
     }
     @inlinable public var home: String {
-        _read { yield storage.fields.home }
-        _modify { yield &fields.home }
+        _read { yield fields.value.home }
+        _modify { yield &fields.value.home }
     }
     /// Nil for races and other events that have no away side.
     @inlinable public var away: String? {
-        _read { yield storage.fields.away }
-        _modify { yield &fields.away }
+        _read { yield fields.value.away }
+        _modify { yield &fields.value.away }
     }
     @inlinable public var status: EventStatus {
-        _read { yield storage.fields.status }
-        _modify { yield &fields.status }
+        _read { yield fields.value.status }
+        _modify { yield &fields.value.status }
     }
     @inlinable public var startTime: Date? {
-        _read { yield storage.fields.startTime }
-        _modify { yield &fields.startTime }
+        _read { yield fields.value.startTime }
+        _modify { yield &fields.value.startTime }
     }
     @inlinable public var score: Score? {
-        _read { yield storage.fields.score }
-        _modify { yield &fields.score }
+        _read { yield fields.value.score }
+        _modify { yield &fields.value.score }
     }
     /// The provider's score text when it is not "N-N" (tennis sets "6-4 3-2", cricket "245/6", a
     /// race): kept and shown as sent, never dropped. Nil when `score` holds it.
     @inlinable public var scoreText: String? {
-        _read { yield storage.fields.scoreText }
-        _modify { yield &fields.scoreText }
+        _read { yield fields.value.scoreText }
+        _modify { yield &fields.value.scoreText }
     }
     @inlinable public var clock: String? {
-        _read { yield storage.fields.clock }
-        _modify { yield &fields.clock }
+        _read { yield fields.value.clock }
+        _modify { yield &fields.value.clock }
     }
     /// When the clock runs on its own between messages (see `clockLabel(at:)`).
     @inlinable public var clockStart: ClockStart? {
-        _read { yield storage.fields.clockStart }
-        _modify { yield &fields.clockStart }
+        _read { yield fields.value.clockStart }
+        _modify { yield &fields.value.clockStart }
     }
     @inlinable public var period: String? {
-        _read { yield storage.fields.period }
-        _modify { yield &fields.period }
+        _read { yield fields.value.period }
+        _modify { yield &fields.value.period }
     }
     @inlinable public var markets: [Market] {
-        _read { yield storage.fields.markets }
-        _modify { yield &fields.markets }
+        _read { yield fields.value.markets }
+        _modify { yield &fields.value.markets }
     }
     @inlinable public var incidents: [Incident] {
-        _read { yield storage.fields.incidents }
-        _modify { yield &fields.incidents }
+        _read { yield fields.value.incidents }
+        _modify { yield &fields.value.incidents }
     }
     /// Match statistics, when a provider sends them (SportsAPIPro's stats channel).
     @inlinable public var stats: [TeamStat] {
-        _read { yield storage.fields.stats }
-        _modify { yield &fields.stats }
+        _read { yield fields.value.stats }
+        _modify { yield &fields.value.stats }
     }
     /// Lineups, when a provider sends them.
     @inlinable public var lineups: Lineups? {
-        _read { yield storage.fields.lineups }
-        _modify { yield &fields.lineups }
+        _read { yield fields.value.lineups }
+        _modify { yield &fields.value.lineups }
     }
     /// When this event last changed, as seen by the client.
     @inlinable public var updatedAt: Date? {
-        _read { yield storage.fields.updatedAt }
-        _modify { yield &fields.updatedAt }
+        _read { yield fields.value.updatedAt }
+        _modify { yield &fields.value.updatedAt }
     }
     /// Set on a fused match (several providers' events of one real match): its id, sources and joins.
     @inlinable public var match: MatchInfo? {
-        _read { yield storage.fields.match }
-        _modify { yield &fields.match }
+        _read { yield fields.value.match }
+        _modify { yield &fields.value.match }
     }
 
     /// The clock at `now`: running from `clockStart` while the match is live, else as sent.
@@ -953,7 +931,7 @@ public struct Event: Hashable, Sendable, Identifiable {
 
 /// Printed and dumped as its fields (a test's failure, a debugger), not as its storage.
 extension Event: CustomReflectable {
-    public var customMirror: Mirror { Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct) }
+    public var customMirror: Mirror { Mirror(self, children: Mirror(reflecting: fields.value).children, displayStyle: .struct) }
 }
 
 // In an extension, as `Selection`'s are (one memberwise initializer, of the fields).
