@@ -1,8 +1,9 @@
 /// A value kept behind one pointer and copied only when changed while shared: what an `Array` does
-/// for its elements, for one value. The large values of a feed (an event, a price update, a scoreboard,
-/// an incident) are moved from the decoder through a frame's updates into the store many times; behind
-/// a pointer each move is a word, not a copy of every field (a firehose frame's event was moved about
-/// 35 times, 264 bytes each).
+/// for its elements, for one value. An event keeps its fields in one: it is moved from the decoder
+/// through a frame's updates into the store many times, and behind a pointer each move is a word, not
+/// a copy of every field (a firehose frame's event was moved about 35 times, 264 bytes each). Not for
+/// small values made on one thread and consumed on another (a price update: the box's allocation and
+/// its free on the other thread cost more than the moves saved; Benchmarks/README.md).
 ///
 /// Equal and hashed by its value, so a type made of one is `Hashable` as its fields were.
 @usableFromInline
