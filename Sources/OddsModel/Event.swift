@@ -934,7 +934,6 @@ extension Event: CustomReflectable {
     public var customMirror: Mirror { Mirror(self, children: Mirror(reflecting: fields.value).children, displayStyle: .struct) }
 }
 
-// In an extension, as `Selection`'s are (one memberwise initializer, of the fields).
 extension Event {
     public init(provider: ProviderID, id: String, sport: String, league: String? = nil, home: String, away: String?,
                 status: EventStatus = .unknown, startTime: Date? = nil, score: Score? = nil, scoreText: String? = nil,

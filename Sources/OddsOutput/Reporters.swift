@@ -175,8 +175,7 @@ public enum EventReporter {
         rows.reserveCapacity(part.count)
         if withLinks { links.reserveCapacity(part.count) }
         if withStyles { styles.reserveCapacity(part.count) }
-        // Each event read in place: iterating the slice copied every event (its strings and lists retained).
-        func row(_ e: borrowing Event) {
+        for e in part {
             let columns = e.mainColumns
             let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
             let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
@@ -200,9 +199,6 @@ public enum EventReporter {
                 styles.append([.plain] + (sports ? [.plain] : []) + [.plain, .plain, .bold, live] + prices.map { $0 == "SUSP" ? .dim : .plain }
                               + sources.map { _ in .dim })
             }
-        }
-        part.withUnsafeBufferPointer { events in
-            for i in events.indices { row(events[i]) }
         }
         return (rows, links, styles)
     }

@@ -207,9 +207,8 @@ public struct LiveStore: Sendable {
 
     /// Removes the events that ended and have had no word since `cutoff`.
     public mutating func dropEnded(before cutoff: Date) {
-        // Two fields of each state read in place: iterating the pairs copied every event (each of its
-        // strings and lists retained and released, a tenth of building a 2,000-game store), and burying
-        // while iterating copied the whole dictionary.
+        // Two fields of each state read in place: iterating the pairs copied every state (its event, line
+        // moves and connection retained and released), and burying while iterating copied the whole dictionary.
         var ended: [EventKey] = []
         for index in events.indices where events.values[index].event.status == .ended && events.values[index].lastUpdate < cutoff {
             ended.append(events.keys[index])
@@ -388,29 +387,14 @@ public struct LiveStore: Sendable {
 
     /// Events of one provider (or all), in a stable order: league, then start, then title.
     public func currentEvents(provider: ProviderID? = nil) -> [Event] {
-        // Each event copied once, read in place: through the dictionary's pairs, each state was copied too.
+        // Each event read in place: through the dictionary's pairs, each state was copied too.
         var chosen: [Event] = []
         chosen.reserveCapacity(events.count)
         for index in events.indices where provider == nil || events.keys[index].provider == provider {
             chosen.append(events.values[index].event)
         }
-        let order = LiveStore.order(of: chosen)
-        // Put in that order by swaps through the buffer, which move each event: a second list copied every
-        // event (each of its strings and lists retained, then released with the first), and the array's own
-        // swapAt copies through a temporary. `position[e]`: where event `e` of the first list now is;
-        // `original[p]`: which event is at `p`.
-        var position = Array(chosen.indices), original = Array(chosen.indices)
-        chosen.withUnsafeMutableBufferPointer { events in
-            for k in order.indices {
-                let j = position[order[k]]
-                guard j != k else { continue }
-                events.swapAt(k, j)
-                // Place k is final; the event that was there went to j.
-                original[j] = original[k]
-                position[original[j]] = j
-            }
-        }
-        return chosen
+        // An event is one pointer (`CopyOnWrite`): the list in order is a retain of each.
+        return LiveStore.order(of: chosen).map { chosen[$0] }
     }
 
     /// The indices of `events` by competition, then match, then id.

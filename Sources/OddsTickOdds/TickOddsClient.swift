@@ -222,7 +222,7 @@ public final class TickOddsFeed: FeedAdapter {
     func keepSuspensions(_ updates: inout [FeedUpdate]) {
         for i in updates.indices {
             // The usual update, a whole event sent again, is looked at without copying it out of the
-            // list (switching on it bound a copy of every event: a tenth of a firehose replay).
+            // list (switching on it copied the whole update, the size of its largest case, each time).
             if updates[i].isUpsert {
                 // Most events have no suspension to keep: looked up before the event is taken out.
                 guard !suspendedByUpdate.isEmpty, let id = updates[i].eventID, let keys = suspendedByUpdate[id], !keys.isEmpty,
