@@ -15,6 +15,26 @@ enum BoltOddsFast {
         /// of its own: joining the two copied half the frame's updates (a few ms of a 2,000-game state).
         var later: [FeedUpdate] = []
         var games: [String] = []
+        /// Whether a game's books' views in a row go into one update (`BookViewRun`), for a store.
+        var merging = false
+        /// The views of the last game read, not yet in `updates` (merging only).
+        var run: BookViewRun?
+
+        init(merging: Bool = false) { self.merging = merging }
+
+        /// A book's view of a game: merged into the run of its game's views, or begins the next run.
+        mutating func add(_ view: consuming Event, book: String) {
+            guard merging else { updates.append(.bookUpsert(view, book: book)); return }
+            var view = view
+            if run?.join(&view, book: book) == true { return }
+            endRun()
+            if let begun = BookViewRun(view, book: book) { run = begun } else { updates.append(.bookUpsert(view, book: book)) }
+        }
+
+        /// The run of views so far into `updates`: before any other update, and at the end of a read.
+        mutating func endRun() {
+            if let ended = run.take() { updates.append(ended.update()) }
+        }
 
         /// Every update, in order.
         var all: [FeedUpdate] { later.isEmpty ? updates : updates + later }
@@ -36,8 +56,8 @@ enum BoltOddsFast {
     }
 
     /// A frame's updates; nil when the frame is not for this path.
-    static func frame(_ bytes: [UInt8], dating: Dating? = nil) -> Read? {
-        bytes.withUnsafeBufferPointer { frame($0, dating: dating) }
+    static func frame(_ bytes: [UInt8], dating: Dating? = nil, splitAt: Int = splitSize, merging: Bool = false) -> Read? {
+        bytes.withUnsafeBufferPointer { frame($0, dating: dating, splitAt: splitAt, merging: merging) }
     }
 
     /// A frame at least this large (the initial state's, of several MB) is read in two halves at once.
@@ -46,18 +66,21 @@ enum BoltOddsFast {
     /// `frame` of bytes read in place. A frame of `splitAt` bytes or more that is an array is read in
     /// two halves at once, the second on a thread of its own, from a cut between two messages near
     /// its middle (`JSONArraySplit`); the answer is the one reading it whole gives.
-    static func frame(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating? = nil, splitAt: Int = splitSize) -> Read? {
+    /// `merging`: a game's books' views in a row as one update (`Read.merging`).
+    static func frame(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating? = nil, splitAt: Int = splitSize,
+                      merging: Bool = false) -> Read? {
         guard buffer.count >= splitAt, let cut = JSONArraySplit.cut(buffer) else {
-            return whole(buffer, dating: dating, stoppingAt: nil).read
+            return whole(buffer, dating: dating, stoppingAt: nil, merging: merging).read
         }
-        return halves(buffer, cut: cut, dating: dating).read
+        return halves(buffer, cut: cut, dating: dating, merging: merging).read
     }
 
     /// The frame read from its start up to `cut` and from `cut` to its end at once; `halves` is
     /// false when the first half found no message starting at `cut` and read the whole frame.
-    static func halves(_ buffer: UnsafeBufferPointer<UInt8>, cut: Int, dating: Dating?) -> (read: Read?, halves: Bool) {
-        let (head, tail) = Concurrently.pair({ whole(buffer, dating: dating, stoppingAt: cut) },
-                                                       { [buffer] in rest(buffer, from: cut, dating: dating) })
+    static func halves(_ buffer: UnsafeBufferPointer<UInt8>, cut: Int, dating: Dating?,
+                       merging: Bool = false) -> (read: Read?, halves: Bool) {
+        let (head, tail) = Concurrently.pair({ whole(buffer, dating: dating, stoppingAt: cut, merging: merging) },
+                                                       { [buffer] in rest(buffer, from: cut, dating: dating, merging: merging) })
         // The cut was not between two messages of the array: the first half read the whole frame.
         guard head.stopped else { return (head.read, false) }
         guard var read = head.read, let more = tail else { return (nil, true) }
@@ -69,12 +92,13 @@ enum BoltOddsFast {
 
     /// A frame read from its start: to its end, or, given `stop`, only up to the message that starts
     /// there (`stopped`) when that index is where one does.
-    static func whole(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating?, stoppingAt stop: Int?) -> (read: Read?, stopped: Bool) {
+    static func whole(_ buffer: UnsafeBufferPointer<UInt8>, dating: Dating?, stoppingAt stop: Int?,
+                      merging: Bool = false) -> (read: Read?, stopped: Bool) {
         var s = JSONScanner(buffer)
         do {
             if s.isArray() {
                 guard try s.enterArray() else { try s.finish(); return (Read(), false) }
-                return try messages(&s, dating: dating, stoppingAt: stop)
+                return try messages(&s, dating: dating, stoppingAt: stop, merging: merging)
             }
             var memo = StringMemo()
             memo.dating = dating
@@ -89,19 +113,20 @@ enum BoltOddsFast {
     }
 
     /// The messages of an array from the one that starts at `start` to the array's end (the frame's).
-    static func rest(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, dating: Dating?) -> Read? {
+    static func rest(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, dating: Dating?, merging: Bool = false) -> Read? {
         var s = JSONScanner(buffer, resumingAt: start, nesting: 1)
-        return (try? messages(&s, dating: dating, stoppingAt: nil))?.read
+        return (try? messages(&s, dating: dating, stoppingAt: nil, merging: merging))?.read
     }
 
     /// The messages of an array from the one the scanner is at to the array's end, then the frame's
     /// end; or, given `stop`, only up to the message that starts there (`stopped`) when that index is
     /// where one does (past it, the cut was inside a message, and they are read to the end).
-    static func messages(_ s: inout JSONScanner, dating: Dating?, stoppingAt stop: Int?) throws -> (read: Read?, stopped: Bool) {
+    static func messages(_ s: inout JSONScanner, dating: Dating?, stoppingAt stop: Int?,
+                         merging: Bool = false) throws -> (read: Read?, stopped: Bool) {
         var memo = StringMemo()
         memo.dating = dating
         var templates = Templates()
-        var read = Read()
+        var read = Read(merging: merging)
         var stop = stop
         // About one message per 2 KB (the initial state's are 2 KB): one allocation, not log2(n) copies.
         read.updates.reserveCapacity(min(((stop ?? s.bytes.count) - s.index) / 2048 + 1, 50_000))
@@ -109,10 +134,11 @@ enum BoltOddsFast {
             guard try message(&s, into: &read, memo: &memo, templates: &templates) else { return (nil, false) }
             guard try s.nextElement() else { break }
             if let at = stop, s.peek() != nil {
-                if s.index == at { return (read, true) }
+                if s.index == at { read.endRun(); return (read, true) }
                 if s.index > at { stop = nil }
             }
         } while true
+        read.endRun()
         try s.finish()
         return (read, false)
     }
@@ -184,8 +210,9 @@ enum BoltOddsFast {
         switch action {
         case "initial_state", "game_update", "game_added":
             if read.games.last != event.id { read.games.append(event.id) }
-            read.updates.append(.bookUpsert(event, book: book))
+            read.add(event, book: book)
         case "line_update":
+            read.endRun()
             for market in event.markets {
                 for selection in market.selections {
                     read.updates.append(.price(PriceUpdate(eventID: event.id, marketID: market.id, marketName: market.name,

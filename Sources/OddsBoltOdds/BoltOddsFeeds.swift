@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import OddsJSON
 import OddsModel
+import OddsStore
 import OddsTransport
 
 /// What the odds stream is subscribed to; a filter left nil means all, as BoltOdds documents.
@@ -151,8 +152,12 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     }
 
     public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
+        try receive(span: frame, first: first, mergingBookViews: false)
+    }
+
+    public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool, mergingBookViews: Bool) throws -> Inbound {
         // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
-        if let read = BoltOddsFast.frame(frame, dating: dating()) {
+        if let read = BoltOddsFast.frame(frame, dating: dating(), merging: mergingBookViews) {
             guard !read.later.isEmpty else { return .data(kept(read.updates, games: read.games)) }
             // Read in two halves: the halves' lists go on as they are (the games are listed by the first).
             return .batch([.data(kept(read.updates, games: read.games)), .data(kept(read.later, games: []))], skipped: [])
@@ -221,7 +226,12 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
         let sport = lock.withLock { filters.sport }
         var kept = updates
         if let sport {
-            kept.removeAll { if case .bookUpsert(let e, _) = $0 { return e.sport != sport } else { return false } }
+            kept.removeAll {
+                switch $0 {
+                case .bookUpsert(let e, _), .bookViews(let e, _): return e.sport != sport
+                default: return false
+                }
+            }
         }
         // The decoder's list holds every game of the frame: it is the answer only when nothing was left out.
         let games = sport == nil ? listed ?? BoltOddsOddsFeed.games(in: kept) : BoltOddsOddsFeed.games(in: kept)
@@ -251,7 +261,10 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     private static func games(in updates: [FeedUpdate]) -> [String] {
         var games: [String] = []
         for u in updates {
-            if case .bookUpsert(let e, _) = u, games.last != e.id { games.append(e.id) }
+            switch u {
+            case .bookUpsert(let e, _), .bookViews(let e, _): if games.last != e.id { games.append(e.id) }
+            default: break
+            }
         }
         return games
     }
@@ -447,6 +460,34 @@ public enum BoltOddsDecoders {
         }
         guard let read = elements(bytes, cuts: cuts, now: now) else { return false }
         return read.updates == whole.updates && read.skipped == whole.skipped.count && read.notices == whole.notices
+    }
+
+    /// True when a store folds the frame's books' views merged (`BookViewRun`, read whole and in
+    /// halves) into what it folds from the views one by one: into an empty store, and into one that
+    /// holds the frame already (each book's markets then replaced in turn, their price moves noted).
+    public static func mergedAgree(_ bytes: [UInt8]) -> Bool {
+        let now = Date(timeIntervalSince1970: 1_795_440_000)
+        let dating = BoltOddsFast.Dating(now: now, zone: nil)
+        let read = bytes.withUnsafeBufferPointer { buffer in
+            (plain: BoltOddsFast.frame(buffer, dating: dating, splitAt: .max)?.all,
+             whole: BoltOddsFast.frame(buffer, dating: dating, splitAt: .max, merging: true)?.all,
+             halves: BoltOddsFast.frame(buffer, dating: dating, splitAt: 0, merging: true)?.all)
+        }
+        guard let plain = read.plain else { return read.whole == nil && read.halves == nil }
+        guard let whole = read.whole, let halves = read.halves else { return false }
+        func fold(_ lists: [[FeedUpdate]]) -> [(Event, [SelectionKey: PriceMove])] {
+            var store = LiveStore()
+            for (i, list) in lists.enumerated() {
+                for u in list { store.apply(FeedMessage(provider: .boltodds, receivedAt: now + Double(i), update: u)) }
+            }
+            return store.currentEvents().map { ($0, store.events[EventKey(provider: .boltodds, id: $0.id)]?.moves ?? [:]) }
+        }
+        func same(_ a: [(Event, [SelectionKey: PriceMove])], _ b: [(Event, [SelectionKey: PriceMove])]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        }
+        let once = fold([plain]), twice = fold([plain, plain])
+        return same(once, fold([whole])) && same(once, fold([halves])) && same(twice, fold([plain, whole]))
+            && same(twice, fold([plain, halves]))
     }
 
     /// True when the fast path answers for this frame.

@@ -56,6 +56,10 @@ extension BoltOddsClient {
             FuzzTarget(name: "boltodds odds elements", decode: { BoltOddsDecoders.elements($0, cuts: [$0.count / 3], now: Date()) != nil },
                        stillWorks: { corpus.contains { $0.first == UInt8(ascii: "[") && BoltOddsDecoders.elements($0, cuts: [7], now: Date())?.updates.isEmpty == false } },
                        disagrees: { !BoltOddsDecoders.elementsAgree($0) }),
+            // A game's books' views merged for a store, held to the views folded one by one.
+            FuzzTarget(name: "boltodds odds merged views", decode: { BoltOddsDecoders.fastAnswers($0) },
+                       stillWorks: { corpus.contains { BoltOddsDecoders.fastAnswers($0) } },
+                       disagrees: { !BoltOddsDecoders.mergedAgree($0) }),
         ]
     }
 }

@@ -24,10 +24,11 @@ extension Runtime {
         let books = common.bookFilter
         // Without a filter the message goes straight to the store: even handed through an empty filter
         // and back, the firehose replay measured 3 % slower.
+        // A game's books' views in a row go to the store as one update (`FeedUpdate.mergeBookViews`).
         if books.isEmpty {
-            try decoder.forEach { message in store.apply(message) }
+            try decoder.forEach(mergingBookViews: true) { message in store.apply(message) }
         } else {
-            try decoder.forEach { message in if let m = books.apply(message) { store.apply(m) } }
+            try decoder.forEach(mergingBookViews: true) { message in if let m = books.apply(message) { store.apply(m) } }
         }
         return (store, stats)
     }

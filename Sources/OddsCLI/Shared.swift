@@ -69,7 +69,7 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
                         priceNotes = ValueReport.priceLineNotes(p, in: current, markets: markets, settings: value)
                     }
                 case .upsert(let e): note(e, touched: nil)
-                case .bookUpsert(let e, _): note(e, touched: Set(e.markets.map(\.id)))
+                case .bookUpsert(let e, _), .bookViews(let e, _): note(e, touched: Set(e.markets.map(\.id)))
                 case .snapshot(let events): for e in events { note(e, touched: nil) }
                 case .remove(let id): reader.forget(EventKey(provider: message.provider, id: id))
                 default: break
@@ -109,6 +109,12 @@ func humanLine(_ m: FeedMessage, store: LiveStore) -> String? {
     case .bookUpsert(let e, let book):
         let main = e.mainMarket.map { m in m.selections.map { "\($0.name) \($0.suspended ? "SUSP" : $0.price?.text ?? "-")" }.joined(separator: "  ") }
         return "\(time)  \(title(e.id))  \(book): " + (main ?? "no markets")
+    case .bookViews(let e, let books):
+        let lines = FeedUpdate.splitBookViews(e, books: books).map { view, book in
+            humanLine(FeedMessage(provider: m.provider, connection: m.connection, receivedAt: m.receivedAt,
+                                  update: .bookUpsert(view, book: book)), store: store) ?? ""
+        }
+        return lines.joined(separator: "\n")
     case .connection(let state):
         return "\(time)  \(m.provider.displayName) \(m.connection): \(state.label)"
     default:

@@ -172,7 +172,7 @@ struct Watch: AsyncParsableCommand {
                 case .heartbeat:
                     // A pong: the clock runs on between messages.
                     showScore(event)
-                case .scoreboard, .score, .status, .upsert, .bookUpsert, .snapshot:
+                case .scoreboard, .score, .status, .upsert, .bookUpsert, .bookViews, .snapshot:
                     if human { showScore(event) }
                     else if case .scoreboard = message.update { out(message) }
                     else if case .score = message.update { out(message) }

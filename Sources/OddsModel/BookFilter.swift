@@ -30,6 +30,10 @@ public struct BookFilter: Hashable, Sendable {
         case .upsert(let e): return .upsert(apply(e))
         case .price(let p): return allows(p.book) ? update : nil
         case .bookUpsert(let e, let b): return allows(b) ? .bookUpsert(apply(e), book: b) : nil
+        case .bookViews(let e, let books):
+            let kept = books.filter(allows)
+            guard let first = kept.first else { return nil }
+            return kept.count == 1 ? .bookUpsert(apply(e), book: first) : .bookViews(apply(e), books: kept)
         case .clear(let scope): return scope.book.map(allows) == false ? nil : update
         default: return update
         }

@@ -111,6 +111,11 @@ public enum FeedUpdate: Hashable, Sendable {
     /// its markets replace that book's, other books' stay, and the event's teams and competition
     /// are refreshed while its score and clock (from other feeds) are kept.
     case bookUpsert(Event, book: String)
+    /// Several books' whole views of one event in a row, as one event holding every book's markets
+    /// (made by `mergeBookViews` where that changes nothing): the same as a `bookUpsert` of each book
+    /// in turn, with the event's markets that name that book. A store folds the event once, instead
+    /// of once per book (BoltOdds' initial state sends each game once per book, one after another).
+    case bookViews(Event, books: [String])
     /// Score, clock, period or status from a scores or play-by-play feed.
     case scoreboard(Scoreboard)
     /// The event is gone (ended, removed).
@@ -137,12 +142,75 @@ public enum FeedUpdate: Hashable, Sendable {
     /// The event this update is about, if it is about one.
     public var eventID: String? {
         switch self {
-        case .upsert(let e), .bookUpsert(let e, _): return e.id
+        case .upsert(let e), .bookUpsert(let e, _), .bookViews(let e, _): return e.id
         case .scoreboard(let s): return s.eventID
         case .remove(let id), .score(let id, _, _), .incident(let id, _), .status(let id, _, _), .stats(let id, _),
              .lineups(let id, _): return id
         case .price(let p): return p.eventID
         case .snapshot, .heartbeat, .connection, .clear: return nil
+        }
+    }
+}
+
+extension FeedUpdate {
+    /// A `bookViews` update as the `bookUpsert` of each of its books, in order.
+    public static func splitBookViews(_ event: Event, books: [String]) -> [(event: Event, book: String)] {
+        books.map { book in
+            var view = event
+            view.markets = event.markets.filter { $0.book == book }
+            return (view, book)
+        }
+    }
+}
+
+/// Books' views of one event that come one after another (BoltOdds' initial state sends each game
+/// once per book, in a row), gathered into one event as a decoder reads them: one `bookViews` update
+/// for a store to fold once, instead of a `bookUpsert` per book. A view joins only where folding the
+/// merged update is the same as folding the views in turn: every market of a view names its book,
+/// no book comes twice, and the views agree on what a store takes from a later book's view (teams,
+/// competition, sport, start and status). Each view's markets are moved, not copied.
+public struct BookViewRun: Sendable {
+    private var event: Event
+    private var books: [String]
+
+    /// A run begun with `event`, `book`'s view; nil when a market of it names another book.
+    public init?(_ event: consuming Event, book: String) {
+        guard event.markets.allSatisfy({ $0.book == book }) else { return nil }
+        self.event = event
+        books = [book]
+    }
+
+    /// Whether `view`, `book`'s view, joined the run (its markets moved in, `view` left without them).
+    public mutating func join(_ view: inout Event, book: String) -> Bool {
+        guard event.isSameView(as: view), !books.contains(book), view.markets.allSatisfy({ $0.book == book }) else { return false }
+        event.takeMarkets(of: &view)
+        books.append(book)
+        return true
+    }
+
+    /// The run as an update: a `bookUpsert` for a run of one view.
+    public consuming func update() -> FeedUpdate {
+        books.count == 1 ? .bookUpsert(event, book: books[0]) : .bookViews(event, books: books)
+    }
+}
+
+extension Event {
+    /// Whether `other` is a view of the same event that a store would fold just as this one: the same
+    /// provider and id, teams, competition, sport, start and status.
+    func isSameView(as other: Event) -> Bool {
+        provider == other.provider && id == other.id && home == other.home && away == other.away
+            && league == other.league && sport == other.sport && startTime == other.startTime && status == other.status
+    }
+
+    /// `other`'s markets moved to the end of this event's (`other` is left with markets of nothing).
+    mutating func takeMarkets(of other: inout Event) {
+        let start = markets.count, count = other.markets.count
+        guard count > 0 else { return }
+        for _ in 0..<count { markets.append(Market.vacant) }
+        markets.withUnsafeMutableBufferPointer { held in
+            other.markets.withUnsafeMutableBufferPointer { new in
+                for i in new.indices { swap(&held[start + i], &new[i]) }
+            }
         }
     }
 }

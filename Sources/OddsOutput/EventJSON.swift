@@ -156,6 +156,10 @@ public enum EventJSON {
         case .bookUpsert(let e, let book):
             head("book")
             fields += [("book", .string(book)), ("event", event(e, notes: notes?(e)))]
+        case .bookViews(let e, let books):
+            // Merged for a store only (`FeedUpdate.mergeBookViews`); written, it says which books' views it holds.
+            head("books")
+            fields += [("books", .array(books.map { .string($0) })), ("event", event(e, notes: notes?(e)))]
         case .scoreboard(let s):
             head("scoreboard")
             fields += [("eventId", .string(s.eventID)), ("home", .optionalString(s.home)), ("away", .optionalString(s.away)),

@@ -167,6 +167,11 @@ public struct LiveStore: Sendable {
         case .bookUpsert(let event, let book):
             let key = EventKey(provider: provider, id: event.id)
             bookUpsert(event, book: book, key: key, at: now)
+        case .bookViews(let event, let books):
+            let key = EventKey(provider: provider, id: event.id)
+            // New to the store (the initial state): the views together are the event as it is sent.
+            guard events.index(forKey: key) != nil else { insert(event, key: key, at: now); return }
+            for (view, book) in FeedUpdate.splitBookViews(event, books: books) { bookUpsert(view, book: book, key: key, at: now) }
         case .scoreboard(let board):
             applyScoreboard(board, provider: provider, at: now)
         case .clear(.book(let book)):
@@ -229,6 +234,14 @@ public struct LiveStore: Sendable {
         events[key]!.moves = events[key]!.moves.filter { $0.key.book != book }
     }
 
+    /// An event new to the store, as it came (a book's view of it, or several books' views at once).
+    private mutating func insert(_ incoming: consuming Event, key: EventKey, at now: Date) {
+        var event = incoming
+        event.updatedAt = now
+        events[key] = EventState(event: event, lastUpdate: now)
+        lastFound = events.index(forKey: key).map { (key, $0, generation) }
+    }
+
     /// One book's markets of an event replace that book's; the rest of the event stays.
     private mutating func bookUpsert(_ incoming: consuming Event, book: String, key: EventKey, at now: Date) {
         let index: Dictionary<EventKey, EventState>.Index
@@ -237,10 +250,7 @@ public struct LiveStore: Sendable {
         } else if let found = events.index(forKey: key) {
             index = found
         } else {
-            var event = incoming
-            event.updatedAt = now
-            events[key] = EventState(event: event, lastUpdate: now)
-            lastFound = events.index(forKey: key).map { (key, $0, generation) }
+            insert(incoming, key: key, at: now)
             return
         }
         // In place (through `modify`): the getter of `values[index]` would copy the whole event state.

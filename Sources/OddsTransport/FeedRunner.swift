@@ -108,6 +108,9 @@ public protocol FeedAdapter: AnyObject {
     /// valid only during the call. By default they are copied into one; a decoder that reads bytes
     /// in place takes them as they are.
     func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound
+    /// `receive(span:first:)` for a store: a decoder may give runs of one event's book views as one
+    /// `bookViews` update each (`BookViewRun`), which a store folds once. By default, `receive(span:first:)`.
+    func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool, mergingBookViews: Bool) throws -> Inbound
     /// A reader of a large message's elements as they arrive, when the message is a JSON array of
     /// messages (BoltOdds' initial state), so that it is never held whole; nil (the default) to read
     /// every message whole with `receive`.
@@ -141,6 +144,10 @@ public protocol FeedElementReader: AnyObject {
 extension FeedAdapter {
     public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool) throws -> Inbound {
         try receive(Array(frame), first: first)
+    }
+
+    public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool, mergingBookViews: Bool) throws -> Inbound {
+        try receive(span: frame, first: first)
     }
 
     public func elementReader(first: Bool) -> (any FeedElementReader)? { nil }

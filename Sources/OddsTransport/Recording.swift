@@ -526,8 +526,12 @@ public final class ReplayDecoder {
     /// of `body` (which folds them into a store on the calling thread), so that decoding and folding
     /// run side by side, and `sharing` says which batches the calling thread decodes itself; otherwise
     /// each batch is decoded and handed on in turn (`Concurrently.pipeline`). No array of messages per
-    /// frame. Throws a fatal message's error, after every message before it.
-    public func forEach(ahead: Bool = Concurrently.hasSpareCore, sharing: Sharing = .usual,
+    /// frame. `mergingBookViews` (for a store): a decoder may hand a game's books' views in a row on as
+    /// one `bookViews` update (`FeedAdapter.receive(span:first:mergingBookViews:)`), merged on the thread
+    /// that made them; folded, each view would be let go of on the folding thread, into the decoding
+    /// thread's heap while that thread allocates in it, and the two would wait on its lock. Throws a
+    /// fatal message's error, after every message before it.
+    public func forEach(ahead: Bool = Concurrently.hasSpareCore, sharing: Sharing = .usual, mergingBookViews: Bool = false,
                         _ body: (consuming FeedMessage) -> Void) throws {
         let outcome = Outcome()
         let stats = self.stats
@@ -545,7 +549,7 @@ public final class ReplayDecoder {
                     } else if let updates = read(frame.bytes, with: detached) {
                         batch.add(.read(updates), from: adapter, at: frame.date, first: first)
                     }
-                } else if let inbound = received(frame, by: adapter, first: first) {
+                } else if let inbound = received(frame, by: adapter, first: first, mergingBookViews: mergingBookViews) {
                     if case .fatal(let error) = inbound { outcome.failure = error; return false }
                     batch.add(.inbound(inbound), from: adapter, at: frame.date, first: first)
                 }
@@ -690,9 +694,11 @@ public final class ReplayDecoder {
 
     /// A frame read by its connection's own `receive`, what it left out counted; nil, counted as
     /// malformed, when it cannot be read.
-    private func received(_ frame: RecordingReader.FrameView, by adapter: any FeedAdapter, first: Bool) -> Inbound? {
+    private func received(_ frame: RecordingReader.FrameView, by adapter: any FeedAdapter, first: Bool,
+                          mergingBookViews: Bool = false) -> Inbound? {
         do {
-            let inbound = try adapter.receive(span: frame.bytes, first: first)
+            let inbound = mergingBookViews ? try adapter.receive(span: frame.bytes, first: first, mergingBookViews: true)
+                                           : try adapter.receive(span: frame.bytes, first: first)
             for reason in inbound.skipped { stats.skipped(reason) }
             return inbound
         } catch {

@@ -127,6 +127,74 @@ struct BooksTests {
         #expect(store.events.values.allSatisfy { $0.event.markets.allSatisfy { $0.selections.count == 2 } })
     }
 
+    @Test("A game's books' views in a row gather into one update only where folding it is folding the views in turn")
+    func bookViewRuns() throws {
+        func view(_ book: String, _ home: String, id: String = "g1", status: EventStatus = .live) -> Event {
+            var e = event([market(book, [home, "+100"])], id: id)
+            e.status = status
+            return e
+        }
+        // Three books of one game: one update, the markets moved in order.
+        var run = try #require(BookViewRun(view("draftkings", "-110"), book: "draftkings"))
+        var fd = view("fanduel", "-120"), mgm = view("betmgm", "-130")
+        #expect(run.join(&fd, book: "fanduel") && run.join(&mgm, book: "betmgm"))
+        #expect(fd.markets.allSatisfy { $0.selections.isEmpty } && mgm.markets.allSatisfy { $0.selections.isEmpty })
+        let merged = run.update()
+        guard case .bookViews(let e, let books) = merged else { Issue.record("not merged: \(merged)"); return }
+        #expect(books == ["draftkings", "fanduel", "betmgm"])
+        #expect(e.markets.map { "\($0.book!) \($0.selections[0].price!.text)" } == ["draftkings -110", "fanduel -120", "betmgm -130"])
+        #expect(FeedUpdate.splitBookViews(e, books: books).map { "\($0.book) \($0.event.markets.count)" } == ["draftkings 1", "fanduel 1", "betmgm 1"])
+        // What does not join: another game, a book twice, a view the store would fold otherwise, a market of another book.
+        var other = try #require(BookViewRun(view("draftkings", "-110"), book: "draftkings"))
+        let g2 = view("fanduel", "-120", id: "g2"), again = view("draftkings", "-105"), scheduled = view("fanduel", "-120", status: .scheduled)
+        var renamed = view("fanduel", "-120")
+        renamed.home = "Boston Celtics"
+        var mislabelled = view("fanduel", "-120")
+        mislabelled.markets[0].book = "betmgm"
+        for (refused, book) in [(g2, "fanduel"), (again, "draftkings"), (scheduled, "fanduel"), (renamed, "fanduel"), (mislabelled, "fanduel")] {
+            var v = refused
+            #expect(!other.join(&v, book: book))
+            #expect(v.markets[0].selections.count == 2, "a view refused keeps its markets")
+        }
+        #expect(BookViewRun(mislabelled, book: "fanduel") == nil)
+        #expect(other.update() == .bookUpsert(view("draftkings", "-110"), book: "draftkings"), "a run of one view is a bookUpsert")
+    }
+
+    @Test("A store folds several books' views at once as it folds them one by one: a game new to it, one it holds, and through --book")
+    func bookViewsFold() throws {
+        func views(_ prices: [(String, String)], id: String = "g1") -> [(Event, String)] {
+            prices.map { (event([market($0.0, [$0.1, "+100"])], id: id), $0.0) }
+        }
+        func merged(_ views: [(Event, String)]) throws -> FeedUpdate {
+            var run = try #require(BookViewRun(views[0].0, book: views[0].1))
+            for (e, book) in views.dropFirst() { var v = e; #expect(run.join(&v, book: book)) }
+            return run.update()
+        }
+        func state(_ store: LiveStore, _ id: String = "g1") -> String {
+            guard let s = store.events[EventKey(provider: .boltodds, id: id)] else { return "none" }
+            let markets = s.event.markets.map { "\($0.book!) \($0.selections.map { $0.price!.text }.joined(separator: "/"))" }
+            return "\(markets.joined(separator: ", ")) moves \(s.moves.count) at \(s.event.updatedAt!.timeIntervalSince(t0))"
+        }
+        let first = views([("draftkings", "-110"), ("fanduel", "-120"), ("betmgm", "-130")])
+        let later = views([("fanduel", "-150"), ("caesars", "-140"), ("draftkings", "-110")])
+        for filter in [BookFilter([]), BookFilter(["fanduel", "caesars"])] {
+            var oneByOne = LiveStore(), atOnce = LiveStore()
+            for (e, book) in first { if let m = filter.apply(msg(.bookUpsert(e, book: book))) { oneByOne.apply(m) } }
+            for (e, book) in later { if let m = filter.apply(msg(.bookUpsert(e, book: book), 5)) { oneByOne.apply(m) } }
+            if let m = filter.apply(msg(try merged(first))) { atOnce.apply(m) }
+            if let m = filter.apply(msg(try merged(later), 5)) { atOnce.apply(m) }
+            #expect(state(atOnce) == state(oneByOne))
+            #expect(state(atOnce) != "none")
+        }
+        var store = LiveStore()
+        store.apply(msg(try merged(first)))
+        store.apply(msg(try merged(later), 5))
+        #expect(state(store) == "draftkings -110/+100, fanduel -150/+100, betmgm -130/+100, caesars -140/+100 moves 1 at 5.0")
+        // Filtered down to one book, a merged update is that book's view.
+        #expect(BookFilter(["betmgm"]).apply(try merged(first)).map { if case .bookUpsert(_, "betmgm") = $0 { true } else { false } } == true)
+        #expect(BookFilter(["pinnacle"]).apply(try merged(first)) == nil)
+    }
+
     @Test("--book keeps only the named books (any case) in events and updates")
     func bookFilter() {
         let filter = BookFilter(["FanDuel"])

@@ -350,6 +350,30 @@ struct BoltOddsFastPathTests {
         #expect(!BoltOddsDecoders.fastAnswers(trailing))
     }
 
+    @Test("Read for a store, a game's books' views in a row are one update, and a store folds it as it folds the views, read whole or in halves", .heavyLane)
+    func mergedBookViews() throws {
+        let frame = Self.state(games: 300, books: 3)
+        let read = try #require(BoltOddsFast.frame(frame, splitAt: .max, merging: true))
+        #expect(read.updates.count == 300)
+        #expect(read.updates.allSatisfy { if case .bookViews(let e, let books) = $0 { books == ["b0", "b1", "b2"] && e.markets.count == 6 } else { false } })
+        #expect(try #require(BoltOddsFast.frame(frame, splitAt: .max)).updates.count == 900, "not merged unless asked")
+        let halves = try #require(BoltOddsFast.frame(frame, splitAt: 0, merging: true))
+        #expect(!halves.later.isEmpty && halves.updates.count + halves.later.count >= 300 && halves.updates.count + halves.later.count <= 301)
+        #expect(BoltOddsDecoders.mergedAgree(frame))
+        // A view the store would fold otherwise (another home team), a price update between two books'
+        // views, and the simulator's initial state (pings, an error and an unreadable message among the views).
+        var text = String(decoding: frame, as: UTF8.self)
+        text = text.replacingOccurrences(of: #""sportsbook":"b2","game":"Home 7 vs Away 7, 2026-11-24, 01","home_team":"Home 7""#,
+                                         with: #""sportsbook":"b2","game":"Home 7 vs Away 7, 2026-11-24, 01","home_team":"Home Seven""#)
+        text = text.replacingOccurrences(of: #"{"action":"initial_state","data":{"sport":"NBA","sportsbook":"b2","game":"Home 9 "#,
+                                         with: #"{"action":"line_update","data":{"sport":"NBA","sportsbook":"b2","game":"Home 9 "#)
+        let odd = Array(text.utf8)
+        let oddRead = try #require(BoltOddsFast.frame(odd, splitAt: .max, merging: true))
+        #expect(oddRead.updates.count == 303, "game 7 in two runs and game 9's views around its price updates")
+        #expect(BoltOddsDecoders.mergedAgree(odd))
+        #expect(BoltOddsDecoders.mergedAgree(Array(StreamingTests.boltInitialState().utf8)))
+    }
+
     @Test("Cut at any brace, the halves agree with the whole frame, and only a cut between messages is used", .heavyLane)
     func halvesAtEveryCut() throws {
         // Nested objects and arrays of objects, outcomes and messages: every `{` is tried as a cut.

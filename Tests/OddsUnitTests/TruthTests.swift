@@ -670,6 +670,34 @@ struct ReplayAheadTests {
         }
     }
 
+    @Test("A replay into a store with each game's books' views merged builds the store the views build one by one, decoded ahead or in turn")
+    func replayMergedViews() throws {
+        let now = Date(timeIntervalSince1970: 1_795_440_000)
+        let big = BoltOddsFastPathTests.state(games: 700, books: 3)
+        let small = Array(String(decoding: BoltOddsFastPathTests.state(games: 1, books: 2).dropFirst().dropLast(), as: UTF8.self)
+            .components(separatedBy: #"},{"action""#)[0].appending("}").replacingOccurrences(of: "+100", with: "+155").utf8)
+        // The state, then the first game's first book again (its price moves), then the state again.
+        let frames = [big, small, big]
+        let path = try ReplayAheadTests.recording(frames, feed: "boltodds/odds", name: "merged")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func store(ahead: Bool, merging: Bool) throws -> (events: [Event], moves: Int, updates: Int) {
+            let decoder = ReplayDecoder([BoltOddsDecoders.oddsAdapter(now: now)], reader: try RecordingReader(path: path), stats: FeedStats())
+            var store = LiveStore(), updates = 0
+            try decoder.forEach(ahead: ahead, mergingBookViews: merging) { message in
+                updates += 1
+                store.apply(message)
+            }
+            return (store.currentEvents(), store.events.values.reduce(0) { $0 + $1.moves.count }, updates)
+        }
+        let expected = try store(ahead: false, merging: false)
+        #expect(expected.events.count == 700 && expected.moves > 0 && expected.updates == 700 * 3 * 2 + 1)
+        for ahead in [true, false] {
+            let got = try store(ahead: ahead, merging: true)
+            #expect(got.events == expected.events && got.moves == expected.moves, "ahead: \(ahead)")
+            #expect(got.updates <= 700 * 2 + 1 + 4, "ahead: \(ahead): \(got.updates) updates")
+        }
+    }
+
     /// A TickOdds feed of `count` frames over a few fixtures: odds updates that suspend and reopen
     /// lines, score updates whose refreshed events do not mention the suspensions, heartbeats, broken
     /// frames, matches that end and start again, and a snapshot now and then.
