@@ -24,7 +24,7 @@ extension Runtime {
         let books = common.bookFilter
         // Without a filter the message goes straight to the store: even handed through an empty filter
         // and back, the firehose replay measured 3 % slower.
-        // A game's books' views in a row go to the store as one update (`FeedUpdate.mergeBookViews`).
+        // A game's books' views in a row go to the store as one update (`BookViewRun`).
         if books.isEmpty {
             try decoder.forEach(mergingBookViews: true) { message in store.apply(message) }
         } else {

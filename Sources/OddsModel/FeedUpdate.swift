@@ -112,7 +112,7 @@ public enum FeedUpdate: Hashable, Sendable {
     /// are refreshed while its score and clock (from other feeds) are kept.
     case bookUpsert(Event, book: String)
     /// Several books' whole views of one event in a row, as one event holding every book's markets
-    /// (made by `mergeBookViews` where that changes nothing): the same as a `bookUpsert` of each book
+    /// (gathered by `BookViewRun` where that changes nothing): the same as a `bookUpsert` of each book
     /// in turn, with the event's markets that name that book. A store folds the event once, instead
     /// of once per book (BoltOdds' initial state sends each game once per book, one after another).
     case bookViews(Event, books: [String])

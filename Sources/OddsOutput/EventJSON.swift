@@ -157,7 +157,7 @@ public enum EventJSON {
             head("book")
             fields += [("book", .string(book)), ("event", event(e, notes: notes?(e)))]
         case .bookViews(let e, let books):
-            // Merged for a store only (`FeedUpdate.mergeBookViews`); written, it says which books' views it holds.
+            // Gathered for a store only (`BookViewRun`); written, it says which books' views it holds.
             head("books")
             fields += [("books", .array(books.map { .string($0) })), ("event", event(e, notes: notes?(e)))]
         case .scoreboard(let s):
