@@ -271,20 +271,7 @@ public struct LiveStore: Sendable {
                 state.event.markets = markets
             } else {
                 // A book new to this event (the initial state, book by book): nothing moved; at the end.
-                // Moved, not copied: swapped with vacant markets that `incoming` then lets go of.
-                let start = state.event.markets.count, needed = start + incoming.markets.count
-                // Room ahead for a few more books (four times what is needed, at most 64 markets more), else
-                // doubling: a game comes once per book, and growing by each book's few markets reallocated
-                // the list at most books (the fold of a 2,000-game state: 79 -> 71 million instructions).
-                if state.event.markets.capacity < needed {
-                    state.event.markets.reserveCapacity(max(needed, 2 * state.event.markets.capacity, min(4 * needed, needed + 64)))
-                }
-                for _ in 0..<incoming.markets.count { state.event.markets.append(Market.vacant) }
-                state.event.markets.withUnsafeMutableBufferPointer { held in
-                    incoming.markets.withUnsafeMutableBufferPointer { new in
-                        for i in new.indices { swap(&held[start + i], &new[i]) }
-                    }
-                }
+                state.event.takeMarkets(of: &incoming)
             }
             // Teams and competition as this feed names them; score, clock and incidents come from others.
             if !incoming.home.isEmpty { state.event.home = incoming.home }

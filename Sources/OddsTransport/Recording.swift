@@ -697,8 +697,7 @@ public final class ReplayDecoder {
     private func received(_ frame: RecordingReader.FrameView, by adapter: any FeedAdapter, first: Bool,
                           mergingBookViews: Bool = false) -> Inbound? {
         do {
-            let inbound = mergingBookViews ? try adapter.receive(span: frame.bytes, first: first, mergingBookViews: true)
-                                           : try adapter.receive(span: frame.bytes, first: first)
+            let inbound = try adapter.receive(span: frame.bytes, first: first, mergingBookViews: mergingBookViews)
             for reason in inbound.skipped { stats.skipped(reason) }
             return inbound
         } catch {
