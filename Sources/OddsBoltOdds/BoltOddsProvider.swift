@@ -1,3 +1,4 @@
+import OddsCommandSupport
 import Foundation
 import OddsModel
 import OddsTransport
@@ -31,7 +32,7 @@ extension BoltOddsClient {
                   ProviderOption("when_timezone", BoltOddsTime.defaultZone, documented: false),
                   ProviderOption("silence_seconds", "90", documented: false)],
         capabilities: [.books, .incidents, .restListings, .changesOnly],
-        commands: BoltOddsCommand.self,
+        commands: ProviderCommandGroup(BoltOddsCommand.self),
         bookShortNames: bookShortNames,
         make: { settings, transport, retry in BoltOddsClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)

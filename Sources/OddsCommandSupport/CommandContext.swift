@@ -74,3 +74,10 @@ public enum CommandHost {
         try await runner(common, provider, sport, body)
     }
 }
+
+/// A provider's command group (`odds boltodds …`) as its descriptor carries it, for the root command to list.
+public final class ProviderCommandGroup: Sendable {
+    public let command: any ParsableCommand.Type
+
+    public init(_ command: any ParsableCommand.Type) { self.command = command }
+}

@@ -1,3 +1,4 @@
+import OddsCommandSupport
 import OddsModel
 import OddsTransport
 
@@ -24,7 +25,7 @@ extension PulseScoreClient {
                   ProviderOption("ws_connections", String(defaultWebSocketConnections), documented: true),
                   ProviderOption("silence_seconds", "120", documented: false)],
         capabilities: [.restListings],
-        commands: PulseScoreCommand.self,
+        commands: ProviderCommandGroup(PulseScoreCommand.self),
         make: { settings, transport, retry in PulseScoreClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)
 

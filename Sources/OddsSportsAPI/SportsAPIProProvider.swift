@@ -1,3 +1,4 @@
+import OddsCommandSupport
 import OddsModel
 import OddsTransport
 
@@ -26,7 +27,7 @@ extension SportsAPIProClient {
         """,
         options: [ProviderOption("key_in", "query", documented: true), ProviderOption("ping_seconds", "30", documented: true)],
         capabilities: [.books, .incidents, .stats, .lineups, .matchFocus, .changesOnly],
-        commands: SportsAPICommand.self,
+        commands: ProviderCommandGroup(SportsAPICommand.self),
         // The European books SofaScore lists, for price cells too narrow for the name (the US ones are BoltOdds'),
         bookShortNames: ["betfair": "BF", "1xbet": "1XB", "888sport": "888", "betsson": "BSSN", "paddypower": "PP",
                          "skybet": "SKY", "ladbrokes": "LAD", "coral": "COR", "marathonbet": "MAR", "betclic": "BCL",
@@ -53,7 +54,7 @@ extension SportsAPIProV1Client {
         options: [ProviderOption("ping_seconds", "30", documented: false)],
         capabilities: [],
         sports: SportsAPIProV1Client.documentedSports,
-        commands: SportsAPIV1Command.self,
+        commands: ProviderCommandGroup(SportsAPIV1Command.self),
         make: { settings, transport, _ in SportsAPIProV1Client(settings: settings, transport: transport) },
         fuzzTargets: { corpus in
             FuzzTarget.adapters(feedConnections(settings: ProviderSettings(key: nil, restURL: "", webSocketURL: ""), sport: nil),

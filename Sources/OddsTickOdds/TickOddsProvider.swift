@@ -1,3 +1,4 @@
+import OddsCommandSupport
 import OddsModel
 import OddsTransport
 
@@ -23,7 +24,7 @@ extension TickOddsClient {
                   ProviderOption("key_in", "header", documented: false),
                   ProviderOption("heartbeat_seconds", "15", documented: true)],
         capabilities: [.incidents, .restListings],
-        commands: TickOddsCommand.self,
+        commands: ProviderCommandGroup(TickOddsCommand.self),
         bookShortNames: ["tickodds": "TickO"],
         make: { settings, transport, retry in TickOddsClient(settings: settings, transport: transport, retry: retry) },
         fuzzTargets: fuzzTargets)

@@ -55,8 +55,11 @@ public struct ProviderDescriptor: Sendable {
     public var supported: Bool
     /// Short names of the books it carries, lower-case name to label ("draftkings": "DK"), for narrow columns.
     public var bookShortNames: [String: String]
-    /// The provider's own command group (`odds boltodds …`), an ArgumentParser command type defined in its module.
-    public var commands: Any.Type?
+    /// The provider's own command group (`odds boltodds …`): an ArgumentParser command type defined in its module,
+    /// in OddsCommandSupport's `ProviderCommandGroup` box. A box and not `Any.Type`: taking a command type out of
+    /// `Any.Type` is a runtime conformance look-up, a scan of every conformance record at each start (0.3 M
+    /// instructions a provider); taking the box out of `AnyObject` compares one class pointer.
+    public var commands: (any AnyObject & Sendable)?
     /// Builds the client.
     public var make: @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider
     /// The provider's decoders as fuzz targets, each checked afterwards with a valid frame of its
@@ -65,7 +68,7 @@ public struct ProviderDescriptor: Sendable {
 
     public init(id: ProviderID, restURL: String, webSocketURL: String, restURLDocumented: Bool = true,
                 webSocketURLDocumented: Bool = true, summary: String, notes: String, options: [ProviderOption] = [],
-                capabilities: ProviderCapabilities, sports: [String] = [], supported: Bool = true, commands: Any.Type? = nil,
+                capabilities: ProviderCapabilities, sports: [String] = [], supported: Bool = true, commands: (any AnyObject & Sendable)? = nil,
                 bookShortNames: [String: String] = [:],
                 make: @escaping @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider,
                 fuzzTargets: @escaping @Sendable (_ corpus: [[UInt8]]) -> [FuzzTarget]) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OddsCommandSupport
 @testable import OddsCLI
 import OddsProviders
 import OddsTransport
@@ -16,7 +17,7 @@ struct PluginTests {
     @Test("Every descriptor's command group is a command, registered under the root in the registry's order")
     func commandGroups() throws {
         let groups = try ProviderRegistry.descriptors.map { d in
-            try #require(d.commands as? ParsableCommand.Type, "\(d.id) has no command group")
+            try #require((d.commands as? ProviderCommandGroup)?.command, "\(d.id) has no command group")
         }
         let names = groups.map { $0.configuration.commandName }
         #expect(names == ProviderRegistry.ids.map(\.rawValue))
