@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -36,15 +35,13 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The networking stack: one event loop group, one HTTP client, and WebSocket connections.
-/// The only module that imports SwiftNIO on the client side.
+/// The networking stack: one event loop group, HTTP/1.1 connections kept per origin, and WebSocket
+/// connections. The only module that imports SwiftNIO on the client side.
 public final class Transport: @unchecked Sendable {
-    /// The event loop (one thread), the HTTP client and the TLS configuration, made at first use: a
-    /// command that never reaches the network (a replay, `odds help`) neither starts the thread nor
-    /// builds the client, about a millisecond of every one-shot replay.
+    /// The event loop (one thread) and the TLS configuration, made at first use: a command that never
+    /// reaches the network (a replay, `odds help`) never starts the thread.
     private struct Stack {
         let group: MultiThreadedEventLoopGroup
-        let http: HTTPClient
         let tls: TLSConfiguration
     }
     /// What the transport keeps, under one lock. Not a box of each: each generic box (of a dictionary of
@@ -55,31 +52,25 @@ public final class Transport: @unchecked Sendable {
         var sslContext: NIOSSLContext?
         /// Live feeds started on this transport; `shutdown()` stops and awaits them first.
         var feeds: [UUID: Task<Void, Never>] = [:]
+        /// REST connections between requests, by origin (a few each), reused by the next request there.
+        var idle: [String: [Channel]] = [:]
     }
+    /// Idle connections kept per origin.
+    static let idlePerOrigin = 4
     private let state = NIOLockedValueBox(State())
     private let trustRoots: TrustRoots
 
-    /// Whether the event loop and HTTP client have been made (and not shut down since).
+    /// Whether the event loop has been made (and not shut down since).
     var isStarted: Bool { state.withLockedValue { $0.stack != nil } }
 
     public var group: MultiThreadedEventLoopGroup { started().group }
-    var http: HTTPClient { started().http }
     /// TLS for HTTPS and WSS alike: full verification against the system's authorities and `trustRoots`.
     var tlsConfiguration: TLSConfiguration { started().tls }
 
     private func started() -> Stack {
         state.withLockedValue { state in
             if let stack = state.stack { return stack }
-            let tls = trustRoots.clientConfiguration
-            var config = HTTPClient.Configuration(tlsConfiguration: tls)
-            config.timeout = .init(connect: .seconds(10), read: .seconds(30))
-            // A compressed body may expand only to the body bound: a small "zip bomb" cannot exhaust memory.
-            config.decompression = .enabled(limit: .size(256 << 20))
-            // A refused connection or a rejected certificate is reported at once instead of after the connect
-            // timeout; REST retries its own statuses and the live feeds reconnect with their own backoff.
-            config.connectionPool.retryConnectionEstablishment = false
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            let made = Stack(group: group, http: HTTPClient(eventLoopGroupProvider: .shared(group), configuration: config), tls: tls)
+            let made = Stack(group: MultiThreadedEventLoopGroup(numberOfThreads: 1), tls: trustRoots.clientConfiguration)
             state.stack = made
             return made
         }
@@ -100,9 +91,13 @@ public final class Transport: @unchecked Sendable {
     public var streamMessagesFrom = WebSocketReader.defaultStreamFrom
     /// Receives every WebSocket frame and REST body before it is decoded (`odds record`). Set before use.
     public var frameTap: FrameTap?
-    /// Largest REST body accepted.
+    /// Largest REST body accepted, after decompression: a small "zip bomb" cannot exhaust memory.
     public var maxBodySize = 256 << 20
+    /// The whole of a REST request, connection and redirects included.
     public var requestTimeout: TimeAmount = .seconds(20)
+    /// The part of it a connection may take. A refused connection or a rejected certificate is reported at
+    /// once, never retried here: REST retries its own statuses and live feeds reconnect with their backoff.
+    public var connectTimeout: TimeAmount = .seconds(10)
 
     /// The time every wait of this transport's feeds and requests goes by.
     public let clock: any FeedClock
@@ -128,15 +123,39 @@ public final class Transport: @unchecked Sendable {
     func track(_ id: UUID, _ task: Task<Void, Never>) { state.withLockedValue { $0.feeds[id] = task } }
     func untrack(_ id: UUID) { state.withLockedValue { _ = $0.feeds.removeValue(forKey: id) } }
 
-    /// Stops every feed, then releases the HTTP client and the thread, if they were made. Call once, before exit.
+    /// Stops every feed, then closes kept connections and releases the thread, if it was made. Call once, before exit.
     public func shutdown() async {
         let running = state.withLockedValue { s -> [Task<Void, Never>] in defer { s.feeds = [:] }; return Array(s.feeds.values) }
         for task in running { task.cancel() }
         for task in running { await task.value }
         // Nothing to stop when nothing reached the network. Taken out: a use after this makes a new stack.
-        guard let stack = state.withLockedValue({ s -> Stack? in defer { s.stack = nil; s.sslContext = nil }; return s.stack }) else { return }
-        try? await stack.http.shutdown()
+        let (stack, idle) = state.withLockedValue { s -> (Stack?, [Channel]) in
+            defer { s.stack = nil; s.sslContext = nil; s.idle = [:] }
+            return (s.stack, s.idle.values.flatMap { $0 })
+        }
+        for channel in idle { try? await channel.close() }
+        guard let stack else { return }
         try? await stack.group.shutdownGracefully()
+    }
+
+    /// A kept connection to `origin` that is still open, if any.
+    private func takeIdle(_ origin: String) -> Channel? {
+        state.withLockedValue { state in
+            while let channel = state.idle[origin]?.popLast() {
+                if channel.isActive { return channel }
+            }
+            return nil
+        }
+    }
+
+    /// Keeps a connection whose response ended and that both sides leave open; closes it otherwise.
+    private func keep(_ channel: Channel, origin: String, reusable: Bool) {
+        let kept = reusable && channel.isActive && state.withLockedValue { state in
+            guard state.stack != nil, state.idle[origin, default: []].count < Self.idlePerOrigin else { return false }
+            state.idle[origin, default: []].append(channel)
+            return true
+        }
+        if !kept { channel.close(promise: nil) }
     }
 
     /// Performs a GET and returns whatever status came back; throws only for transport failures.
@@ -150,30 +169,110 @@ public final class Transport: @unchecked Sendable {
     }
 
     private func perform(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: [UInt8]?) async throws -> HTTPResult {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "Accept", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "odds/\(OddsVersion.current)")
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        logger.debug("\(method.rawValue) \(redactor.redact(url))")
+        let deadline = NIODeadline.now() + requestTimeout
+        var method = method, url = url, body = body
+        // Redirects are followed within the origin (or from http to https on the same host), at most five:
+        // the request's headers, the key's among them, never go to another host.
+        for _ in 0...5 {
+            guard let target = HTTPTarget(url) else { throw TransportError.invalidURL(redactor.redact(url)) }
+            var head = HTTPRequestHead(version: .http1_1, method: method, uri: target.uri)
+            head.headers.add(name: "Host", value: target.hostHeader)
+            head.headers.add(name: "Accept", value: "application/json")
+            head.headers.add(name: "User-Agent", value: "odds/\(OddsVersion.current)")
+            for (name, value) in headers { head.headers.add(name: name, value: value) }
+            if let body { head.headers.add(name: "Content-Length", value: String(body.count)) }
+            logger.debug("\(method.rawValue) \(redactor.redact(url))")
+            let response = try await exchange(head, body: body, target: target, url: url, deadline: deadline)
+            let status = Int(response.head.status.code)
+            logger.debug("HTTP \(status) \(response.body.readableBytes) bytes from \(redactor.redact(url))")
+            if [301, 302, 303, 307, 308].contains(status), let location = response.head.headers.first(name: "Location"),
+               let next = URL(string: location, relativeTo: URL(string: url))?.absoluteString,
+               let nextTarget = HTTPTarget(next), nextTarget.host.lowercased() == target.host.lowercased(),
+               nextTarget.origin == target.origin || (nextTarget.tls && !target.tls) {
+                if status == 303 || (method == .POST && status <= 302) { method = .GET; body = nil }
+                url = next
+                continue
+            }
+            return HTTPResult(status: status, headers: response.head.headers.map { ($0.name, $0.value) },
+                              body: Array(response.body.readableBytesView))
+        }
+        throw TransportError.connectionFailed("too many redirects from \(redactor.redact(host(of: url)))")
+    }
+
+    /// One request and its response, on a kept connection to the origin if one is open, else on a new one.
+    /// Connecting, sending and a GET's second try are one chain of futures on the event loop; the task waits
+    /// once, for the end. Past the deadline, or when the task is cancelled, the connection is closed.
+    private func exchange(_ head: HTTPRequestHead, body: [UInt8]?, target: HTTPTarget, url: String,
+                          deadline: NIODeadline) async throws -> HTTPResponseRead {
+        let loop = group.next()
+        let limit = maxBodySize, connectTimeout = self.connectTimeout, redactedURL = redactor.redact(url)
+        let outcome = loop.makePromise(of: HTTPResponseRead.self)
+        // The connection in use, and whether the outcome is settled (by the response, the deadline or a cancel).
+        let race = NIOLockedValueBox<(channel: Channel?, settled: Bool)>((nil, false))
+        /// True for the first of the response, the deadline and a cancel; the others then do nothing.
+        @Sendable func claim() -> Bool { race.withLockedValue { r in defer { r.settled = true }; return !r.settled } }
+        @Sendable func abandon(_ error: Error) {
+            guard claim() else { return }
+            race.withLockedValue { $0.channel }?.close(promise: nil)
+            outcome.fail(error)
+        }
+        @Sendable func send(on connection: HTTPConnection) -> EventLoopFuture<HTTPResponseRead> {
+            let live = race.withLockedValue { r in r.channel = connection.channel; return !r.settled }
+            guard live else {
+                connection.channel.close(promise: nil)
+                return loop.makeFailedFuture(CancellationError())
+            }
+            return connection.send(head, body: body, limit: limit)
+        }
+        @Sendable func fresh() -> EventLoopFuture<HTTPResponseRead> {
+            let remaining = deadline - .now()
+            guard remaining > .zero else { return loop.makeFailedFuture(TransportError.timedOut(redactedURL)) }
+            return HTTPConnection.connect(to: target, transport: self, bodyLimit: limit, timeout: min(remaining, connectTimeout))
+                .flatMap { send(on: $0) }
+        }
+        let response: EventLoopFuture<HTTPResponseRead>
+        if let kept = takeIdle(target.origin) {
+            // The server may have closed the kept connection meanwhile: a GET goes again on a new one.
+            response = send(on: HTTPConnection(channel: kept, errors: FirstErrorRecorder())).flatMapError { error in
+                if case HTTPExchangeError.closed(headRead: false) = error, head.method == .GET { return fresh() }
+                return loop.makeFailedFuture(error)
+            }
+        } else {
+            response = fresh()
+        }
+        response.whenComplete { result in
+            let channel = race.withLockedValue { $0.channel }
+            guard claim() else { channel?.close(promise: nil); return }
+            // Kept before the caller hears of the response: its next request finds the connection.
+            if case .success(let read) = result, let channel {
+                self.keep(channel, origin: target.origin, reusable: read.head.isKeepAlive && head.isKeepAlive)
+            } else {
+                channel?.close(promise: nil)
+            }
+            outcome.completeWith(result)
+        }
+        let timer = loop.scheduleTask(deadline: deadline) { abandon(TransportError.timedOut(redactedURL)) }
+        defer { timer.cancel() }
         do {
-            let response = try await http.execute(request, timeout: requestTimeout)
-            let body = try await response.body.collect(upTo: maxBodySize)
-            let bytes = body.getBytes(at: body.readerIndex, length: body.readableBytes) ?? []
-            logger.debug("HTTP \(response.status.code) \(bytes.count) bytes from \(redactor.redact(url))")
-            return HTTPResult(status: Int(response.status.code),
-                              headers: response.headers.map { ($0.name, $0.value) }, body: bytes)
-        } catch let error as HTTPClientError {
-            if error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-                throw TransportError.timedOut(redactor.redact(url))
+            return try await withTaskCancellationHandler {
+                try await outcome.futureResult.get()
+            } onCancel: {
+                abandon(CancellationError())
             }
-            if error == .invalidURL || error == .emptyHost || error == .unsupportedScheme(url) {
-                throw TransportError.invalidURL(redactor.redact(url))
-            }
-            throw TransportError.connectionFailed(redactor.redact(describeConnectionFailure(error, host: host(of: url))))
+        } catch let error as TransportError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch HTTPExchangeError.bodyTooLarge(let limit) {
+            throw TransportError.connectionFailed("the response from \(target.host) is larger than \(limit >> 20) MB")
+        } catch ChannelError.connectTimeout {
+            throw TransportError.timedOut(redactedURL)
+        } catch HTTPExchangeError.closed {
+            if Task.isCancelled { throw CancellationError() }
+            throw TransportError.connectionFailed("\(target.host) closed the connection before the response ended")
         } catch {
-            throw TransportError.connectionFailed(redactor.redact(describeConnectionFailure(error, host: host(of: url))))
+            if Task.isCancelled { throw CancellationError() }
+            throw TransportError.connectionFailed(redactor.redact(describeConnectionFailure(error, host: target.host)))
         }
     }
 }

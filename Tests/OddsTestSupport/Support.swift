@@ -59,8 +59,8 @@ public func withSimulator<T>(_ configure: (inout Simulator.Options) -> Void = { 
     }
 }
 
-/// A transport of its own for `body`, shut down however `body` ends: one dropped without `shutdown` stops the
-/// whole test process (its HTTP client asserts so in debug builds), taking every other test's result with it.
+/// A transport of its own for `body`, shut down however `body` ends: one dropped without `shutdown` leaves its
+/// event loop thread and kept connections behind for the rest of the test process.
 public func withTransport<T>(logger: Logger? = nil, redactor: Redactor = Redactor(secrets: []), trustRoots: TrustRoots = .system,
                              clock: any FeedClock = SystemClock(), _ body: (Transport) async throws -> T) async throws -> T {
     var quiet = Logger(label: "test")
