@@ -1,8 +1,7 @@
 import ArgumentParser
+import OddsCommandSupport
 import OddsJSON
 import OddsModel
-import OddsCommandSupport
-import OddsCommandSupport
 import OddsOutput
 import OddsTransport
 

@@ -1,10 +1,8 @@
 import ArgumentParser
+import OddsCommandSupport
 import OddsJSON
 import OddsModel
-import OddsCommandSupport
-import OddsCommandSupport
 import OddsOutput
-import OddsPulseScore
 
 /// `odds pulsescore …`: every PulseScore operation.
 struct PulseScoreCommand: AsyncParsableCommand {

@@ -1,11 +1,9 @@
 import ArgumentParser
 import Foundation
+import OddsCommandSupport
 import OddsJSON
 import OddsModel
-import OddsCommandSupport
-import OddsCommandSupport
 import OddsOutput
-import OddsSportsAPI
 import OddsStore
 import OddsTransport
 

@@ -1,10 +1,8 @@
 import ArgumentParser
+import OddsCommandSupport
 import OddsJSON
 import OddsModel
-import OddsCommandSupport
-import OddsCommandSupport
 import OddsOutput
-import OddsTickOdds
 
 /// `odds tickodds …`: every TickOdds operation.
 struct TickOddsCommand: AsyncParsableCommand {

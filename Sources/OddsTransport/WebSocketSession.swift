@@ -128,58 +128,65 @@ public final class WebSocketSession: @unchecked Sendable {
         let requestHead = head
 
         let connect: @Sendable () async throws -> Upgrade = {
-            let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: transport.group)
+            let initializer: @Sendable (Channel) -> EventLoopFuture<EventLoopFuture<Upgrade>> = { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        let sni = isIPAddress(host) ? nil : host
+                        try channel.pipeline.syncOperations.addHandlers(
+                            NIOSSLClientHandler(context: sslContext, serverHostname: sni), tlsErrors)
+                    }
+                    let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
+                        maxFrameSize: maxFrame, enableAutomaticErrorHandling: false,
+                        upgradePipelineHandler: { channel, _ in
+                            channel.eventLoop.makeCompletedFuture {
+                                let ops = channel.pipeline.syncOperations
+                                let demand = ReadDemand(eventLoop: channel.eventLoop)
+                                let buffered = BufferedBytes()
+                                let made = FrameProducer.makeSequence(
+                                    backPressureStrategy: ByteWatermark(bytes: buffered, low: low, high: high),
+                                    finishOnDeinit: true, delegate: demand)
+                                let reader = FrameReader(source: made.source, buffered: buffered, maxFrameSize: maxFrame,
+                                                         streamFrom: streamFrom)
+                                demand.reader = reader
+                                // NIO's decoder holds a frame until its last byte: the reader reads the
+                                // bytes in its place (before it, so that it never sees any) and it goes.
+                                let decoder = try ops.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+                                try ops.addHandler(reader, position: .before(decoder))
+                                ops.removeHandler(decoder, promise: nil)
+                                // If the server closed before the reader was in place, it never sees channelInactive.
+                                let boundReader = NIOLoopBound(reader, eventLoop: channel.eventLoop)
+                                channel.closeFuture.whenComplete { _ in channel.eventLoop.execute { boundReader.value.finish() } }
+                                return .upgraded(channel, WebSocketEvents(frames: made.sequence, bytes: buffered))
+                            }
+                        })
+                    let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+                        upgradeRequestHead: requestHead, upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                let catcher = StatusCatcher(promise: channel.eventLoop.makePromise(of: Int.self))
+                                do { try channel.pipeline.syncOperations.addHandler(catcher) } catch {
+                                    catcher.promise.fail(error)
+                                    throw error
+                                }
+                                return .rejected(catcher.promise.futureResult)
+                            }
+                        })
+                    // Frames that arrive in the same read as the 101 must be kept: the default drops them.
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+                }
+            }
+            let bootstrap = ClientBootstrap(group: transport.group)
                 .connectTimeout(.milliseconds(Int64(timeout * 1000)))
                 .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-                .connect(host: host, port: port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        if let sslContext {
-                            let sni = isIPAddress(host) ? nil : host
-                            try channel.pipeline.syncOperations.addHandlers(
-                                NIOSSLClientHandler(context: sslContext, serverHostname: sni), tlsErrors)
-                        }
-                        let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
-                            maxFrameSize: maxFrame, enableAutomaticErrorHandling: false,
-                            upgradePipelineHandler: { channel, _ in
-                                channel.eventLoop.makeCompletedFuture {
-                                    let ops = channel.pipeline.syncOperations
-                                    let demand = ReadDemand(eventLoop: channel.eventLoop)
-                                    let buffered = BufferedBytes()
-                                    let made = FrameProducer.makeSequence(
-                                        backPressureStrategy: ByteWatermark(bytes: buffered, low: low, high: high),
-                                        finishOnDeinit: true, delegate: demand)
-                                    let reader = FrameReader(source: made.source, buffered: buffered, maxFrameSize: maxFrame,
-                                                             streamFrom: streamFrom)
-                                    demand.reader = reader
-                                    // NIO's decoder holds a frame until its last byte: the reader reads the
-                                    // bytes in its place (before it, so that it never sees any) and it goes.
-                                    let decoder = try ops.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
-                                    try ops.addHandler(reader, position: .before(decoder))
-                                    ops.removeHandler(decoder, promise: nil)
-                                    // If the server closed before the reader was in place, it never sees channelInactive.
-                                    let boundReader = NIOLoopBound(reader, eventLoop: channel.eventLoop)
-                                    channel.closeFuture.whenComplete { _ in channel.eventLoop.execute { boundReader.value.finish() } }
-                                    return .upgraded(channel, WebSocketEvents(frames: made.sequence, bytes: buffered))
-                                }
-                            })
-                        let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
-                            upgradeRequestHead: requestHead, upgraders: [upgrader],
-                            notUpgradingCompletionHandler: { channel in
-                                channel.eventLoop.makeCompletedFuture {
-                                    let catcher = StatusCatcher(promise: channel.eventLoop.makePromise(of: Int.self))
-                                    do { try channel.pipeline.syncOperations.addHandler(catcher) } catch {
-                                        catcher.promise.fail(error)
-                                        throw error
-                                    }
-                                    return .rejected(catcher.promise.futureResult)
-                                }
-                            })
-                        // Frames that arrive in the same read as the 101 must be kept: the default drops them.
-                        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
-                        pipeline.leftOverBytesStrategy = .forwardBytes
-                        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
-                    }
-                }
+            // An address is connected to as it is: NIO's resolver would look it up on its blocking pool first.
+            let upgrade: EventLoopFuture<Upgrade>
+            if let address = try? SocketAddress(ipAddress: host, port: port) {
+                upgrade = try await bootstrap.connect(to: address, channelInitializer: initializer)
+            } else {
+                upgrade = try await bootstrap.connect(host: host, port: port, channelInitializer: initializer)
+            }
             return try await upgrade.get()
         }
 
