@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 import OddsModel
@@ -265,6 +266,11 @@ public final class Transport: @unchecked Sendable {
             throw CancellationError()
         } catch HTTPExchangeError.bodyTooLarge(let limit) {
             throw TransportError.connectionFailed("the response from \(target.host) is larger than \(limit >> 20) MB")
+        } catch NIOHTTPDecompression.DecompressionError.limit {
+            // A compressed body that would grow past the bound: stopped as it grows (a "zip bomb").
+            throw TransportError.connectionFailed("the response from \(target.host) is larger than \(limit >> 20) MB")
+        } catch is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError {
+            throw TransportError.connectionFailed("the response from \(target.host) is not valid gzip or deflate")
         } catch ChannelError.connectTimeout {
             throw TransportError.timedOut(redactedURL)
         } catch HTTPExchangeError.closed {

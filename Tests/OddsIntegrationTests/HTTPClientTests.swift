@@ -219,6 +219,28 @@ struct HTTPClientTests {
         }
     }
 
+    @Test("A compressed body that would grow past the bound, and one that is not gzip, are each one error sentence")
+    func compressedBodies() async throws {
+        // 5,000 bytes in 41 (Python's gzip.compress, mtime 0), then a gzip header followed by garbage.
+        let bomb = [UInt8](Data(base64Encoded: "H4sIAAAAAAACA+3BMQEAAADCoErrn84UfkABAAAAAG8DBD38qIgTAAA=")!)
+        let broken: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3] + Array("not deflate at all".utf8)
+        try await Self.withServer({ request, _ in
+            let body = request == 0 ? bomb : broken
+            let head = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n"
+            return .sendBytes(Array(head.utf8) + body)
+        }) { server, transport in
+            transport.maxBodySize = 1000
+            for (path, expected) in [("/bomb", "is larger than"), ("/broken", "is not valid gzip or deflate")] {
+                do {
+                    _ = try await transport.get("http://127.0.0.1:\(server.port)" + path, headers: [])
+                    Issue.record("\(path) was accepted")
+                } catch let error as TransportError {
+                    #expect(error.description.contains(expected), "\(path): \(error)")
+                }
+            }
+        }
+    }
+
     @Test("A body over the bound and a server that never answers are each one error, within the bound and the deadline")
     func boundAndDeadline() async throws {
         try await Self.withServer({ request, _ in
