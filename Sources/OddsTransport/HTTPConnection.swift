@@ -60,19 +60,19 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     }
     private var pending: Pending?
     private var context: ChannelHandlerContext?
-    /// The first error seen while no request was waiting (a failed TLS handshake, which starts on connect).
-    private var failure: Error?
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
-        fail(failure ?? HTTPExchangeError.closed(headRead: pending?.head != nil))
+        fail(HTTPExchangeError.closed(headRead: pending?.head != nil))
     }
 
     /// Sends a request; `promise` gets its response. One request at a time: the caller waits for the last.
+    /// A connection found closed is `closed(headRead: false)` whatever closed it (a kept one is then tried
+    /// again on a new connection; a new one is reported with its pipeline's first error).
     func send(_ head: HTTPRequestHead, body: ByteBuffer?, limit: Int, promise: EventLoopPromise<HTTPResponseRead>) {
         guard let context, context.channel.isActive, pending == nil else {
-            promise.fail(failure ?? HTTPExchangeError.closed(headRead: false))
+            promise.fail(HTTPExchangeError.closed(headRead: false))
             return
         }
         pending = Pending(promise: promise, limit: limit)
@@ -108,7 +108,7 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        fail(failure ?? HTTPExchangeError.closed(headRead: pending?.head != nil))
+        fail(HTTPExchangeError.closed(headRead: pending?.head != nil))
         context.fireChannelInactive()
     }
 
@@ -116,7 +116,6 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
         // A TLS peer that closes without close_notify after the response is not a failure of the
         // response; an end of input before the response ends is reported by channelInactive.
         if let tls = error as? NIOSSLError, tls == .uncleanShutdown { return }
-        if pending == nil, failure == nil { failure = error }
         fail(error)
         context.close(promise: nil)
     }
