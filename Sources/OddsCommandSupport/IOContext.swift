@@ -86,7 +86,10 @@ public final class IOContext: @unchecked Sendable {
     /// lines and errors may quote a provider's text).
     public func err(_ line: String) {
         let safe = TerminalText.safe(redactor.redact(line))
-        FileHandle.standardError.write(Data(("odds: " + safe + "\n").utf8))
+        // Data(bytes:count:), not Data(String.UTF8View): the sequence initializer asks the runtime whether the
+        // view is ContiguousBytes, a scan of every conformance record on the first line of a run.
+        var text = "odds: " + safe + "\n"
+        text.withUTF8 { FileHandle.standardError.write(Data(bytes: $0.baseAddress!, count: $0.count)) }
     }
 
     /// A logger that writes redacted lines to stderr.
