@@ -5,7 +5,7 @@ import OddsModel
 import OddsProviders
 import OddsSimulator
 
-extension SimScenario: ExpressibleByArgument {}
+extension SimScenario: ExpressibleByArgument, ArgumentByName {}
 
 /// `odds sim`: the protocol simulator as a standalone server.
 struct Sim: AsyncParsableCommand {

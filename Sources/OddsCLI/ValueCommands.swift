@@ -10,7 +10,7 @@ import OddsStore
 import OddsTransport
 import OddsValue
 
-extension DevigMethod: ExpressibleByArgument {}
+extension DevigMethod: ExpressibleByArgument, ArgumentByName {}
 
 /// `--fair`, `--devig` and `--max-age`: how fair prices are made and which prices count.
 struct ValueOptions: ParsableArguments {

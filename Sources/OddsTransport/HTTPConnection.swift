@@ -6,7 +6,7 @@ import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
-/// Where a REST request goes, read from its URL.
+/// Where a REST request or a WebSocket upgrade goes, read from its URL.
 struct HTTPTarget: Sendable {
     var tls: Bool
     var host: String
@@ -18,10 +18,11 @@ struct HTTPTarget: Sendable {
     /// Scheme, host and port: connections are kept and reused per origin.
     var origin: String { "\(tls ? "https" : "http")://\(host):\(port)" }
 
-    init?(_ url: String) {
+    /// Nil unless the URL has one of the two schemes (`plain`, or `secure` for TLS), a host and a valid port.
+    init?(_ url: String, plain: String = "http", secure: String = "https") {
         guard let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty else { return nil }
-        tls = scheme == "https"
+              scheme == plain || scheme == secure, let host = parsed.host, !host.isEmpty else { return nil }
+        tls = scheme == secure
         self.host = host
         port = parsed.port ?? (tls ? 443 : 80)
         guard (1...65535).contains(port) else { return nil }
@@ -42,8 +43,8 @@ struct HTTPResponseRead: Sendable {
 enum HTTPExchangeError: Error, Equatable {
     /// The connection closed before the response ended; `headRead` when its status had come.
     case closed(headRead: Bool)
-    /// The (decompressed) body grew past the bound.
-    case bodyTooLarge(limit: Int)
+    /// The (decompressed) body grew past the bound (the transport's `maxBodySize`).
+    case bodyTooLarge
 }
 
 /// Reads one response at a time on a kept-alive HTTP/1.1 connection and hands it whole to the request's
@@ -90,7 +91,7 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
         case .body(var part):
             let had = current.body?.readableBytes ?? 0
             guard had + part.readableBytes <= current.limit else {
-                fail(HTTPExchangeError.bodyTooLarge(limit: current.limit))
+                fail(HTTPExchangeError.bodyTooLarge)
                 context.close(promise: nil)
                 return
             }

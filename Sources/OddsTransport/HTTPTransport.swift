@@ -264,10 +264,8 @@ public final class Transport: @unchecked Sendable {
             throw error
         } catch is CancellationError {
             throw CancellationError()
-        } catch HTTPExchangeError.bodyTooLarge(let limit) {
-            throw TransportError.connectionFailed("the response from \(target.host) is larger than \(limit >> 20) MB")
-        } catch NIOHTTPDecompression.DecompressionError.limit {
-            // A compressed body that would grow past the bound: stopped as it grows (a "zip bomb").
+        } catch HTTPExchangeError.bodyTooLarge, NIOHTTPDecompression.DecompressionError.limit {
+            // The decompressor's limit stops a compressed body as it grows past the bound (a "zip bomb").
             throw TransportError.connectionFailed("the response from \(target.host) is larger than \(limit >> 20) MB")
         } catch is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError {
             throw TransportError.connectionFailed("the response from \(target.host) is not valid gzip or deflate")

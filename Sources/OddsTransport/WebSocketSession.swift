@@ -103,14 +103,10 @@ public final class WebSocketSession: @unchecked Sendable {
     /// Opens a connection to a `ws://` or `wss://` URL, sending `headers` on the upgrade request.
     public static func connect(url: String, headers: [(String, String)], transport: Transport,
                                timeout: TimeInterval = 10) async throws -> WebSocketSession {
-        guard let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
-              scheme == "ws" || scheme == "wss", let host = parsed.host, !host.isEmpty else {
+        guard let target = HTTPTarget(url, plain: "ws", secure: "wss") else {
             throw TransportError.invalidURL(transport.redactor.redact(url))
         }
-        let tls = scheme == "wss"
-        let port = parsed.port ?? (tls ? 443 : 80)
-        var uri = parsed.percentEncodedPath.isEmpty ? "/" : parsed.percentEncodedPath
-        if let q = parsed.percentEncodedQuery { uri += "?" + q }
+        let tls = target.tls, host = target.host, port = target.port
         let sslContext: NIOSSLContext?
         do { sslContext = tls ? try transport.clientSSLContext() : nil } catch {
             throw TransportError.connectionFailed("cannot set up TLS: \(error)")
@@ -121,8 +117,8 @@ public final class WebSocketSession: @unchecked Sendable {
         let high = max(1 << 18, transport.webSocketBuffer), low = high / 4
         transport.logger.debug("WebSocket connect \(transport.redactor.redact(url))")
 
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)
-        head.headers.add(name: "Host", value: parsed.port.map { "\(host):\($0)" } ?? host)
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
+        head.headers.add(name: "Host", value: target.hostHeader)
         head.headers.add(name: "User-Agent", value: "odds/\(OddsVersion.current)")
         for (n, v) in headers { head.headers.add(name: n, value: v) }
         let requestHead = head
