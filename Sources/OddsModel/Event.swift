@@ -668,7 +668,11 @@ public struct Event: Hashable, Sendable, Identifiable {
     /// 7 hex digits of FNV-1a over `text`: stable across runs and machines (Swift's Hasher is seeded per process).
     public static func stableHex(_ text: String) -> String {
         var h: UInt64 = 14_695_981_039_346_656_037
-        for b in text.utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+        // Over the contiguous bytes: the `utf8` view's iterator was most of a 2,000-row table's ids.
+        var text = text
+        text.withUTF8 { bytes in
+            for b in bytes { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+        }
         // The top 28 bits as 7 lowercase hex digits, zero-padded: a small string, made from its bytes.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 7) { digits in
             for i in 0..<7 {
@@ -726,54 +730,67 @@ public struct Event: Hashable, Sendable, Identifiable {
         }
         let mainID = markets[mainIndex].id
         return markets.withUnsafeBufferPointer { ms in
-            // Room for the main markets' selections only: the count of every market's list was a read of
-            // memory no other step of the row touches (two thirds of the lists of a BoltOdds game).
-            var room = 0
-            for m in ms.indices where ms[m].id == mainID { room += ms[m].selections.count }
-            // Slot i, for main selection i in order of first appearance: where it first is (market,
-            // selection) and where its best price is (-1: none), as indices read in place, in memory of
-            // the call's own (on the stack for an event of usual size): a list, a closure's captured
-            // state and a copy of each selection per event cost a table of 2,000 rows 26 million instructions.
-            return withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 4 * room)) { slots -> [LineCell] in
-                var n = 0
-                // Found by a scan while there are a handful; by a dictionary past 8 (a provider's list is
-                // never searched quadratically).
-                var index: [SelectionRef: Int]?
+            // The main id's markets, found once: each pass below compared every market's id with it
+            // (a BoltOdds game has 22 markets at each of 8 books, 3 of its 8 main).
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: ms.count) { found -> [LineCell] in
+                var count = 0
+                // Room for the main markets' selections only: the count of every market's list was a read of
+                // memory no other step of the row touches (two thirds of the lists of a BoltOdds game).
+                var room = 0
                 for m in ms.indices where ms[m].id == mainID {
-                    let rule = ms[m].mainRule
-                    ms[m].selections.withUnsafeBufferPointer { ss in
-                        for k in ss.indices where rule.admits(ss[k]) && Event.slot(of: ss[k], in: slots, count: n, ms, index, hint: k) == nil {
-                            slots[4 * n] = m; slots[4 * n + 1] = k; slots[4 * n + 2] = -1; slots[4 * n + 3] = -1
-                            n += 1
-                            if index != nil { index![ss[k].ref] = n - 1 }
-                            else if n > 8 {
-                                index = Dictionary((0..<n).map { (ms[slots[4 * $0]].selections[slots[4 * $0 + 1]].ref, $0) },
-                                                   uniquingKeysWith: { a, _ in a })
-                            }
-                        }
-                    }
+                    found[count] = m; count += 1
+                    room += ms[m].selections.count
                 }
-                // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
-                for m in ms.indices where ms[m].id == mainID {
-                    ms[m].selections.withUnsafeBufferPointer { ss in
-                        for k in ss.indices where ss[k].isAvailable {
-                            guard let i = Event.slot(of: ss[k], in: slots, count: n, ms, index, hint: k) else { continue }
-                            let bm = slots[4 * i + 2], bs = slots[4 * i + 3]
-                            if bm >= 0, ms[bm].selections.withUnsafeBufferPointer({ $0[bs].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
-                                continue
-                            }
-                            slots[4 * i + 2] = m; slots[4 * i + 3] = k
-                        }
-                    }
-                }
-                var cells: [LineCell] = []
-                cells.reserveCapacity(n)
-                for i in 0..<n {
-                    cells.append(Event.lineCell(ms, mainID: mainID, first: (slots[4 * i], slots[4 * i + 1]),
-                                                best: slots[4 * i + 2] >= 0 ? (slots[4 * i + 2], slots[4 * i + 3]) : nil))
-                }
-                return cells
+                return Event.mainLine(ms, mains: UnsafeBufferPointer(rebasing: found[..<count]), room: room)
             }
+        }
+    }
+
+    /// `mainLine` over the main id's markets `mains` (indices into `ms`, in order), whose selections number `room`.
+    private static func mainLine(_ ms: UnsafeBufferPointer<Market>, mains: UnsafeBufferPointer<Int>, room: Int) -> [LineCell] {
+        // Slot i, for main selection i in order of first appearance: where it first is (market,
+        // selection) and where its best price is (-1: none), as indices read in place, in memory of
+        // the call's own (on the stack for an event of usual size): a list, a closure's captured
+        // state and a copy of each selection per event cost a table of 2,000 rows 26 million instructions.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 4 * room)) { slots -> [LineCell] in
+            var n = 0
+            // Found by a scan while there are a handful; by a dictionary past 8 (a provider's list is
+            // never searched quadratically).
+            var index: [SelectionRef: Int]?
+            for m in mains {
+                let rule = ms[m].mainRule
+                ms[m].selections.withUnsafeBufferPointer { ss in
+                    for k in ss.indices where rule.admits(ss[k]) && Event.slot(of: ss[k], in: slots, count: n, ms, index, hint: k) == nil {
+                        slots[4 * n] = m; slots[4 * n + 1] = k; slots[4 * n + 2] = -1; slots[4 * n + 3] = -1
+                        n += 1
+                        if index != nil { index![ss[k].ref] = n - 1 }
+                        else if n > 8 {
+                            index = Dictionary((0..<n).map { (ms[slots[4 * $0]].selections[slots[4 * $0 + 1]].ref, $0) },
+                                               uniquingKeysWith: { a, _ in a })
+                        }
+                    }
+                }
+            }
+            // Each one's longest available price across books (as `bestPrices`: ties go to the book listed first).
+            for m in mains {
+                ms[m].selections.withUnsafeBufferPointer { ss in
+                    for k in ss.indices where ss[k].isAvailable {
+                        guard let i = Event.slot(of: ss[k], in: slots, count: n, ms, index, hint: k) else { continue }
+                        let bm = slots[4 * i + 2], bs = slots[4 * i + 3]
+                        if bm >= 0, ms[bm].selections.withUnsafeBufferPointer({ $0[bs].price!.decimalOdds >= ss[k].price!.decimalOdds }) {
+                            continue
+                        }
+                        slots[4 * i + 2] = m; slots[4 * i + 3] = k
+                    }
+                }
+            }
+            var cells: [LineCell] = []
+            cells.reserveCapacity(n)
+            for i in 0..<n {
+                cells.append(Event.lineCell(ms, mains: mains, first: (slots[4 * i], slots[4 * i + 1]),
+                                            best: slots[4 * i + 2] >= 0 ? (slots[4 * i + 2], slots[4 * i + 3]) : nil))
+            }
+            return cells
         }
     }
 
@@ -795,14 +812,14 @@ public struct Event: Hashable, Sendable, Identifiable {
 
     /// A main selection's cell: as first listed, at the best price (`best`) with that book, the
     /// selection as that book offers it (its first market of the main id); suspended with no book.
-    private static func lineCell(_ ms: UnsafeBufferPointer<Market>, mainID: String, first: (m: Int, s: Int),
+    private static func lineCell(_ ms: UnsafeBufferPointer<Market>, mains: UnsafeBufferPointer<Int>, first: (m: Int, s: Int),
                                  best: (m: Int, s: Int)?) -> LineCell {
         var s = ms[first.m].selections[first.s]
         guard let b = best else { s.suspended = true; return LineCell(selection: s, book: nil) }
         let book = ms[b.m].book
         s.price = ms[b.m].selections[b.s].price
         s.suspended = false
-        if let m = ms.firstIndex(where: { $0.id == mainID && $0.book == book }),
+        if let m = mains.first(where: { ms[$0].book == book }),
            let k = ms[m].selections.withUnsafeBufferPointer({ ss in ss.indices.first { ss[$0].isSame(as: s) } }) {
             s = ms[m].selections[k]
         }

@@ -137,7 +137,7 @@ public final class FeedProbe: @unchecked Sendable {
     public func stop() { task?.cancel() }
 }
 
-public extension FeedUpdate {
+extension FeedUpdate {
     public var isSnapshot: Bool { if case .snapshot = self { return true } else { return false } }
     public var isLive: Bool { if case .connection(.live) = self { return true } else { return false } }
     public var isReconnecting: Bool { if case .connection(.reconnecting) = self { return true } else { return false } }

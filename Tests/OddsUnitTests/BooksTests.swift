@@ -218,18 +218,22 @@ struct BooksTests {
             let books = ["b1", "b2", "b3", "b4"]
             var markets: [Market] = []
             for book in books {
+                // Another market of the same runners first, at longer prices: never part of the main line.
+                markets.append(Market(id: "place", name: "Place", book: book, selections: (0..<count).map { i in
+                    Selection(id: "r\(i)", name: "Runner \(i)", price: Price(american: "+5000"), link: "https://\(book)/place/\(i)")
+                }))
                 markets.append(Market(id: "win", name: "Winner", book: book, selections: (0..<count).compactMap { i in
                     if random.next() % 7 == 0 { return nil }
                     let price = Price(american: "+\(100 + Int(random.next() % 900))")
                     return Selection(id: "r\(i)", name: "Runner \(i)", price: random.next() % 9 == 0 ? nil : price,
-                                     suspended: random.next() % 8 == 0)
+                                     suspended: random.next() % 8 == 0, link: "https://\(book)/win/\(i)")
                 }))
             }
             let e = Event(provider: .boltodds, id: "race", sport: "horse-racing", home: "Race 1", away: nil, status: .live, markets: markets)
             let line = e.mainLine
             var expected: [String: (price: Price, book: String)] = [:]
             var order: [String] = []
-            for m in markets {
+            for m in markets where m.id == "win" {
                 for s in m.selections {
                     if !order.contains(s.id) { order.append(s.id) }
                     guard !s.suspended, let p = s.price else { continue }
@@ -241,6 +245,8 @@ struct BooksTests {
             for cell in line {
                 if let best = expected[cell.selection.id] {
                     #expect(cell.selection.price == best.price && cell.book == best.book && !cell.selection.suspended)
+                    // The selection as the best book offers it in its main market: that book's link.
+                    #expect(cell.selection.link == "https://\(best.book)/win/\(cell.selection.id.dropFirst())")
                 } else {
                     #expect(cell.selection.suspended && cell.book == nil)
                 }
