@@ -4,6 +4,7 @@ import Foundation
 import OddsModel
 import OddsCommandSupport
 import OddsOutput
+import OddsTransport
 
 /// The process entry: parses, runs, and turns every failure into one sentence and an exit code.
 public enum OddsMain {
@@ -11,6 +12,8 @@ public enum OddsMain {
     /// thread has allocated (a thread's first allocation picks its arena).
     public static func prepare() {
         Allocator.tune(environment: ProcessEnvironment.current())
+        // A replay's frames are found while the command line is parsed (`RecordingScout`).
+        RecordingScout.startEarly(arguments: CommandLine.arguments)
     }
 
     public static func main() async -> Never {

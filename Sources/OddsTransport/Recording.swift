@@ -156,11 +156,19 @@ public final class RecordingReader {
     /// Whether the recording is a regular file (a pipe or a terminal is read, never mapped).
     private let mappable: Bool
     public let path: String
+    /// The scout of this very file, whose mapping a long line is taken from when it has found the line's end.
+    private let scout: RecordingScout?
+    /// Whether the last line came from the scout (for tests).
+    var lastLineScouted: Bool { scoutedEnd != nil }
+    /// Where the last line taken from the scout ends (the next line's offset), until the reader is done with it.
+    private var scoutedEnd: Int64?
     /// Lines that were not recording lines, skipped.
     public private(set) var malformed = 0
     public private(set) var lineNumber = 0
 
-    public init(path: String) throws {
+    /// A reader of the recording at `path`; `scout`, when it scouts this very file (unchanged), gives
+    /// its long lines (by default the scout started for this process's replay, `RecordingScout.early`).
+    public init(path: String, scout: RecordingScout? = RecordingScout.early) throws {
         self.path = path
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw OddsError.usage("Cannot read the recording \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file").")
@@ -168,6 +176,7 @@ public final class RecordingReader {
         self.handle = handle
         var info = stat()
         mappable = fstat(handle.fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        self.scout = mappable && scout?.matches(handle.fileDescriptor) == true ? scout : nil
         storage = RecordingReader.allocate(capacity)
     }
 
@@ -227,6 +236,7 @@ public final class RecordingReader {
         if capacity > RecordingReader.usualCapacity { shrink() }
         if let held { free(held.baseAddress); self.held = nil }
         if var map = mapped { odds_unmap_file(&map); mapped = nil }
+        if let end = scoutedEnd { scout?.release(before: end); scoutedEnd = nil }
     }
 
     /// Whether the last line was mapped from the file rather than read (for tests).
@@ -278,6 +288,8 @@ public final class RecordingReader {
                 return line
             }
             scanned = count
+            // A long line the scout has found whole: taken from its mapping, with no more of it read.
+            if scout != nil, let line = scoutedLine(at: position - Int64(count - start), begun: count - start) { return line }
             if count - start >= RecordingReader.firstChunk, let line = mapLine() { return line }
             fill()
         }
@@ -314,10 +326,24 @@ public final class RecordingReader {
         return UnsafeBufferPointer(start: bytes, count: end)
     }
 
+    /// The long line at file offset `lineStart`, of which `begun` bytes are in the storage, from the
+    /// scout's mapping (valid as long as the scout); nil when the scout has not found its end. The file
+    /// is read on after the line.
+    private func scoutedLine(at lineStart: Int64, begun: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard let line = scout?.line(at: lineStart), line.count >= begun else { return nil }
+        let next = lineStart + Int64(line.count) + 1
+        guard lseek(handle.fileDescriptor, off_t(next), SEEK_SET) == off_t(next) else { return nil }
+        position = next
+        count = 0; start = 0; scanned = 0
+        readSmall = true
+        scoutedEnd = next
+        return line
+    }
+
     /// Bytes read at a time.
     private static let chunk = 1 << 20
     /// Bytes read first, and after a mapped line; a line not ended within them is mapped.
-    static let firstChunk = 1 << 16
+    public static let firstChunk = 1 << 16
     /// Whether the next read is of `firstChunk` bytes.
     private var readSmall = true
 
