@@ -14,6 +14,7 @@ public enum OddsMain {
         Allocator.tune(environment: ProcessEnvironment.current())
         // A replay's frames are found while the command line is parsed (`RecordingScout`).
         RecordingScout.startEarly(arguments: CommandLine.arguments)
+        if Allocator.isReplay(CommandLine.arguments) { LocalZone.warmUp() }
     }
 
     public static func main() async -> Never {
@@ -51,6 +52,17 @@ public enum OddsMain {
             OddsCommand.exit(withError: error)
         }
     }
+}
+
+/// The user's time zone, looked up ahead on a thread of its own. A table shows kick-off times in it,
+/// and the first `TimeZone.current` loads ICU's zone data from the binary: after the machine sat idle,
+/// pages read from disk again, measured at 10-15 ms at the very end of a replay (after its last frame,
+/// before its table). Looked up at the start, that wait overlaps the parse and the decoding, or a
+/// one-shot query's wait for the network. Once a process.
+enum LocalZone {
+    static func warmUp() { _ = started }
+
+    private static let started: Void = Thread.detachNewThread { _ = TimeZone.current }
 }
 
 /// Values a one-shot command holds until the process exits: the exit gives their pages back at once,
