@@ -59,6 +59,8 @@ struct Dash: AsyncParsableCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw OddsError.usage("odds dash needs a terminal on stdin and stdout; for pipes and scripts use `odds stream`.")
         }
+        // Its table shows kick-off times in the user's zone: looked up while the feed connects.
+        LocalZone.warmUp()
         let io = IOContext()
         let term = io.environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else {

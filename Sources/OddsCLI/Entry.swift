@@ -57,8 +57,9 @@ public enum OddsMain {
 /// The user's time zone, looked up ahead on a thread of its own. A table shows kick-off times in it,
 /// and the first `TimeZone.current` loads ICU's zone data from the binary: after the machine sat idle,
 /// pages read from disk again, measured at 10-15 ms at the very end of a replay (after its last frame,
-/// before its table). Looked up at the start, that wait overlaps the parse and the decoding, or a
-/// one-shot query's wait for the network. Once a process.
+/// before its table). Looked up at the start by `odds live` and `odds dash`, and for any replay before its
+/// command line is parsed (only the words are known then), that wait overlaps the parse and the decoding,
+/// or a query's wait for the network. Not by `odds stream` or `odds record`, which show no time. Once a process.
 enum LocalZone {
     static func warmUp() { _ = started }
 

@@ -50,6 +50,8 @@ extension OddsCommand {
         }
 
         func run() async throws {
+            // Its table shows kick-off times in the user's zone: looked up while the query runs.
+            LocalZone.warmUp()
             if case .several(let ids, let all) = providerOption.choice {
                 try await withRuntime(common, sport: sportOption.value) { rt in
                     if explain { rt.printExplanation(try await rt.fusedLive(ids, all: all)) }

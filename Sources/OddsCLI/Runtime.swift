@@ -186,8 +186,6 @@ struct DemoSettings {
 /// `quiet` silences logging (the dashboard owns the terminal).
 func withRuntime<T>(_ common: CommonOptions, provider: ProviderID? = nil, sport: String? = nil,
                     io: IOContext = IOContext(), quiet: Bool = false, _ body: (Runtime) async throws -> T) async throws -> T {
-    // Tables show kick-off times in the user's zone: looked up now, while the command does its work.
-    LocalZone.warmUp()
     let configPath = ConfigFile.path(environment: io.environment)
     let config = try ConfigFile.load(path: configPath)
     var settings = try ResolvedSettings.resolve(environment: io.environment, config: config, configPath: configPath,
