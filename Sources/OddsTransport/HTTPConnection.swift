@@ -31,6 +31,23 @@ struct HTTPTarget: Sendable {
         let named = host.contains(":") ? "[\(host)]" : host
         hostHeader = parsed.port.map { "\(named):\($0)" } ?? named
     }
+
+    /// The host as an address when it is one (an IPv4 or IPv6 literal), to be connected to as it is: NIO's
+    /// resolver would look it up on its blocking pool first.
+    var address: SocketAddress? { try? SocketAddress(ipAddress: host, port: port) }
+
+    /// The name sent as TLS SNI: the host, unless it is an address (which must not be sent).
+    var serverName: String? {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1 ? nil : host
+    }
+
+    /// A bootstrap for a connection to this target, with `transport`'s options and `timeout` to connect.
+    func bootstrap(_ transport: Transport, timeout: TimeAmount) -> ClientBootstrap {
+        ClientBootstrap(group: transport.group)
+            .connectTimeout(timeout)
+            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+    }
 }
 
 /// One response, whole, as read from a connection.
@@ -140,29 +157,25 @@ struct HTTPConnection: Sendable {
     /// Connects to `target`'s origin within `timeout`.
     static func connect(to target: HTTPTarget, transport: Transport, bodyLimit: Int,
                         timeout: TimeAmount) -> EventLoopFuture<HTTPConnection> {
-        let host = target.host
         let errors = FirstErrorRecorder()
         let sslContext: NIOSSLContext?
         do { sslContext = target.tls ? try transport.clientSSLContext() : nil } catch {
             return transport.group.next().makeFailedFuture(error)
         }
-        let bootstrap = ClientBootstrap(group: transport.group)
-            .connectTimeout(timeout)
-            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+        let serverName = target.serverName
+        let bootstrap = target.bootstrap(transport, timeout: timeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let ops = channel.pipeline.syncOperations
                     if let sslContext {
-                        try ops.addHandlers(NIOSSLClientHandler(context: sslContext, serverHostname: isIPAddress(host) ? nil : host), errors)
+                        try ops.addHandlers(NIOSSLClientHandler(context: sslContext, serverHostname: serverName), errors)
                     }
                     try ops.addHTTPClientHandlers()
                     try ops.addHandler(NIOHTTPResponseDecompressor(limit: .size(bodyLimit)))
                     try ops.addHandler(ResponseCollector())
                 }
             }
-        // An address is connected to as it is: NIO's resolver would look it up on its blocking pool first.
-        let connecting = (try? SocketAddress(ipAddress: host, port: target.port)).map { bootstrap.connect(to: $0) }
-            ?? bootstrap.connect(host: host, port: target.port)
+        let connecting = target.address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: target.host, port: target.port)
         return connecting.map { HTTPConnection(channel: $0, errors: errors) }
     }
 

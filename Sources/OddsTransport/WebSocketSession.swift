@@ -106,9 +106,8 @@ public final class WebSocketSession: @unchecked Sendable {
         guard let target = HTTPTarget(url, plain: "ws", secure: "wss") else {
             throw TransportError.invalidURL(transport.redactor.redact(url))
         }
-        let tls = target.tls, host = target.host, port = target.port
         let sslContext: NIOSSLContext?
-        do { sslContext = tls ? try transport.clientSSLContext() : nil } catch {
+        do { sslContext = target.tls ? try transport.clientSSLContext() : nil } catch {
             throw TransportError.connectionFailed("cannot set up TLS: \(error)")
         }
         let tlsErrors = FirstErrorRecorder()
@@ -127,9 +126,8 @@ public final class WebSocketSession: @unchecked Sendable {
             let initializer: @Sendable (Channel) -> EventLoopFuture<EventLoopFuture<Upgrade>> = { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let sslContext {
-                        let sni = isIPAddress(host) ? nil : host
                         try channel.pipeline.syncOperations.addHandlers(
-                            NIOSSLClientHandler(context: sslContext, serverHostname: sni), tlsErrors)
+                            NIOSSLClientHandler(context: sslContext, serverHostname: target.serverName), tlsErrors)
                     }
                     let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
                         maxFrameSize: maxFrame, enableAutomaticErrorHandling: false,
@@ -173,15 +171,12 @@ public final class WebSocketSession: @unchecked Sendable {
                     return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
-            let bootstrap = ClientBootstrap(group: transport.group)
-                .connectTimeout(.milliseconds(Int64(timeout * 1000)))
-                .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-            // An address is connected to as it is: NIO's resolver would look it up on its blocking pool first.
+            let bootstrap = target.bootstrap(transport, timeout: .milliseconds(Int64(timeout * 1000)))
             let upgrade: EventLoopFuture<Upgrade>
-            if let address = try? SocketAddress(ipAddress: host, port: port) {
+            if let address = target.address {
                 upgrade = try await bootstrap.connect(to: address, channelInitializer: initializer)
             } else {
-                upgrade = try await bootstrap.connect(host: host, port: port, channelInitializer: initializer)
+                upgrade = try await bootstrap.connect(host: target.host, port: target.port, channelInitializer: initializer)
             }
             return try await upgrade.get()
         }
@@ -201,7 +196,7 @@ public final class WebSocketSession: @unchecked Sendable {
             throw CancellationError()
         } catch {
             let cause = tlsErrors.error ?? error
-            throw TransportError.connectionFailed(transport.redactor.redact(describeConnectionFailure(cause, host: host)))
+            throw TransportError.connectionFailed(transport.redactor.redact(describeConnectionFailure(cause, host: target.host)))
         }
         switch result {
         case .upgraded(let channel, let events):
@@ -232,12 +227,6 @@ public final class WebSocketSession: @unchecked Sendable {
     public func abort() {
         channel.close(promise: nil)
     }
-}
-
-/// True for IPv4 and IPv6 literals, which must not be sent as TLS SNI.
-func isIPAddress(_ host: String) -> Bool {
-    var v4 = in_addr(), v6 = in6_addr()
-    return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
 }
 
 /// Asks the reader for more frames when the consumer has drained the buffer, and closes the
