@@ -10,7 +10,8 @@ import CFileMap
 /// of the same file (device, inode, size and modification time) takes such a line from the scout's
 /// mapping, with no mapping or search of its own. A recording of short lines is read as before: the
 /// scout gives up 1 MiB past the last long line it found. The pages of a line the reader is done with
-/// are given back by the scout's thread, so that the replay holds about one frame of the file at a time.
+/// are given back by the scout's thread (in whole 2 MiB blocks of the file), so that the replay holds about
+/// one frame of the file at a time.
 public final class RecordingScout: @unchecked Sendable {
     // @unchecked: the C scout publishes each line before it counts it (release and acquire).
     private let raw: OpaquePointer

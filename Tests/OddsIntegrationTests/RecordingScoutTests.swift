@@ -143,15 +143,16 @@ extension RecordingScoutTests {
     func pagesGivenBack() throws {
         let path = RecordingScoutTests.temporary()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let lines = RecordingScoutTests.lines([1_000_000, 1_000_000, 1_000_000, 1_000_000])
+        // Lines of 3 MB: pages are given back in whole 2 MiB blocks of the file (`odds_scout_release`).
+        let lines = RecordingScoutTests.lines([3_000_000, 3_000_000, 3_000_000, 3_000_000])
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let scout = try #require(RecordingScout(path: path))
         try RecordingScoutTests.settle(scout)
         #expect(scout.found == 4)
         let base = scout.mapping.base
-        // The scout read the whole file: its pages are mapped (about 4 MB).
+        // The scout read the whole file: its pages are mapped (about 12 MB).
         let full = try #require(RecordingScoutTests.residentKiB(at: base))
-        #expect(full > 3_500)
+        #expect(full > 11_000)
         func settled(below kib: Int) -> Int? {
             let deadline = Date().addingTimeInterval(10)
             var now = RecordingScoutTests.residentKiB(at: base)
@@ -161,9 +162,10 @@ extension RecordingScoutTests {
         let reader = try RecordingReader(path: path, scout: scout)
         _ = try #require(reader.nextView())
         _ = try #require(reader.nextView())
-        // The first frame is done with once the second is asked for: about 1 MB back.
-        let afterOne = try #require(settled(below: full - 900))
-        #expect(afterOne < full - 900)
+        // The first frame is done with once the second is asked for: its first 2 MiB back (the block it
+        // shares with the second frame is kept).
+        let afterOne = try #require(settled(below: full - 2_000))
+        #expect(afterOne < full - 2_000)
         while reader.nextView() != nil {}
         // All done with: nothing but the last partial page is held.
         let afterAll = try #require(settled(below: 16))

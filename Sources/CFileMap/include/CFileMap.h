@@ -42,7 +42,8 @@ int odds_scout_matches(const odds_scout *scout, int fd);
 int odds_scout_line(const odds_scout *scout, long long offset, const unsigned char **bytes, size_t *length);
 
 /// The reader is done with the file before `offset`: the scout's thread gives those pages of its
-/// mapping back (`MADV_DONTNEED`), so that a replay holds one frame of the file, not all it has read.
+/// mapping back (`MADV_DONTNEED`), in whole 2 MiB blocks of the file (all of it past its end), so that a
+/// replay holds about one frame of the file, not all it has read.
 void odds_scout_release(odds_scout *scout, long long offset);
 
 /// Where the scout's mapping lies (for tests: its pages in `/proc/self/smaps`).
