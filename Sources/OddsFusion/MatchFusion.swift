@@ -25,12 +25,16 @@ public struct NearMiss: Sendable, Hashable {
     public var evidence: MatchEvidence
 }
 
-/// Joins the same real match across providers into one fused match, by sport, both teams (canonical
-/// names: `MatchNames`) and kick-off. A wrong join shows one match's price against another's score, so
-/// the matcher joins only when sure: at or over `threshold`, clearly better than the next candidate,
-/// and never two events of one provider. Candidates are found through an index of (sport, the first
-/// letters of each name word), not by comparing every pair; an event seen before with the same sport,
-/// names and start is not matched again.
+/// Joins the same real match across providers into one fused match, on evidence: both teams' names compared
+/// by words (`MatchNames`), the kick-off of every source that sends one, status (a live match is not one that
+/// starts tomorrow), for a match under way its score, and the league. A wrong join shows one match's price
+/// against another's score, so the matcher joins only when sure: at or over `threshold`, clearly better than
+/// the next candidate, never two events of one provider, and never when any source of the match says
+/// otherwise (a kick-off too far apart, live against scheduled, another score). A name that is only a part of
+/// the other ("Valladolid" / "Real Valladolid") joins only when the opponent's name is sure and the kick-offs
+/// agree (or both matches are under way). Candidates are found through an index of each team's words and of
+/// the kick-off, not by comparing every pair; an event seen before with the same sport, names, start and
+/// status is not matched again.
 public struct MatchFusion: Sendable {
     /// Kick-offs further apart than this are different matches.
     public var window: TimeInterval = 30 * 60
@@ -40,39 +44,47 @@ public struct MatchFusion: Sendable {
     public var margin = 0.1
     public let names: MatchNames
 
+    /// Where a match stands, as matching compares it.
+    enum Phase { case before, playing, over }
+
     /// A source as the matcher keeps it (a class: compared many times, copied never).
     private final class Member: Sendable {
         let key: EventKey
         let sport: String
-        let home: String
-        let away: String?
-        let homeBytes: [UInt8]
-        let awayBytes: [UInt8]?
+        let home: TeamWords
+        let away: TeamWords?
         let start: Date?
+        let phase: Phase?
+        let score: Score?
+        let league: [String]
+        /// When the source last spoke: a live match without a start began before it.
+        let seen: Date?
         let evidence: MatchEvidence
-        /// What matching looked at, as sent (sport, names, start): unchanged, the event is not matched again.
+        /// What matching looked at, as sent (sport, names, start, status): unchanged, the event is not matched again.
         let sent: Sent
+        /// Its index keys: the sport with each name word's first letters, and with its kick-off's half hour.
+        let keys: [String]
 
-        init(key: EventKey, sport: String, home: String, away: String?, start: Date?, evidence: MatchEvidence, sent: Sent) {
-            self.key = key; self.sport = sport; self.home = home; self.away = away; self.homeBytes = Array(home.utf8)
-            self.awayBytes = away.map { Array($0.utf8) }; self.start = start; self.evidence = evidence; self.sent = sent
+        init(key: EventKey, sport: String, home: TeamWords, away: TeamWords?, start: Date?, phase: Phase?, score: Score?,
+             league: [String], seen: Date?, evidence: MatchEvidence, sent: Sent, keys: [String]) {
+            self.key = key; self.sport = sport; self.home = home; self.away = away; self.start = start; self.phase = phase
+            self.score = score; self.league = league; self.seen = seen; self.evidence = evidence; self.sent = sent; self.keys = keys
         }
 
         func joined(with evidence: MatchEvidence) -> Member {
-            Member(key: key, sport: sport, home: home, away: away, start: start, evidence: evidence, sent: sent)
+            Member(key: key, sport: sport, home: home, away: away, start: start, phase: phase, score: score, league: league,
+                   seen: seen, evidence: evidence, sent: sent, keys: keys)
         }
     }
 
     private struct Sent: Equatable, Sendable {
-        var sport: String, home: String, away: String?, start: Date?
-        init(_ e: Event) { sport = e.sport; home = e.home; away = e.away; start = e.startTime }
+        var sport: String, home: String, away: String?, start: Date?, status: EventStatus
+        init(_ e: Event) { sport = e.sport; home = e.home; away = e.away; start = e.startTime; status = e.status }
     }
 
     private struct Group: Sendable {
         var id: String
         var members: [Member]
-        /// The index key its members share (they were found by it).
-        let block: String
     }
 
     private var groups: [Int: Group] = [:]
@@ -99,13 +111,18 @@ public struct MatchFusion: Sendable {
             }
             pending.append(i)
         }
-        // A fixed order, so that the same events always make the same matches.
-        pending.sort { (events[$0].provider, events[$0].id) < (events[$1].provider, events[$1].id) }
+        // Sources with a kick-off first (they found the matches that others join), then a fixed order, so that
+        // the same events always make the same matches.
+        pending.sort {
+            let a = events[$0], b = events[$1]
+            if (a.startTime == nil) != (b.startTime == nil) { return a.startTime != nil }
+            return (a.provider, a.id) < (b.provider, b.id)
+        }
         for i in pending { place(member(events[i])) }
     }
 
-    /// Takes one event as it is now (a stream's upsert): matched only when new, or when its sport, names or
-    /// start changed. Returns its fused match's id.
+    /// Takes one event as it is now (a stream's upsert): matched only when new, or when its sport, names,
+    /// start or status changed. Returns its fused match's id.
     @discardableResult
     public mutating func upsert(_ event: Event) -> String {
         let key = EventKey(provider: event.provider, id: event.id)
@@ -150,73 +167,170 @@ public struct MatchFusion: Sendable {
     // MARK: - Matching
 
     private func member(_ e: Event) -> Member {
-        let home = names.canonical(e.home), away = e.away.map(names.canonical)
+        let home = names.words(e.home), away = e.away.map(names.words)
+        let phase: Phase? = switch e.status {
+        case .scheduled: .before
+        case .live, .halftime, .suspended: .playing
+        case .ended: .over
+        case .unknown: nil
+        }
+        var keys: [String] = []
+        for w in home.words + (away?.words ?? []) + [home.initials, away?.initials ?? ""] where !w.isEmpty {
+            let k = e.sport + "|" + w.prefix(3)
+            if !keys.contains(k) { keys.append(k) }
+        }
+        if let s = e.startTime { keys.append(e.sport + "@" + String(Int((s.timeIntervalSince1970 / window).rounded(.down)))) }
+        let league = e.league.map { TeamName.fold($0).split(separator: " ").map(String.init)
+            .filter { $0.count >= 3 && !MatchFusion.leagueWords.contains($0) } } ?? []
         return Member(key: EventKey(provider: e.provider, id: e.id), sport: e.sport, home: home, away: away, start: e.startTime,
-                      evidence: MatchEvidence(confidence: 1, reason: "first source"), sent: Sent(e))
+                      phase: phase, score: e.score, league: league, seen: e.updatedAt,
+                      evidence: MatchEvidence(confidence: 1, reason: "first source"), sent: Sent(e), keys: keys)
     }
 
-    /// The index key: the sport, and the first three letters of each word of both names. Every pair the
-    /// matcher can join shares it (equal names, or the same number of words each beginning the other's
-    /// by three letters or more), so a candidate is found by one lookup, not by comparing every pair.
-    private static func block(_ m: Member) -> String {
-        var key = Array(m.sport.utf8)
-        for name in [m.homeBytes, m.awayBytes ?? [0x2D]] {
-            key.append(0x7C)
-            var inWord = 0
-            for b in name {
-                if b == 0x20 { inWord = 0; key.append(0x2E); continue }
-                if inWord < 3 { key.append(b) }
-                inWord += 1
-            }
-        }
-        return String(decoding: key, as: UTF8.self)
+    /// Words of league names that say nothing of which league it is.
+    static let leagueWords: Set<String> = ["league", "liga", "division", "football", "soccer", "the", "cup", "women", "men", "first", "1st"]
+
+    /// Sports whose scores are small and change seldom: two goals apart are two matches, not a late feed.
+    static let lowScoring: Set<String> = ["soccer", "ice-hockey"]
+
+    /// What two sources say about being one match.
+    private enum Verdict {
+        /// They can be one, this sure.
+        case join(MatchEvidence)
+        /// Their names fit, but other evidence says they are not one (why, in words).
+        case separate(String)
+        /// Their names fit only in part and nothing confirms it: no reason to join, none to keep apart from
+        /// a match that other sources confirm.
+        case unconfirmed(String)
+        /// Nothing in common.
+        case unrelated
     }
 
-    /// How sure it is that `a` and `b` are one match; nil when they cannot be.
-    private func evidence(_ a: Member, _ b: Member) -> MatchEvidence? {
-        guard a.sport == b.sport, a.sport != "unknown", a.key.provider != b.key.provider else { return nil }
+    /// How sure it is that `a` and `b` are one match.
+    private func verdict(_ a: Member, _ b: Member) -> Verdict {
+        guard a.sport == b.sport, a.sport != "unknown", a.key.provider != b.key.provider else { return .unrelated }
+        let home = MatchNames.compare(a.home, b.home)
+        guard home != .none else { return .unrelated }
         var reasons: [String] = []
-        let home = MatchNames.similarity(bytes: a.homeBytes, b.homeBytes)
-        guard home > 0 else { return nil }
-        var confidence = home
-        if home < 1 { reasons.append("home names abbreviated") }
-        switch (a.awayBytes, b.awayBytes) {
+        var confidence: Double
+        var partial = home == .partial
+        let race = a.away == nil && b.away == nil
+        switch (a.away, b.away) {
         case let (x?, y?):
-            let away = MatchNames.similarity(bytes: x, y)
-            guard away > 0 else { return nil }
-            if away < 1 { reasons.append("away names abbreviated") }
-            confidence = min(confidence, away)
+            let away = MatchNames.compare(x, y)
+            guard away != .none else { return .unrelated }
+            // A part of a name is enough only beside an opponent that is sure.
+            guard !(home == .partial && away == .partial) else { return .unconfirmed("both names only in part") }
+            partial = partial || away == .partial
+            reasons.append(home == away ? "names \(home.label)" : "home \(home.label), away \(away.label)")
+            confidence = min(home.weight, away.weight)
         case (nil, nil):
+            guard home == .equal else { return .unrelated }
             // A race is its name and its time: both must be known.
-            guard a.start != nil, b.start != nil else { return nil }
+            guard a.start != nil, b.start != nil else { return .separate("a race without a start") }
+            reasons.append("names equal")
+            confidence = 1
         default:
-            return nil
+            return .unrelated
         }
-        if reasons.isEmpty { reasons.append("names equal") }
+        // Kick-off.
+        var startsAgree = false
         if let s = a.start, let t = b.start {
             let apart = abs(s.timeIntervalSince(t))
-            let limit = a.away == nil ? min(window, 5 * 60) : window
-            guard apart <= limit else { return nil }
+            let limit = race ? min(window, 5 * 60) : window
+            guard apart <= limit else { return .separate("kick-offs \(MatchFusion.span(apart)) apart") }
             confidence *= 1 - 0.1 * apart / max(limit, 1)
-            reasons.append(apart < 60 ? "same start" : "start \(Int(apart / 60)) min apart")
+            reasons.append(apart < 60 ? "same kick-off" : "kick-offs \(Int(apart / 60)) min apart")
+            startsAgree = true
         } else {
             confidence *= 0.9
-            reasons.append("a start unknown")
+            reasons.append("a kick-off unknown")
         }
-        return MatchEvidence(confidence: (confidence * 1000).rounded() / 1000, reason: reasons.joined(separator: "; "))
+        // Status: a match under way is not one that has not begun, unless both kick-offs say it is starting.
+        switch (a.phase, b.phase) {
+        case (.before?, .playing?), (.playing?, .before?):
+            guard startsAgree else {
+                let (waiting, playing) = a.phase == .before ? (a, b) : (b, a)
+                if let s = waiting.start, let seen = playing.seen, s.timeIntervalSince(seen) > window {
+                    return .separate("live against scheduled, kicking off \(MatchFusion.span(s.timeIntervalSince(seen))) later")
+                }
+                return .separate("live against scheduled")
+            }
+            reasons.append("one not live yet")
+        case (.before?, .over?), (.over?, .before?):
+            return .separate("ended against scheduled")
+        default: break
+        }
+        // The score of a match under way.
+        var sameScore = false
+        if let x = a.score, let y = b.score, a.phase != .before, b.phase != .before {
+            let apart = abs(x.home - y.home) + abs(x.away - y.away)
+            if apart == 0 {
+                sameScore = true
+                confidence += 0.03
+                reasons.append("same score \(x.home)-\(x.away)")
+            } else if MatchFusion.lowScoring.contains(a.sport), apart >= 2 || x.home < y.home && x.away > y.away || x.home > y.home && x.away < y.away {
+                return .separate("scores \(x.home)-\(x.away) and \(y.home)-\(y.away)")
+            } else {
+                reasons.append("scores \(x.home)-\(x.away) and \(y.home)-\(y.away)")
+            }
+        }
+        if partial {
+            let bothPlaying = a.phase == .playing && b.phase == .playing
+            guard startsAgree || bothPlaying && sameScore else { return .unconfirmed(reasons[0] + ", without a kick-off or score to confirm") }
+        }
+        if !a.league.isEmpty, a.league.contains(where: b.league.contains) {
+            confidence += 0.03
+            reasons.append("same league")
+        }
+        return .join(MatchEvidence(confidence: (min(confidence, 1) * 1000).rounded() / 1000, reason: reasons.joined(separator: "; ")))
+    }
+
+    /// "4 min", "23 h".
+    static func span(_ seconds: TimeInterval) -> String {
+        seconds < 2 * 3600 ? "\(Int(seconds / 60)) min" : seconds < 3 * 86_400 ? "\(Int(seconds / 3600)) h" : "\(Int(seconds / 86_400)) days"
+    }
+
+    /// The groups worth comparing with `m`: those that share a word's first letters with it, or its
+    /// kick-off's half hour. A key that many groups share (a common word) is passed over while a rarer one
+    /// finds candidates.
+    private func candidates(_ m: Member) -> [Int] {
+        var found = Set<Int>()
+        var smallest: Set<Int>?
+        for k in m.keys {
+            guard let s = index[k] else { continue }
+            if s.count <= 64 { found.formUnion(s) } else if smallest == nil || s.count < smallest!.count { smallest = s }
+        }
+        if found.isEmpty, let smallest { found = smallest }
+        return found.sorted()
     }
 
     private mutating func place(_ member: Member) {
-        let block = MatchFusion.block(member)
-        let candidates = index[block] ?? []
         var scored: [(group: Int, evidence: MatchEvidence)] = []
-        for g in candidates.sorted() {
+        var separated: (group: Int, reason: String)?
+        var unconfirmed: (group: Int, reason: String)?
+        for g in candidates(member) {
             guard let members = groups[g]?.members, !members.contains(where: { $0.key.provider == member.key.provider }) else { continue }
             // Every source of the match must be able to be this one (a kick-off 45 minutes from one of them is
             // not excused by another that has none); the closest gives the evidence.
-            let each = members.map { evidence(member, $0) }
-            guard !each.contains(where: { $0 == nil }) else { continue }
-            if let best = each.compactMap({ $0 }).max(by: { $0.confidence < $1.confidence }) { scored.append((g, best)) }
+            var best: MatchEvidence?
+            var unrelated = false
+            var separation: String?, doubt: String?
+            for other in members {
+                switch verdict(member, other) {
+                case .join(let e): if best == nil || e.confidence > best!.confidence { best = e }
+                case .separate(let why): separation = separation ?? why
+                case .unconfirmed(let why): doubt = doubt ?? why
+                case .unrelated: unrelated = true
+                }
+            }
+            if best == nil, let doubt, !unrelated, separation == nil, unconfirmed == nil { unconfirmed = (g, doubt) }
+            if let separation {
+                if separated == nil { separated = (g, separation) }
+                continue
+            }
+            if unrelated { continue }
+            if let best { scored.append((g, best)) }
         }
         scored.sort { $0.evidence.confidence > $1.evidence.confidence || ($0.evidence.confidence == $1.evidence.confidence && $0.group < $1.group) }
         nearMisses[member.key] = nil
@@ -233,11 +347,13 @@ public struct MatchFusion: Sendable {
             }
         } else if let best = scored.first {
             nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: best.evidence)
+        } else if let why = separated ?? unconfirmed {
+            nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[why.group]!.id,
+                                              evidence: MatchEvidence(confidence: 0, reason: (separated == nil ? "unconfirmed: " : "separated: ") + why.reason))
         }
         let g = nextGroup
         nextGroup += 1
-        groups[g] = Group(id: MatchFusion.matchID(founder: member.key), members: [], block: block)
-        index[block, default: []].insert(g)
+        groups[g] = Group(id: MatchFusion.matchID(founder: member.key), members: [])
         add(member, to: g)
     }
 
@@ -247,17 +363,17 @@ public struct MatchFusion: Sendable {
     private mutating func add(_ member: Member, to g: Int) {
         groups[g]!.members.append(member)
         assignment[member.key] = g
+        for k in member.keys { index[k, default: []].insert(g) }
     }
 
     private mutating func remove(_ key: EventKey) {
         guard let g = assignment.removeValue(forKey: key), var group = groups[g] else { return }
+        guard let leaving = group.members.first(where: { $0.key == key }) else { return }
         group.members.removeAll { $0.key == key }
-        if group.members.isEmpty {
-            index[group.block]?.remove(g)
-            if index[group.block]?.isEmpty == true { index[group.block] = nil }
-            groups[g] = nil
-        } else {
-            groups[g] = group
+        for k in leaving.keys where !group.members.contains(where: { $0.keys.contains(k) }) {
+            index[k]?.remove(g)
+            if index[k]?.isEmpty == true { index[k] = nil }
         }
+        groups[g] = group.members.isEmpty ? nil : group
     }
 }

@@ -1,13 +1,60 @@
 import OddsModel
 
-/// Team names as the matcher compares them: folded (case, diacritics, punctuation), `&` and "and"
-/// dropped, club affixes (FC, CF, AC, …) dropped, then mapped through the aliases to one canonical
-/// spelling. Names are equal only when their canonical spellings are equal, or when they have the same
-/// number of words and each word of one begins the same word of the other ("Man City", "Manchester
-/// City"): never because one name's words are a part of the other's ("Inter" is not "Inter Miami CF",
-/// "Milan" is not "Inter Milan").
+/// A team name as the matcher compares it: its core words, with what does not tell one club from
+/// another taken out.
+public struct TeamWords: Sendable, Hashable {
+    /// Folded, abbreviations written out, numbers, club-form words and articles dropped, mapped through the
+    /// aliases: "1. FC Union Berlin" → ["union", "berlin"], "Atlanta Utd" → ["atlanta", "united"].
+    public let words: [String]
+    /// The initials of every word but numbers, club-form words included ("Los Angeles FC" → "lafc").
+    public let initials: String
+    /// Words that name another team of the same club: "women", "u21", "ii", "b", "reserves".
+    public let markers: [String]
+}
+
+/// How two team names compare.
+public enum NameMatch: Int, Sendable, Comparable {
+    /// Nothing in common.
+    case none = 0
+    /// One name's words are a part of the other's ("Valladolid" / "Real Valladolid"), or its only word is a stem
+    /// of the other's ("Rennes" / "Rennais"): the same club only when the opponent and the kick-off agree.
+    case partial
+    /// The same words, some cut short ("Crystal Pal" / "Crystal Palace"), or one name the other's initials ("PSG").
+    case abbreviated
+    /// The same words.
+    case equal
+
+    public static func < (a: NameMatch, b: NameMatch) -> Bool { a.rawValue < b.rawValue }
+
+    /// What the level adds to a join's confidence.
+    public var weight: Double {
+        switch self {
+        case .none: 0
+        case .partial: 0.85
+        case .abbreviated: 0.9
+        case .equal: 1
+        }
+    }
+
+    /// In words, for `--explain`.
+    public var label: String {
+        switch self {
+        case .none: "different"
+        case .partial: "a part of the other"
+        case .abbreviated: "abbreviated"
+        case .equal: "equal"
+        }
+    }
+}
+
+/// Team names compared by words. Case, diacritics and punctuation are folded; common abbreviations are
+/// written out (Utd, St, NY, LA, Man); numbers ("1.", "05", "1907"), club-form words (FC, CD, RCD, Deportivo,
+/// Stade, LOSC, …) and articles are dropped; the shipped aliases and the user's map what no rule can
+/// ("Spurs", "Gladbach"). Words then compare as sets: equal, abbreviated (each word begins the other's by three
+/// letters or more, or one name is the other's initials), or partial (one name's words a part of the other's).
+/// A name that marks another team of a club (women, U21, II, reserves) never matches one without the mark.
 public struct MatchNames: Sendable {
-    /// Canonical spellings by folded name: the user's aliases over the shipped ones.
+    /// Canonical spellings by reduced name: the user's aliases over the shipped ones.
     private let aliases: [String: String]
 
     /// `user` maps a name to the name it stands for (`"Man Utd" = "Manchester United"`), either side as
@@ -27,122 +74,143 @@ public struct MatchNames: Sendable {
         aliases = table
     }
 
-    /// Words that name a club's form, not the club: dropped before comparing.
-    static let affixes: Set<String> = ["fc", "cf", "sc", "afc", "ac", "as", "ssc", "cd", "ud", "sd", "fk", "sk", "bk",
-                                       "if", "sv", "vfb", "vfl", "tsg", "and", "the", "club", "calcio"]
+    /// Words that name a club's form, not the club.
+    static let formWords: Set<String> = [
+        "fc", "cf", "sc", "afc", "ac", "as", "ss", "ssc", "ssd", "asd", "us", "usd", "acf", "cd", "ud", "sd", "rcd", "rc", "ca",
+        "fk", "sk", "bk", "if", "ik", "ff", "sv", "fsv", "vfb", "vfl", "tsg", "tsv", "bsc", "spvgg", "ksc", "kv", "kaa", "krc", "rsc",
+        "ogc", "aj", "sco", "losc", "stade", "olympique", "deportivo", "club", "calcio", "cp", "ec", "se", "cr", "nk", "hnk",
+        "gnk", "pfc", "ofk", "cfr", "sl", "fbc", "cfc", "sfc", "bc", "hc", "hk", "kk", "bb", "fsc", "the", "and",
+    ]
 
-    /// Folded, with affixes and "and" dropped ("FC Bayern München" → "bayern munchen").
-    static func reduced(_ name: String) -> String {
-        let folded = TeamName.fold(name)
-        var out: [UInt8] = []
-        out.reserveCapacity(folded.utf8.count)
-        var dropped = false
-        var bytes = folded.utf8[...]
-        while !bytes.isEmpty {
-            let end = bytes.firstIndex(of: 0x20) ?? bytes.endIndex
-            let word = bytes[..<end]
-            // Affixes are short: only short words are looked up (a small string, not an allocation).
-            if word.count <= 6, affixes.contains(String(Substring(word))) {
-                dropped = true
-            } else {
-                if !out.isEmpty { out.append(0x20) }
-                out.append(contentsOf: word)
-            }
-            bytes = end == bytes.endIndex ? bytes[end...] : bytes[bytes.index(after: end)...]
+    /// Articles and linking words inside club names ("Celta de Vigo", "Deportivo La Coruña").
+    static let articles: Set<String> = ["de", "del", "di", "da", "do", "dos", "des", "du", "la", "le", "les", "el", "y", "of"]
+
+    /// Words that name another team of the same club.
+    static let markerWords: Set<String> = ["women", "womens", "ladies", "feminin", "feminino", "femenino", "frauen", "w", "ii",
+                                           "iii", "b", "reserves", "reserve", "res", "youth", "academy", "jong", "amateurs", "xi"]
+
+    /// Abbreviations written out, and the English names of a few cities that clubs use in their own language.
+    static let expansions: [String: [String]] = [
+        "utd": ["united"], "st": ["saint"], "ste": ["sainte"], "ny": ["new", "york"], "nj": ["new", "jersey"],
+        "man": ["manchester"], "nottm": ["nottingham"], "sp": ["sporting"], "ath": ["athletic"], "atl": ["atletico"],
+        "dep": ["deportivo"], "int": ["inter"], "intl": ["international"], "wed": ["wednesday"], "mgladbach": ["monchengladbach"],
+        "munchen": ["munich"], "koln": ["cologne"], "milano": ["milan"], "lisboa": ["lisbon"], "sevilla": ["seville"],
+        "praha": ["prague"], "wien": ["vienna"], "moskva": ["moscow"], "bucuresti": ["bucharest"], "kobenhavn": ["copenhagen"],
+        "athina": ["athens"], "ft": ["fort"], "mt": ["mount"],
+    ]
+
+    /// The folded name with abbreviations written out and numbers, form words and articles dropped; a
+    /// name made only of those keeps its words.
+    static func reduced(_ name: String) -> String { reducedWords(TeamName.fold(name)).joined(separator: " ") }
+
+    static func reducedWords(_ folded: String) -> [String] {
+        let raw = folded.split(separator: " ").map(String.init)
+        var out: [String] = []
+        out.reserveCapacity(raw.count + 1)
+        for (i, w) in raw.enumerated() {
+            if w == "la", i == 0, raw.count > 1 { out += ["los", "angeles"]; continue }
+            if let e = expansions[w] { out += e; continue }
+            if w.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || formWords.contains(w) || articles.contains(w) { continue }
+            out.append(w)
         }
-        // A name made only of affixes ("AC") is kept as it is.
-        if out.isEmpty || !dropped { return out.isEmpty ? folded : String(decoding: out, as: UTF8.self) }
-        return String(decoding: out, as: UTF8.self)
+        return out.isEmpty ? raw : out
     }
 
-    /// The canonical spelling of a team name.
-    public func canonical(_ name: String) -> String {
-        let r = MatchNames.reduced(name)
-        return aliases[r] ?? r
-    }
-
-    /// How two canonical names compare: 1 equal, 0.85 the same words abbreviated, 0 different.
-    public static func similarity(_ a: String, _ b: String) -> Double {
-        if a == b { return a.isEmpty ? 0 : 1 }
-        return similarity(bytes: Array(a.utf8), Array(b.utf8))
-    }
-
-    /// `similarity` on the names' UTF-8 bytes (words one space apart, as canonical names are), without
-    /// splitting: it runs for every candidate pair. Each word must begin the other's (by 3 letters at
-    /// least when they differ), the word counts must agree, and an abbreviated pair needs two words or
-    /// more with one of them whole.
-    static func similarity(bytes a: [UInt8], _ b: [UInt8]) -> Double {
-        guard !a.isEmpty, !b.isEmpty else { return 0 }
-        return a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                var i = 0, j = 0, words = 0
-                var whole = false, abbreviated = false
-                while true {
-                    var ea = i, eb = j
-                    while ea < a.count, a[ea] != 0x20 { ea += 1 }
-                    while eb < b.count, b[eb] != 0x20 { eb += 1 }
-                    let la = ea - i, lb = eb - j, short = min(la, lb)
-                    var k = 0
-                    while k < short, a[i + k] == b[j + k] { k += 1 }
-                    guard k == short else { return 0 }
-                    if la == lb { whole = true } else if short >= 3 { abbreviated = true } else { return 0 }
-                    words += 1
-                    let endA = ea >= a.count, endB = eb >= b.count
-                    if endA || endB {
-                        guard endA && endB else { return 0 }
-                        break
-                    }
-                    i = ea + 1; j = eb + 1
-                }
-                if !abbreviated { return 1 }
-                return words >= 2 && whole ? 0.85 : 0
-            }
+    /// The words of a team name, as the matcher compares them.
+    public func words(_ name: String) -> TeamWords {
+        let raw = TeamName.fold(name).split(separator: " ").map(String.init)
+        var markers: [String] = []
+        var kept: [String] = []
+        var initials = ""
+        for (i, w) in raw.enumerated() {
+            // "B" marks a second team only as the last word ("Barcelona B"), not as an initial ("B. Dortmund").
+            let isMarker = MatchNames.markerWords.contains(w) && (w != "b" || (i == raw.count - 1 && i > 0))
+                || (w.count >= 3 && w.first == "u" && Int(w.dropFirst()).map { (14...23).contains($0) } == true)
+            if isMarker { markers.append(w); continue }
+            kept.append(w)
+            guard let f = w.first, !f.isNumber, !MatchNames.articles.contains(w) else { continue }
+            // A short form word is initials itself: "Los Angeles FC" is "LAFC".
+            if MatchNames.formWords.contains(w), w.count <= 3 { initials += w } else { initials.append(f) }
         }
+        if kept.isEmpty { kept = raw }
+        var core = MatchNames.reducedWords(kept.joined(separator: " "))
+        if let alias = aliases[core.joined(separator: " ")] { core = alias.split(separator: " ").map(String.init) }
+        return TeamWords(words: core, initials: initials, markers: markers.sorted())
     }
 
-    /// Common variants of club names across bookmakers and data feeds: canonical name, then the others.
+    /// The canonical spelling of a team name: its words, one space apart.
+    public func canonical(_ name: String) -> String { words(name).words.joined(separator: " ") }
+
+    /// How two team names compare.
+    public static func compare(_ a: TeamWords, _ b: TeamWords) -> NameMatch {
+        guard a.markers == b.markers, !a.words.isEmpty, !b.words.isEmpty else { return .none }
+        if a.words == b.words { return .equal }
+        let (short, long) = a.words.count <= b.words.count ? (a, b) : (b, a)
+        // One name the other's initials: "PSG", "QPR", "LAFC" (two letters are too few to tell).
+        if short.words.count == 1, short.words[0].count >= 3, short.words[0] == long.initials { return .abbreviated }
+        // Each word of the shorter name finds its own word in the longer: the same, one beginning the other
+        // (three letters at least), or, for a name of one word, a shared stem ("rennes" / "rennais").
+        var used = [Bool](repeating: false, count: long.words.count)
+        var same = 0
+        for w in short.words {
+            var found = -1
+            for (j, v) in long.words.enumerated() where !used[j] && v == w { found = j; break }
+            if found >= 0 { same += 1 } else {
+                for (j, v) in long.words.enumerated() where !used[j] && wordsAgree(w, v, stem: short.words.count == 1) { found = j; break }
+            }
+            // An initial beside other words: "B. Dortmund".
+            if found < 0, w.count == 1, short.words.count >= 2 {
+                for (j, v) in long.words.enumerated() where !used[j] && v.first == w.first && v.count > 1 { found = j; break }
+            }
+            guard found >= 0 else { return .none }
+            used[found] = true
+        }
+        guard short.words.count == long.words.count else { return .partial }
+        if same == short.words.count { return .equal }
+        // Words cut short need a whole one beside them: "Crystal Pal", not one guess alone.
+        return short.words.count >= 2 && same >= 1 ? .abbreviated : .partial
+    }
+
+    /// Whether two different words can be one: one begins the other (three letters at least), or, for a
+    /// one-word name, they share a stem of four letters that is most of the shorter ("rennes" / "rennais").
+    static func wordsAgree(_ a: String, _ b: String, stem: Bool) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        let short = min(x.count, y.count)
+        var k = 0
+        while k < short, x[k] == y[k] { k += 1 }
+        if k == short { return short >= 3 }
+        return stem && k >= 4 && Double(k) >= 0.6 * Double(short)
+    }
+
+    /// How two names compare, by their canonical spellings (words one space apart): a convenience for tests
+    /// and tools; the matcher compares `TeamWords`.
+    public func similarity(_ a: String, _ b: String) -> NameMatch { MatchNames.compare(words(a), words(b)) }
+
+    /// Common variants of club names that no rule can find: canonical name, then the others.
     static let shipped: [(String, [String])] = [
-        ("manchester city", ["man city", "manchester c"]),
-        ("manchester united", ["man utd", "man united", "manchester utd", "man u"]),
-        ("tottenham hotspur", ["tottenham", "spurs"]),
-        ("wolverhampton wanderers", ["wolves", "wolverhampton"]),
-        ("brighton hove albion", ["brighton", "brighton and hove", "brighton albion"]),
-        ("newcastle united", ["newcastle", "newcastle utd"]),
-        ("west ham united", ["west ham", "west ham utd"]),
-        ("nottingham forest", ["nottm forest", "nott m forest", "notts forest"]),
-        ("sheffield united", ["sheff utd", "sheffield utd"]),
-        ("sheffield wednesday", ["sheff wed", "sheffield wed"]),
-        ("leeds united", ["leeds", "leeds utd"]),
-        ("leicester city", ["leicester"]),
-        ("afc bournemouth", ["bournemouth"]),
+        ("manchester city", ["manchester c"]),
+        ("manchester united", ["man u", "manchester u"]),
+        ("tottenham hotspur", ["spurs"]),
+        ("wolverhampton wanderers", ["wolves"]),
+        ("brighton hove albion", ["brighton and hove", "brighton albion"]),
+        ("nottingham forest", ["nott m forest", "notts forest"]),
         ("queens park rangers", ["qpr"]),
-        ("bayern munich", ["bayern munchen", "bayern", "fc bayern munchen"]),
-        ("borussia dortmund", ["dortmund", "bvb"]),
-        ("borussia monchengladbach", ["monchengladbach", "gladbach", "b monchengladbach", "m gladbach"]),
-        ("bayer leverkusen", ["leverkusen", "bayer 04 leverkusen"]),
-        ("rb leipzig", ["leipzig", "rasenballsport leipzig"]),
-        ("eintracht frankfurt", ["e frankfurt", "frankfurt"]),
-        ("fc koln", ["1 fc koln", "koln", "cologne", "fc cologne"]),
+        ("bayern munich", ["bayern"]),
+        ("borussia dortmund", ["bvb"]),
+        ("borussia monchengladbach", ["gladbach", "b monchengladbach", "m gladbach", "monchengladbach"]),
+        ("rb leipzig", ["rasenballsport leipzig"]),
+        ("eintracht frankfurt", ["e frankfurt"]),
+        ("cologne", ["1 fc koln", "fc koln", "koln", "fc cologne"]),
         ("internazionale", ["inter", "inter milan", "internazionale milano", "fc internazionale milano"]),
-        ("milan", ["ac milan"]),
         ("juventus", ["juve"]),
-        ("napoli", ["ssc napoli"]),
-        ("roma", ["as roma"]),
-        ("lazio", ["ss lazio"]),
-        ("paris saint germain", ["psg", "paris sg", "paris st germain"]),
-        ("olympique marseille", ["marseille"]),
-        ("olympique lyonnais", ["lyon"]),
-        ("atletico madrid", ["atletico de madrid", "atl madrid"]),
+        ("paris saint germain", ["paris sg"]),
+        ("atletico madrid", ["atl madrid", "atletico de madrid"]),
         ("athletic bilbao", ["athletic club", "ath bilbao"]),
-        ("real sociedad", ["r sociedad"]),
-        ("celta vigo", ["celta", "rc celta"]),
-        ("sporting cp", ["sporting lisbon"]),
+        ("sporting cp", ["sporting lisbon", "sporting clube de portugal"]),
         ("psv eindhoven", ["psv"]),
-        ("inter miami", ["inter miami cf"]),
-        ("los angeles fc", ["lafc"]),
-        ("los angeles lakers", ["la lakers", "lakers"]),
-        ("los angeles clippers", ["la clippers", "clippers"]),
-        ("golden state warriors", ["golden state", "gs warriors", "warriors"]),
-        ("new york knicks", ["ny knicks", "knicks"]),
+        ("los angeles lakers", ["lakers"]),
+        ("los angeles clippers", ["clippers"]),
+        ("golden state warriors", ["gs warriors", "warriors"]),
+        ("new york knicks", ["knicks"]),
     ]
 }
