@@ -556,7 +556,7 @@ enum BoltOddsFast {
             case .odds: guard seen.first(1) else { return false }; price = member.price.take()
             case .name: guard seen.first(2) else { return false }; name = member.text.take(); bit = 2
             case .target: guard seen.first(4) else { return false }; target = member.text.take(); bit = 4
-            case .overUnder: guard seen.first(8) else { return false }; overUnder = member.text.take(); bit = 8
+            case .overUnder: guard seen.first(8) else { return false }; overUnder = member.text.take().map(BoltOddsWire.totalSide); bit = 8
             case .line: guard seen.first(16) else { return false }; line = member.text.take(); bit = 16
             case .link: guard seen.first(32) else { return false }; link = member.text.take().map(DeepLink.init)
             default: break

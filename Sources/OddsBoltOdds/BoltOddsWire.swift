@@ -124,13 +124,32 @@ enum BoltOddsWire {
         guard o.isObject else { throw Malformed("outcome \(key) is not an object") }
         let market = o["outcome_name"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? key
         let target = o["outcome_target"]?.text.flatMap { $0.isEmpty ? nil : $0 }
-        let overUnder = o["outcome_over_under"]?.text.flatMap { $0.isEmpty ? nil : $0 }
+        let overUnder = o["outcome_over_under"]?.text.flatMap { $0.isEmpty ? nil : totalSide($0) }
         let name = [target, overUnder].compactMap { $0 }.joined(separator: " ")
         let line = o["outcome_line"]?.text.flatMap { $0.isEmpty ? nil : $0 }
         if let line, Rational(decimalText: line) == nil { throw Malformed("outcome \(key): line \(line) is not a number") }
         let price = try americanPrice(o["odds"], key: key)
         return (market, Selection(id: name.isEmpty ? key : name, name: name.isEmpty ? key : name, line: line, price: price,
                                   suspended: price == nil, link: o["link"]?.string.flatMap { $0.isEmpty ? nil : $0 }))
+    }
+
+    /// A total's side as the selection names it: "O" and "U" (the docs' letters) and "Over" and "Under", any
+    /// case, are "Over" and "Under", so that every output reads the selection as a total's side; other text
+    /// is kept as sent.
+    static func totalSide(_ text: String) -> String {
+        switch text.utf8.count {
+        case 1:
+            switch text.utf8.first! | 0x20 {
+            case UInt8(ascii: "o"): return "Over"
+            case UInt8(ascii: "u"): return "Under"
+            default: return text
+            }
+        case 4, 5:
+            let lower = text.lowercased()
+            return lower == "over" ? "Over" : lower == "under" ? "Under" : text
+        default:
+            return text
+        }
     }
 
     /// American odds as sent ("-110", "+150"); `""`, null or an absent field is no price (suspended or

@@ -90,8 +90,10 @@ public struct Scoreboard: Hashable, Sendable {
     public var clockStart: ClockStart?
     public var period: String?
     public var status: EventStatus?
-    /// Red cards per side, when the scores feed counts them (SportsAPIPro v1's competitors).
+    /// Red cards per side, when the scores feed counts them (SportsAPIPro v1's competitors, v2's events).
     public var redCards: Score?
+    /// The scheduled start, when the scores feed sends one.
+    public var startTime: Date?
 
     public init(eventID: String, home: String? = nil, away: String? = nil, league: String? = nil, sport: String? = nil,
                 score: Score? = nil, scoreText: String? = nil, clock: String? = nil, period: String? = nil,

@@ -10,6 +10,40 @@ public enum ISODate {
         return t.withUTF8 { parse(bytes: $0) }
     }
 
+    /// A start time in any form a provider sends it: ISO 8601 as `parse` reads it, or without an offset
+    /// (taken as UTC), or with an offset written `+HHMM` or `+HH`; or Unix time as digits, in seconds or,
+    /// from 10^11 up, milliseconds. Nil unless the instant falls in 2000–2100.
+    public static func parse(lenient text: String) -> Date? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if !t.isEmpty, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || (t.hasPrefix("-") && t.count > 1) {
+            return Double(t).flatMap(unix)
+        }
+        if let d = parse(t) { return plausible(d) }
+        guard t.utf8.count >= 19 else { return nil }
+        let tail = t.dropFirst(19)
+        var fixed: String
+        if let sign = tail.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let offset = tail[tail.index(after: sign)...]
+            let body = t[..<sign]
+            switch offset.count {
+            case 4 where offset.allSatisfy(\.isNumber): fixed = body + String(tail[sign]) + offset.prefix(2) + ":" + offset.suffix(2)
+            case 2 where offset.allSatisfy(\.isNumber): fixed = body + String(tail[sign]) + offset + ":00"
+            default: return nil
+            }
+        } else {
+            fixed = t + "Z"
+        }
+        return parse(fixed).flatMap(plausible)
+    }
+
+    /// Unix time in seconds, or in milliseconds from 10^11 up; nil outside 2000–2100.
+    public static func unix(_ value: Double) -> Date? {
+        guard value.isFinite else { return nil }
+        return plausible(Date(timeIntervalSince1970: value >= 1e11 ? value / 1000 : value))
+    }
+
+    static func plausible(_ d: Date) -> Date? { (946_684_800...4_102_444_800).contains(d.timeIntervalSince1970) ? d : nil }
+
     public static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
         guard b.count >= 20 else { return nil }
         func num(_ at: Int, _ n: Int) -> Int? { digits(b, at, n) }

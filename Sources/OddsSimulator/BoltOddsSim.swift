@@ -241,9 +241,9 @@ enum BoltOdds {
                 for (line, p, settled) in lines {
                     let over = line == "2.5" ? main[0].price : derived(p)
                     let under = line == "2.5" ? main[1].price : derived(1 - p)
-                    add("Over \(line) Total Goals", "Total Goals", line: line, overUnder: "Over", target: nil, price: over,
+                    add("Over \(line) Total Goals", "Total Goals", line: line, overUnder: "O", target: nil, price: over,
                         suspended: settled || (line == "2.5" && main[0].suspended))
-                    add("Under \(line) Total Goals", "Total Goals", line: line, overUnder: "Under", target: nil, price: under,
+                    add("Under \(line) Total Goals", "Total Goals", line: line, overUnder: "U", target: nil, price: under,
                         suspended: settled || (line == "2.5" && main[1].suspended))
                 }
             }
@@ -271,9 +271,9 @@ enum BoltOdds {
                 for (line, p) in lines {
                     let text = String(format: "%.1f", line)
                     let isMain = line == m.totalLine
-                    add("Over \(text) Total Points", "Total Points", line: text, overUnder: "Over", target: nil,
+                    add("Over \(text) Total Points", "Total Points", line: text, overUnder: "O", target: nil,
                         price: isMain ? main[0].price : derived(p), suspended: isMain && main[0].suspended)
-                    add("Under \(text) Total Points", "Total Points", line: text, overUnder: "Under", target: nil,
+                    add("Under \(text) Total Points", "Total Points", line: text, overUnder: "U", target: nil,
                         price: isMain ? main[1].price : derived(1 - p), suspended: isMain && main[1].suspended)
                 }
             }

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 import OddsJSON
+import OddsModel
 
 /// SportsAPIPro v1's wire format (/work/shared/providers/sportsapipro-v1.txt): `connected`, `scores`,
 /// `match-update` and `pong`.
@@ -50,10 +51,9 @@ enum SportsAPIProV1 {
 
     static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
-    /// 365Scores' startTime ("2026-11-23T14:15:00+00:00").
+    /// 365Scores' startTime ("2026-11-23T14:15:00+00:00"): the scheduled time, as v2 gives it.
     static func startTime(_ m: SimMatch) -> String {
-        let t = SportsAPIPro.startTimestamp(m) - 1_795_392_000
-        return "2026-11-\(23 + t / 86_400)T\(two(t % 86_400 / 3_600)):\(two(t % 3_600 / 60)):00+00:00"
+        ISODate.text(Date(timeIntervalSince1970: TimeInterval(SportsAPIPro.startTimestamp(m)))).dropLast() + "+00:00"
     }
 
     /// (statusGroup, statusText, shortStatusText, gameTime, gameTimeDisplay). Live soccer reads as the

@@ -31,10 +31,12 @@ enum SportsAPIPro {
     /// A team's numeric id, stable across runs.
     static func teamID(_ name: String) -> Int { 2_000 + Int(hash(name) % 90_000) }
 
-    /// A fixed kick-off: live matches on 2026-11-23, fixtures on 2026-11-24, the hour from the serial.
-    /// Inferred: the docs give no start times; a fixed date keeps the frames deterministic.
+    /// The match's kick-off as SofaScore lists it: the scheduled time, on the five minutes, where the world's
+    /// kick-off (which BoltOdds' books give to the second) may be a few minutes later, as real kick-offs are.
+    /// Inferred: the docs give no start times; SofaScore sends `startTimestamp` in Unix seconds.
     static func startTimestamp(_ m: SimMatch) -> Int {
-        1_795_392_000 + (m.phase == .notStarted ? 86_400 : 0) + (12 + m.serial % 8) * 3_600 + (m.serial % 4) * 900
+        let kickOff = Int(SimClock.epoch.timeIntervalSince1970) + m.kickOffOffset
+        return kickOff - ((kickOff % 300) + 300) % 300
     }
 
     static func milliseconds(_ date: Date = Date()) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded(.down)) }

@@ -222,7 +222,23 @@ public enum SportsAPIProWire {
         }
         board.period = description ?? first(m, ["period", "periodName"])?.string
         (board.clock, board.clockStart) = clock(m, status: board.status, description: description, sport: board.sport, at: at)
+        board.startTime = startTime(first(m, ["startTimestamp", "startTime", "startDate", "start_time", "kickoff", "kickOff", "date"]))
+        // SofaScore's red cards per side (an event sends the member only for a side that has one).
+        let homeCards = m["homeRedCards"], awayCards = m["awayRedCards"]
+        if homeCards != nil || awayCards != nil,
+           let rh = homeCards == nil ? 0 : int(homeCards, range: 0...20), let ra = awayCards == nil ? 0 : int(awayCards, range: 0...20) {
+            board.redCards = Score(home: rh, away: ra)
+        }
         return board
+    }
+
+    /// A start time as either API may send it: Unix seconds (SofaScore's `startTimestamp`), milliseconds,
+    /// or ISO 8601 with or without an offset (365Scores' `startTime`), as a number or as text; nil when
+    /// it is none of these or not between 2000 and 2100.
+    static func startTime(_ v: JSONValue?) -> Date? {
+        guard let v, !v.isNull else { return nil }
+        if let s = v.string { return ISODate.parse(lenient: s) }
+        return v.text.flatMap(Double.init).flatMap(ISODate.unix)
     }
 
     /// A score: a number, or an object's `current` (or `display`).
@@ -539,6 +555,7 @@ public enum SportsAPIProWire {
         }
         if let t = text?.lowercased(), t == "ht" || t.contains("half time") || t.contains("halftime") { b.status = .halftime }
         b.period = text
+        b.startTime = startTime(first(g, ["startTime", "startTimestamp", "startDate", "start_time"]))
         if b.status == .live {
             if let sport = b.sport, Event.countdownSports.contains(sport) {
                 // Minutes played are no clock of a sport that counts down: its display ("5:12") is.

@@ -313,6 +313,7 @@ public struct LiveStore: Sendable {
         if let status = board.status { events[key]!.event.status = status }
         if let league = board.league, events[key]!.event.league == nil { events[key]!.event.league = league }
         if let sport = board.sport, events[key]!.event.sport == "unknown" { events[key]!.event.sport = sport }
+        if let start = board.startTime { events[key]!.event.startTime = start }
         if let cards = board.redCards {
             // Kept as the statistic a stats feed would send, so that every output shows it where stats go.
             let stat = TeamStat(name: Scoreboard.redCardsStat, home: String(cards.home), away: String(cards.away))

@@ -7,6 +7,7 @@ import OddsOutput
 import OddsDashboard
 import OddsStore
 import OddsTransport
+import OddsValue
 import OddsTestSupport
 import Testing
 
@@ -46,6 +47,32 @@ struct BoltOddsDecoderTests {
         #expect(sels.map { $0.price?.text } == ["-10000", "+3300"])
         #expect(sels[1].price?.formatted(.decimal) == "34.00")
         #expect(sels[0].link?.hasPrefix("https://play.ballybet.ca/sports#event/1022036664?coupon=") == true)
+    }
+
+    @Test("Totals in the docs' letters (O, U) or in words, any case, are a total's over and under in both decoders: margin and fair price")
+    func totalLetters() throws {
+        for (over, under) in [("O", "U"), ("o", "u"), ("Over", "Under"), ("OVER", "under")] {
+            let text = message("initial_state", outcomes: [
+                outcome("Over 8.5 Total Runs", odds: "\"-110\"", name: "Total Runs", line: "8.5", overUnder: over),
+                outcome("Under 8.5 Total Runs", odds: "\"-110\"", name: "Total Runs", line: "8.5", overUnder: under),
+                outcome("Mets Moneyline", odds: "\"-150\"", target: "New York Mets"),
+                outcome("Angels Moneyline", odds: "\"+130\"", target: "Los Angeles Angels"),
+            ])
+            let frame = Array(text.utf8)
+            #expect(BoltOddsDecoders.agree(frame), "\(over)")
+            let fast = try #require(BoltOddsDecoders.wholeUpdates(frame, now: Date()))
+            let generic = try oddsFeed().decode(text, first: true)
+            for updates in [fast, generic] {
+                guard case .bookUpsert(let event, _)? = updates.first else { Issue.record("\(updates)"); continue }
+                let totals = try #require(event.markets.first { $0.id == "Total Runs" })
+                #expect(totals.selections.map(\.name) == ["Over", "Under"], "\(over)")
+                let total = try #require(ValueAnalysis.analyze(event, settings: ValueSettings()) { _ in 0 }.first { $0.id == "total:8.5" },
+                                         "\(over): no total")
+                #expect(total.outcomes.count == 2 && total.fairPrice(0)?.rounded(places: 2) == "2.00", "\(over)")
+            }
+        }
+        // Another side's text is kept as sent, not guessed.
+        #expect(BoltOddsWire.totalSide("Odd") == "Odd" && BoltOddsWire.totalSide("Overs") == "Overs" && BoltOddsWire.totalSide("X") == "X")
     }
 
     @Test("One object or an array of them per frame; alternate lines stay apart; \"\" and null are suspended, never the last number")

@@ -112,6 +112,49 @@ import Testing
         #expect(later.status == .scheduled && later.score == nil && later.clock == nil)
     }
 
+    @Test("Start times in every form: SofaScore's startTimestamp (seconds, milliseconds, text), 365Scores' startTime (ISO with or without an offset)")
+    func startTimes() throws {
+        let kickOff = Date(timeIntervalSince1970: 1_710_770_400)  // 2024-03-18T14:00:00Z
+        func v2(_ member: String) throws -> Scoreboard? {
+            let data = #"{"events":[{"id":7,"homeTeam":{"name":"A"},"awayTeam":{"name":"B"},"status":{"type":"notstarted"},"# + member + "}]}"
+            guard case .scoreboard(let b)? = try Self.feed().decode(Self.frame("live-scores", "snapshot", data: data), first: false).first else { return nil }
+            return b
+        }
+        for member in [#""startTimestamp":1710770400"#, #""startTimestamp":1710770400000"#, #""startTimestamp":"1710770400""#,
+                       #""startTimestamp":1710770400.0"#, #""startTime":"2024-03-18T14:00:00Z""#, #""startTime":"2024-03-18T15:00:00+01:00""#,
+                       #""startTime":"2024-03-18T14:00:00""#, #""startTime":"2024-03-18T16:00:00+0200""#] {
+            #expect(try v2(member)?.startTime == kickOff, "\(member)")
+        }
+        // Out of range, not a time, or absent: no start, and the rest of the event is still read.
+        for member in [#""startTimestamp":-5"#, #""startTimestamp":99999999999999999"#, #""startTimestamp":"soon""#, #""startTimestamp":{}"#, #""x":1"#] {
+            let b = try v2(member)
+            #expect(b?.home == "A" && b?.startTime == nil, "\(member)")
+        }
+        func v1(_ start: String) throws -> Scoreboard? {
+            let update = #"{"type":"match-update","channel":"match:1","game":{"id":1,"statusGroup":2,"homeCompetitor":{"name":"A","score":-1},"awayCompetitor":{"name":"B","score":-1},"startTime":"# + start + #"},"updateId":1}"#
+            guard case .scoreboard(let b)? = try Self.v1Feed(["all"]).decode(update, first: false).first else { return nil }
+            return b
+        }
+        for start in [#""2024-03-18T14:00:00+00:00""#, #""2024-03-18T14:00:00.000Z""#, #""2024-03-18T09:00:00-05:00""#, "1710770400"] {
+            #expect(try v1(start)?.startTime == kickOff, "\(start)")
+        }
+        // The store keeps it: JSON and fusion see the start.
+        var store = LiveStore()
+        store.apply(FeedMessage(provider: .sportsapi, receivedAt: Date(), update: .scoreboard(try #require(try v2(#""startTimestamp":1710770400"#)))))
+        #expect(store.events[EventKey(provider: .sportsapi, id: "7")]?.event.startTime == kickOff)
+    }
+
+    @Test("SofaScore's homeRedCards and awayRedCards are the red cards per side, as v1's competitors' are")
+    func v2RedCards() throws {
+        let data = #"{"events":[{"id":7,"homeTeam":{"name":"A"},"awayTeam":{"name":"B"},"homeScore":{"current":1},"awayScore":{"current":0},"status":{"type":"inprogress"},"awayRedCards":2},{"id":8,"homeTeam":{"name":"C"},"awayTeam":{"name":"D"},"status":{"type":"inprogress"}}]}"#
+        let updates = try Self.feed().decode(Self.frame("live-scores", "snapshot", data: data), first: false)
+        guard case .scoreboard(let b)? = updates.first, case .scoreboard(let none)? = updates.last else { Issue.record("\(updates)"); return }
+        #expect(b.redCards == Score(home: 0, away: 2) && none.redCards == nil)
+        var store = LiveStore()
+        store.apply(FeedMessage(provider: .sportsapi, receivedAt: Date(), update: .scoreboard(b)))
+        #expect(store.events[EventKey(provider: .sportsapi, id: "7")]?.event.stats.first { $0.name == Scoreboard.redCardsStat }.map { [$0.home, $0.away] } == ["0", "2"])
+    }
+
     @Test func statsLineupsAndOddsFromSeveralBooks() throws {
         let feed = Self.feed()
         _ = try feed.decode(Self.frame("match:9", "snapshot", data: #"{"id":9,"homeTeam":{"name":"Arsenal"},"awayTeam":{"name":"Chelsea"}}"#), first: false)
