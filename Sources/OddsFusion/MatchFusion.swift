@@ -213,14 +213,13 @@ public struct MatchFusion: Sendable {
         guard home != .none else { return .unrelated }
         var reasons: [String] = []
         var confidence: Double
-        var partial = home == .partial
+        var partial = home == .partial, doublePartial = false
         let race = a.away == nil && b.away == nil
         switch (a.away, b.away) {
         case let (x?, y?):
             let away = MatchNames.compare(x, y)
             guard away != .none else { return .unrelated }
-            // A part of a name is enough only beside an opponent that is sure.
-            guard !(home == .partial && away == .partial) else { return .unconfirmed("both names only in part") }
+            doublePartial = home == .partial && away == .partial
             partial = partial || away == .partial
             reasons.append(home == away ? "names \(home.label)" : "home \(home.label), away \(away.label)")
             confidence = min(home.weight, away.weight)
@@ -254,7 +253,9 @@ public struct MatchFusion: Sendable {
                 if let s = waiting.start, let seen = playing.seen, s.timeIntervalSince(seen) > window {
                     return .separate("live against scheduled, kicking off \(MatchFusion.span(s.timeIntervalSince(seen))) later")
                 }
-                return .separate("live against scheduled")
+                // One without a kick-off cannot tell a match about to start from one under way: it does not veto a
+                // join that other sources' kick-offs support.
+                return .unconfirmed("live against scheduled, a kick-off unknown")
             }
             reasons.append("one not live yet")
         case (.before?, .over?), (.over?, .before?):
@@ -275,13 +276,21 @@ public struct MatchFusion: Sendable {
                 reasons.append("scores \(x.home)-\(x.away) and \(y.home)-\(y.away)")
             }
         }
-        if partial {
-            let bothPlaying = a.phase == .playing && b.phase == .playing
-            guard startsAgree || bothPlaying && sameScore else { return .unconfirmed(reasons[0] + ", without a kick-off or score to confirm") }
-        }
-        if !a.league.isEmpty, a.league.contains(where: b.league.contains) {
+        let sameLeague = !a.league.isEmpty && a.league.contains(where: b.league.contains)
+        if sameLeague {
             confidence += 0.03
             reasons.append("same league")
+        }
+        if partial {
+            // A name in part needs more: the kick-off, or, for two matches under way at once, the score or the
+            // league (one club plays one match at a time); both names in part need two of these.
+            let bothPlaying = a.phase == .playing && b.phase == .playing
+            let confirmed = doublePartial
+                ? [startsAgree, bothPlaying, sameScore, sameLeague].filter { $0 }.count >= 2 && (startsAgree || bothPlaying)
+                : startsAgree || bothPlaying && (sameScore || sameLeague)
+            guard confirmed else {
+                return .unconfirmed(doublePartial ? "both names only in part" : reasons[0] + ", without a kick-off, score or league to confirm")
+            }
         }
         return .join(MatchEvidence(confidence: (min(confidence, 1) * 1000).rounded() / 1000, reason: reasons.joined(separator: "; ")))
     }
@@ -343,6 +352,7 @@ public struct MatchFusion: Sendable {
                 nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: e)
             } else {
                 add(member.joined(with: best.evidence), to: best.group)
+                mergeAround(best.group)
                 return
             }
         } else if let best = scored.first {
@@ -355,6 +365,47 @@ public struct MatchFusion: Sendable {
         nextGroup += 1
         groups[g] = Group(id: MatchFusion.matchID(founder: member.key), members: [])
         add(member, to: g)
+        mergeAround(g)
+    }
+
+    /// Joins group `g` with the one other match it is sure to be, when the two were kept apart only because a
+    /// source without a kick-off or a live score could not confirm a name in part: every pair across them may
+    /// be one match (none kept apart, none unrelated), at least one pair is sure, no provider is in both,
+    /// and no other match fits as well. The older match keeps its id.
+    private mutating func mergeAround(_ g: Int) {
+        guard let group = groups[g] else { return }
+        let providers = Set(group.members.map(\.key.provider))
+        var candidates = Set<Int>()
+        for m in group.members { for k in m.keys { candidates.formUnion(index[k] ?? []) } }
+        candidates.remove(g)
+        var fits: [(group: Int, evidence: MatchEvidence, via: EventKey)] = []
+        for c in candidates.sorted() {
+            guard let other = groups[c], providers.isDisjoint(with: other.members.map(\.key.provider)) else { continue }
+            var best: (MatchEvidence, EventKey)?
+            var fits_ = true
+            for a in group.members {
+                for b in other.members {
+                    switch verdict(a, b) {
+                    case .join(let e): if best == nil || e.confidence > best!.0.confidence { best = (e, a.key) }
+                    case .unconfirmed: break
+                    case .separate, .unrelated: fits_ = false
+                    }
+                    if !fits_ { break }
+                }
+                if !fits_ { break }
+            }
+            if fits_, let best, best.0.confidence >= threshold { fits.append((c, best.0, best.1)) }
+        }
+        guard fits.count == 1, let fit = fits.first, let other = groups[fit.group] else { return }
+        let (keep, leave) = fit.group < g ? (fit.group, g) : (g, fit.group)
+        let moving = groups[leave]!.members
+        for m in moving { remove(m.key) }
+        for m in moving {
+            let evidence = MatchEvidence(confidence: fit.evidence.confidence, reason: fit.evidence.reason + "; with " + (keep == g ? "this match's" : "another match's") + " sources")
+            add(m.joined(with: m.evidence.reason == "first source" ? evidence : m.evidence), to: keep)
+            nearMisses[m.key] = nil
+        }
+        _ = other
     }
 
     /// A fused match's id: "m" and the stable hash of its first source's key.

@@ -8,6 +8,8 @@ public struct TeamWords: Sendable, Hashable {
     public let words: [String]
     /// The initials of every word but numbers, club-form words included ("Los Angeles FC" → "lafc").
     public let initials: String
+    /// The initials of the core words alone ("Paris Saint-Germain FC" → "psg").
+    public let coreInitials: String
     /// Words that name another team of the same club: "women", "u21", "ii", "b", "reserves".
     public let markers: [String]
 }
@@ -96,12 +98,12 @@ public struct MatchNames: Sendable {
         "dep": ["deportivo"], "int": ["inter"], "intl": ["international"], "wed": ["wednesday"], "mgladbach": ["monchengladbach"],
         "munchen": ["munich"], "koln": ["cologne"], "milano": ["milan"], "lisboa": ["lisbon"], "sevilla": ["seville"],
         "praha": ["prague"], "wien": ["vienna"], "moskva": ["moscow"], "bucuresti": ["bucharest"], "kobenhavn": ["copenhagen"],
-        "athina": ["athens"], "ft": ["fort"], "mt": ["mount"],
+        "athina": ["athens"], "ft": ["fort"], "mt": ["mount"], "weds": ["wednesday"], "rvs": ["rovers"],
     ]
 
-    /// The folded name with abbreviations written out and numbers, form words and articles dropped; a
-    /// name made only of those keeps its words.
-    static func reduced(_ name: String) -> String { reducedWords(TeamName.fold(name)).joined(separator: " ") }
+    /// The name folded, abbreviations written out, numbers, form words and articles dropped ("1. FC Köln" →
+    /// "cologne"); a name made only of those keeps its words.
+    public static func reduced(_ name: String) -> String { reducedWords(TeamName.fold(name)).joined(separator: " ") }
 
     static func reducedWords(_ folded: String) -> [String] {
         let raw = folded.split(separator: " ").map(String.init)
@@ -126,6 +128,8 @@ public struct MatchNames: Sendable {
             // "B" marks a second team only as the last word ("Barcelona B"), not as an initial ("B. Dortmund").
             let isMarker = MatchNames.markerWords.contains(w) && (w != "b" || (i == raw.count - 1 && i > 0))
                 || (w.count >= 3 && w.first == "u" && Int(w.dropFirst()).map { (14...23).contains($0) } == true)
+                // A second or third team's number at the end: "Atlanta United 2" (not "Mainz 05", "Hannover 96").
+                || (i == raw.count - 1 && i >= 2 && (w == "2" || w == "3"))
             if isMarker { markers.append(w); continue }
             kept.append(w)
             guard let f = w.first, !f.isNumber, !MatchNames.articles.contains(w) else { continue }
@@ -133,9 +137,18 @@ public struct MatchNames: Sendable {
             if MatchNames.formWords.contains(w), w.count <= 3 { initials += w } else { initials.append(f) }
         }
         if kept.isEmpty { kept = raw }
-        var core = MatchNames.reducedWords(kept.joined(separator: " "))
+        // Letters written apart are one word: "D.C. United" is "DC United".
+        var merged: [String] = []
+        var lettersRun = false
+        for w in kept {
+            let letter = w.count == 1 && w.first!.isLetter
+            if letter, lettersRun { merged[merged.count - 1] += w } else { merged.append(w) }
+            lettersRun = letter || (lettersRun && letter)
+        }
+        var core = MatchNames.reducedWords(merged.joined(separator: " "))
         if let alias = aliases[core.joined(separator: " ")] { core = alias.split(separator: " ").map(String.init) }
-        return TeamWords(words: core, initials: initials, markers: markers.sorted())
+        let coreInitials = String(core.compactMap(\.first))
+        return TeamWords(words: core, initials: initials, coreInitials: coreInitials, markers: markers.sorted())
     }
 
     /// The canonical spelling of a team name: its words, one space apart.
@@ -147,7 +160,9 @@ public struct MatchNames: Sendable {
         if a.words == b.words { return .equal }
         let (short, long) = a.words.count <= b.words.count ? (a, b) : (b, a)
         // One name the other's initials: "PSG", "QPR", "LAFC" (two letters are too few to tell).
-        if short.words.count == 1, short.words[0].count >= 3, short.words[0] == long.initials { return .abbreviated }
+        if short.words.count == 1, short.words[0].count >= 3, short.words[0] == long.initials || short.words[0] == long.coreInitials {
+            return .abbreviated
+        }
         // Each word of the shorter name finds its own word in the longer: the same, one beginning the other
         // (three letters at least), or, for a name of one word, a shared stem ("rennes" / "rennais").
         var used = [Bool](repeating: false, count: long.words.count)

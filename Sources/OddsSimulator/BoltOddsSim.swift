@@ -18,7 +18,9 @@ enum BoltOdds {
     static let sportNames: [(league: String, sport: String)] = [
         ("Premier League", "EPL"), ("La Liga", "La Liga"), ("Bundesliga", "Bundesliga"), ("Süper Lig", "Super Lig"),
         ("J1 League", "J1 League"), ("NBA", "NBA"), ("EuroLeague", "Euroleague"), ("ATP Finals", "ATP"),
-        ("WTA Finals", "WTA"), ("Serie A", "Serie A"), ("MLS", "MLS"),
+        ("WTA Finals", "WTA"), ("Serie A", "Serie A"), ("MLS", "MLS"), ("2. Bundesliga", "Bundesliga 2"),
+        ("Segunda División", "La Liga 2"), ("Ligue 1", "Ligue 1"), ("Eredivisie", "Eredivisie"), ("Championship", "EFL Championship"),
+        ("Serie B", "Serie B"),
     ]
 
     /// Every BoltOdds sport the simulator knows, as `/api/get_info` lists them.

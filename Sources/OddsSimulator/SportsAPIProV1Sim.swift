@@ -105,9 +105,9 @@ enum SportsAPIProV1 {
             ("shortStatusText", .string(short)),
             ("gameTime", .int(time)),
             ("gameTimeDisplay", .string(display)),
-            ("homeCompetitor", competitor(SportsAPIPro.team(m.home), score: started ? m.scoreHome : -1, asFloat: m.serial % 2 == 1,
+            ("homeCompetitor", competitor(SportsAPIPro.v1Team(m.home), score: started ? m.scoreHome : -1, asFloat: m.serial % 2 == 1,
                                           redCards: redCards(m, "home"))),
-            ("awayCompetitor", competitor(SportsAPIPro.team(m.away ?? ""), score: started ? m.scoreAway : -1, asFloat: m.serial % 2 == 1,
+            ("awayCompetitor", competitor(SportsAPIPro.v1Team(m.away ?? ""), score: started ? m.scoreAway : -1, asFloat: m.serial % 2 == 1,
                                           redCards: redCards(m, "away"))),
         ])
     }

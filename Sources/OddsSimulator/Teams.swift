@@ -32,7 +32,20 @@ enum Teams {
         LeagueDef(sport: "soccer", name: "Serie A", teams: [
             "Inter", "Napoli", "AC Milan", "Juventus", "Roma", "Lazio", "Atalanta", "Fiorentina"]),
         LeagueDef(sport: "soccer", name: "MLS", teams: [
-            "Inter Miami", "LAFC", "LA Galaxy", "Seattle Sounders", "Atlanta United", "Columbus Crew"]),
+            "Inter Miami", "LAFC", "LA Galaxy", "Seattle Sounders", "Atlanta United", "Columbus Crew", "NY Red Bulls", "Orlando City",
+            "St. Louis City"]),
+        // Clubs whose names real feeds write five ways (numbers, form words, abbreviations, local forms:
+        // `SimNaming`), at every provider but TickOdds.
+        LeagueDef(sport: "soccer", name: "2. Bundesliga", teams: [
+            "Heidenheim", "Union Berlin", "Mainz", "Schalke", "Hoffenheim", "Hannover", "Darmstadt", "Kaiserslautern"]),
+        LeagueDef(sport: "soccer", name: "Segunda División", teams: [
+            "Alaves", "Espanyol", "Celta Vigo", "Valladolid", "Getafe", "Leganes", "Las Palmas", "Mallorca"]),
+        LeagueDef(sport: "soccer", name: "Ligue 1", teams: [
+            "Lille", "Rennes", "St Etienne", "Marseille", "Lyon", "Nice", "Lens", "Brest"]),
+        LeagueDef(sport: "soccer", name: "Eredivisie", teams: ["AZ", "Ajax", "PSV", "Feyenoord", "Twente", "Utrecht"]),
+        LeagueDef(sport: "soccer", name: "Championship", teams: [
+            "Ipswich", "Leeds", "Sheffield Utd", "West Brom", "Sheffield Wed", "Norwich"]),
+        LeagueDef(sport: "soccer", name: "Serie B", teams: ["Como", "Verona", "Lecce", "Cagliari", "Parma", "Genoa"]),
     ]
 
     static let firstNames = ["Mo", "Erling", "Bukayo", "Cole", "Son", "Alexander", "Ollie", "João", "Jarrod", "Eberechi",

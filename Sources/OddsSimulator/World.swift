@@ -516,6 +516,12 @@ public struct SimWorld: Sendable {
     public static let coverage: [String: Set<SimProvider>] = [
         "MLS": [.boltodds, .sportsapi, .sportsapiV1],
         "Serie A": [.pulsescore, .boltodds, .sportsapi, .sportsapiV1],
+        "2. Bundesliga": [.pulsescore, .boltodds, .sportsapi, .sportsapiV1],
+        "Segunda División": [.pulsescore, .boltodds, .sportsapi, .sportsapiV1],
+        "Ligue 1": [.pulsescore, .boltodds, .sportsapi, .sportsapiV1],
+        "Eredivisie": [.boltodds, .sportsapi, .sportsapiV1],
+        "Championship": [.pulsescore, .boltodds, .sportsapi, .sportsapiV1],
+        "Serie B": [.boltodds, .sportsapi, .sportsapiV1],
     ]
 
     /// Whether `provider` carries the match.

@@ -181,7 +181,7 @@ import Testing
         #expect(games[0]["statusText"]?.string?.hasSuffix("'") == true)
         #expect(games[1]["homeCompetitor"]?["score"]?.int == -1 && games[1]["statusGroup"]?.int == 2)
         let update = try JSONParser.parse(SportsAPIProV1.matchUpdate("match:\(SportsAPIProV1.gameID(live.serial))", live, updateID: second))
-        #expect(update["type"]?.string == "match-update" && update["game"]?["awayCompetitor"]?["name"]?.string == SportsAPIPro.team(live.away ?? ""))
+        #expect(update["type"]?.string == "match-update" && update["game"]?["awayCompetitor"]?["name"]?.string == SportsAPIPro.v1Team(live.away ?? ""))
     }
 
     // MARK: - Loopback

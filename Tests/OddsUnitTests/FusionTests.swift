@@ -65,21 +65,33 @@ struct FusionTests {
         #expect(n.similarity("B. Dortmund", "Borussia Dortmund") != .none)
     }
 
-    @Test("A name only in part joins when the opponent and the kick-off agree, or both are live with one score; never two parts")
+    @Test("A name only in part joins when the opponent and the kick-off agree, or both are live with one score or league; both names in part need two of these")
     func partialNames() {
         let sure = [Self.event(.boltodds, "1", "Real Valladolid", "Getafe", start: 0), Self.event(.sportsapi, "2", "Valladolid", "Getafe CF", start: 2)]
         #expect(Self.fuse(sure).1.count == 1)
         var pulse = Self.event(.pulsescore, "3", "Valladolid", "Getafe", start: nil, score: Score(home: 1, away: 0))
         var bolt = Self.event(.boltodds, "1", "Real Valladolid", "Getafe", start: nil, score: Score(home: 1, away: 0))
         #expect(Self.fuse([pulse, bolt]).1.count == 1)
-        // Another score, or no score: nothing confirms the part.
+        // Another score, or no score, and leagues named apart: nothing confirms the part.
+        pulse.league = "Segunda"
+        bolt.league = "LaLiga 2"
         bolt.score = Score(home: 0, away: 0)
         #expect(Self.fuse([pulse, bolt]).1.count == 2)
         pulse.score = nil
         bolt.score = nil
         #expect(Self.fuse([pulse, bolt]).1.count == 2)
-        // Both names in part: never, whatever the kick-off.
-        #expect(Self.fuse([Self.event(.boltodds, "1", "Ipswich", "Real Valladolid"), Self.event(.tickodds, "2", "Ipswich Town", "Valladolid")]).1.count == 2)
+        // The same league confirms it for two matches under way at once (one club plays one match at a time).
+        bolt.league = "Segunda División"
+        #expect(Self.fuse([pulse, bolt]).1.count == 1)
+        // Both names in part: two confirmations (the kick-off and the league here, for fixtures), not one.
+        var a = Self.event(.boltodds, "1", "Ipswich", "Real Valladolid", start: 0), b = Self.event(.tickodds, "2", "Ipswich Town", "Valladolid", start: 2)
+        a.status = .scheduled
+        b.status = .scheduled
+        a.league = "EFL Cup"
+        b.league = "League Cup"
+        #expect(Self.fuse([a, b]).1.count == 2)
+        b.league = "EFL Cup"
+        #expect(Self.fuse([a, b]).1.count == 1)
     }
 
     @Test("The traps stay apart: Inter and Inter Miami live at once, Real Madrid and Real Sociedad, a fixture today and tomorrow")
