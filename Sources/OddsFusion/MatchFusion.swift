@@ -376,7 +376,7 @@ public struct MatchFusion: Sendable {
         guard let group = groups[g] else { return }
         let providers = Set(group.members.map(\.key.provider))
         var candidates = Set<Int>()
-        for m in group.members { for k in m.keys { candidates.formUnion(index[k] ?? []) } }
+        for m in group.members { candidates.formUnion(self.candidates(m)) }
         candidates.remove(g)
         var fits: [(group: Int, evidence: MatchEvidence, via: EventKey)] = []
         for c in candidates.sorted() {
