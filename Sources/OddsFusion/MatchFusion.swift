@@ -314,6 +314,32 @@ public struct MatchFusion: Sendable {
         return found.sorted()
     }
 
+    /// What every pair across two sets of sources says: the surest join, the first reason to keep them apart,
+    /// the first doubt, and whether any pair has nothing in common.
+    private struct Fit {
+        var best: MatchEvidence?
+        var separation: String?
+        var doubt: String?
+        var unrelated = false
+        /// Nothing keeps them apart.
+        var compatible: Bool { separation == nil && !unrelated }
+    }
+
+    private func fit(_ these: [Member], _ those: [Member]) -> Fit {
+        var f = Fit()
+        for a in these {
+            for b in those {
+                switch verdict(a, b) {
+                case .join(let e): if f.best == nil || e.confidence > f.best!.confidence { f.best = e }
+                case .separate(let why): f.separation = f.separation ?? why
+                case .unconfirmed(let why): f.doubt = f.doubt ?? why
+                case .unrelated: f.unrelated = true
+                }
+            }
+        }
+        return f
+    }
+
     private mutating func place(_ member: Member) {
         var scored: [(group: Int, evidence: MatchEvidence)] = []
         var separated: (group: Int, reason: String)?
@@ -322,24 +348,14 @@ public struct MatchFusion: Sendable {
             guard let members = groups[g]?.members, !members.contains(where: { $0.key.provider == member.key.provider }) else { continue }
             // Every source of the match must be able to be this one (a kick-off 45 minutes from one of them is
             // not excused by another that has none); the closest gives the evidence.
-            var best: MatchEvidence?
-            var unrelated = false
-            var separation: String?, doubt: String?
-            for other in members {
-                switch verdict(member, other) {
-                case .join(let e): if best == nil || e.confidence > best!.confidence { best = e }
-                case .separate(let why): separation = separation ?? why
-                case .unconfirmed(let why): doubt = doubt ?? why
-                case .unrelated: unrelated = true
-                }
-            }
-            if best == nil, let doubt, !unrelated, separation == nil, unconfirmed == nil { unconfirmed = (g, doubt) }
-            if let separation {
+            let f = fit([member], members)
+            if f.best == nil, let doubt = f.doubt, f.compatible, unconfirmed == nil { unconfirmed = (g, doubt) }
+            if let separation = f.separation {
                 if separated == nil { separated = (g, separation) }
                 continue
             }
-            if unrelated { continue }
-            if let best { scored.append((g, best)) }
+            if f.unrelated { continue }
+            if let best = f.best { scored.append((g, best)) }
         }
         scored.sort { $0.evidence.confidence > $1.evidence.confidence || ($0.evidence.confidence == $1.evidence.confidence && $0.group < $1.group) }
         nearMisses[member.key] = nil
@@ -378,25 +394,13 @@ public struct MatchFusion: Sendable {
         var candidates = Set<Int>()
         for m in group.members { candidates.formUnion(self.candidates(m)) }
         candidates.remove(g)
-        var fits: [(group: Int, evidence: MatchEvidence, via: EventKey)] = []
+        var fits: [(group: Int, evidence: MatchEvidence)] = []
         for c in candidates.sorted() {
             guard let other = groups[c], providers.isDisjoint(with: other.members.map(\.key.provider)) else { continue }
-            var best: (MatchEvidence, EventKey)?
-            var fits_ = true
-            for a in group.members {
-                for b in other.members {
-                    switch verdict(a, b) {
-                    case .join(let e): if best == nil || e.confidence > best!.0.confidence { best = (e, a.key) }
-                    case .unconfirmed: break
-                    case .separate, .unrelated: fits_ = false
-                    }
-                    if !fits_ { break }
-                }
-                if !fits_ { break }
-            }
-            if fits_, let best, best.0.confidence >= threshold { fits.append((c, best.0, best.1)) }
+            let f = fit(group.members, other.members)
+            if f.compatible, let best = f.best, best.confidence >= threshold { fits.append((c, best)) }
         }
-        guard fits.count == 1, let fit = fits.first, let other = groups[fit.group] else { return }
+        guard fits.count == 1, let fit = fits.first else { return }
         let (keep, leave) = fit.group < g ? (fit.group, g) : (g, fit.group)
         let moving = groups[leave]!.members
         for m in moving { remove(m.key) }
@@ -405,7 +409,6 @@ public struct MatchFusion: Sendable {
             add(m.joined(with: m.evidence.reason == "first source" ? evidence : m.evidence), to: keep)
             nearMisses[m.key] = nil
         }
-        _ = other
     }
 
     /// A fused match's id: "m" and the stable hash of its first source's key.

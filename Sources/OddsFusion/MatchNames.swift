@@ -143,16 +143,13 @@ public struct MatchNames: Sendable {
         for w in kept {
             let letter = w.count == 1 && w.first!.isLetter
             if letter, lettersRun { merged[merged.count - 1] += w } else { merged.append(w) }
-            lettersRun = letter || (lettersRun && letter)
+            lettersRun = letter
         }
         var core = MatchNames.reducedWords(merged.joined(separator: " "))
         if let alias = aliases[core.joined(separator: " ")] { core = alias.split(separator: " ").map(String.init) }
         let coreInitials = String(core.compactMap(\.first))
         return TeamWords(words: core, initials: initials, coreInitials: coreInitials, markers: markers.sorted())
     }
-
-    /// The canonical spelling of a team name: its words, one space apart.
-    public func canonical(_ name: String) -> String { words(name).words.joined(separator: " ") }
 
     /// How two team names compare.
     public static func compare(_ a: TeamWords, _ b: TeamWords) -> NameMatch {

@@ -18,20 +18,23 @@ enum SimNaming {
         var local: String?
 
         init(_ notation: String) {
-            let (parts, local) = notation.split(separator: "~", maxSplits: 1).map(String.init).splitFirst
-            let pieces = parts.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let halves = notation.split(separator: "~", maxSplits: 1).map(String.init)
+            let pieces = halves[0].split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             prefix = pieces.count == 3 ? pieces[0] : ""
-            core = pieces.count == 3 ? pieces[1] : parts
+            core = pieces.count == 3 ? pieces[1] : halves[0]
             suffix = pieces.count == 3 ? pieces[2] : ""
-            self.local = local
+            local = halves.count > 1 ? halves[1] : nil
         }
     }
 
-    /// The clubs whose names feeds cut differently, by the world's name. A team not here (a player, a
-    /// club named alike everywhere) is named as the world names it.
-    static let clubs: [String: Club] = {
-        var out: [String: Club] = [:]
-        for (world, notation) in notations { out[world] = Club(notation) }
+    /// Each style's names of the clubs whose names feeds cut differently, by the world's name, made once: a
+    /// frame names its teams many times. A team not here (a player, a club named alike everywhere) is named as
+    /// the world names it.
+    static let table: [Style: [String: String]] = {
+        var out: [Style: [String: String]] = [:]
+        for style in [Style.usBooks, .sofaScore, .scores365] {
+            for (world, notation) in notations { out[style, default: [:]][world] = make(world, Club(notation), style) }
+        }
         return out
     }()
 
@@ -78,8 +81,9 @@ enum SimNaming {
     }
 
     /// `world`'s name as `style` writes it. Which form is stable per club and style, and differs between clubs.
-    static func name(_ world: String, _ style: Style) -> String {
-        guard let club = clubs[world] else { return world }
+    static func name(_ world: String, _ style: Style) -> String { table[style]?[world] ?? world }
+
+    static func make(_ world: String, _ club: Club, _ style: Style) -> String {
         let pick = Int(stableHash("\(style)/\(world)") % 4)
         let number = { (w: Substring) in w.allSatisfy { $0.isNumber || $0 == "." } }
         func join(_ parts: String...) -> String { parts.filter { !$0.isEmpty }.joined(separator: " ") }
@@ -125,11 +129,6 @@ enum SimNaming {
         for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h
     }
-}
-
-private extension Array where Element == String {
-    /// The first element and the second, if any.
-    var splitFirst: (String, String?) { (self.first ?? "", self.count > 1 ? self[1] : nil) }
 }
 
 extension BoltOdds {

@@ -224,12 +224,17 @@ public enum SportsAPIProWire {
         (board.clock, board.clockStart) = clock(m, status: board.status, description: description, sport: board.sport, at: at)
         board.startTime = startTime(first(m, ["startTimestamp", "startTime", "startDate", "start_time", "kickoff", "kickOff", "date"]))
         // SofaScore's red cards per side (an event sends the member only for a side that has one).
-        let homeCards = m["homeRedCards"], awayCards = m["awayRedCards"]
-        if homeCards != nil || awayCards != nil,
-           let rh = homeCards == nil ? 0 : int(homeCards, range: 0...20), let ra = awayCards == nil ? 0 : int(awayCards, range: 0...20) {
-            board.redCards = Score(home: rh, away: ra)
-        }
+        board.redCards = redCards(home: m["homeRedCards"], away: m["awayRedCards"])
         return board
+    }
+
+    /// Red cards per side from two counts of which a feed may send only the side that has one: a side
+    /// without its member has none; nil when neither is sent, or when a count is unreadable (both unknown
+    /// rather than guessed).
+    static func redCards(home: JSONValue?, away: JSONValue?) -> Score? {
+        guard home != nil || away != nil,
+              let h = home == nil ? 0 : int(home, range: 0...20), let a = away == nil ? 0 : int(away, range: 0...20) else { return nil }
+        return Score(home: h, away: a)
     }
 
     /// A start time as either API may send it: Unix seconds (SofaScore's `startTimestamp`), milliseconds,
@@ -546,13 +551,8 @@ public enum SportsAPIProWire {
         default: b.status = text.map(eventStatus)
         }
         if b.status == .scheduled, let h, h < 0 { b.score = nil }
-        // Inferred (365Scores' competitors carry `redCards`, often only on the side that has one): a side without
-        // the member has none; an unreadable count leaves both unknown rather than guessed.
-        let homeCards = g["homeCompetitor"]?["redCards"], awayCards = g["awayCompetitor"]?["redCards"]
-        if homeCards != nil || awayCards != nil,
-           let rh = homeCards == nil ? 0 : int(homeCards, range: 0...20), let ra = awayCards == nil ? 0 : int(awayCards, range: 0...20) {
-            b.redCards = Score(home: rh, away: ra)
-        }
+        // Inferred: 365Scores' competitors carry `redCards`, often only on the side that has one.
+        b.redCards = redCards(home: g["homeCompetitor"]?["redCards"], away: g["awayCompetitor"]?["redCards"])
         if let t = text?.lowercased(), t == "ht" || t.contains("half time") || t.contains("halftime") { b.status = .halftime }
         b.period = text
         b.startTime = startTime(first(g, ["startTime", "startTimestamp", "startDate", "start_time"]))
