@@ -32,8 +32,8 @@ public enum NameMatch: Int, Sendable, Comparable {
     public var weight: Double {
         switch self {
         case .none: 0
-        case .partial: 0.85
-        case .abbreviated: 0.9
+        case .partial: 0.8
+        case .abbreviated: 0.85
         case .equal: 1
         }
     }

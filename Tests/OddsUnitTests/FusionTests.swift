@@ -174,6 +174,18 @@ struct FusionTests {
         #expect(miss?.evidence.reason.contains("not joined") == true)
     }
 
+    @Test("Names equal beat names abbreviated at the same kick-off by the margin: the equal one is joined, not left as a near miss")
+    func equalBeatsAbbreviated() {
+        let events = [
+            Self.event(.boltodds, "a", "Home Sudi Town", "Away Mirute City", start: 0),
+            Self.event(.boltodds, "b", "Home Sudire Town", "Away Miruteka City", start: 0),
+            Self.event(.pulsescore, "c", "Home Sudi Town", "Away Mirute City", start: 4),
+        ]
+        let (fusion, _) = Self.fuse(events)
+        #expect(fusion.matchID(of: EventKey(provider: .pulsescore, id: "c")) == fusion.matchID(of: EventKey(provider: .boltodds, id: "a")))
+        #expect(fusion.nearMisses[EventKey(provider: .pulsescore, id: "c")] == nil)
+    }
+
     @Test("A user alias joins what the shipped table does not")
     func userAlias() {
         let events = [Self.event(.pulsescore, "1", "Gunners", "Chelsea"), Self.event(.tickodds, "2", "Arsenal", "Chelsea")]
