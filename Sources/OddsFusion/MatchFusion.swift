@@ -357,31 +357,53 @@ public struct MatchFusion: Sendable {
             if f.unrelated { continue }
             if let best = f.best { scored.append((g, best)) }
         }
-        scored.sort { $0.evidence.confidence > $1.evidence.confidence || ($0.evidence.confidence == $1.evidence.confidence && $0.group < $1.group) }
         nearMisses[member.key] = nil
-        if let best = scored.first, best.evidence.confidence >= threshold {
-            let runnerUp = scored.dropFirst().first
-            if let runnerUp, best.evidence.confidence - runnerUp.evidence.confidence < margin {
-                // Two rows fit about equally: joining either could be the wrong one.
-                var e = best.evidence
-                e.reason += "; as close to another match: not joined"
-                nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: e)
-            } else {
-                add(member.joined(with: best.evidence), to: best.group)
-                mergeAround(best.group)
-                return
+        switch choose(scored) {
+        case .join(let best):
+            add(member.joined(with: best.evidence), to: best.group)
+            mergeAround(best.group)
+            return
+        case .ambiguous(let best):
+            var e = best.evidence
+            e.reason += "; as close to another match: not joined"
+            nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: e)
+        case .none:
+            if let best = scored.min(by: MatchFusion.ranks) {
+                nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: best.evidence)
+            } else if let why = separated ?? unconfirmed {
+                nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[why.group]!.id,
+                                                  evidence: MatchEvidence(confidence: 0, reason: (separated == nil ? "unconfirmed: " : "separated: ") + why.reason))
             }
-        } else if let best = scored.first {
-            nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[best.group]!.id, evidence: best.evidence)
-        } else if let why = separated ?? unconfirmed {
-            nearMisses[member.key] = NearMiss(key: member.key, matchID: groups[why.group]!.id,
-                                              evidence: MatchEvidence(confidence: 0, reason: (separated == nil ? "unconfirmed: " : "separated: ") + why.reason))
         }
         let g = nextGroup
         nextGroup += 1
         groups[g] = Group(id: MatchFusion.matchID(founder: member.key), members: [])
+        // No merge: a source alone weighs the same candidates by the same rule as it just did.
         add(member, to: g)
-        mergeAround(g)
+    }
+
+    /// What the candidates' evidence decides.
+    private enum Choice {
+        /// The best, at or over the threshold and clearly better than the next.
+        case join((group: Int, evidence: MatchEvidence))
+        /// The best at or over the threshold, but another fits about as well: joining either could be wrong.
+        case ambiguous((group: Int, evidence: MatchEvidence))
+        /// None sure enough.
+        case none
+    }
+
+    /// Whether `a` comes before `b`: surer, then older.
+    private static func ranks(_ a: (group: Int, evidence: MatchEvidence), above b: (group: Int, evidence: MatchEvidence)) -> Bool {
+        a.evidence.confidence > b.evidence.confidence || (a.evidence.confidence == b.evidence.confidence && a.group < b.group)
+    }
+
+    /// The one rule for joining, for a source and for a match: the best candidate joins when it is at or over
+    /// `threshold` and `margin` better than the next.
+    private func choose(_ scored: [(group: Int, evidence: MatchEvidence)]) -> Choice {
+        let ranked = scored.sorted { MatchFusion.ranks($0, above: $1) }
+        guard let best = ranked.first, best.evidence.confidence >= threshold else { return .none }
+        if let runnerUp = ranked.dropFirst().first, best.evidence.confidence - runnerUp.evidence.confidence < margin { return .ambiguous(best) }
+        return .join(best)
     }
 
     /// Joins group `g` with the one other match it is sure to be, when the two were kept apart only because a
@@ -398,9 +420,9 @@ public struct MatchFusion: Sendable {
         for c in candidates.sorted() {
             guard let other = groups[c], providers.isDisjoint(with: other.members.map(\.key.provider)) else { continue }
             let f = fit(group.members, other.members)
-            if f.compatible, let best = f.best, best.confidence >= threshold { fits.append((c, best)) }
+            if f.compatible, let best = f.best { fits.append((c, best)) }
         }
-        guard fits.count == 1, let fit = fits.first else { return }
+        guard case .join(let fit) = choose(fits) else { return }
         let (keep, leave) = fit.group < g ? (fit.group, g) : (g, fit.group)
         let moving = groups[leave]!.members
         for m in moving { remove(m.key) }

@@ -186,6 +186,25 @@ struct FusionTests {
         #expect(fusion.nearMisses[EventKey(provider: .pulsescore, id: "c")] == nil)
     }
 
+    @Test("Matches merge by the rule sources join by: a match as close to two others joins neither")
+    func mergeKeepsTheMargin() {
+        // Two BoltOdds games of the same names 29 minutes apart; TickOdds' name in part fits the first (0.8) and
+        // nearly the second (0.72, under the threshold but within the margin).
+        var a = Self.event(.boltodds, "a", "Real Valladolid", "Getafe", start: 0), b = Self.event(.boltodds, "b", "Real Valladolid", "Getafe", start: 29)
+        a.league = "LaLiga 2"
+        b.league = "LaLiga 2"
+        var tick = Self.event(.tickodds, "t", "Valladolid", "Getafe", start: 0)
+        tick.league = "Segunda"
+        var pulse = Self.event(.pulsescore, "p", "Valladolid", "Getafe", start: nil)
+        pulse.league = "Segunda"
+        let (fusion, _) = Self.fuse([a, b, tick, pulse])
+        let t = EventKey(provider: .tickodds, id: "t")
+        #expect(fusion.matchID(of: t) != fusion.matchID(of: EventKey(provider: .boltodds, id: "a")))
+        #expect(fusion.matchID(of: t) != fusion.matchID(of: EventKey(provider: .boltodds, id: "b")))
+        #expect(fusion.matchID(of: t) == fusion.matchID(of: EventKey(provider: .pulsescore, id: "p")))
+        #expect(fusion.nearMisses[t]?.evidence.reason.contains("as close to another match") == true)
+    }
+
     @Test("A user alias joins what the shipped table does not")
     func userAlias() {
         let events = [Self.event(.pulsescore, "1", "Gunners", "Chelsea"), Self.event(.tickodds, "2", "Arsenal", "Chelsea")]
