@@ -300,18 +300,31 @@ public struct MatchFusion: Sendable {
         seconds < 2 * 3600 ? "\(Int(seconds / 60)) min" : seconds < 3 * 86_400 ? "\(Int(seconds / 3600)) h" : "\(Int(seconds / 86_400)) days"
     }
 
-    /// The groups worth comparing with `m`: those that share a word's first letters with it, or its
-    /// kick-off's half hour. A key that many groups share (a common word) is passed over while a rarer one
-    /// finds candidates.
+    /// The groups worth comparing with `m`: those that share a word's first letters with it (every pair of
+    /// names that can match does, initials included), else those of its kick-off's half hour. A key that many
+    /// groups share (a common word, a busy half hour) is passed over while a rarer one finds candidates.
     private func candidates(_ m: Member) -> [Int] {
-        var found = Set<Int>()
+        // Gathered in a list, then sorted and made unique: cheaper than hashing each into a set.
+        var found: [Int] = []
         var smallest: Set<Int>?
-        for k in m.keys {
+        // The kick-off's key is the last, when there is a kick-off (`member`).
+        let kickOff = m.start == nil ? nil : m.keys.last
+        for k in m.keys where k != kickOff {
             guard let s = index[k] else { continue }
-            if s.count <= 64 { found.formUnion(s) } else if smallest == nil || s.count < smallest!.count { smallest = s }
+            if s.count <= 64 { found += s } else if smallest == nil || s.count < smallest!.count { smallest = s }
         }
-        if found.isEmpty, let smallest { found = smallest }
-        return found.sorted()
+        if found.isEmpty, let k = kickOff, let s = index[k] {
+            if s.count <= 64 { found += s } else if smallest == nil || s.count < smallest!.count { smallest = s }
+        }
+        if found.isEmpty, let smallest { found += smallest }
+        found.sort()
+        var unique = 0
+        for g in found where unique == 0 || found[unique - 1] != g {
+            found[unique] = g
+            unique += 1
+        }
+        found.removeLast(found.count - unique)
+        return found
     }
 
     /// What every pair across two sets of sources says: the surest join, the first reason to keep them apart,
@@ -325,15 +338,18 @@ public struct MatchFusion: Sendable {
         var compatible: Bool { separation == nil && !unrelated }
     }
 
-    private func fit(_ these: [Member], _ those: [Member]) -> Fit {
+    /// `unrelatedEnds`: a pair with nothing in common ends the look too (a merge wants every pair to fit; a
+    /// placement still wants the first reason to keep them apart, for `--explain`). A reason to keep them apart
+    /// always ends it: nothing after it changes the answer.
+    private func fit(_ these: [Member], _ those: [Member], unrelatedEnds: Bool) -> Fit {
         var f = Fit()
         for a in these {
             for b in those {
                 switch verdict(a, b) {
                 case .join(let e): if f.best == nil || e.confidence > f.best!.confidence { f.best = e }
-                case .separate(let why): f.separation = f.separation ?? why
+                case .separate(let why): f.separation = why; return f
                 case .unconfirmed(let why): f.doubt = f.doubt ?? why
-                case .unrelated: f.unrelated = true
+                case .unrelated: f.unrelated = true; if unrelatedEnds { return f }
                 }
             }
         }
@@ -348,7 +364,7 @@ public struct MatchFusion: Sendable {
             guard let members = groups[g]?.members, !members.contains(where: { $0.key.provider == member.key.provider }) else { continue }
             // Every source of the match must be able to be this one (a kick-off 45 minutes from one of them is
             // not excused by another that has none); the closest gives the evidence.
-            let f = fit([member], members)
+            let f = fit([member], members, unrelatedEnds: false)
             if f.best == nil, let doubt = f.doubt, f.compatible, unconfirmed == nil { unconfirmed = (g, doubt) }
             if let separation = f.separation {
                 if separated == nil { separated = (g, separation) }
@@ -419,7 +435,7 @@ public struct MatchFusion: Sendable {
         var fits: [(group: Int, evidence: MatchEvidence)] = []
         for c in candidates.sorted() {
             guard let other = groups[c], providers.isDisjoint(with: other.members.map(\.key.provider)) else { continue }
-            let f = fit(group.members, other.members)
+            let f = fit(group.members, other.members, unrelatedEnds: true)
             if f.compatible, let best = f.best { fits.append((c, best)) }
         }
         guard case .join(let fit) = choose(fits) else { return }

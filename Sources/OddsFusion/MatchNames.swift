@@ -162,20 +162,23 @@ public struct MatchNames: Sendable {
         }
         // Each word of the shorter name finds its own word in the longer: the same, one beginning the other
         // (three letters at least), or, for a name of one word, a shared stem ("rennes" / "rennais").
-        var used = [Bool](repeating: false, count: long.words.count)
+        // Which words of the longer name are taken: bits for a name of 64 words or fewer (no allocation per pair).
+        var usedBits: UInt64 = 0
+        var usedList = long.words.count > 64 ? [Bool](repeating: false, count: long.words.count) : []
+        func isUsed(_ j: Int) -> Bool { usedList.isEmpty ? usedBits & (1 << UInt64(j)) != 0 : usedList[j] }
         var same = 0
         for w in short.words {
             var found = -1
-            for (j, v) in long.words.enumerated() where !used[j] && v == w { found = j; break }
+            for (j, v) in long.words.enumerated() where !isUsed(j) && v == w { found = j; break }
             if found >= 0 { same += 1 } else {
-                for (j, v) in long.words.enumerated() where !used[j] && wordsAgree(w, v, stem: short.words.count == 1) { found = j; break }
+                for (j, v) in long.words.enumerated() where !isUsed(j) && wordsAgree(w, v, stem: short.words.count == 1) { found = j; break }
             }
             // An initial beside other words: "B. Dortmund".
             if found < 0, w.count == 1, short.words.count >= 2 {
-                for (j, v) in long.words.enumerated() where !used[j] && v.first == w.first && v.count > 1 { found = j; break }
+                for (j, v) in long.words.enumerated() where !isUsed(j) && v.first == w.first && v.count > 1 { found = j; break }
             }
             guard found >= 0 else { return .none }
-            used[found] = true
+            if usedList.isEmpty { usedBits |= 1 << UInt64(found) } else { usedList[found] = true }
         }
         guard short.words.count == long.words.count else { return .partial }
         if same == short.words.count { return .equal }
@@ -186,10 +189,10 @@ public struct MatchNames: Sendable {
     /// Whether two different words can be one: one begins the other (three letters at least), or, for a
     /// one-word name, they share a stem of four letters that is most of the shorter ("rennes" / "rennais").
     static func wordsAgree(_ a: String, _ b: String, stem: Bool) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        let short = min(x.count, y.count)
+        let short = min(a.utf8.count, b.utf8.count)
         var k = 0
-        while k < short, x[k] == y[k] { k += 1 }
+        var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
+        while let p = x.next(), let q = y.next(), p == q { k += 1 }
         if k == short { return short >= 3 }
         return stem && k >= 4 && Double(k) >= 0.6 * Double(short)
     }
