@@ -103,10 +103,12 @@ public struct MatchNames: Sendable {
 
     /// The name folded, abbreviations written out, numbers, form words and articles dropped ("1. FC Köln" →
     /// "cologne"); a name made only of those keeps its words.
-    public static func reduced(_ name: String) -> String { reducedWords(TeamName.fold(name)).joined(separator: " ") }
+    public static func reduced(_ name: String) -> String {
+        reducedWords(TeamName.fold(name).split(separator: " ").map(String.init)).joined(separator: " ")
+    }
 
-    static func reducedWords(_ folded: String) -> [String] {
-        let raw = folded.split(separator: " ").map(String.init)
+    /// `reduced` on a folded name's words.
+    static func reducedWords(_ raw: [String]) -> [String] {
         var out: [String] = []
         out.reserveCapacity(raw.count + 1)
         for (i, w) in raw.enumerated() {
@@ -145,7 +147,7 @@ public struct MatchNames: Sendable {
             if letter, lettersRun { merged[merged.count - 1] += w } else { merged.append(w) }
             lettersRun = letter
         }
-        var core = MatchNames.reducedWords(merged.joined(separator: " "))
+        var core = MatchNames.reducedWords(merged)
         if let alias = aliases[core.joined(separator: " ")] { core = alias.split(separator: " ").map(String.init) }
         let coreInitials = String(core.compactMap(\.first))
         return TeamWords(words: core, initials: initials, coreInitials: coreInitials, markers: markers.sorted())
