@@ -137,19 +137,20 @@ enum BoltOddsWire {
     /// case, are "Over" and "Under", so that every output reads the selection as a total's side; other text
     /// is kept as sent.
     static func totalSide(_ text: String) -> String {
-        switch text.utf8.count {
-        case 1:
-            switch text.utf8.first! | 0x20 {
-            case UInt8(ascii: "o"): return "Over"
-            case UInt8(ascii: "u"): return "Under"
-            default: return text
+        // On the bytes, ASCII letters folded to lower case: every outcome of a total passes here.
+        let bytes = text.utf8
+        func equalsFolded(_ word: StaticString) -> Bool {
+            guard bytes.count == word.utf8CodeUnitCount else { return false }
+            var i = 0
+            for b in bytes {
+                guard b | 0x20 == word.utf8Start[i] else { return false }
+                i += 1
             }
-        case 4, 5:
-            let lower = text.lowercased()
-            return lower == "over" ? "Over" : lower == "under" ? "Under" : text
-        default:
-            return text
+            return true
         }
+        if equalsFolded("o") || equalsFolded("over") { return "Over" }
+        if equalsFolded("u") || equalsFolded("under") { return "Under" }
+        return text
     }
 
     /// American odds as sent ("-110", "+150"); `""`, null or an absent field is no price (suspended or
