@@ -58,6 +58,9 @@ struct FusedCLITests {
         }
         #expect(serieA.contains { e in sources(e).contains { ($0["home"] as? String) == "Inter" || ($0["away"] as? String) == "Inter" }
                                     && sources(e).contains { ($0["home"] as? String)?.contains("Internazionale") == true || ($0["away"] as? String)?.contains("Internazionale") == true } })
+        // "Milan" and "AC Milan" are one club.
+        #expect(serieA.contains { e in sources(e).contains { ($0["home"] as? String) == "Milan" || ($0["away"] as? String) == "Milan" }
+                                    && sources(e).contains { ($0["home"] as? String) == "AC Milan" || ($0["away"] as? String) == "AC Milan" } })
     }
 
     @Test("--explain lists each row's sources with their own names, ids and why they were joined")

@@ -53,7 +53,8 @@ struct FusionTests {
         }
         // A part of the other: joined only when the opponent and the kick-off agree (the fusion tests below).
         for (a, b) in [("Ipswich", "Ipswich Town"), ("Real Valladolid", "Valladolid"), ("AZ Alkmaar", "AZ"), ("Ajax Amsterdam", "Ajax"),
-                       ("Stade Rennais", "Rennes"), ("Paris FC", "Paris Saint-Germain"), ("Arsenal", "Arsenal Tula")] {
+                       ("Stade Rennais", "Rennes"), ("Paris FC", "Paris Saint-Germain"), ("Arsenal", "Arsenal Tula"),
+                       ("Inter", "Inter Miami CF")] {
             #expect(n.similarity(a, b) == .partial, "\(a) / \(b)")
         }
         // Traps: another club, or another team of the club.
