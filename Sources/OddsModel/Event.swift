@@ -909,6 +909,11 @@ public struct Event: Hashable, Sendable, Identifiable {
                 if name == a { return .away }
                 let isHome = TeamName.sameWords(name, h), isAway = TeamName.sameWords(name, a)
                 if isHome != isAway { return isHome ? .home : .away }
+                // A book's own short name for a team ("Sheffield Utd" in "Sheffield United FC v …"): the
+                // side whose name it is closer to, when only one is close at all.
+                let names = MatchNames.standard, words = names.words(name)
+                let toHome = MatchNames.compare(words, names.words(h)), toAway = MatchNames.compare(words, names.words(a))
+                if toHome != toAway, max(toHome, toAway) >= .partial { return toHome > toAway ? .home : .away }
             }
         }
         // The provider's side as the selection's id (TickOdds); a number there says nothing.

@@ -236,7 +236,8 @@ public enum ValueReport {
 extension ValueReport {
     /// What `odds live --json`, `odds event --json` and stream lines add to an event: each market of an analysed
     /// meaning gains its book's `margin` (a market of several lines, `margins` per line), each selection its
-    /// `fair` price (with reference and method) and each price its `ev`; null where there is none.
+    /// `fair` price (with reference and method) and each price its `ev` (null where there is none) and `best`:
+    /// true on the highest available, fresh price of that selection across every book and source (ties each).
     /// `only`: just the notes of these source markets (by index in the event).
     public static func notes(_ markets: [MarketValue], settings: ValueSettings, only: Set<Int>? = nil) -> PriceNotes {
         let index = QuoteIndex(markets, only: only)
@@ -245,7 +246,7 @@ extension ValueReport {
             for (selection, place) in selections {
                 var s = PriceNotes.Selection()
                 s.selection = [("fair", fairJSON(place.market, place.outcome, settings: settings))]
-                s.price = [("ev", number(place.ev))]
+                s.price = [("ev", number(place.ev)), ("best", .bool(isBest(place)))]
                 notes.markets[marketIndex, default: PriceNotes.Market()].selections[selection] = s
             }
         }
@@ -258,6 +259,17 @@ extension ValueReport {
 }
 
 extension ValueReport {
+    /// Whether the price at `place` is its outcome's best across the market's books: available, fresh, and no
+    /// other such price higher (ties are each best).
+    static func isBest(_ place: QuoteIndex.Place) -> Bool {
+        let book = place.market.books[place.book]
+        guard book.fresh, let mine = book.quotes[place.outcome], mine.isAvailable else { return false }
+        for other in place.market.books where other.fresh {
+            if let q = other.quotes[place.outcome], q.isAvailable, q.price!.decimalOdds > mine.price!.decimalOdds { return false }
+        }
+        return true
+    }
+
     /// Notes for an event as a stream line carries it (`line`: a provider's whole event, or one book's part of
     /// it), from `markets`, the analysis of `current`: the event as the client now holds it with every book, so
     /// that a fair price is the consensus of every book and not of the line's alone.

@@ -42,10 +42,10 @@ struct CLITests {
             #expect(e["demo"] as? Bool == true)
             let markets = try #require(e["markets"] as? [[String: Any]])
             let selection = try #require((markets.first?["selections"] as? [[String: Any]])?.first)
-            // The main market is read for value: its selections gain a fair price and their prices an EV.
+            // The main market is read for value: its selections gain a fair price and their prices an EV and whether it is the best price (one book: each is).
             #expect(Set(selection.keys) == ["name", "line", "suspended", "isMain", "price", "fair"])
             let price = try #require(selection["price"] as? [String: Any])
-            #expect(Set(price.keys) == ["decimal", "american", "fractional", "probability", "book", "ev"])
+            #expect(Set(price.keys) == ["decimal", "american", "fractional", "probability", "book", "ev", "best"])
             #expect(markets.first?["margin"] is NSNumber)
         }
     }

@@ -28,6 +28,29 @@ struct FusedCLITests {
         #expect(events.contains { ($0["sources"] as? [[String: Any]])?.count ?? 0 >= 3 })
         let markets = events.flatMap { ($0["markets"] as? [[String: Any]]) ?? [] }
         #expect(Set(markets.compactMap { $0["provider"] as? String }).count >= 3)
+        // Each selection's best price across sources is marked, and nothing below it. Displayed prices are
+        // rounded (BoltOdds' are American), so ties of the display need not all be marked; the unit tests
+        // check exact ties. A fused market lists its selections in the meaning's order (home, draw, away).
+        var compared = 0
+        for e in events {
+            var groups: [String: [(best: Bool, price: Decimal, provider: String)]] = [:]
+            for m in (e["markets"] as? [[String: Any]]) ?? [] {
+                let selections = (m["selections"] as? [[String: Any]]) ?? []
+                for (i, s) in selections.enumerated() {
+                    guard let price = s["price"] as? [String: Any], let best = price["best"] as? Bool else { continue }
+                    let decimal = try #require(Decimal(string: price["decimal"] as? String ?? "", locale: Locale(identifier: "en_US_POSIX")))
+                    if s["suspended"] as? Bool == true { #expect(!best); continue }
+                    let key = "\(m["name"] ?? "")|\(s["line"] ?? "")|\(selections.count)|\(i)"
+                    groups[key, default: []].append((best, decimal, m["provider"] as? String ?? ""))
+                }
+            }
+            for (key, quotes) in groups {
+                let top = quotes.map(\.price).max()!
+                #expect(quotes.contains { $0.best } && quotes.allSatisfy { !$0.best || $0.price == top }, "\(key): \(quotes)")
+                if Set(quotes.map(\.provider)).count >= 2 { compared += 1 }
+            }
+        }
+        #expect(compared > 20, "\(compared) selections priced by several sources")
         let table = try await CLI.run(["live", "--provider", "all", "--demo", "--format", "tsv"])
         #expect(table.stdout.split(separator: "\n").first?.contains("\tSRC\t") == true, "\(table.stdout.prefix(200))")
     }

@@ -239,7 +239,7 @@ import Testing
             for (url, headers) in [(sim.webSocketURL(.sportsapi) + "?x-api-key=wrong", [(String, String)]()),
                                    (sim.webSocketURL(.sportsapi), [])] {
                 do {
-                    _ = try await WebSocketSession.connect(url: url, headers: headers, transport: transport, timeout: 5)
+                    _ = try await WebSocketSession.connect(url: url, headers: headers, transport: transport, timeout: 15)
                     Issue.record("a bad key was accepted")
                 } catch TransportError.upgradeRejected(let status) {
                     #expect(status == 401)

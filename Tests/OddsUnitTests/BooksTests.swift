@@ -277,6 +277,14 @@ struct BooksTests {
         #expect(columns(home: "Home", away: "Away", names: ["Away", "Home"]) == ["Home", nil, "Away"])
         // Teams that fold alike tell nothing apart by name: their selections are shown by name, as a total's are.
         #expect(columns(home: "Real FC", away: "real fc", names: ["Real FC", "real fc"]) == ["Real FC", nil, "real fc"])
+        // A book's own short names for the event's teams: the side each is closer to.
+        #expect(columns(home: "Sheffield United FC", away: "West Bromwich Albion", names: ["West Brom", "Draw", "Sheffield Utd"])
+                == ["Sheffield Utd", "Draw", "West Brom"])
+        #expect(columns(home: "Man City", away: "Arsenal FC", names: ["Manchester City", "Draw", "Arsenal"]) == ["Manchester City", "Draw", "Arsenal"])
+        // Close to both sides alike ("Real" in Real Madrid v Real Sociedad): no column by name.
+        let real = Event(provider: .boltodds, id: "g", sport: "soccer", home: "Real Madrid", away: "Real Sociedad", status: .live)
+        #expect(real.outcome(of: Selection(id: "1", name: "Real", price: nil)) == nil)
+        #expect(real.outcome(of: Selection(id: "2", name: "Sociedad", price: nil)) == .away)
     }
 
     @Test("A selection is 120 bytes and a price 33: a BoltOdds state holds 128,000 of each, every byte memory touched for the first time; an event is one pointer to its fields")

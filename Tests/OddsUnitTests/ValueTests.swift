@@ -139,6 +139,30 @@ struct ValueTests {
         #expect(arb.stakes(total: Fraction(100), unit: Fraction(1)).stakes == [Fraction(49), Fraction(51)])
     }
 
+    @Test("JSON notes mark each selection's best price across books: ties each, never a suspended or stale one")
+    func bestMarks() throws {
+        // Home: a 2.10 and c 2.10 tie (b's 2.20 is suspended); away: b 1.95 (c's 2.40 is stale).
+        let e = Self.event([("a", ["2.10", "1.80"]), ("b", ["2.20", "1.95"]), ("c", ["2.10", "2.40"])], suspended: ["b:Home FC"])
+        let age: (Market) -> TimeInterval? = { $0.book == "c" ? 30 : 1 }
+        let values = ValueAnalysis.analyze(e, settings: ValueSettings(), age: age)
+        let notes = ValueReport.notes(values, settings: ValueSettings())
+        func best(_ market: Int, _ selection: Int) -> Bool? {
+            guard let field = notes.markets[market]?.selections[selection]?.price.first(where: { $0.0 == "best" }),
+                  case .bool(let b) = field.1 else { return nil }
+            return b
+        }
+        #expect([best(0, 0), best(1, 0), best(2, 0)] == [true, false, false])
+        #expect([best(0, 1), best(1, 1), best(2, 1)] == [false, true, false])
+        // All fresh: c's 2.10 ties a's for home, and c's 2.40 is the away price to take.
+        let fresh = ValueReport.notes(ValueAnalysis.analyze(e, settings: ValueSettings()) { _ in 1 }, settings: ValueSettings())
+        func bestFresh(_ market: Int, _ selection: Int) -> Bool? {
+            guard case .bool(let b)? = fresh.markets[market]?.selections[selection]?.price.first(where: { $0.0 == "best" })?.1 else { return nil }
+            return b
+        }
+        #expect([bestFresh(0, 0), bestFresh(1, 0), bestFresh(2, 0)] == [true, false, true])
+        #expect([bestFresh(0, 1), bestFresh(1, 1), bestFresh(2, 1)] == [false, false, true])
+    }
+
     @Test("Prices older than --max-age never make an arbitrage; pre-match allows longer")
     func freshness() throws {
         let e = Self.event([("a", ["2.10", "1.80"]), ("b", ["1.85", "2.05"])])

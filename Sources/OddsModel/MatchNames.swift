@@ -1,5 +1,3 @@
-import OddsModel
-
 /// A team name as the matcher compares it: its core words, with what does not tell one club from
 /// another taken out.
 public struct TeamWords: Sendable, Hashable {
@@ -75,6 +73,9 @@ public struct MatchNames: Sendable {
         }
         aliases = table
     }
+
+    /// The shipped aliases alone, built once: what reads a book's own name for a team of its event.
+    public static let standard = MatchNames()
 
     /// Words that name a club's form, not the club.
     static let formWords: Set<String> = [
