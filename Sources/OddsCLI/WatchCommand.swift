@@ -18,7 +18,7 @@ struct Watch: AsyncParsableCommand {
             MATCH is the provider's match id or a team name, matched (any case, part of a name) against the live matches \
             of --sport; more than one match is refused with the candidates (exit 64). On a terminal, one line per \
             incident as it happens under a score line kept current; piped, NDJSON (incident and scoreboard updates). \
-            Ends when the match ends, or on Ctrl-C. Providers with incidents: sportsapi (default), tickodds, boltodds. \
+            Ends when the match ends (once its full-time incident is in, waiting at most 5 s for it), or on Ctrl-C. Providers with incidents: sportsapi (default), tickodds, boltodds. \
             Example: odds watch Arsenal --bell
             """)
 
@@ -120,6 +120,16 @@ struct Watch: AsyncParsableCommand {
         return events.filter { e in [e.home, e.away ?? ""].contains { fold($0).contains(t) } }
     }
 
+    /// Seconds `follow` waits, after the match's status says it ended, for the incident that ends it.
+    static let finalWordWait: TimeInterval = 5
+
+    /// Whether the incidents told so far end with the match's end (full time, after extra time or penalties):
+    /// a marker that ends the match, with nothing told after it in match order.
+    static func hasFinalWord(_ incidents: [Incident]) -> Bool {
+        guard let last = Incident.inMatchOrder(incidents).last(where: { $0.kind == .period }) else { return false }
+        return last.endsMatch
+    }
+
     /// Prints the match's incidents as they come, until it ends, the feed stops, or a signal. A fused
     /// match (`matchID`) is followed through every source in `sourceEvents`: the score line shows the
     /// freshest scoreboard, an incident several providers tell is printed once (`IncidentLog`), and each
@@ -152,12 +162,25 @@ struct Watch: AsyncParsableCommand {
                 if line != shownScore { io.out("\r\u{1B}[2K" + line); shownScore = line }
             }
             if let e = current(), !e.home.isEmpty { showScore(e) }
+            var finishing = false
+            func finish() {
+                guard !finishing else { return }
+                finishing = true
+                let grace = Watch.finalWordWait
+                Task { try? await Task.sleep(nanoseconds: UInt64(grace * 1e9)); feed.finish() }
+            }
+            // The match as last seen: what an incident told after the match left the feed is printed against.
+            var last = current()
             for try await message in feed {
                 if let id = message.update.eventID, !keys.contains(EventKey(provider: message.provider, id: id)) { continue }
                 store.apply(message)
-                // Gone from every source: over, or withdrawn.
-                if case .remove = message.update, !keys.contains(where: { store.events[$0] != nil }) { return }
-                guard let event = current() else { continue }
+                // Gone from every source: over, or withdrawn; an ended match's last word may still be on its way.
+                if case .remove = message.update, !keys.contains(where: { store.events[$0] != nil }) {
+                    guard last?.status == .ended, !Watch.hasFinalWord(log.incidents) else { return }
+                    finish()
+                }
+                guard let event = current() ?? last else { continue }
+                last = event
                 switch message.update {
                 case .incident(_, let incident):
                     guard log.tell(incident, by: message.provider) else { continue }
@@ -189,7 +212,12 @@ struct Watch: AsyncParsableCommand {
                     break
                 }
                 if io.stdoutClosed { return }
-                if event.status == .ended { return }
+                if event.status == .ended {
+                    // The incidents that end the match follow its status (a fetch after the change): done once
+                    // the match's last word is in, or after a bounded wait for it.
+                    if Watch.hasFinalWord(log.incidents) { return }
+                    finish()
+                }
             }
         }
         if human && io.stdoutIsTTY { io.out("\n") }

@@ -268,11 +268,11 @@ extension FusedMatch {
         return stale ? suspended(m) : m
     }
 
-    /// Every source's incidents, once each (`IncidentLog`), in order of the minute.
+    /// Every source's incidents, once each (`IncidentLog`), in match order.
     static func mergedIncidents(_ events: [Event]) -> [Incident] {
         var log = IncidentLog()
         for e in events { for incident in e.incidents { log.tell(incident, by: e.provider) } }
-        return log.incidents.sorted { ($0.minute ?? -1) < ($1.minute ?? -1) }
+        return Incident.inMatchOrder(log.incidents)
     }
 
     /// Whether `incident` is one of `known` as another source tells it: the same kind within a minute, and the same side,
@@ -301,24 +301,58 @@ extension FusedMatch {
 /// A match's incidents as several providers tell them, each kept once. An incident another provider
 /// already told (`FusedMatch.isDuplicate`) is that telling, and each kept incident stands for one
 /// telling per other provider, not for all of them: a provider's own two cards of one minute stay two.
+/// It keeps the latest `capacity` incidents, and a telling is compared only with those of its kind
+/// within a minute of it.
 public struct IncidentLog: Sendable {
-    private var kept: [(provider: ProviderID, incident: Incident, absorbed: Set<ProviderID>)] = []
+    /// Incidents kept, at most: a match's whole story many times over.
+    public static let capacity = 1_000
+
+    struct Entry: Sendable {
+        var provider: ProviderID
+        var incident: Incident
+        var absorbed: Set<ProviderID>
+    }
+    /// Where incidents of one kind and minute are: what a telling is compared with.
+    struct Moment: Hashable, Sendable {
+        var kind: IncidentKind
+        var minute: Int?
+    }
+
+    /// By sequence number, `first..<next`.
+    private var entries: [Int: Entry] = [:]
+    private var byMoment: [Moment: [Int]] = [:]
+    private var first = 0
+    private var next = 0
 
     public init() {}
 
     /// The incidents kept, in the order they were first told.
-    public var incidents: [Incident] { kept.map(\.incident) }
+    public var incidents: [Incident] { (first..<next).compactMap { entries[$0]?.incident } }
 
     /// Takes `incident` as `provider` tells it; true when it is new, false when it is another
     /// provider's telling of one already kept.
     @discardableResult
     public mutating func tell(_ incident: Incident, by provider: ProviderID) -> Bool {
-        if let i = kept.firstIndex(where: { $0.provider != provider && !$0.absorbed.contains(provider)
-                                             && FusedMatch.isDuplicate(incident, of: [$0.incident]) }) {
-            kept[i].absorbed.insert(provider)
+        let minutes: [Int?] = incident.minute.map { [$0 - 1, $0, $0 + 1] } ?? [nil]
+        // The first told of those it could be, as they were told.
+        let candidates = minutes.flatMap { byMoment[Moment(kind: incident.kind, minute: $0)] ?? [] }.sorted()
+        for seq in candidates {
+            guard let e = entries[seq], e.provider != provider, !e.absorbed.contains(provider),
+                  FusedMatch.isDuplicate(incident, of: [e.incident]) else { continue }
+            entries[seq]!.absorbed.insert(provider)
             return false
         }
-        kept.append((provider, incident, []))
+        entries[next] = Entry(provider: provider, incident: incident, absorbed: [])
+        byMoment[Moment(kind: incident.kind, minute: incident.minute), default: []].append(next)
+        next += 1
+        if next - first > IncidentLog.capacity {
+            if let old = entries.removeValue(forKey: first) {
+                let moment = Moment(kind: old.incident.kind, minute: old.incident.minute)
+                byMoment[moment]?.removeAll { $0 == first }
+                if byMoment[moment]?.isEmpty == true { byMoment[moment] = nil }
+            }
+            first += 1
+        }
         return true
     }
 }

@@ -81,6 +81,7 @@ public enum EventJSON {
             ("score", score(i.score)),
             ("detail", .optionalString(i.detail)),
             ("id", .optionalString(i.id)),
+            ("rescinded", .bool(i.rescinded)),
         ])
     }
 

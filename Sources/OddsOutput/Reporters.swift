@@ -292,6 +292,7 @@ public enum EventReporter {
         if i.kind == .injuryTime, let added = i.addedTime { parts.append("+\(added)") }
         if let team = i.team { parts.append("(\(team == .home ? event.home : (event.away ?? "away")))") }
         if let r = i.reason { parts.append("— \(r.lowercased())") }
+        if i.rescinded { parts.append("(rescinded)") }
         return parts.joined(separator: " ")
     }
 }
@@ -313,22 +314,28 @@ public enum WatchReporter {
             if let team { rest.append(team) }
             if let p = i.player { rest.append(p + (i.reason.map { " — \($0.lowercased())" } ?? "")) }
             else if let r = i.reason { rest.append("— " + r.lowercased()) }
+            if i.rescinded { rest.append("(\((i.detail ?? "card").lowercased()) rescinded)") }
         case .substitution:
             if let team { rest.append(team) }
             rest.append([i.player.map { "on " + $0 }, i.playerOut.map { "off " + $0 }].compactMap { $0 }.joined(separator: ", "))
         case .var:
             if let team { rest.append(team) }
+            if let p = i.player { rest.append(p) }
             if let r = i.reason { rest.append(r) }
         case .injuryTime:
             what = "+\(i.addedTime ?? 0) MIN"
             rest.append("added time")
         case .period:
-            if let s = e.score { rest.append("\(e.home) \(s.home)-\(s.away) \(e.away ?? "")") }
+            // The score the marker itself tells (the match has moved on when it is read later).
+            if let s = i.score ?? e.score { rest.append("\(e.home) \(s.home)-\(s.away) \(e.away ?? "")") }
         case .other:
-            if let team { rest.append(team) }
+            if let team { rest.append(team + (i.score.map { " \($0.home)-\($0.away)" } ?? "")) }
             if let p = i.player { rest.append(p) }
+            if let r = i.reason { rest.append("— " + r.lowercased()) }
         }
-        return minute + what.padding(toLength: 13, withPad: " ", startingAt: 0) + rest.filter { !$0.isEmpty }.joined(separator: "  ")
+        // A label longer than its column ("PENALTY MISSED") is never cut: it pushes the rest along.
+        let head = what.count < 13 ? what.padding(toLength: 13, withPad: " ", startingAt: 0) : what + "  "
+        return minute + head + rest.filter { !$0.isEmpty }.joined(separator: "  ")
     }
 
     /// "GOAL", "RED CARD", "HALF TIME".
@@ -336,6 +343,7 @@ public enum WatchReporter {
         switch i.kind {
         case .goal: return i.detail == "Own goal" ? "OWN GOAL" : (i.detail == "Penalty" ? "PENALTY GOAL" : "GOAL")
         case .card:
+            if i.rescinded { return "RESCINDED" }
             switch i.detail?.lowercased() {
             case "red card"?: return "RED CARD"
             case "second yellow"?: return "2ND YELLOW"
@@ -355,9 +363,9 @@ public enum WatchReporter {
         }
     }
 
-    /// Whether `--bell` rings: goals and red cards (a second yellow is a red).
+    /// Whether `--bell` rings: goals and red cards (a second yellow is a red); never a rescinded card.
     public static func rings(_ i: Incident) -> Bool {
-        i.kind == .goal || (i.kind == .card && ["red card", "second yellow"].contains(i.detail?.lowercased() ?? ""))
+        i.kind == .goal || (i.kind == .card && !i.rescinded && ["red card", "second yellow"].contains(i.detail?.lowercased() ?? ""))
     }
 
     /// "Arsenal 2-1 Chelsea  67'  2nd half".

@@ -94,6 +94,9 @@ public final class Simulator: @unchecked Sendable {
         public var boltOddsConnectionWindow: TimeInterval = 60
         /// SportsAPIPro v2's `natsConnected` in `welcome`; false: channels deliver by safety-net poll only.
         public var sportsAPINATSConnected = true
+        /// SportsAPIPro v2's NATS-triggered fetch of `:incidents` and `:stats` (documented: ~300 ms): the data as
+        /// of the change, sent this long after the change's score push; 0: at once.
+        public var sportsAPIFetchDelay: TimeInterval = 0.3
         /// SportsAPIPro v2's safety-net poll of `:incidents` (documented: 15 s); 0: none.
         public var sportsAPIIncidentsPollInterval: TimeInterval = 15
         /// SportsAPIPro v2's safety-net poll of `:stats` (documented: 30 s); 0: none.

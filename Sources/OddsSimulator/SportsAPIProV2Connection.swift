@@ -191,7 +191,17 @@ final class SportsAPIProV2Connection: ChannelInboundHandler, SimSocket, SimFrame
                     if lastStats[name] == text { continue }
                     lastStats[name] = text
                 }
-                send(SportsAPIProV2.update(name, data, source: "nats"))
+                // Fetched on the change, so it arrives after the change's own push (full time's incident after
+                // the finished status): the data as of the change, so a match gone by then still has its last word.
+                let delay = sim.options.sportsAPIFetchDelay
+                if (part == .incidents || part == .stats), delay > 0, let context {
+                    context.eventLoop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [weak self] in
+                        guard let self, self.isOpen, !self.sim.silent else { return }
+                        self.send(SportsAPIProV2.update(name, data, source: "nats"))
+                    }
+                } else {
+                    send(SportsAPIProV2.update(name, data, source: "nats"))
+                }
             }
         }
     }

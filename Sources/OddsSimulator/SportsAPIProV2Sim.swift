@@ -403,7 +403,8 @@ enum SportsAPIProV2 {
     // MARK: - Incidents
 
     static let cardReasons = ["Foul", "Unsportsmanlike conduct", "Time wasting", "Argument", "Handball"]
-    static let varDecisions = ["goalNotAwarded", "penaltyNotAwarded"]
+    static let varDecisions = ["goalNotAwarded", "penaltyNotAwarded", "penaltyAwarded"]
+    static let penaltyMisses = [("Goalkeeper save", "goalkeeperSave"), ("Off target", "offTarget"), ("Hit woodwork", "woodwork")]
 
     /// A soccer match's incidents, oldest first: the goals of the opening score (the world made the match
     /// under way and has no incidents for them), the world's incidents, injury-time announcements and the
@@ -490,7 +491,9 @@ enum SportsAPIProV2 {
                 case "Yellow Card", "Red Card":
                     type = "card"
                     let n = next("card", side)
-                    fields = [("incidentClass", .string(label == "Red Card" ? "red" : "yellow")),
+                    // Inferred: one red card in four is taken back (`rescinded`, which every SofaScore card carries).
+                    let rescinded = label == "Red Card" && SportsAPIPro.pick(4, serial, n, 12) == 0
+                    fields = [("rescinded", .bool(rescinded)), ("incidentClass", .string(label == "Red Card" ? "red" : "yellow")),
                               ("player", players[SportsAPIPro.pick(players.count, serial, n, side == "home" ? 8 : 9)].json),
                               ("reason", .string(cardReasons[SportsAPIPro.pick(cardReasons.count, serial, n, 10)]))]
                 case "Substitution":
@@ -501,14 +504,27 @@ enum SportsAPIProV2 {
                               ("playerOut", squad.starters[10 - n % 10].json)]
                 default:
                     type = "varDecision"
-                    fields = [("incidentClass", .string(varDecisions[SportsAPIPro.pick(varDecisions.count, serial, r.key, 11)])),
-                              ("confirmed", .bool(true))]
+                    // In turn per match, so that every kind of decision is seen.
+                    let decision = varDecisions[(next("var", "") + serial) % varDecisions.count]
+                    fields = [("player", players[SportsAPIPro.pick(players.count, serial, r.key, 13)].json),
+                              ("confirmed", .bool(true)), ("incidentClass", .string(decision))]
                 }
                 let time = min(r.minute, regular)
                 var json: [(String, JSONOutput)] = [("id", .int(id)), ("incidentType", .string(type)), ("time", .int(time))]
                 if r.minute > regular { json.append(("addedTime", .int(r.minute - regular))) }
                 json.append(("isHome", .bool(side == "home")))
                 out.incidents.append(SportsAPIProIncident(id: id, type: type, json: .object(json + fields)))
+                if type == "varDecision", case .string("penaltyAwarded")? = fields.last?.1 {
+                    // The penalty awarded is taken and missed (a scored one would be a goal the world does not have),
+                    // as SofaScore's inGamePenalty: no score of its own.
+                    let (description, reason) = penaltyMisses[SportsAPIPro.pick(penaltyMisses.count, serial, r.key, 14)]
+                    var taken = json
+                    taken[0] = ("id", .int(base + 700 + r.key))
+                    taken[1] = ("incidentType", .string("inGamePenalty"))
+                    out.incidents.append(SportsAPIProIncident(id: base + 700 + r.key, type: "inGamePenalty", json: .object(taken + [
+                        ("player", players[SportsAPIPro.pick(players.count, serial, r.key, 15)].json), ("description", .string(description)),
+                        ("incidentClass", .string("missed")), ("reason", .string(reason))])))
+                }
             }
             if half == 1, injury1, !injuryShown[0] { injury(1, time: 45, length: 1); injuryShown[0] = true }
             if half == 2, injury2, !injuryShown[1] { injury(3, time: 90, length: 3); injuryShown[1] = true }

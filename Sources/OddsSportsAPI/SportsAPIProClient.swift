@@ -10,10 +10,10 @@ import OddsTransport
 ///
 /// `done` is told how many updates (connection states aside) the store has taken; an adapter's
 /// count of what it passed on, read after its own readiness, says whether the store has caught up.
-func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeInterval, what: String,
+func collect(_ adapters: [any FeedAdapter], transport: Transport, timeout: TimeInterval, what: String, into store: LiveStore = LiveStore(),
              failed: (LiveStore, Error) throws -> LiveStore = { throw $1 },
              done: @escaping @Sendable (LiveStore, _ applied: Int) -> Bool) async throws -> LiveStore {
-    try await FeedRunner.collect(adapters, transport: transport, initial: (store: LiveStore(), applied: 0), poll: 0.05, timeout: timeout,
+    try await FeedRunner.collect(adapters, transport: transport, initial: (store: store, applied: 0), poll: 0.05, timeout: timeout,
                                  fold: { s, message in
                                      s.store.apply(message)
                                      if case .connection = message.update {} else { s.applied += 1 }
@@ -190,7 +190,11 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         let channels = list
         let feed = try self.feed(sport: nil, channels: channels)
         let answered = Settling()
-        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "answer from SportsAPIPro for match \(id)") { _, applied in
+        // A match that has ended is still the match asked about.
+        var admitting = LiveStore()
+        admitting.admitsEnded = true
+        let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "answer from SportsAPIPro for match \(id)",
+                                      into: admitting) { _, applied in
             answered.done(applied: applied, emitted: feed.emitted) { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }
         }
         guard let event = store.currentEvents(provider: .sportsapi).first(where: { $0.id == id }) else {

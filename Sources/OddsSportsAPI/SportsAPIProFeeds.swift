@@ -227,14 +227,19 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             remember(board)
             return .data([.scoreboard(board)])
         case .incidents(let id):
-            var skipped = 0, cut = 0
-            let list = SportsAPIProWire.incidents(data, skipped: &skipped, cut: &cut)
+            var skipped = 0
+            // The feed's newest first, so that the cut keeps what is new: a list of any length with one new
+            // incident on top still brings that incident.
+            let listed = SportsAPIProWire.incidentList(data, skipped: &skipped)
+            let limit = SportsAPIProWire.incidentLimit
+            let cut = max(0, listed.count - limit)
+            let kept = listed.prefix(limit)
             let fresh: [Incident] = lock.withLock {
                 if seen[id] == nil, seen.count >= SportsAPIProFeed.seenMatches { seen.removeAll() }
-                let fresh = list.filter { seen[id, default: []].insert($0.identity).inserted }
+                let fresh = kept.filter { seen[id, default: []].insert($0.identity).inserted }
                 // Bounded too: past four lists' worth, only what the feed lists now is remembered.
-                if seen[id, default: []].count > 4 * SportsAPIProWire.incidentLimit { seen[id] = Set(list.map(\.identity)) }
-                return fresh
+                if seen[id, default: []].count > 4 * limit { seen[id] = Set(kept.map(\.identity)) }
+                return Incident.inMatchOrder(fresh.reversed())
             }
             var items: [Inbound] = [.data(fresh.map { FeedUpdate.incident(eventID: id, $0) })]
             if cut > 0 {

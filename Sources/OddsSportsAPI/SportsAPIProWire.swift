@@ -288,33 +288,43 @@ public enum SportsAPIProWire {
 
     // MARK: - Incidents
 
-    /// Incidents kept per match, at most: the newest. A longer list from the feed is cut (`cut`
-    /// says by how many) so that no list from outside costs more than O(n log n) once.
+    /// Incidents kept per match, at most: the newest by the feed's own order. A longer list from the feed is
+    /// cut (`cut` says by how many) so that no list from outside costs more than O(n log n) once.
     public static let incidentLimit = 500
 
-    /// The incidents of an incidents payload, oldest first, the newest `incidentLimit` of them;
-    /// unreadable entries are left out and counted in `skipped`, those cut for the limit in `cut`.
-    public static func incidents(_ data: JSONValue, skipped: inout Int, cut: inout Int) -> [Incident] {
+    /// An incidents payload as the feed lists it: each readable entry, newest first (SofaScore's order; a
+    /// list that runs from the earliest minute is turned round). Unreadable entries are left out and
+    /// counted in `skipped`.
+    public static func incidentList(_ data: JSONValue, skipped: inout Int) -> [Incident] {
         guard let items = list(data, ["incidents", "events", "items"]) else { skipped += 1; return [] }
         var out: [Incident] = []
-        out.reserveCapacity(min(items.count, 4 * incidentLimit))
+        out.reserveCapacity(items.count)
         for item in items {
             if let i = incident(item) { out.append(i) } else { skipped += 1 }
         }
-        // SofaScore lists the newest first; a timeline reads oldest first. Ties keep the list's own
-        // order of time, read once (not per comparison).
-        let newestFirst = items.count > 1 && isNewestFirst(items)
-        let sorted = out.enumerated().sorted { a, b in
-            let ka = (a.element.minute ?? Int.max, a.element.addedTime ?? 0), kb = (b.element.minute ?? Int.max, b.element.addedTime ?? 0)
-            if ka != kb { return ka < kb }
-            return newestFirst ? a.offset > b.offset : a.offset < b.offset
-        }.map(\.element)
-        guard sorted.count > incidentLimit else { return sorted }
-        cut += sorted.count - incidentLimit
-        return Array(sorted.suffix(incidentLimit))
+        return items.count > 1 && !isNewestFirst(items) ? out.reversed() : out
     }
 
-    /// Whether a list runs from the latest minute to the earliest.
+    /// The incidents of an incidents payload in match order (`Incident.inMatchOrder`), the feed's newest
+    /// `incidentLimit` of them; unreadable entries are counted in `skipped`, those cut for the limit in `cut`.
+    public static func incidents(_ data: JSONValue, skipped: inout Int, cut: inout Int) -> [Incident] {
+        let newestFirst = incidentList(data, skipped: &skipped)
+        cut += max(0, newestFirst.count - incidentLimit)
+        return Incident.inMatchOrder(newestFirst.prefix(incidentLimit).reversed())
+    }
+
+    /// A class name in words: "penaltyNotAwarded" → "Penalty not awarded"; text with spaces stays as it is.
+    static func words(camelCase text: String) -> String {
+        guard !text.contains(" ") else { return text }
+        var out = ""
+        for c in text {
+            if c.isUppercase, !out.isEmpty { out += " " + c.lowercased() } else { out.append(c) }
+        }
+        return out.prefix(1).uppercased() + out.dropFirst()
+    }
+
+    /// Whether a list runs from the latest minute to the earliest; one whose minutes do not say (a shoot-out's
+    /// kicks have none) is taken to, as SofaScore lists them.
     static func isNewestFirst(_ items: [JSONValue]) -> Bool {
         var head: Int?, tail: Int?
         for item in items {
@@ -322,7 +332,7 @@ public enum SportsAPIProWire {
             if head == nil { head = m }
             tail = m
         }
-        guard let head, let tail else { return false }
+        guard let head, let tail, head != tail else { return true }
         return head > tail
     }
 
@@ -333,6 +343,7 @@ public enum SportsAPIProWire {
         var i = Incident(kind: .other)
         i.id = id(first(v, ["id", "incidentId"]))
         i.minute = int(first(v, ["time", "minute"]), range: 0...300)
+        // A period's end has addedTime 999 ("after all of it"): no added time of its own.
         i.addedTime = int(first(v, ["addedTime", "injuryTime", "extraTime"]), range: 0...60)
         if let home = first(v, ["isHome"])?.bool { i.team = home ? .home : .away }
         else if let side = first(v, ["team", "side"])?.string?.lowercased(), side == "home" || side == "away" { i.team = Side(rawValue: side) }
@@ -355,6 +366,7 @@ public enum SportsAPIProWire {
             case "yellowred"?: i.detail = "Second yellow"
             default: i.detail = cls == nil ? "Card" : "Yellow card"
             }
+            i.rescinded = v["rescinded"]?.bool ?? false
         case "substitution":
             i.kind = .substitution
             i.player = name(first(v, ["playerIn", "in"])) ?? i.player
@@ -362,11 +374,21 @@ public enum SportsAPIProWire {
             i.detail = "Substitution"
         case "vardecision", "var":
             i.kind = .var
-            i.reason = i.reason ?? cls ?? first(v, ["decision", "text"])?.string
+            i.reason = i.reason ?? cls.map(words(camelCase:)) ?? first(v, ["decision", "text"])?.string
             i.detail = "VAR"
         case "period":
             i.kind = .period
             i.detail = first(v, ["text", "period", "name"])?.string ?? "Period"
+        case "ingamepenalty":
+            // A penalty in play that did not score (a scored one is also a goal): "Goalkeeper save", "Off target".
+            i.kind = .other
+            let scored = cls?.lowercased() == "scored"
+            i.detail = scored ? "Penalty scored" : "Penalty missed"
+            i.reason = first(v, ["description", "reason"])?.string ?? i.reason
+        case "penaltyshootout":
+            i.kind = .other
+            i.detail = "Shoot-out"
+            i.reason = first(v, ["description", "reason", "incidentClass"])?.string ?? i.reason
         case "injurytime", "addedtime":
             i.kind = .injuryTime
             i.addedTime = int(first(v, ["length", "addedTime", "minutes"]), range: 0...60) ?? i.addedTime

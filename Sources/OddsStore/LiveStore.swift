@@ -78,8 +78,7 @@ public struct LiveStore: Sendable {
     /// Counts changes to `events`, so that `lastFound` is used only while nothing has changed since.
     private var generation = 0
     /// The last event `bookUpsert` found, its place, and `generation` then: a game comes book after
-    /// book, and each of its books found it again by hashing its id (the fold of a 2,000-game
-    /// BoltOdds state hashed 16,000 ids of about 45 bytes for 2,000 events).
+    /// book, and each of its books found it again by hashing its id (a long string), once per book.
     private var lastFound: (key: EventKey, index: Dictionary<EventKey, EventState>.Index, generation: Int)?
     public private(set) var feeds: [ProviderID: FeedState] = [:]
     /// Events removed lately (at most 1,000), which scores may not bring back.
@@ -89,6 +88,9 @@ public struct LiveStore: Sendable {
     private var messagesSinceSweep = 0
     /// Incidents kept per event; older ones are dropped.
     public var incidentLimit = 100
+    /// Whether a scoreboard of a match that has ended adds it: a live view leaves out what is over, a
+    /// question about one match (its incidents after full time) wants it.
+    public var admitsEnded = false
 
     public init() {}
 
@@ -142,7 +144,10 @@ public struct LiveStore: Sendable {
         case .incident(let id, let incident):
             let key = EventKey(provider: provider, id: id)
             guard events[key] != nil else { return }
-            events[key]!.event.incidents.append(incident)
+            // In match order: an incident told late (a VAR decision on an earlier minute, full time after the
+            // last added minute's news) goes where it happened; almost always that is the end.
+            let at = Self.place(of: incident, in: events[key]!.event.incidents)
+            events[key]!.event.incidents.insert(incident, at: at)
             if events[key]!.event.incidents.count > incidentLimit {
                 events[key]!.event.incidents.removeFirst(events[key]!.event.incidents.count - incidentLimit)
             }
@@ -297,7 +302,7 @@ public struct LiveStore: Sendable {
         let key = EventKey(provider: provider, id: board.eventID)
         if events[key] == nil {
             // A finished game, or one whose odds were removed, is not brought back.
-            guard let home = board.home, board.status != .ended, !removed.contains(key) else { return }
+            guard let home = board.home, admitsEnded || board.status != .ended, !removed.contains(key) else { return }
             events[key] = EventState(event: Event(provider: provider, id: board.eventID, sport: board.sport ?? "unknown",
                                                   league: board.league, home: home, away: board.away),
                                      lastUpdate: now)
@@ -324,6 +329,14 @@ public struct LiveStore: Sendable {
             }
         }
         touch(key, at: now)
+    }
+
+    /// Where `incident` goes in `list` (in match order): after every incident at or before its moment.
+    static func place(of incident: Incident, in list: [Incident]) -> Int {
+        let k = incident.timelineKey
+        var at = list.endIndex
+        while at > list.startIndex, list[at - 1].timelineKey > k { at -= 1 }
+        return at
     }
 
     private static func inPlace<R>(_ state: inout EventState, _ body: (inout EventState) -> R) -> R { body(&state) }

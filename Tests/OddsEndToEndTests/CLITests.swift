@@ -598,6 +598,23 @@ struct SportsAPIProCLITests {
         }
     }
 
+    @Test("watch to the end: full time's incident, which follows the finished status, is the last line; then exit 0")
+    func watchToFullTime() async throws {
+        let live = try await CLI.run(["live", "--provider", "sportsapi", "--sport", "soccer", "--demo", "--json"])
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [[String: Any]])
+        let id = try #require(events.first { ($0["status"] as? String) == "live" }?["id"] as? String)
+        // A tick of 20 ms plays a match out in seconds; the feed's fetch after full time still takes its own time.
+        let r = try await CLI.run(["watch", id, "--demo"], env: CLI.environment(["ODDS_DEMO_TICK": "0.02"]), timeout: 90)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = try r.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let ended = try #require(lines.firstIndex { $0["type"] as? String == "scoreboard" && $0["status"] as? String == "ended" })
+        let incidents = lines.indices.filter { lines[$0]["type"] as? String == "incident" }
+        let last = try #require(incidents.last)
+        let final = try #require(lines[last]["incident"] as? [String: Any])
+        #expect(final["kind"] as? String == "period" && final["detail"] as? String == "FT", "\(final)")
+        #expect(last > ended, "full time came before the finished status")
+    }
+
     @Test("watch follows a match of every provider with incidents: TickOdds and BoltOdds play-by-play too", arguments: ["tickodds", "boltodds"])
     func watchOtherProviders(_ provider: String) async throws {
         // The live match with the most to tell: TickOdds and BoltOdds name their games their own way.

@@ -62,6 +62,7 @@ import Testing
         var types = Set<String>()
         var classes = Set<String>()
         var assisted = 0
+        var rescinded = Set<Bool>()
         var seen: [Int: String] = [:]
         try Self.play(ticks: 500) { world, state, _ in
             for m in world.live where m.sport == "soccer" {
@@ -82,7 +83,13 @@ import Testing
                     case "goal":
                         #expect(value["player"]?["name"]?.string != nil)
                         if value["assist1"] != nil { assisted += 1 }
-                    case "card": #expect(value["reason"]?.string != nil && value["player"]?["name"]?.string != nil)
+                    case "card":
+                        #expect(value["reason"]?.string != nil && value["player"]?["name"]?.string != nil)
+                        if let r = value["rescinded"]?.bool { rescinded.insert(r) }
+                    case "varDecision": #expect(value["player"]?["name"]?.string != nil)
+                    case "inGamePenalty":
+                        // SofaScore's shape: no score of its own, a description and a class.
+                        #expect(value["homeScore"] == nil && value["description"]?.string != nil && value["incidentClass"]?.string == "missed")
                     case "substitution": #expect(value["playerIn"]?["name"]?.string != nil && value["playerOut"]?["name"]?.string != nil)
                     case "injuryTime": #expect((value["length"]?.int ?? 0) > 0)
                     case "period": #expect(["HT", "FT"].contains(value["text"]?.string ?? ""))
@@ -96,8 +103,9 @@ import Testing
                 }
             }
         }
-        #expect(types == ["goal", "card", "substitution", "varDecision", "period", "injuryTime"], "\(types)")
-        #expect(classes.isSuperset(of: ["yellow", "red", "regular"]), "\(classes)")
+        #expect(types == ["goal", "card", "substitution", "varDecision", "period", "injuryTime", "inGamePenalty"], "\(types)")
+        #expect(classes.isSuperset(of: ["yellow", "red", "regular", "missed", "penaltyAwarded"]), "\(classes)")
+        #expect(rescinded == [false, true])
         #expect(assisted > 0)
     }
 
@@ -230,6 +238,39 @@ import Testing
             await sim.tick(60)
             let pushed = try await log.next { $0["type"]?.string == "update" && $0["channel"]?.string == "live-scores" }
             #expect(pushed["source"]?.string == "nats")
+            await ws.close()
+        }
+    }
+
+    @Test("Full time's incident comes after the finished status (a fetch on the change, as the docs' ~300 ms says)",
+          .timeLimit(.minutes(2)))
+    func fullTimeAfterFinished() async throws {
+        try await withSimulator({ $0.secondsPerTick = 60; $0.sportsAPIIncidentsPollInterval = 0 }) { sim, transport in
+            let ws = try await WebSocketSession.connect(url: sim.webSocketURL(.sportsapi) + "?x-api-key=\(testKey)", headers: [],
+                                                        transport: transport, timeout: 15)
+            let log = SocketLog(ws)
+            defer { log.stop() }
+            _ = try await log.next { $0["type"]?.string == "welcome" }
+            // The soccer match nearest its end.
+            let m = try #require(await sim.worldNow.live.filter { $0.sport == "soccer" && $0.phase != .ended }.max { $0.elapsed < $1.elapsed })
+            let id = SportsAPIProV2.matchID(m.serial)
+            for channel in ["match:\(id)", "match:\(id):incidents"] {
+                ws.send(#"{"action":"subscribe","channel":"\#(channel)"}"#)
+                _ = try await log.next { $0["type"]?.string == "subscribed" && $0["channel"]?.string == channel }
+            }
+            var ticks = 0
+            while await sim.worldNow.match(m.serial)?.phase != .ended, ticks < 150 { await sim.tick(); ticks += 1 }
+            #expect(await sim.worldNow.match(m.serial)?.phase == .ended)
+            let finished = try await log.next {
+                $0["type"]?.string == "update" && $0["channel"]?.string == "match:\(id)" && $0["data"]?["event"]?["status"]?["type"]?.string == "finished"
+            }
+            let final = try await log.next {
+                $0["type"]?.string == "update" && $0["channel"]?.string == "match:\(id):incidents"
+                    && $0["data"]?["incidents"]?.array?.first?["text"]?.string == "FT"
+            }
+            let gap = (final["timestamp"]?.int ?? 0) - (finished["timestamp"]?.int ?? 0)
+            #expect(gap >= 250, "full time \(gap) ms after the finished status")
+            #expect(finished["source"]?.string == "nats" && final["data"]?["incidents"]?.array?.first?["addedTime"]?.int == 999)
             await ws.close()
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import OddsModel
-import OddsSimulator
+@testable import OddsSimulator
 import OddsSimulatorFaults
 @testable import OddsSportsAPI
 import OddsStore
@@ -152,6 +152,22 @@ struct SportsAPIProSocketTests {
                 Issue.record("no match with SofaScore's odds shape among \(live.map(\.id))")
             }
             await #expect(throws: OddsError.self) { try await client.match(id: "99999999", parts: []) }
+        }
+    }
+
+    @Test("A finished match is still a match: its incidents answer, in match order, ending with full time")
+    func finishedMatch() async throws {
+        try await withSimulator({ $0.secondsPerTick = 60 }) { sim, transport in
+            let m = try #require(await sim.worldNow.live.filter { $0.sport == "soccer" && $0.phase != .ended }.max { $0.elapsed < $1.elapsed })
+            var ticks = 0
+            while await sim.worldNow.match(m.serial)?.phase != .ended, ticks < 150 { await sim.tick(); ticks += 1 }
+            let id = String(SportsAPIProV2.matchID(m.serial))
+            let e = try await SportsAPIProSocketTests.v2(sim, transport).match(id: id, parts: [.incidents(id)])
+            #expect(e.status == .ended)
+            #expect(e.incidents.last?.detail == "FT" && e.incidents.last?.endsMatch == true, "\(e.incidents.map(\.detail))")
+            #expect(e.incidents.contains { $0.detail == "HT" })
+            let keys = e.incidents.map(\.timelineKey)
+            #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 })
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
         let sub = try #require(incidents.first { $0.kind == .substitution })
         #expect(sub.player == "Noni Madueke" && sub.playerOut == "Pedro Neto")
         let check = try #require(incidents.first { $0.kind == .var })
-        #expect(check.reason == "penaltyNotAwarded")
+        #expect(check.reason == "Penalty not awarded")
         let added = try #require(incidents.first { $0.kind == .injuryTime })
         #expect(added.addedTime == 3)
         let half = try #require(incidents.first { $0.kind == .period })
