@@ -42,7 +42,7 @@ static size_t page_floor(size_t bytes) {
 // Where pages before `offset` are given back to: whole 2 MiB blocks of the file, or the whole mapping past its
 // end. The page cache holds a file in folios of up to 2 MiB, and a fault maps one whole (a huge page where
 // the mapping is aligned): given back in part, a block that the next line shares was mapped again whole at
-// that line's first read (seen in the tests: 2 MiB back in the mapping's Rss at once).
+// that line's first read (the tests saw a whole block come back in the mapping's Rss at once).
 static size_t release_floor(const odds_scout *scout, long long offset) {
     if ((size_t)offset >= scout->mapped) return page_floor(scout->mapped);
     size_t block = (size_t)2 << 20;

@@ -8,7 +8,7 @@ extension OutputFormat: ExpressibleByArgument, ArgumentByName {}
 
 /// An option value named by its raw value, written out as ArgumentParser's defaults for such enums would
 /// be: those defaults resolve `RawValue` at run time, a scan of every protocol conformance record of the
-/// binary per enum at each start (0.3 M instructions each).
+/// binary per enum at each start.
 public protocol ArgumentByName: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
 
 extension ArgumentByName {

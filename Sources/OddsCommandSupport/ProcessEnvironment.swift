@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `ProcessInfo.processInfo.environment` gives the same dictionary, but its first use sets up
 /// Foundation's process information, whose generic types the Swift runtime looks up by scanning
-/// every protocol conformance in the binary (about 9,000): a third of a millisecond of every command.
+/// every protocol conformance in the binary: time added to the start of every command.
 public enum ProcessEnvironment {
     /// Each `NAME=value` entry; where a name appears twice the first one counts, as for `getenv`.
     public static func current() -> [String: String] {

@@ -20,7 +20,7 @@ public enum Concurrently {
     public static func count(cpuList: Substring) -> Int? {
         var total = 0
         // Split on commas and trimmed by hand: Foundation's trimming goes through NSString, whose first
-        // use costs the start of a replay a few hundred microseconds.
+        // use slows the start of a replay.
         for part in cpuList.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" }) {
             let ends = part.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
             switch ends.count {
@@ -35,8 +35,8 @@ public enum Concurrently {
     }
 
     /// Whether a second thread can run beside this one. On one core, two threads only take turns and
-    /// share out the work they hand each other (a firehose replay decoded ahead on one core: 564 ->
-    /// 634 ms), so the work is done on the calling thread instead.
+    /// share out the work they hand each other (slower than one thread doing it all), so the work is
+    /// done on the calling thread instead.
     public static var hasSpareCore: Bool { cores > 1 }
 
     /// `first()` on the calling thread while `second()` runs on a thread of its own; both answers once

@@ -1,9 +1,8 @@
 /// A value kept behind one pointer and copied only when changed while shared: what an `Array` does
 /// for its elements, for one value. An event keeps its fields in one: it is moved from the decoder
 /// through a frame's updates into the store many times, and behind a pointer each move is a word, not
-/// a copy of every field (a firehose frame's event was moved about 35 times, 264 bytes each). Not for
-/// small values made on one thread and consumed on another (a price update: the box's allocation and
-/// its free on the other thread cost more than the moves saved; Benchmarks/README.md).
+/// a copy of every field. Not for small values made on one thread and consumed on another (a price
+/// update: the box's allocation and its free on the other thread cost more than the moves saved).
 ///
 /// Equal and hashed by its value, so a type made of one is `Hashable` as its fields were.
 @usableFromInline
@@ -11,7 +10,7 @@ struct CopyOnWrite<Value: Hashable & Sendable>: Hashable, Sendable {
     @usableFromInline
     final class Storage: @unchecked Sendable {  // changed only while uniquely referenced (`value`'s `_modify`)
         // Unchecked: an access is already checked where the value that holds the storage is kept (a
-        // variable, a class's property); the runtime's check of each access was 1 % of a BoltOdds replay.
+        // variable, a class's property); the runtime's check of each access would only repeat it.
         @exclusivity(unchecked) @usableFromInline var value: Value
         @usableFromInline init(_ value: Value) { self.value = value }
     }

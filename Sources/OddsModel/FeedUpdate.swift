@@ -212,7 +212,7 @@ extension Event {
         guard count > 0 else { return }
         // Room ahead for a few more books (four times what is needed, at most 64 markets more), else
         // doubling: a game comes once per book, and growing by each book's few markets reallocated
-        // the list at most books (the fold of a 2,000-game state: 79 -> 71 million instructions).
+        // the list at most books.
         let needed = start + count
         if markets.capacity < needed {
             markets.reserveCapacity(max(needed, 2 * markets.capacity, min(4 * needed, needed + 64)))

@@ -82,8 +82,8 @@ public enum ISODate {
 
     /// `date` in UTC as `ISO8601DateFormatter` writes it (`YYYY-MM-DDTHH:MM:SSZ`, the instant taken to
     /// the nearest millisecond first), or with milliseconds as `Date.ISO8601FormatStyle` does
-    /// (`…SS.sssZ`, cut, not rounded), without making either (the first loads ICU: 1.6 ms of a 10 ms
-    /// start). Years outside 1900–9999 (Foundation's calendar is Julian before 1582) go to Foundation.
+    /// (`…SS.sssZ`, cut, not rounded), without making either (the first loads ICU, a large part of a
+    /// command's start). Years outside 1900–9999 (Foundation's calendar is Julian before 1582) go to Foundation.
     public static func text(_ date: Date, milliseconds: Bool = false) -> String {
         let t = date.timeIntervalSince1970
         guard t.isFinite, t >= -2_208_988_800, t < 253_402_300_800 else {

@@ -14,7 +14,7 @@ public struct Price: Hashable, Sendable {
     public let text: String
     /// Decimal odds, exactly; always greater than 1.
     public let decimalOdds: Rational
-    /// Last, after the words: a price is 33 bytes, not 40 (a BoltOdds state holds 128,000).
+    /// Last, after the words: a price is 33 bytes, not 40 (a large state holds one per selection).
     public let format: OddsFormat
 
     private static let one = Rational(1, 1)!
@@ -162,7 +162,7 @@ public struct Price: Hashable, Sendable {
 
 extension String {
     /// The text without spaces, tabs and line breaks around it. Foundation's `trimmingCharacters(in:)`
-    /// goes through `NSString`, whose first use costs a command's start a few hundred microseconds.
+    /// goes through `NSString`, whose first use slows a command's start.
     public var trimmingSpaces: String {
         // Usually nothing to trim: a Character that is one of these starts and ends with its byte.
         func space(_ b: UInt8?) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }

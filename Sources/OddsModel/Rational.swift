@@ -76,7 +76,7 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         var v = intPart
         while v >= 10 { v /= 10; count += 1 }
         // Written digit by digit into the string's own memory, made once: two numbers made strings, a
-        // padding and three joins cost a table of 2,000 prices about 5 million instructions.
+        // padding and three joins, for every price a table prints, cost far more.
         return String(unsafeUninitializedCapacity: (sign ? 1 : 0) + count + (places > 0 ? 1 + places : 0)) { out in
             var n = 0
             // `value`'s last `digits` decimal digits at `n`, leading zeros included.

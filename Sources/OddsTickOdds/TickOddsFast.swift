@@ -563,8 +563,8 @@ enum TickOddsFast {
 /// Exclusivity: the cache's classes (`Fixture`, `Group`, `Skipped`, `MemberTemplates`) mark their
 /// stored properties `@exclusivity(unchecked)`. A cache belongs to one feed connection, whose frames
 /// are decoded one at a time, and no access to one of these properties overlaps another access to it
-/// (none is passed `inout` to code that reaches it again), so the dynamic check, which cost about a
-/// sixth of the decoder's time, can never fire.
+/// (none is passed `inout` to code that reaches it again), so the dynamic check, a real share of the
+/// decoder's time, can never fire.
 ///
 /// Market groups the fast path read before, by fixture and position, with the exact bytes each was
 /// read from. A live event is resent whole on every change, and most of its groups are unchanged:
@@ -762,8 +762,8 @@ public final class TickOddsMarketCache {
     }
 
     @exclusivity(unchecked) var fixtures: [String: Fixture] = [:]
-    /// About 15 KB a fixture (its groups', selections', flat odds' and legacyOdds' bytes and members,
-    /// and its event's layout, each about the size of the event): at most about 15 MB. A live feed
+    /// A fixture keeps its groups', selections', flat odds' and legacyOdds' bytes and members, and its
+    /// event's layout, each about the size of the event: the bound keeps that memory finite. A live feed
     /// carries tens to a few hundred fixtures; a full subscription a few thousand (the dashboard benchmark's
     /// 2,000-event recording).
     public static let maxFixtures = 4_000

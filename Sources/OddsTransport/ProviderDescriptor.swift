@@ -57,8 +57,8 @@ public struct ProviderDescriptor: Sendable {
     public var bookShortNames: [String: String]
     /// The provider's own command group (`odds boltodds …`): an ArgumentParser command type defined in its module,
     /// in OddsCommandSupport's `ProviderCommandGroup` box. A box and not `Any.Type`: taking a command type out of
-    /// `Any.Type` is a runtime conformance look-up, a scan of every conformance record at each start (0.3 M
-    /// instructions a provider); taking the box out of `AnyObject` compares one class pointer.
+    /// `Any.Type` is a runtime conformance look-up, a scan of every conformance record at each start, once per
+    /// provider; taking the box out of `AnyObject` compares one class pointer.
     public var commands: (any AnyObject & Sendable)?
     /// Builds the client.
     public var make: @Sendable (ProviderSettings, Transport, BackoffPolicy) -> any OddsProvider

@@ -521,7 +521,7 @@ public final class ReplayDecoder {
     /// How the decoding thread shares frames out with the folding one. A connection that can be read
     /// on two threads (`FeedAdapter.detachedDecoder`) has some batches of its frames handed over
     /// undecoded, for the folding thread to read before it folds them: on two cores, decoding alone
-    /// took twice as long as folding (a TickOdds firehose), so one thread waited on the other.
+    /// takes longer than folding (a TickOdds firehose), so one thread would wait on the other.
     public enum Sharing: Sendable, Equatable {
         /// A batch is handed over undecoded while fewer than `below` batches wait for the folding
         /// thread (it is about to run out of work), and decoded on the decoding thread otherwise.
@@ -532,9 +532,9 @@ public final class ReplayDecoder {
         /// All decoded on the decoding thread.
         case never
 
-        /// The usual: handed over undecoded when only the batch just handed on waits. On a TickOdds
-        /// firehose replay (371 batches) that was about a third of them, and the replay took 324 ms
-        /// against 403 ms with none; below 3: 327 ms; every second or third batch: 372 or 335 ms.
+        /// The usual: handed over undecoded when only the batch just handed on waits, that is when the
+        /// folding thread is about to run out of work. On a TickOdds firehose replay this kept both threads
+        /// busy: faster than handing none over or a fixed share of the batches.
         public static let usual = Sharing.balanced(below: 2)
 
         /// Whether the batch numbered `batch` (from 0) is handed over undecoded, `waiting` batches waiting.
@@ -683,9 +683,9 @@ public final class ReplayDecoder {
             frames.append((.undecoded(start..<bytes.count), adapter, date, first))
         }
 
-        /// Handed on at 256 frames or 2,048 updates: on a TickOdds firehose replay, batches of 32 or 64
-        /// frames, or of 1,024 or 4,096, were 4 to 8 % slower (the threads wait on each other more
-        /// often, or the batch no longer fits in a core's cache). Undecoded, at 1 MiB of frames.
+        /// Handed on at 256 frames or 2,048 updates: on a TickOdds firehose replay, smaller batches were
+        /// slower (the threads wait on each other more often), and so were larger ones (the batch no longer
+        /// fits in a core's cache). Undecoded, at 1 MiB of frames.
         var isFull: Bool { frames.count >= 256 || updates >= 2_048 || bytes.count >= DecodedFrames.undecodedBytes }
 
         static let undecodedBytes = 1 << 20
@@ -787,8 +787,7 @@ public enum FeedReplay {
                 if case .times(let factor) = speed {
                     // Each frame at its recorded time from the first (scaled): the pace does not drift with
                     // each wait's overshoot, and frames due within a few milliseconds go out together, one
-                    // wake-up for the burst instead of one a frame (1,000 frames a second woke the
-                    // dashboard's feed 1,000 times).
+                    // wake-up of the consumer for the burst instead of one a frame.
                     if let startT {
                         let due = Double(step.t - startT) / 1000 / factor
                         let wait = due - clock.now.timeIntervalSince(startWall)

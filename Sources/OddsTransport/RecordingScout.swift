@@ -2,7 +2,7 @@ import CFileMap
 
 /// Where a recording's long lines (a frame of MBs each) end, found ahead on a thread of its own.
 ///
-/// A replay begins with a serial stretch on one core: the command line is parsed (most of 8 ms), and
+/// A replay begins with a serial stretch on one core: the command line is parsed (most of it), and
 /// then each multi-MB frame is found (mapped, and searched for its newline) before its two halves can
 /// be decoded at once. The scout does the finding while the command line is parsed, on the core that
 /// is idle then: started before parsing (`startEarly`) from the words after `--replay`, it maps the

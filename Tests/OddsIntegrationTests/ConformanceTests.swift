@@ -29,7 +29,7 @@ struct ProviderConformanceTests {
         for (option, value) in endpoints.options { settings.options[option] = value }
         let client = try ProviderRegistry.make(d.id, settings: settings, transport: transport, retry: fastRetry)
         // Five simulators and their clients run at once here, beside the rest of the suite, on two cores: a
-        // one-shot answer may take longer than the 15 s a user waits (it did in two of eleven runs).
+        // one-shot answer may take longer than the 15 s a user waits (it did, under that load).
         (client as? SportsAPIProClient)?.answerTimeout = 45
         (client as? SportsAPIProV1Client)?.answerTimeout = 45
         return client

@@ -39,7 +39,7 @@ struct HostileInputLoopbackTests {
     }
 }
 
-/// A command that never reaches the network starts no networking (0.8 ms of every replay).
+/// A command that never reaches the network starts no networking (a replay would pay for it at every start).
 @Suite("The transport's networking stack", .timeLimit(.minutes(2)))
 struct TransportStackTests {
     @Test("The event loop and HTTP client are made at the first request, and shut down with the transport")

@@ -23,7 +23,7 @@ void odds_unmap_file(odds_file_map *map);
 long odds_file_map_cut_short(void);
 
 /// Finds where a file's long lines end, on a thread of its own, ahead of the reader that will want them:
-/// a replay's command line is parsed (about 8 ms, on one core) while the scout maps the recording and
+/// a replay's command line is parsed (on one core) while the scout maps the recording and
 /// finds its frames' ends. Lines of at least `min_line` bytes are listed; the scout stops at the end of
 /// the first `limit` bytes, or once it has gone `give_up` bytes past the last long line's end (a
 /// recording of short lines is read as before). Only a regular file is scouted.
