@@ -361,7 +361,9 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
         case .ping, .subscriptionUpdated:
             return .keepalive
         case .error(let text):
-            // An error about one game (not live yet) stops nothing; the others go on.
+            // Scores of a game not under way are the expected answer for a scheduled game, not news: the
+            // subscription names every game the odds carry. Any other error about one game stops nothing.
+            if BoltOddsGamesFeed.isNotLive(text) { return .keepalive }
             return classifyError(text, resend: nil)
         case .scoreboard(var board, let universalID):
             board.eventID = index.resolve(board.eventID, universalID: universalID)
@@ -393,6 +395,13 @@ public final class BoltOddsGamesFeed: FeedAdapter, @unchecked Sendable {
 
     public func closeAction(code: Int?) -> CloseAction {
         .reconnect(reason: code.map { "connection closed (code \($0))" } ?? "connection dropped")
+    }
+
+    /// Whether an error says only that a game has no live data yet ("Code 1: game is not live: …", "No live
+    /// data available for game …"; inferred: the docs say only that live games give updates).
+    static func isNotLive(_ text: String) -> Bool {
+        let t = text.lowercased()
+        return t.contains("not live") || t.contains("no live data") || t.contains("not started") || t.contains("not in progress")
     }
 }
 

@@ -104,7 +104,8 @@ struct Watch: AsyncParsableCommand {
 
     /// The live match of `provider` that `typed` names.
     static func resolve(_ typed: String, provider: any OddsProvider, sport: String?) async throws -> Event {
-        if let event = try find(typed, among: try await provider.liveEvents(sport: sport)) { return event }
+        // The list alone: a look-up needs names and ids, not every match's prices.
+        if let event = try find(typed, among: try await provider.liveList(sport: sport)) { return event }
         // Some providers follow a match by its id before it is live (one about to start).
         if let upcoming = provider.upcomingEvent(id: typed, sport: sport) { return upcoming }
         throw OddsError.notFound("No live match of \(provider.id.displayName)\(sport.map { " (\($0))" } ?? "") is '\(typed)'.")

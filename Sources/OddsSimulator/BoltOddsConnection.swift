@@ -305,8 +305,8 @@ final class BoltOddsConnection: ChannelInboundHandler, SimSocket, SimFrameWritin
         followed = Set(labels)
         let live = sim.boltOddsLive()
         for label in labels where !live.contains(where: { BoltOdds.label($0) == label }) {
-            // Inferred text: the docs say only live games give updates.
-            send(BoltOdds.errorText("Code 1: game is not live: \(label)"))
+            // Inferred text, in either of two wordings: the docs say only live games give updates.
+            send(BoltOdds.errorText(label.utf8.count % 2 == 0 ? "Code 1: game is not live: \(label)" : "No live data available for game \(label)"))
         }
         for m in live where follows(m) && !opened.contains(m.serial) { open(m) }
     }

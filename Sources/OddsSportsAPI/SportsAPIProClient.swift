@@ -115,14 +115,20 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
     /// the books), at most `oddsLimit` of them. The odds are a bonus to the scores: channels the server does
     /// not answer within `oddsWait`, or refuses (a plan without odds), leave their matches without prices,
     /// and a warning says so once.
-    public func liveEvents(sport: String?) async throws -> [Event] {
+    public func liveEvents(sport: String?) async throws -> [Event] { try await live(sport: sport, prices: true) }
+
+    /// The live matches from the live-scores snapshot alone: no match's odds channel is asked for.
+    public func liveList(sport: String?) async throws -> [Event] { try await live(sport: sport, prices: false) }
+
+    /// The live matches; with `prices`, each with its odds (at most `oddsLimit` odds channels).
+    func live(sport: String?, prices withPrices: Bool) async throws -> [Event] {
         let (header, channels) = try SportsAPIProClient.liveScores(sport)
         let feed = SportsAPIProFeed(settings: settings, sport: header, channels: channels)
         let slugs = SportSelection.sports(sport).map { Set($0.compactMap(SportsAPIProSports.v2Value).map(SportsAPIProSports.slug)) }
         let wanted: @Sendable (Event) -> Bool = { e in
             (e.status == .live || e.status == .halftime || e.status == .suspended) && (slugs == nil || slugs!.contains(e.sport) || e.sport == "unknown")
         }
-        let limit = oddsLimit, wait = oddsWait
+        let limit = withPrices ? oddsLimit : 0, wait = oddsWait
         let scores = Settling(), prices = Settling()
         let asked = NIOLockedValueBox<(odds: [SportsAPIProChannel], of: Int, at: Date)?>(nil)
         var refusedByPlan: String?

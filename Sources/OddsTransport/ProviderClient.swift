@@ -28,6 +28,9 @@ public protocol OddsProvider: Sendable {
     var id: ProviderID { get }
     /// Live events, optionally of one sport (slug).
     func liveEvents(sport: String?) async throws -> [Event]
+    /// The live matches of `sport` without what only a view of their prices needs: what finding one match
+    /// by name or id asks (`odds watch`'s look-up). By default, `liveEvents`.
+    func liveList(sport: String?) async throws -> [Event]
     /// Sports with live events now.
     func liveSports() async throws -> [SportCount]
     /// One live event by the provider's id.
@@ -59,6 +62,7 @@ public protocol OddsProvider: Sendable {
 }
 
 extension OddsProvider {
+    public func liveList(sport: String?) async throws -> [Event] { try await liveEvents(sport: sport) }
     public func prepare(sport: String?, books: [String]) async throws {}
     public func matchStream(eventID: String, sport: String?, stats: FeedStats) throws -> FeedStream { stream(sport: sport, stats: stats) }
     public func upcomingEvent(id: String, sport: String?) -> Event? { nil }

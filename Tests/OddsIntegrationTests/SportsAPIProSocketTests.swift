@@ -155,6 +155,19 @@ struct SportsAPIProSocketTests {
         }
     }
 
+    @Test("The live list alone (odds watch's look-up) asks for no match's odds channel; the live view does")
+    func liveListWithoutOdds() async throws {
+        try await withSimulator { sim, transport in
+            let client = SportsAPIProSocketTests.v2(sim, transport)
+            let list = try await client.liveList(sport: "soccer")
+            #expect(!list.isEmpty && list.allSatisfy { $0.markets.isEmpty })
+            let asked = await sim.receivedTexts
+            #expect(!asked.contains { $0.contains(":odds") }, "\(asked.filter { $0.contains(":odds") }.prefix(3))")
+            _ = try await client.liveEvents(sport: "soccer")
+            #expect(await sim.receivedTexts.contains { $0.contains(":odds") })
+        }
+    }
+
     @Test("A finished match is still a match: its incidents answer, in match order, ending with full time")
     func finishedMatch() async throws {
         try await withSimulator({ $0.secondsPerTick = 60 }) { sim, transport in

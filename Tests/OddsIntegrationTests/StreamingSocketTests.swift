@@ -134,12 +134,13 @@ struct StreamingSocketTests {
             let stats = FeedStats()
             let probe = FeedProbe(FeedRunner.run(odds, transport: transport, stats: stats))
             defer { probe.stop() }
-            // The initial state comes in batches: done when the games stop growing for half a second.
+            // The initial state comes in batches: done when the games stop growing for two seconds (on two
+            // loaded cores, half a second passed between two batches of one state).
             var last = -1, since = Date()
             try await probe.wait("the initial state") { p in
                 let n = p.count { if case .bookUpsert = $0 { true } else { false } }
                 if n != last { last = n; since = Date() }
-                return n > 0 && Date().timeIntervalSince(since) > 0.5
+                return n > 0 && Date().timeIntervalSince(since) > 2
             }
             var store = LiveStore()
             for m in probe.messages { store.apply(m) }

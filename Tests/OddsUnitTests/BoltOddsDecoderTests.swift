@@ -195,6 +195,13 @@ struct BoltOddsDecoderTests {
         }
         #expect(e.exitCode == 3)
         #expect(try feed.receive(Array(#"{"action":"error","message":"Code 1: game is not live"}"#.utf8), first: false) == .notice("Code 1: game is not live"))
+        // On the scores and play-by-play sockets, a scheduled game's "not live" is the expected answer, in either wording.
+        let scores = BoltOddsGamesFeed(kind: .scores, settings: ProviderSettings(key: "k", restURL: "", webSocketURL: "ws://127.0.0.1:1/api/livescores"),
+                                       games: [], index: BoltOddsGameIndex())
+        for text in ["Code 1: game is not live: A vs B, 2025-07-23, 01", "No live data available for game A vs B, 2025-07-23, 01"] {
+            #expect(try scores.receive(Array(#"{"action":"error","message":"\#(text)"}"#.utf8), first: false) == .keepalive)
+        }
+        #expect(try scores.receive(Array(#"{"action":"error","message":"Server busy"}"#.utf8), first: false) == .notice("Server busy"))
         #expect(try feed.receive(Array(#"{"action":"subscription_updated","message":"ok"}"#.utf8), first: false) == .keepalive)
     }
 
