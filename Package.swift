@@ -28,8 +28,8 @@ let package = Package(
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
     ],
     targets: [
-        // Swift links executables with --export-dynamic: 31,000 symbols in the dynamic table, which the runtime's
-        // start-up `dladdr` walks one by one (`odds --version`: 8.6 -> 5.8 ms of CPU, `perf stat -r 40`).
+        // Swift links executables with --export-dynamic: every symbol in the dynamic table, which the runtime's
+        // start-up `dladdr` walks one by one, at every start (`odds --version` too).
         // Nothing looks our own symbols up at run time; crash backtraces read the file's symbol table.
         .executableTarget(name: "odds", dependencies: ["OddsCLI"], linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]),
         .target(name: "OddsCLI", dependencies: [

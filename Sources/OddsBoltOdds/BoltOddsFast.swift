@@ -12,7 +12,7 @@ enum BoltOddsFast {
     struct Read {
         var updates: [FeedUpdate] = []
         /// A frame read in two halves: the second half's updates, after `updates`. Handed on as a list
-        /// of its own: joining the two copied half the frame's updates (a few ms of a 2,000-game state).
+        /// of its own: joining the two copied half the frame's updates.
         var later: [FeedUpdate] = []
         var games: [String] = []
         /// Whether a game's books' views in a row go into one update (`BookViewRun`), for a store.
@@ -609,8 +609,8 @@ enum BoltOddsFast {
         } else {
             guard markets.count < linearLimit else { return false }
             // Room for as many as the market begun here had at the last book (else two): grown one by
-            // one, a 2,000-game state regrew 64,000 lists; room for more than needed (four for two was 8 MB of
-            // a 35 MB state) is memory touched for the first time.
+            // one, a large state regrew every market's list many times; room for more than needed (four for
+            // two) is memory touched for the first time.
             var selections: [Selection] = []
             selections.reserveCapacity(templates.marketCapacity(p))
             selections.append(consume selection)
@@ -887,9 +887,8 @@ struct StringMemo {
 /// run of slots from the key's hash, the keys apart from the prices so that a look-up reads one line
 /// of keys. A table only caches what `BoltOddsWire.americanPrice(bytes:)` answers for a text, so
 /// it is lent from frame to frame (`Loan`) rather than made and warmed again for each: a direct-mapped
-/// table of 4,096 prices, one per half-frame, missed a third of a BoltOdds state's 125,000 odds
-/// (1,900 distinct texts, two in a slot evicting each other), and its 196 KB were memory touched
-/// for the first time at each half-frame.
+/// table, one per half-frame, missed many of a BoltOdds state's odds (few distinct texts, but two in a
+/// slot evicting each other), and its memory was touched for the first time at each half-frame.
 final class PriceTable: @unchecked Sendable {  // used by one thread at a time: the one it is lent to
     static let capacity = 4096
     /// Slots looked at from a key's own before it is taken as absent.

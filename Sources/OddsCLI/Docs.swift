@@ -19,11 +19,11 @@ enum Docs {
     """
 
     /// The names of `topics`, in order: the root help names them at every start, and building the topics
-    /// themselves (the providers' text asks every provider) cost 1 ms of a 10 ms start.
+    /// themselves (the providers' text asks every provider) was a noticeable part of a start.
     static let topicNames = ["output", "config", "exit-codes", "providers"]
 
     /// `topicNames` joined by commas, by hand: `joined(separator:)` costs the runtime a scan of every protocol
-    /// conformance record at start (0.3 M instructions, of `odds --version`'s 19 M).
+    /// conformance record at start.
     static var topicList: String {
         var list = ""
         for name in topicNames { list += list.isEmpty ? name : ", " + name }

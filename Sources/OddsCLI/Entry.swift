@@ -40,8 +40,7 @@ public enum OddsMain {
             }
             // Output is written (stdio flushed here; the rest is written unbuffered) and the terminal
             // restored by the command itself: `_exit` spares the process the C and C++ exit handlers of
-            // the runtime it links, about 2 ms of a one-shot query (`odds live --replay` of a small
-            // recording: 20.0 -> 17.9 ms median).
+            // the runtime it links, a noticeable part of a one-shot query's time.
             fflush(nil)
             _exit(Interrupts.shared.exitCode ?? 0)
         } catch let error as OddsError {
@@ -56,7 +55,7 @@ public enum OddsMain {
 
 /// The user's time zone, looked up ahead on a thread of its own. A table shows kick-off times in it,
 /// and the first `TimeZone.current` loads ICU's zone data from the binary: after the machine sat idle,
-/// pages read from disk again, measured at 10-15 ms at the very end of a replay (after its last frame,
+/// pages read from disk again, a wait that fell at the very end of a replay (after its last frame,
 /// before its table). Looked up at the start by `odds live` and `odds dash`, and for any replay before its
 /// command line is parsed (only the words are known then), that wait overlaps the parse and the decoding,
 /// or a query's wait for the network. Not by `odds stream` or `odds record`, which show no time. Once a process.
@@ -78,18 +77,18 @@ enum ProcessLifetime {
     }
 }
 
-/// glibc's allocator as this program's allocation pattern wants it (measured, Benchmarks/README.md).
+/// glibc's allocator as this program's allocation pattern wants it.
 ///
 /// By default a thread other than the main one allocates from an arena of its own that grows one page
-/// (one `mprotect` call) at a time: 10,000 calls to build BoltOdds' 2,000-game state. And every buffer
+/// (one `mprotect` call) at a time: a call per page to build a large BoltOdds state. And every buffer
 /// over 128 KiB is mapped anew and unmapped when freed, so each multi-MB frame of a recording or a
 /// socket faults its pages in again. One arena that grows 4 MiB at a time, and buffers up to 32 MiB
-/// kept in it for the next frame, take a tenth off `odds live --replay` of that state.
+/// kept in it for the next frame, make `odds live --replay` of that state faster.
 ///
 /// A replay reads a large frame in two halves at once, and two threads on one arena wait on its lock:
 /// with `--replay` on the command line, each thread gets an arena of its own, made 60 MiB large at
 /// once (address space; a page counts as memory only once used). Not for the live feeds, where one
-/// arena keeps the peak of a 51.7 MB frame lower (Benchmarks/README.md). The choice is made before
+/// arena keeps the peak of a large frame lower. The choice is made before
 /// the command line is parsed, when no other thread has allocated yet (a thread's first allocation
 /// picks its arena, and glibc fixes the number of arenas then), so it looks at the words alone.
 /// A user's own `MALLOC_*` or `GLIBC_TUNABLES` setting wins: nothing is changed then.

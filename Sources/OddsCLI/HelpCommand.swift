@@ -8,7 +8,7 @@ struct Help: ParsableCommand {
         commandName: "help",
         abstract: "A reference topic or a command's help.",
         // The parser reads every command's configuration at each start, and the topics' text asks every
-        // provider (0.6 ms of a 7.8 ms `odds --version`): made only when a help text may show it.
+        // provider (a cost to every start, `odds --version` too): made only when a help text may show it.
         discussion: Docs.mayShowHelp(CommandLine.arguments) ? Docs.allTopics : "")
 
     @Argument(help: ArgumentHelp("A topic or a command (with its subcommands: odds help boltodds games).", valueName: "topic-or-command"))

@@ -65,7 +65,7 @@ extension OddsCommand {
                     let (store, stats) = try rt.replayedStore(path, providerFlag: providerOption.provider)
                     rt.reportReplay(stats)
                     let events = store.currentEvents()
-                    // Freed by the exit, not one allocation at a time (a 2,000-game store took ~15 ms to free).
+                    // Freed by the exit, not one allocation at a time (a large store is slow to free).
                     ProcessLifetime.park(store)
                     // A recording of several providers shows one row per real match, as it did live.
                     if Set(events.map(\.provider)).count > 1 {

@@ -23,7 +23,7 @@ extension Runtime {
         var store = LiveStore()
         let books = common.bookFilter
         // Without a filter the message goes straight to the store: even handed through an empty filter
-        // and back, the firehose replay measured 3 % slower.
+        // and back, the message made the firehose replay slower.
         // A game's books' views in a row go to the store as one update (`BookViewRun`).
         if books.isEmpty {
             try decoder.forEach(mergingBookViews: true) { message in store.apply(message) }

@@ -96,7 +96,7 @@ final class Runtime: @unchecked Sendable {
     }
 
     /// `stamped` of every event; the list is copied only when one of them has no time (a copy of
-    /// 2,000 events retains and releases every string they hold).
+    /// the events retains and releases every string they hold).
     private func stamped(_ events: [Event]) -> [Event] {
         events.contains(where: { $0.updatedAt == nil }) ? events.map(stamped) : events
     }

@@ -145,7 +145,7 @@ public struct Selection: Hashable, Sendable {
     /// Handicap or total, as the provider wrote it ("2.5", "-1.5").
     public var line: String?
     // The words first and the bytes last: 120 bytes a selection, not 128 (a BoltOdds state holds
-    // 128,000 of them, all memory touched for the first time).
+    // one for every outcome at every book, all memory touched for the first time).
     /// The book's deep link to this bet, kept in two parts (`DeepLink`).
     public var deepLink: DeepLink?
     /// The last price; kept while suspended so that the JSON still carries it.
@@ -158,7 +158,7 @@ public struct Selection: Hashable, Sendable {
 // The initializers are in an extension, so that the one every other calls is the synthesized
 // memberwise one: declared in the struct's body, an initializer of a struct with optional fields
 // left a copy and a release of the whole selection (each string retained, then released) in every
-// caller that made one (34 M instructions of a 2,000-game BoltOdds state).
+// caller that made one, and a BoltOdds state makes one for every outcome.
 extension Selection {
     /// The book's deep link to this bet (BoltOdds `link`), as sent; nil when the provider gives none.
     public var link: String? {
@@ -194,10 +194,10 @@ extension Selection {
 }
 
 /// A deep link kept as a head that many selections share (a game's page at one book) and a tail short
-/// enough to be stored inline (the outcome's number): 128,000 links of a full BoltOdds state were a
-/// third of the store's memory, one allocation each. The split is a function of the text alone (after
+/// enough to be stored inline (the outcome's number): kept whole, the links of a full BoltOdds state
+/// were a large part of the store's memory, one allocation each. The split is a function of the text alone (after
 /// the last `=` or `/`, when 1 to 15 bytes follow), so equal links have equal parts. The tail is
-/// kept as its bytes, packed in two words: made a `String`, it was a sixth of reading a BoltOdds outcome.
+/// kept as its bytes, packed in two words: made a `String`, it was a large part of reading a BoltOdds outcome.
 public struct DeepLink: Hashable, Sendable {
     public let head: String
     /// The tail's bytes, in the memory of the two words in order, and its length in their last
@@ -701,7 +701,7 @@ public struct Event: Hashable, Sendable, Identifiable {
     /// 7 hex digits of FNV-1a over `text`: stable across runs and machines (Swift's Hasher is seeded per process).
     public static func stableHex(_ text: String) -> String {
         var h: UInt64 = 14_695_981_039_346_656_037
-        // Over the contiguous bytes: the `utf8` view's iterator was most of a 2,000-row table's ids.
+        // Over the contiguous bytes: the `utf8` view's iterator was most of the cost of a large table's ids.
         var text = text
         text.withUTF8 { bytes in
             for b in bytes { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
@@ -768,7 +768,7 @@ public struct Event: Hashable, Sendable, Identifiable {
             withUnsafeTemporaryAllocation(of: Int.self, capacity: ms.count) { found -> [LineCell] in
                 var count = 0
                 // Room for the main markets' selections only: the count of every market's list was a read of
-                // memory no other step of the row touches (two thirds of the lists of a BoltOdds game).
+                // memory no other step of the row touches (most of a BoltOdds game's lists are not main).
                 var room = 0
                 for m in ms.indices where ms[m].id == mainID {
                     found[count] = m; count += 1
@@ -784,7 +784,7 @@ public struct Event: Hashable, Sendable, Identifiable {
         // Slot i, for main selection i in order of first appearance: where it first is (market,
         // selection) and where its best price is (-1: none), as indices read in place, in memory of
         // the call's own (on the stack for an event of usual size): a list, a closure's captured
-        // state and a copy of each selection per event cost a table of 2,000 rows 26 million instructions.
+        // state and a copy of each selection per event were a large cost of a table of many rows.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 4 * room)) { slots -> [LineCell] in
             var n = 0
             // Found by a scan while there are a handful; by a dictionary past 8 (a provider's list is

@@ -124,7 +124,7 @@ public enum EventReporter {
     /// The table of events; with more than one sport among them, a SPORT column after the id. Its
     /// `links` are made only with `options.links` and its `styles` only with `options.color`: each
     /// link is a new string for each price of each row, and a TSV or a table without colour uses
-    /// neither (2,000 rows: 17 -> 13 ms of CPU).
+    /// neither.
     public static func table(_ events: [Event], options: RenderOptions) -> Tabular {
         let shape = TableShape(events)
         var t = Tabular(columns: shape.columns)
@@ -144,7 +144,7 @@ public enum EventReporter {
     /// The table as TSV (`Tabular.renderTSV`), labelled as `labels` says (`Tabular.labelled`). A large
     /// one is made in two halves at once, each half's rows written as lines of text and let go of by
     /// the thread that made them: joined, labelled, written and released on one core, the rows of a
-    /// 2,000-game state were 13 million instructions after the two halves.
+    /// large state were a long serial tail after the two halves.
     static func tsv(_ events: [Event], options: RenderOptions, labels: RenderOptions) -> String {
         guard events.count >= splitRows else { return table(events, options: options).labelled(labels).renderTSV() }
         let shape = TableShape(events)

@@ -40,7 +40,7 @@ public enum ShortClock {
     /// "19:45" today, "11-25 19:45" on another day, in `zone`.
     public static func kickOff(_ start: Date, now: Date, zone: TimeZone) -> String {
         // Local wall-clock fields by arithmetic (the zone's offset at each instant, then the civil date):
-        // a table of 2,000 scheduled games made a calendar, two sets of components and two formatted
+        // a table of many scheduled games made a calendar, two sets of components and two formatted
         // strings per row. Years outside 1900–9999 (Foundation's calendar is Julian before 1582) go
         // to the calendar.
         if let s = localFields(start, zone: zone), let n = localFields(now, zone: zone) {

@@ -95,8 +95,7 @@ public struct Tabular: Sendable {
     /// `rows` as `renderTSV` writes them, each followed by the `trailing` cells, appended to `bytes`.
     static func appendTSV(rows: [[String]], trailing: [String], to bytes: inout [UInt8]) {
         // Bytes appended cell by cell and made a string once: a joined line of each row was a list and a
-        // string made and let go (2,000 rows: 27 million instructions), and appending to a string costs
-        // about 350 instructions a cell.
+        // string made and let go, and appending to a string costs far more a cell than appending bytes.
         for row in rows {
             for i in row.indices {
                 if i > 0 { bytes.append(0x09) }
