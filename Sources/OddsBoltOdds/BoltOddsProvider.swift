@@ -5,7 +5,7 @@ import OddsTransport
 
 extension ProviderID {
     /// BoltOdds: many sportsbooks' prices, play-by-play and live scores.
-    public static let boltodds = ProviderID("boltodds", displayName: "BoltOdds", environmentName: "BOLTODDS")
+    public static let boltodds = ProviderID("boltodds", displayName: "BoltOdds", environmentName: "BOLTODDS", tag: "BO")
 }
 
 extension BoltOddsClient {

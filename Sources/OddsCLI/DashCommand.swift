@@ -121,7 +121,7 @@ struct Dash: AsyncParsableCommand {
             model.valueSettings = try value.settings()
             model.minEV = try fractionArgument(minEV, option: "--min-ev")
             model.priceAges = .registered
-            for d in ProviderRegistry.descriptors { model.bookShortNames.merge(d.bookShortNames) { a, _ in a } }
+            model.bookShortNames = Runtime.bookShortNames
             let terminal: CursesTerminal
             do { terminal = try CursesTerminal.open(environment: io.environment) } catch {
                 throw OddsError.usage(String(describing: error))

@@ -38,7 +38,13 @@ final class Runtime: @unchecked Sendable {
         return RenderOptions(oddsFormat: settings.oddsFormat,
                              color: format == .table && io.colorEnabled(common.color),
                              width: format == .table ? io.width : nil, demo: demo, replay: replaying,
-                             links: common.links && format == .table && io.stdoutIsTTY)
+                             links: common.links && format == .table && io.stdoutIsTTY,
+                             human: format == .table, bookShortNames: Runtime.bookShortNames)
+    }
+
+    /// Every provider's short names of its books, for narrow columns.
+    static let bookShortNames: [String: String] = ProviderRegistry.descriptors.reduce(into: [:]) { all, d in
+        all.merge(d.bookShortNames) { a, _ in a }
     }
 
     /// The settings of `id`, failing with the missing-key sentence when it has no key.

@@ -321,7 +321,7 @@ public enum DashboardLayout {
             // The book in the room the cell leaves (one column for the move marker): its name, or its short name.
             let priceText = price.formatted(model.oddsFormat)
             let room = width - TextWidth.width(of: priceText) - 2
-            let text = priceText + (multiBook ? " " + BookLabel.fit(c.book ?? "", width: room, short: model.bookShortNames) : "")
+            let text = priceText + (multiBook ? " " + BookNames.fit(c.book ?? "", width: room, short: model.bookShortNames) : "")
             guard let move = state.moves[SelectionKey(marketID: market.id, book: c.book ?? market.book, selectionID: s.id, line: s.line)],
                   let direction = move.direction else { return (text + " ", []) }
             let age = model.now.timeIntervalSince(move.changedAt)
@@ -495,8 +495,8 @@ public enum DashboardLayout {
         for s in sources { bookCount[s.book ?? "", default: 0] += 1 }
         func title(_ s: GridSource) -> String {
             let book = s.book ?? s.provider?.rawValue ?? ""
-            guard bookCount[s.book ?? "", default: 0] > 1, let p = s.provider else { return book }
-            return String(p.rawValue.prefix(4)) + "/" + BookLabel.fit(book, width: cell - 6, short: model.bookShortNames)
+            guard bookCount[s.book ?? "", default: 0] > 1, let p = s.provider else { return BookNames.proper(book) }
+            return p.tag + " " + BookNames.fit(book, width: cell - 4, short: model.bookShortNames)
         }
         var out: [[(String, CellAttributes)]] = []
         var ids: [String] = []
@@ -512,7 +512,7 @@ public enum DashboardLayout {
             }
             let lead = "  " + TextWidth.pad("", to: 26) + (fairWidth > 0 ? TextWidth.pad("fair", to: fairWidth, right: true) : "")
             out.append([(markets[0].name, CellAttributes([.bold, .underline]))])
-            out.append([(lead + columns.map { TextWidth.pad(BookLabel.fit(title($0), width: cell - 1, short: model.bookShortNames), to: cell, right: true) }.joined(), .dim)])
+            out.append([(lead + columns.map { TextWidth.pad(BookNames.fit(title($0), width: cell - 1, short: model.bookShortNames), to: cell, right: true) }.joined(), .dim)])
             if e.match != nil {
                 let ages = columns.map { s -> String in
                     guard let p = s.provider, let at = updated[p] else { return "" }

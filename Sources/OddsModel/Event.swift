@@ -8,7 +8,7 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// hashed as one, copied without reference counting), and its names are kept once, in `Catalog`.
     private let index: UInt32
 
-    private struct Names: Sendable { var rawValue: String, displayName: String, environmentName: String, singleBook: String? }
+    private struct Names: Sendable { var rawValue: String, displayName: String, environmentName: String, singleBook: String?, tag: String }
 
     /// The providers declared in this process, each once (the first declaration of an id is its names).
     private final class Catalog: @unchecked Sendable {  // `names` and `byRawValue` are behind `lock`
@@ -28,9 +28,10 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
         func names(_ i: UInt32) -> Names { lock.lock(); defer { lock.unlock() }; return names[Int(i)] }
     }
 
-    public init(_ rawValue: String, displayName: String, environmentName: String, singleBook: String? = nil) {
+    /// `tag`: two characters for narrow columns (the fused table's SRC); by default the name's first two letters.
+    public init(_ rawValue: String, displayName: String, environmentName: String, singleBook: String? = nil, tag: String? = nil) {
         index = Catalog.shared.intern(Names(rawValue: rawValue, displayName: displayName, environmentName: environmentName,
-                                            singleBook: singleBook))
+                                            singleBook: singleBook, tag: tag ?? String(displayName.prefix(2)).uppercased()))
     }
 
     /// The id users type (`--provider sportsapi-v1`) and recordings name (`"feed":"sportsapi-v1/live"`).
@@ -42,6 +43,9 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// The book of a single-book feed: every price it sends is this book's. Nil for feeds that
     /// carry several sportsbooks, whose prices name their own.
     public var singleBook: String? { Catalog.shared.names(index).singleBook }
+
+    /// Two characters for narrow columns ("BO", "S2"): the fused table's SRC, value tables' BOOK.
+    public var tag: String { Catalog.shared.names(index).tag }
 
     /// The table name in the config file (`[pulsescore]`, `[sportsapi_v1]`).
     public var configName: String { String(rawValue.map { $0 == "-" ? "_" : $0 }) }

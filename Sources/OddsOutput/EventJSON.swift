@@ -45,6 +45,7 @@ public enum EventJSON {
         // A fused match's market names its provider beside its book.
         if let p = m.provider { fields.append(("provider", .string(p.rawValue))) }
         fields.append(("book", .optionalString(m.book)))
+        fields.append(("bookName", .optionalString(m.book.map(BookNames.proper))))
         if let extra = notes?.fields { fields += extra }
         fields.append(("selections", .array(m.selections.enumerated().map { selection($1, book: m.book, notes: notes?.selections[$0]) })))
         return .object(fields)

@@ -28,10 +28,25 @@ public struct RenderOptions: Sendable {
     public var replay: Bool
     /// Prices in tables are OSC 8 hyperlinks to the book's bet, where the provider gives one (`--links`).
     public var links: Bool
+    /// A table for a person (not TSV or CSV for a script): books by their proper names fitted to the width,
+    /// providers by their tags with a legend.
+    public var human: Bool
+    /// Books' short names for narrow columns (the providers' `bookShortNames`), by lower-case key.
+    public var bookShortNames: [String: String]
     public init(oddsFormat: OddsFormat = .decimal, color: Bool = false, width: Int? = nil, demo: Bool = false,
-                replay: Bool = false, links: Bool = false) {
+                replay: Bool = false, links: Bool = false, human: Bool = false, bookShortNames: [String: String] = [:]) {
         self.oddsFormat = oddsFormat; self.color = color; self.width = width; self.demo = demo; self.replay = replay
-        self.links = links
+        self.links = links; self.human = human; self.bookShortNames = bookShortNames
+        bookWidth = human ? 12 : nil
+    }
+
+    /// How wide a book's name may be beside a price in a table's 1 / X / 2 cells (0: none); nil: the
+    /// provider's own key, as a script reads it (TSV). A table for a terminal narrows it until the table fits.
+    public var bookWidth: Int?
+
+    /// A book as a person reads it (its proper name, fitted to `width`), or its key for a script.
+    public func bookText(_ book: String, width: Int = 14) -> String {
+        human ? BookNames.fit(book, width: width, short: bookShortNames) : book
     }
 
     /// The banner lines over a table: what kind of data this is, when it is not live provider data.
@@ -55,8 +70,9 @@ public enum EventReporter {
         case .table:
             let banner = options.banner
             if events.isEmpty { return banner + "No events.\n" }
+            let legend = options.human && events.contains { $0.match != nil } ? sourceLegend(events, width: options.width) : ""
             return banner + table(events, options: options).renderAligned(width: options.width, color: options.color,
-                                                                          hyperlinks: options.links)
+                                                                          hyperlinks: options.links) + legend
         case .tsv:
             // Plain text: no links, no styles to make.
             var plain = options
@@ -85,18 +101,47 @@ public enum EventReporter {
         mainPrices(e, columns: e.mainColumns, format: format)
     }
 
-    static func mainPrices(_ e: Event, columns: MainColumns, format: OddsFormat) -> [String] {
+    /// `bookWidth`: the book's proper name fitted to it beside each price (0: none); nil: the provider's key.
+    static func mainPrices(_ e: Event, columns: MainColumns, format: OddsFormat, bookWidth: Int? = nil,
+                           short: [String: String] = [:]) -> [String] {
         // With several books, each price names the book that offers it (the best across books).
-        let multiBook = e.hasSeveralBooks
+        let multiBook = e.hasSeveralBooks && bookWidth != 0
         // Outrights (races) show the favourite, by name.
         let outright = columns.outright
+        func label(_ book: String) -> String {
+            guard let width = bookWidth else { return book }
+            return BookNames.fit(book, width: width, short: short)
+        }
         return columns.cells.map { c in
             guard let c else { return "" }
             let s = c.selection
             let text = s.suspended ? "SUSP"
-                : s.price.map { $0.formatted(format) + (multiBook ? c.book.map { " \($0)" } ?? "" : "") } ?? "-"
+                : s.price.map { $0.formatted(format) + (multiBook ? c.book.map { " " + label($0) } ?? "" : "") } ?? "-"
             return outright ? "\(s.name) \(text)" : text
         }
+    }
+
+    /// A fused row's sources: for a person, each provider's tag ("BO PS S2"); for a script, their ids.
+    static func sourcesText(_ e: Event, human: Bool) -> String {
+        let providers = e.match.map { $0.sources.map(\.provider) } ?? [e.provider]
+        return human ? providers.map(\.tag).joined(separator: " ") : providers.map(\.rawValue).joined(separator: ",")
+    }
+
+    /// Under a fused table for a person: what each tag in SRC stands for, of the providers it shows, in lines
+    /// no wider than `width`.
+    static func sourceLegend(_ events: [Event], width: Int?) -> String {
+        var seen: [ProviderID] = []
+        for e in events {
+            for p in e.match.map({ $0.sources.map(\.provider) }) ?? [e.provider] where !seen.contains(p) { seen.append(p) }
+        }
+        guard !seen.isEmpty else { return "" }
+        var lines = ["SRC:"]
+        for (i, p) in seen.sorted(by: { $0.tag < $1.tag }).enumerated() {
+            let entry = (i > 0 ? " · " : " ") + "\(p.tag) \(p.displayName)"
+            if let width, TextWidth.width(of: lines[lines.count - 1] + entry) > width { lines.append("    " + entry.dropFirst(i > 0 ? 3 : 1)) }
+            else { lines[lines.count - 1] += entry }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// What decides a table's columns, worked out over all of its events: a SPORT column after the id
@@ -126,7 +171,23 @@ public enum EventReporter {
     /// link is a new string for each price of each row, and a TSV or a table without colour uses
     /// neither.
     public static func table(_ events: [Event], options: RenderOptions) -> Tabular {
+        // Books' names beside the prices as wide as the terminal leaves room for, down to none, keeping some
+        // room for the match's name.
+        guard options.human, let width = options.width, events.contains(where: \.hasSeveralBooks) else {
+            return table(events, shape: TableShape(events), options: options)
+        }
         let shape = TableShape(events)
+        var narrowed = options
+        for bookWidth in [12, 8, 5, 3] {
+            narrowed.bookWidth = bookWidth
+            let t = table(events, shape: shape, options: narrowed)
+            if t.minimumWidth + 12 <= width { return t }
+        }
+        narrowed.bookWidth = 0
+        return table(events, shape: shape, options: narrowed)
+    }
+
+    static func table(_ events: [Event], shape: TableShape, options: RenderOptions) -> Tabular {
         var t = Tabular(columns: shape.columns)
         // One clock reading and one look at the user's time zone for the whole table, not one a row.
         let now = Date(), zone = TimeZone.current
@@ -177,8 +238,8 @@ public enum EventReporter {
         if withStyles { styles.reserveCapacity(part.count) }
         for e in part {
             let columns = e.mainColumns
-            let prices = mainPrices(e, columns: columns, format: options.oddsFormat)
-            let sources = fused ? [e.match.map { $0.sources.map(\.provider.rawValue).joined(separator: ",") } ?? e.provider.rawValue] : []
+            let prices = mainPrices(e, columns: columns, format: options.oddsFormat, bookWidth: options.bookWidth, short: options.bookShortNames)
+            let sources = fused ? [sourcesText(e, human: options.human)] : []
             // A fused row whose sources disagree on the score shows the freshest, marked with a star.
             let score = (e.scoreLabel ?? "") + (e.match.map { $0.conflicts.isEmpty } == false ? "*" : "")
             // One list of cells, made with room for all of them (joined lists made four on the way).
@@ -249,7 +310,8 @@ public enum EventReporter {
         for m in e.markets {
             for s in m.selections {
                 let price = s.suspended ? "SUSP" : (s.price?.formatted(options.oddsFormat) ?? "-")
-                let name = showBook ? m.book.map { "\(m.name) (\($0))" } ?? m.name : m.name
+                let book = m.book.map { BookNames.proper($0) + (m.provider.map { " \($0.tag)" } ?? "") }
+                let name = showBook ? book.map { "\(m.name) (\($0))" } ?? m.name : m.name
                 t.rows.append([name, s.name, s.line ?? "", price] + (withLinks ? [s.link ?? ""] : []))
                 t.styles.append([.plain, .plain, .plain, s.suspended ? .dim : .plain] + (withLinks ? [.dim] : []))
                 t.links.append([nil, nil, nil, s.link] + (withLinks ? [nil] : []))

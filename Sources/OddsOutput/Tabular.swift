@@ -10,8 +10,10 @@ public struct Tabular: Sendable {
         public var rightAligned: Bool
         /// Columns that may be shortened to fit the terminal, most shrinkable first.
         public var shrinkable: Bool
-        public init(_ title: String, rightAligned: Bool = false, shrinkable: Bool = false) {
-            self.title = title; self.rightAligned = rightAligned; self.shrinkable = shrinkable
+        /// How narrow a shrinkable column may become.
+        public var minWidth: Int
+        public init(_ title: String, rightAligned: Bool = false, shrinkable: Bool = false, minWidth: Int = 8) {
+            self.title = title; self.rightAligned = rightAligned; self.shrinkable = shrinkable; self.minWidth = minWidth
         }
     }
 
@@ -47,6 +49,15 @@ public struct Tabular: Sendable {
     static let labelCell = "true"
 
     /// An aligned table for a terminal: two spaces between columns, fitted to `width` when given.
+    /// The narrowest the aligned table can be: every shrinkable column at its `minWidth`.
+    public var minimumWidth: Int {
+        let natural = columns.indices.map { i in
+            max(TextWidth.width(of: columns[i].title), rows.map { TextWidth.width(of: TerminalText.safe($0[i])) }.max() ?? 0)
+        }
+        return columns.indices.reduce(0) { sum, i in sum + (columns[i].shrinkable ? min(natural[i], columns[i].minWidth) : natural[i]) }
+            + 2 * max(0, columns.count - 1)
+    }
+
     public func renderAligned(width: Int?, color: Bool, hyperlinks: Bool = false) -> String {
         let rows = self.rows.map { $0.map(TerminalText.safe) }
         var widths = columns.indices.map { i in
@@ -54,8 +65,11 @@ public struct Tabular: Sendable {
         }
         if let width {
             var total = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
-            let shrinkable = columns.indices.filter { columns[$0].shrinkable }
-            while total > width, let widest = shrinkable.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
+            var shrinkable = columns.indices.filter { columns[$0].shrinkable }
+            // The widest that may still give a column, until the table fits or none may.
+            while total > width {
+                shrinkable.removeAll { widths[$0] <= columns[$0].minWidth }
+                guard let widest = shrinkable.max(by: { widths[$0] < widths[$1] }) else { break }
                 widths[widest] -= 1
                 total -= 1
             }

@@ -5,7 +5,7 @@ import OddsTransport
 extension ProviderID {
     /// PulseScore: Bet365's prices and scores, one book.
     public static let pulsescore = ProviderID("pulsescore", displayName: "PulseScore", environmentName: "PULSESCORE",
-                                              singleBook: "bet365")
+                                              singleBook: "bet365", tag: "PS")
 }
 
 extension PulseScoreClient {

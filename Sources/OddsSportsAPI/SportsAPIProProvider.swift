@@ -4,9 +4,9 @@ import OddsTransport
 
 extension ProviderID {
     /// SportsAPIPro v2: channels of scores, incidents, statistics, lineups and several books' odds.
-    public static let sportsapi = ProviderID("sportsapi", displayName: "SportsAPIPro v2", environmentName: "SPORTSAPI")
+    public static let sportsapi = ProviderID("sportsapi", displayName: "SportsAPIPro v2", environmentName: "SPORTSAPI", tag: "S2")
     /// SportsAPIPro v1: scores over a per-sport WebSocket.
-    public static let sportsapiV1 = ProviderID("sportsapi-v1", displayName: "SportsAPIPro v1", environmentName: "SPORTSAPI_V1")
+    public static let sportsapiV1 = ProviderID("sportsapi-v1", displayName: "SportsAPIPro v1", environmentName: "SPORTSAPI_V1", tag: "S1")
 }
 
 extension SportsAPIProClient {

@@ -5,7 +5,7 @@ import OddsTransport
 extension ProviderID {
     /// TickOdds: its own prices (one book), scores and incidents.
     public static let tickodds = ProviderID("tickodds", displayName: "TickOdds", environmentName: "TICKODDS",
-                                            singleBook: "tickodds")
+                                            singleBook: "tickodds", tag: "TO")
 }
 
 extension TickOddsClient {

@@ -93,8 +93,12 @@ public enum ValueReport {
 
     static func ageJSON(_ age: TimeInterval?) -> JSONOutput { age.map { .number(String(format: "%.1f", max(0, $0))) } ?? .null }
 
-    /// The source's name as tables show it: the book, with its provider when the match is fused.
-    public static func sourceText(_ s: PriceSource, fused: Bool) -> String { fused ? "\(s.book) (\(s.provider.rawValue))" : s.book }
+    /// The source's name as tables show it: the book, with its provider when the match is fused; for a person,
+    /// the book's proper name and the provider's tag ("Caesars BO"), for a script the keys ("caesars (boltodds)").
+    public static func sourceText(_ s: PriceSource, fused: Bool, human: Bool = false) -> String {
+        if human { return BookNames.proper(s.book) + (fused ? " " + s.provider.tag : "") }
+        return fused ? "\(s.book) (\(s.provider.rawValue))" : s.book
+    }
 
     static func matchFields(_ e: Event) -> [(String, JSONOutput)] {
         var f: [(String, JSONOutput)] = [("match", .string(e.title))]
@@ -120,14 +124,14 @@ public enum ValueReport {
     // MARK: odds value
 
     public static let valueColumns: [Tabular.Column] = [
-        .init("MATCH", shrinkable: true), .init("MARKET"), .init("LINE"), .init("SELECTION", shrinkable: true), .init("BOOK"),
-        .init("PRICE", rightAligned: true), .init("FAIR", rightAligned: true), .init("EV", rightAligned: true),
+        .init("MATCH", shrinkable: true), .init("MARKET", shrinkable: true, minWidth: 5), .init("LINE"), .init("SELECTION", shrinkable: true),
+        .init("BOOK", shrinkable: true, minWidth: 6), .init("PRICE", rightAligned: true), .init("FAIR", rightAligned: true), .init("EV", rightAligned: true),
         .init("MARGIN", rightAligned: true), .init("AGE", rightAligned: true),
     ]
 
-    public static func valueRow(_ v: ValueBet, format: OddsFormat) -> [String] {
+    public static func valueRow(_ v: ValueBet, format: OddsFormat, human: Bool = false) -> [String] {
         let book = v.market.books[v.book], q = book.quotes[v.outcome]!, o = v.market.outcomes[v.outcome]
-        return [v.event.title, v.market.name, o.line ?? "", o.name, sourceText(book.source, fused: v.event.match != nil),
+        return [v.event.title, v.market.name, o.line ?? "", o.name, sourceText(book.source, fused: v.event.match != nil, human: human),
                 q.price!.formatted(format), v.market.fairPrice(v.outcome).map { fairText($0, format) } ?? "",
                 percent(v.ev), book.margin.map(percent) ?? "", ageText(q.age)]
     }
@@ -141,7 +145,8 @@ public enum ValueReport {
         let book = v.market.books[v.book], q = book.quotes[v.outcome]!, o = v.market.outcomes[v.outcome]
         return matchFields(v.event) + marketFields(v.market) + [
             ("line", .optionalString(o.line)), ("selection", .string(o.name)), ("selectionId", .string(o.id)),
-            ("book", .string(book.source.book)), ("bookProvider", .string(book.source.provider.rawValue)),
+            ("book", .string(book.source.book)), ("bookName", .string(BookNames.proper(book.source.book))),
+            ("bookProvider", .string(book.source.provider.rawValue)),
             ("price", EventJSON.price(q.price, book: book.source.book)), ("fair", fairJSON(v.market, v.outcome, settings: settings)),
             ("ev", number(v.ev)), ("margin", number(book.margin)), ("age", ageJSON(q.age)),
         ]
@@ -152,7 +157,7 @@ public enum ValueReport {
         case .json: return JSONOutput.array(bets.map { valueJSON($0, settings: settings, labels: options.jsonLabels) }).rendered + "\n"
         case .ndjson: return bets.map { valueJSON($0, settings: settings, labels: options.jsonLabels).rendered + "\n" }.joined()
         case .table, .tsv, .csv:
-            var t = Tabular(columns: valueColumns, rows: bets.map { valueRow($0, format: options.oddsFormat) })
+            var t = Tabular(columns: valueColumns, rows: bets.map { valueRow($0, format: options.oddsFormat, human: options.human) })
             t.styles = bets.map { _ in valueColumns.indices.map { $0 == 7 ? .up : .plain } }
             return render(t, empty: "No value: no fresh price is above its fair price by the --min-ev asked.", format: format, options: options)
         }
@@ -161,20 +166,21 @@ public enum ValueReport {
     // MARK: odds arb
 
     public static let arbColumns: [Tabular.Column] = [
-        .init("MATCH", shrinkable: true), .init("MARKET"), .init("LINE"), .init("SELECTION", shrinkable: true), .init("BOOK"),
-        .init("PRICE", rightAligned: true), .init("STAKE", rightAligned: true), .init("RETURN", rightAligned: true),
+        .init("MATCH", shrinkable: true), .init("MARKET", shrinkable: true, minWidth: 5), .init("LINE"), .init("SELECTION", shrinkable: true),
+        .init("BOOK", shrinkable: true, minWidth: 6), .init("PRICE", rightAligned: true), .init("STAKE", rightAligned: true), .init("RETURN", rightAligned: true),
         .init("PROFIT", rightAligned: true), .init("AGE", rightAligned: true),
     ]
 
     /// One row per leg; in a table the match, market and profit only on an arbitrage's first leg.
-    public static func arbRows(_ a: ArbitrageFound, stake: Fraction, unit: Fraction, format: OddsFormat, repeatShared: Bool) -> [[String]] {
+    public static func arbRows(_ a: ArbitrageFound, stake: Fraction, unit: Fraction, format: OddsFormat, repeatShared: Bool,
+                               human: Bool = false) -> [[String]] {
         let plan = a.arbitrage.stakes(total: stake, unit: unit)
         return a.arbitrage.legs.enumerated().map { n, leg in
             let o = a.market.outcomes[leg.outcome]
             let shared = n == 0 || repeatShared
             let profit = shared ? percent(a.arbitrage.profit) + " (" + percent(plan.profit) + " rounded)" : ""
             return [shared ? a.event.title : "", shared ? a.market.name : "", o.line ?? "", o.name,
-                    sourceText(leg.source, fused: a.event.match != nil), leg.price.formatted(format),
+                    sourceText(leg.source, fused: a.event.match != nil, human: human), leg.price.formatted(format),
                     plan.stakes[n].rounded(places: places(unit)), plan.returns[n].rounded(places: 2), profit,
                     shared ? ageText(a.arbitrage.oldestAge) : ageText(leg.age)]
         }
@@ -197,7 +203,8 @@ public enum ValueReport {
         let legs: [JSONOutput] = a.arbitrage.legs.enumerated().map { n, leg in
             let o = a.market.outcomes[leg.outcome]
             return .object([("selection", .string(o.name)), ("selectionId", .string(o.id)), ("line", .optionalString(o.line)),
-                            ("book", .string(leg.source.book)), ("bookProvider", .string(leg.source.provider.rawValue)),
+                            ("book", .string(leg.source.book)), ("bookName", .string(BookNames.proper(leg.source.book))),
+                            ("bookProvider", .string(leg.source.provider.rawValue)),
                             ("price", EventJSON.price(leg.price, book: leg.source.book)),
                             ("stake", .number(plan.stakes[n].rounded(places: places(unit)))),
                             ("return", .number(plan.returns[n].rounded(places: 2))), ("age", ageJSON(leg.age))])
@@ -216,7 +223,8 @@ public enum ValueReport {
         case .json: return JSONOutput.array(arbs.map { arbJSON($0, stake: stake, unit: unit, labels: options.jsonLabels) }).rendered + "\n"
         case .ndjson: return arbs.map { arbJSON($0, stake: stake, unit: unit, labels: options.jsonLabels).rendered + "\n" }.joined()
         case .table, .tsv, .csv:
-            let rows = arbs.flatMap { arbRows($0, stake: stake, unit: unit, format: options.oddsFormat, repeatShared: format != .table) }
+            let rows = arbs.flatMap { arbRows($0, stake: stake, unit: unit, format: options.oddsFormat, repeatShared: format != .table,
+                                              human: options.human) }
             var t = Tabular(columns: arbColumns, rows: rows)
             t.styles = rows.map { r in arbColumns.indices.map { $0 == 8 && !r[8].isEmpty ? .up : .plain } }
             return render(t, empty: "No arbitrage: no market's best fresh prices sum under 100%.", format: format, options: options)

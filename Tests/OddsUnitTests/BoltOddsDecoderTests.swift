@@ -330,7 +330,8 @@ struct MultiBookOutputTests {
         _ = update(&model, .key(.enter))
         let screen = DashboardLayout.layout(model)
         let text = (0..<screen.height).map(screen.line).joined(separator: "\n")
-        #expect(text.contains("draftkings") && text.contains("fanduel") && text.contains("betmgm"), "\(text)")
+        // Proper names, cut to the cell where no short name is known ("DraftKing").
+        #expect(text.contains("DraftKing") && text.contains("FanDuel") && text.contains("BetMGM") && text.contains("best at FanDuel"), "\(text)")
         let y = try #require((0..<screen.height).first { screen.line($0).contains("Boston Celtics") && screen.line($0).contains("-150") })
         let row = screen.line(y)
         #expect(row.contains("-140") && row.contains("-160"), "\(text)")
@@ -341,7 +342,7 @@ struct MultiBookOutputTests {
         let other = row.distance(from: row.startIndex, to: try #require(row.range(of: "-150")).lowerBound)
         #expect(!screen.rows[y][other].attributes.contains(.bold))
         #expect(text.contains("SUSP"))
-        #expect(text.contains("Boston Celtics: best at fanduel https://fanduel.example/bet/1"))
+        #expect(text.contains("Boston Celtics: best at FanDuel https://fanduel.example/bet/1"))
     }
 }
 

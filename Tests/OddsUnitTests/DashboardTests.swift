@@ -370,7 +370,7 @@ struct FusedDashboardTests {
         #expect(screen.line(0).contains("tickodds ●") && screen.line(0).contains("boltodds ↻"))
         #expect(screen.line(1).contains("SRC"))
         let arsenal = try #require((2..<6).map(screen.line).first { $0.contains("Arsenal") })
-        #expect(arsenal.contains(" 2 ") && arsenal.contains("2.10 fanduel") && arsenal.contains("3.40 TickO") && arsenal.contains("3.90 fanduel"))
+        #expect(arsenal.contains(" 2 ") && arsenal.contains("2.10 FanDuel") && arsenal.contains("3.40 TickO") && arsenal.contains("3.90 FanDuel"), "\(arsenal)")
         let liverpool = try #require((2..<6).map(screen.line).first { $0.contains("Liverpool") })
         #expect(liverpool.contains(" 1 ") && liverpool.contains("1.50 TickO"))
         // Too narrow for every provider's name: counts by state.
@@ -405,7 +405,7 @@ struct FusedDashboardTests {
         for key in "/Arsenal" { _ = update(&model, .key(.character(key))) }
         _ = update(&model, .key(.enter))
         _ = update(&model, .key(.enter))
-        let header = try #require((0..<40).map(DashboardLayout.layout(model).line).first { $0.contains("tickodds") && $0.contains("DK") })
+        let header = try #require((0..<40).map(DashboardLayout.layout(model).line).first { $0.contains("TickOdds") && $0.contains("DK") })
         #expect(!header.contains("draftking"))
     }
 
@@ -418,8 +418,8 @@ struct FusedDashboardTests {
         let screen = DashboardLayout.layout(model)
         let text = (0..<40).map(screen.line).joined(separator: "\n")
         #expect(text.contains("fused m") && text.contains("tickodds") && text.contains("Arsenal FC v Chelsea FC [b1]"))
-        let header = try #require((0..<40).map(screen.line).first { $0.contains("fanduel") })
-        #expect(header.contains("tickodds"))
+        let header = try #require((0..<40).map(screen.line).first { $0.contains("FanDuel") })
+        #expect(header.contains("TickOdds"))
         #expect(text.contains("age"))
         let home = try #require((0..<40).first { screen.line($0).contains("  Arsenal ") && screen.line($0).contains("2.10") })
         let cell = screen.line(home).range(of: "2.10")!
@@ -505,7 +505,7 @@ struct DashboardValueTests {
         // 1/2.05 + 1/1.95 − 1 = 0.000625…: 0.06 %.
         #expect(line.contains("0.06%"))
         // 2.05 × 0.5 − 1 = +2.5 %: marked; 1.95 × 0.5 − 1 is negative: not.
-        #expect(line.contains("2.05 b+") && line.contains("1.95 c "))
+        #expect(line.contains("2.05 B+") && line.contains("1.95 C "), "\(line)")
         let x = line.distance(from: line.startIndex, to: line.range(of: "2.05")!.lowerBound)
         #expect(screen.rows[y][x].attributes.contains(.cyan))
         // A threshold above 2.5 % marks nothing.
