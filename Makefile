@@ -17,7 +17,7 @@ SWIFT   ?= swift
 INSTALL ?= install
 
 # The one place the version is written is OddsVersion.current.
-VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/OddsTransport/HTTPTransport.swift)
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/OddsTransport/Version.swift)
 ARCH    := $(shell uname -m)
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git rev-parse HEAD >/dev/null 2>&1 && { git diff --quiet HEAD -- 2>/dev/null || echo -dirty; })
 # SOURCE_DATE_EPOCH (reproducible builds) fixes the build date.

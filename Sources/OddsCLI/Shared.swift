@@ -20,62 +20,30 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
     let books = rt.common.bookFilter
     let io = rt.io
     let limit = options.limit
-    let value = ValueSettings()
     let interrupted = try await untilInterrupted {
         var store = LiveStore()
         var moves = PriceLineMoves()
-        var reader = MarketReader()
+        var values = StreamValueNotes()
         var written = 0
         var fusion = initialFusion
         for try await received in feed {
             guard let message = books.apply(received) else { continue }
             store.apply(message)
-            var matchID: String?
-            if fusion != nil, let id = message.update.eventID {
-                let key = EventKey(provider: message.provider, id: id)
-                if let event = store.events[key]?.event { matchID = fusion!.upsert(event) } else { fusion!.forget(key) }
-            } else if fusion != nil, case .snapshot = message.update {
-                // A snapshot replaces its connection's events: each is matched (unchanged ones cost nothing).
-                for event in store.currentEvents(provider: message.provider) { fusion!.upsert(event) }
-            }
+            let matchID = fusion?.follow(message, in: store)
             let move = moves.move(for: message, in: store)
+            // Now and then, what follows the store keeps only what the store still has.
+            if written % 4096 == 0 {
+                values.prune(store)
+                moves.prune(store)
+                fusion?.prune { store.events[$0] != nil }
+            }
             if human {
                 guard let line = humanLine(message, store: store) else { continue }
                 io.out(TerminalText.safe(line) + "\n")
             } else {
-                // Margins, fair prices and EVs, read against the event as the client now holds it (every book),
-                // re-reading only the markets the update touched; prices count as of their arrival.
-                var notes: [String: PriceNotes] = [:]
-                var priceNotes: [(String, JSONOutput)] = []
-                func read(_ id: String, touched: Set<String>?) -> (Event, [MarketValue])? {
-                    let key = EventKey(provider: message.provider, id: id)
-                    guard let current = store.events[key]?.event else { reader.forget(key); return nil }
-                    return (current, reader.markets(of: current, key: key, touched: touched, settings: value) { _ in 0 })
-                }
-                func note(_ line: Event, touched: Set<String>?) {
-                    guard let (current, markets) = read(line.id, touched: touched) else { return }
-                    notes[line.id] = ValueReport.streamNotes(line: line, current: current, markets: markets, settings: value)
-                }
-                // Events leave without a remove (a snapshot drops them, a status ends them): now and then the
-                // reader keeps only what the store still has, so that it stays the store's size.
-                if written % 4096 == 0 {
-                    reader.prune { store.events[$0]?.event }
-                    moves.prune(store)
-                    fusion?.prune { store.events[$0] != nil }
-                }
-                switch message.update {
-                case .price(let p):
-                    if let (current, markets) = read(p.eventID, touched: [p.marketID]) {
-                        priceNotes = ValueReport.priceLineNotes(p, in: current, markets: markets, settings: value)
-                    }
-                case .upsert(let e): note(e, touched: nil)
-                case .bookUpsert(let e, _), .bookViews(let e, _): note(e, touched: Set(e.markets.map(\.id)))
-                case .snapshot(let events): for e in events { note(e, touched: nil) }
-                case .remove(let id): reader.forget(EventKey(provider: message.provider, id: id))
-                default: break
-                }
-                let found = notes
-                io.out(EventJSON.update(message, move: move, match: matchID, labels: labels, notes: { e in found[e.id] }, priceNotes: priceNotes).rendered + "\n")
+                let notes = values.notes(for: message, in: store)
+                io.out(EventJSON.update(message, move: move, match: matchID, labels: labels, notes: { notes.events[$0.id] },
+                                        priceNotes: notes.price).rendered + "\n")
             }
             written += 1
             if io.stdoutClosed { return }

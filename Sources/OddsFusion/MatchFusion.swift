@@ -134,6 +134,21 @@ public struct MatchFusion: Sendable {
         return matchID(of: key)!
     }
 
+    /// Follows a stream: the event `message` is about, as `store` (with the message applied) now holds it, is
+    /// matched, or forgotten when the store no longer has it; a snapshot's events are each matched (unchanged
+    /// ones cost nothing). Returns the fused match's id of a message about one event.
+    public mutating func follow(_ message: FeedMessage, in store: LiveStore) -> String? {
+        if let id = message.update.eventID {
+            let key = EventKey(provider: message.provider, id: id)
+            guard let event = store.events[key]?.event else { forget(key); return nil }
+            return upsert(event)
+        }
+        if case .snapshot = message.update {
+            for event in store.currentEvents(provider: message.provider) { upsert(event) }
+        }
+        return nil
+    }
+
     /// Takes an event that is gone (a stream's remove, a snapshot that no longer has it).
     public mutating func forget(_ key: EventKey) {
         remove(key)

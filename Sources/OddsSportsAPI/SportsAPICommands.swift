@@ -68,118 +68,124 @@ extension SportsAPICommand {
         }
     }
 
-    struct Incidents: AsyncParsableCommand {
+    struct Incidents: MatchPartCommand {
         static let configuration = CommandConfiguration(
             commandName: "incidents",
             abstract: "A match's incidents, oldest first: goals with scorer and assist, cards with reason, substitutions, VAR, periods.",
             discussion: "Example: odds sportsapi incidents 14109842")
         @OptionGroup var match: MatchIDArgument
         @OptionGroup var common: CommonOptions
+        var matchID: String { match.id }
+        static var provider: ProviderID { .sportsapi }
 
-        func run() async throws {
-            try await CommandHost.run(common, provider: .sportsapi) { rt in
-                let e = try await rt.sportsAPIMatch(match.id, parts: [.incidents(match.id)])
-                let records: [[(String, JSONOutput)]] = e.incidents.map { i in
-                    [("minute", .optionalString(i.minuteLabel)), ("kind", .string(i.kind.rawValue)),
-                     ("team", .optionalString(i.team.map { $0 == .home ? e.home : (e.away ?? "away") })),
-                     ("player", .optionalString(i.player)), ("assist", .optionalString(i.assist)),
-                     ("playerOut", .optionalString(i.playerOut)), ("reason", .optionalString(i.reason)),
-                     ("score", .optionalString(i.score?.text)), ("detail", .optionalString(i.detail))]
-                }
-                rt.io.out(RecordReporter.render(
-                    columns: [.init("MIN", rightAligned: true), .init("KIND"), .init("TEAM"), .init("PLAYER", shrinkable: true),
-                              .init("ASSIST"), .init("OFF"), .init("REASON", shrinkable: true), .init("SCORE"), .init("DETAIL")],
-                    records: records, format: rt.outputFormat, options: rt.renderOptions))
+        static func fetch(_ id: String, _ rt: any CommandContext) async throws -> Event { try await rt.sportsAPIMatch(id, parts: [.incidents(id)]) }
+
+        static func columns(_ e: Event) -> [Tabular.Column] {
+            [.init("MIN", rightAligned: true), .init("KIND"), .init("TEAM"), .init("PLAYER", shrinkable: true),
+             .init("ASSIST"), .init("OFF"), .init("REASON", shrinkable: true), .init("SCORE"), .init("DETAIL")]
+        }
+
+        static func records(_ e: Event, _ rt: any CommandContext) -> [[(String, JSONOutput)]] {
+            e.incidents.map { i in
+                [("minute", .optionalString(i.minuteLabel)), ("kind", .string(i.kind.rawValue)),
+                 ("team", .optionalString(i.team.map { $0 == .home ? e.home : (e.away ?? "away") })),
+                 ("player", .optionalString(i.player)), ("assist", .optionalString(i.assist)),
+                 ("playerOut", .optionalString(i.playerOut)), ("reason", .optionalString(i.reason)),
+                 ("score", .optionalString(i.score?.text)), ("detail", .optionalString(i.rescinded ? "\(i.detail ?? "Card") (rescinded)" : i.detail))]
             }
         }
     }
 
-    struct Stats: AsyncParsableCommand {
+    struct Stats: MatchPartCommand {
         static let configuration = CommandConfiguration(
             commandName: "stats",
             abstract: "A match's statistics per team: possession, shots, corners, fouls and the rest, as sent.",
             discussion: "Example: odds sportsapi stats 14109842")
         @OptionGroup var match: MatchIDArgument
         @OptionGroup var common: CommonOptions
+        var matchID: String { match.id }
+        static var provider: ProviderID { .sportsapi }
 
-        func run() async throws {
-            try await CommandHost.run(common, provider: .sportsapi) { rt in
-                let e = try await rt.sportsAPIMatch(match.id, parts: [.stats(match.id)])
-                let records: [[(String, JSONOutput)]] = e.stats.map {
-                    [("group", .optionalString($0.group)), ("statistic", .string($0.name)), ("home", .string($0.home)), ("away", .string($0.away))]
-                }
-                rt.io.out(RecordReporter.render(
-                    columns: [.init("GROUP"), .init("STATISTIC", shrinkable: true), .init(e.home, rightAligned: true),
-                              .init(e.away ?? "AWAY", rightAligned: true)],
-                    records: records, format: rt.outputFormat, options: rt.renderOptions))
+        static func fetch(_ id: String, _ rt: any CommandContext) async throws -> Event { try await rt.sportsAPIMatch(id, parts: [.stats(id)]) }
+
+        static func columns(_ e: Event) -> [Tabular.Column] {
+            [.init("GROUP"), .init("STATISTIC", shrinkable: true), .init(e.home, rightAligned: true), .init(e.away ?? "AWAY", rightAligned: true)]
+        }
+
+        static func records(_ e: Event, _ rt: any CommandContext) -> [[(String, JSONOutput)]] {
+            e.stats.map {
+                [("group", .optionalString($0.group)), ("statistic", .string($0.name)), ("home", .string($0.home)), ("away", .string($0.away))]
             }
         }
     }
 
-    struct Lineups: AsyncParsableCommand {
+    struct Lineups: MatchPartCommand {
         static let configuration = CommandConfiguration(
             commandName: "lineups",
             abstract: "A match's lineups: formation, starters and substitutes of each team.",
             discussion: "Example: odds sportsapi lineups 14109842")
         @OptionGroup var match: MatchIDArgument
         @OptionGroup var common: CommonOptions
+        var matchID: String { match.id }
+        static var provider: ProviderID { .sportsapi }
+        static var nothing: String? { "No lineups for this match yet." }
 
-        func run() async throws {
-            try await CommandHost.run(common, provider: .sportsapi) { rt in
-                let e = try await rt.sportsAPIMatch(match.id, parts: [.lineups(match.id)])
-                var records: [[(String, JSONOutput)]] = []
-                for (team, side) in [(e.home, e.lineups?.home), (e.away ?? "away", e.lineups?.away)] {
-                    guard let side else { continue }
-                    for (role, list) in [("starter", side.starters), ("substitute", side.substitutes)] {
-                        for p in list {
-                            records.append([("team", .string(team)), ("formation", .optionalString(side.formation)), ("role", .string(role)),
-                                            ("number", .optionalString(p.number)), ("player", .string(p.name)),
-                                            ("position", .optionalString(p.position))])
-                        }
+        static func fetch(_ id: String, _ rt: any CommandContext) async throws -> Event { try await rt.sportsAPIMatch(id, parts: [.lineups(id)]) }
+
+        static func columns(_ e: Event) -> [Tabular.Column] {
+            [.init("TEAM"), .init("FORMATION"), .init("ROLE"), .init("NO", rightAligned: true), .init("PLAYER", shrinkable: true), .init("POS")]
+        }
+
+        static func records(_ e: Event, _ rt: any CommandContext) -> [[(String, JSONOutput)]] {
+            var records: [[(String, JSONOutput)]] = []
+            for (team, side) in [(e.home, e.lineups?.home), (e.away ?? "away", e.lineups?.away)] {
+                guard let side else { continue }
+                for (role, list) in [("starter", side.starters), ("substitute", side.substitutes)] {
+                    for p in list {
+                        records.append([("team", .string(team)), ("formation", .optionalString(side.formation)), ("role", .string(role)),
+                                        ("number", .optionalString(p.number)), ("player", .string(p.name)),
+                                        ("position", .optionalString(p.position))])
                     }
                 }
-                if records.isEmpty && rt.outputFormat == .table {
-                    rt.io.out(rt.renderOptions.banner + "No lineups for this match yet.\n")
-                    return
-                }
-                rt.io.out(RecordReporter.render(
-                    columns: [.init("TEAM"), .init("FORMATION"), .init("ROLE"), .init("NO", rightAligned: true),
-                              .init("PLAYER", shrinkable: true), .init("POS")],
-                    records: records, format: rt.outputFormat, options: rt.renderOptions))
             }
+            return records
         }
     }
 
-    struct MatchOdds: AsyncParsableCommand {
+    struct MatchOdds: MatchPartCommand {
         static let configuration = CommandConfiguration(
             commandName: "odds",
             abstract: "A match's live odds from every book SportsAPIPro carries, prices as sent (fractional or decimal).",
             discussion: "Example: odds sportsapi odds 14109842 --book bet365 --odds-format decimal")
         @OptionGroup var match: MatchIDArgument
         @OptionGroup var common: CommonOptions
+        var matchID: String { match.id }
+        static var provider: ProviderID { .sportsapi }
 
-        func run() async throws {
-            try await CommandHost.run(common, provider: .sportsapi) { rt in
-                let e = try await rt.sportsAPIMatch(match.id, parts: [.odds(match.id)])
-                if rt.outputFormat == .json {
-                    rt.io.out(JSONOutput.object([("id", .string(e.id)), ("home", .string(e.home)), ("away", .optionalString(e.away)),
-                                                 ("markets", .array(e.markets.map(EventJSON.market)))] + rt.renderOptions.jsonLabels).rendered + "\n")
-                    return
+        static func fetch(_ id: String, _ rt: any CommandContext) async throws -> Event { try await rt.sportsAPIMatch(id, parts: [.odds(id)]) }
+
+        static func json(_ e: Event, _ rt: any CommandContext) -> JSONOutput? {
+            .object([("id", .string(e.id)), ("home", .string(e.home)), ("away", .optionalString(e.away)),
+                     ("markets", .array(e.markets.map(EventJSON.market)))] + rt.renderOptions.jsonLabels)
+        }
+
+        static func columns(_ e: Event) -> [Tabular.Column] {
+            [.init("BOOK"), .init("MARKET", shrinkable: true), .init("SELECTION"), .init("PRICE", rightAligned: true),
+             .init("AS SENT", rightAligned: true)]
+        }
+
+        static func records(_ e: Event, _ rt: any CommandContext) -> [[(String, JSONOutput)]] {
+            let format = rt.renderOptions.oddsFormat
+            var records: [[(String, JSONOutput)]] = []
+            for m in e.markets {
+                for s in m.selections {
+                    records.append([("book", .optionalString(m.book.map { rt.renderOptions.bookText($0) })), ("market", .string(m.name)),
+                                    ("selection", .string(s.name)),
+                                    ("price", .string(s.suspended ? "SUSP" : (s.price?.formatted(format) ?? "-"))),
+                                    ("text", .optionalString(s.price?.text))])
                 }
-                let format = rt.renderOptions.oddsFormat
-                var records: [[(String, JSONOutput)]] = []
-                for m in e.markets {
-                    for s in m.selections {
-                        records.append([("book", .optionalString(m.book)), ("market", .string(m.name)), ("selection", .string(s.name)),
-                                        ("price", .string(s.suspended ? "SUSP" : (s.price?.formatted(format) ?? "-"))),
-                                        ("text", .optionalString(s.price?.text))])
-                    }
-                }
-                rt.io.out(RecordReporter.render(
-                    columns: [.init("BOOK"), .init("MARKET", shrinkable: true), .init("SELECTION"), .init("PRICE", rightAligned: true),
-                              .init("AS SENT", rightAligned: true)],
-                    records: records, format: rt.outputFormat, options: rt.renderOptions))
             }
+            return records
         }
     }
 
