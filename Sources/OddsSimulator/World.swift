@@ -141,6 +141,23 @@ public struct SimWorld: Sendable {
         prematch += makeRaces(sport: "horse-racing", venues: Teams.racecourses, runners: Teams.horses)
         prematch += makeRaces(sport: "greyhounds", venues: Teams.greyhoundTracks, runners: Teams.greyhounds)
         for league in Teams.leagues where Self.coverage[league.name] != nil { drawing(for: league.name) { world in world.populate(league) } }
+        addReturnFixture()
+    }
+
+    /// A trap for matching: the first soccer league's first live match has a fixture of the same teams, home
+    /// and away alike, kicking off tomorrow (a cup tie's replay). Made last and drawing nothing at random, so
+    /// that every other match keeps its serial and its story.
+    mutating func addReturnFixture() {
+        guard let first = live.first(where: { $0.sport == "soccer" }),
+              let league = prematch.firstIndex(where: { $0.name == first.league }) else { return }
+        defer { nextSerial += 1 }
+        var fixture = SimMatch(serial: nextSerial, sport: first.sport, league: first.league, home: first.home, away: first.away,
+                               strengthHome: first.strengthHome, strengthAway: first.strengthAway, elapsed: 0, phase: .notStarted,
+                               period: "Not Started")
+        // A day after today's kick-off, to the minute.
+        fixture.kickOffOffset = first.kickOffOffset + 24 * 3600
+        Self.price(&fixture)
+        prematch[league].fixtures.append(fixture)
     }
 
     /// A league's live matches and fixtures.

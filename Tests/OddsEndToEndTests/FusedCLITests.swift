@@ -101,6 +101,36 @@ struct FusedCLITests {
         #expect(one.status == 64 && one.stderr.contains("--explain needs several providers"), "\(one.stderr)")
     }
 
+    @Test("The same fixture live today and scheduled tomorrow: the live one joins across providers, tomorrow's stays a match of its own")
+    func todayAndTomorrow() async throws {
+        // The world stands still: every provider's first answer, then the stream is stopped.
+        let r = try await CLI.run(["stream", "--provider", "all", "--demo"], timeout: 60) { process, output in
+            try await waitFor("every scores provider's first answer", timeout: 40) {
+                let text = output()
+                return text.contains(#""status":"scheduled""#) && text.contains(#""type":"scoreboard","provider":"sportsapi","#)
+                    && text.contains(#""type":"scoreboard","provider":"boltodds","#)
+            }
+            process.signal(SIGINT)
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let boards = lines.filter { $0["type"] as? String == "scoreboard" && $0["match"] is String }
+        // SportsAPIPro v1 lists fixtures as well as live games: the world's return fixture is one of them.
+        let scheduled = boards.filter { $0["provider"] as? String == "sportsapi-v1" && $0["status"] as? String == "scheduled" }
+        let pair = scheduled.lazy.compactMap { fixture -> ([String: Any], [String: Any])? in
+            guard let live = boards.first(where: { $0["provider"] as? String == "sportsapi-v1" && $0["status"] as? String == "live"
+                                                   && $0["home"] as? String == fixture["home"] as? String
+                                                   && $0["away"] as? String == fixture["away"] as? String }) else { return nil }
+            return (fixture, live)
+        }.first
+        let (tomorrow, today) = try #require(pair, "no fixture of a live match's teams among \(scheduled.count) scheduled")
+        let todayMatch = try #require(today["match"] as? String)
+        #expect(tomorrow["match"] as? String != todayMatch)
+        // Today's is joined: another provider's line about it carries its match id.
+        #expect(boards.contains { $0["provider"] as? String != "sportsapi-v1" && $0["match"] as? String == todayMatch })
+        #expect(!lines.contains { $0["provider"] as? String != "sportsapi-v1" && $0["match"] as? String == tomorrow["match"] as? String })
+    }
+
     @Test("Config providers = [...] joins those providers for odds live; --provider still names one; an unknown name is exit 2")
     func configProviders() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-providers-\(UUID().uuidString)")
