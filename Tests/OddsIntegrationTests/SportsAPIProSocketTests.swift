@@ -254,20 +254,25 @@ struct SportsAPIProSocketTests {
             let client = SportsAPIProSocketTests.v2(sim, transport)
             let live = try await client.liveEvents(sport: "soccer")
             let id = try #require(live.max { ($0.score.map { $0.home + $0.away } ?? 0) < ($1.score.map { $0.home + $0.away } ?? 0) }?.id)
-            let probe = FeedProbe(FeedRunner.run(try client.feed(sport: nil, channels: [.match(id), .incidents(id)]),
-                                                 transport: transport, stats: FeedStats()))
+            let feed = try client.feed(sport: nil, channels: [.match(id), .incidents(id)])
+            let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: FeedStats()))
             defer { probe.stop() }
             func incidents() -> [Incident] {
                 probe.updates.compactMap { if case .incident(let e, let i) = $0, e == id { return i }; return nil }
             }
             try await probe.wait("the incidents snapshot") { _ in !incidents().isEmpty }
             let first = incidents().count
+            // One socket keeps its order: once a channel subscribed after the polls answers, every poll has been read.
             for _ in 0..<3 { await sim.sportsAPIPollNow() }
-            try await Task.sleep(nanoseconds: 500_000_000)
+            feed.subscribe([.lineups(id)])
+            try await probe.wait("the lineups snapshot after the polls") { p in p.count { if case .lineups = $0 { return true }; return false } > 0 }
             #expect(incidents().count == first)
             // The match goes on: new incidents arrive, each once, through updates and polls alike.
             for _ in 0..<40 { await sim.tick(); await sim.sportsAPIPollNow() }
-            try await Task.sleep(nanoseconds: 500_000_000)
+            feed.subscribe([.liveScores(sport: nil)])
+            try await probe.wait("the live scores after the polls") { p in
+                p.updates.contains { if case .scoreboard(let b) = $0 { return b.eventID != id }; return false }
+            }
             // One reading of what came, for the list and the store alike: on a loaded machine more may still be arriving.
             let messages = probe.messages
             let all = messages.compactMap { m -> Incident? in if case .incident(let e, let i) = m.update, e == id { return i }; return nil }
@@ -342,7 +347,12 @@ struct SportsAPIProSocketTests {
             // A channel of a match the server does not know.
             feed.subscribe([.stats("1")])
             feed.subscribe([.odds("1")])
-            try await Task.sleep(nanoseconds: 500_000_000)
+            // Then a match it knows: once that answers, the errors before it have been read.
+            let known = try #require(SportsAPIProSocketTests.store(probe).events.keys.first { $0.provider == .sportsapi }?.id)
+            func boards(_ p: FeedProbe) -> Int { p.count { if case .scoreboard(let b) = $0 { return b.eventID == known }; return false } }
+            let before = boards(probe)
+            feed.subscribe([.match(known)])
+            try await probe.wait("the known match after the errors") { boards($0) > before }
             #expect(probe.error == nil && !probe.finished && stats.connects == 1)
         }
     }
@@ -408,15 +418,15 @@ struct SportsAPIProSocketTests {
             let opening = boards()
             let current = await sim.sportsAPIV1UpdateID + 1_000
             await sim.sportsAPIV1SendScores(updateID: current)
+            // One scores message is one batch: all of its games arrive together.
             try await probe.wait("scores with a larger id") { _ in boards() > opening }
-            try await Task.sleep(nanoseconds: 300_000_000)
-            let before = boards()
+            let before = boards(), each = before - opening
             await sim.sportsAPIV1SendScores(updateID: current)
             await sim.sportsAPIV1SendScores(updateID: current - 5)
-            try await Task.sleep(nanoseconds: 500_000_000)
-            #expect(boards() == before)
+            // The socket keeps its order: once the newer scores are in, the stale ones before them have been read.
             await sim.sportsAPIV1SendScores(updateID: current + 1)
             try await probe.wait("the newer scores") { _ in boards() > before }
+            #expect(boards() == before + each, "the same id again, or a smaller one, was taken")
         }
     }
 
@@ -433,8 +443,7 @@ struct SportsAPIProSocketTests {
             feed.unsubscribe("live")
             try await waitFor("the match alone") { await sim.sportsAPIChannels(.sportsapiV1) == [["match:4400001"]] }
             try await waitFor("two pings", timeout: 30) { await sim.receivedTexts.filter { $0 == #"{"type":"ping"}"# }.count >= 2 }
-            try await Task.sleep(nanoseconds: 200_000_000)
-            #expect(probe.count { if case .heartbeat = $0 { return true }; return false } >= 2)
+            try await probe.wait("two pongs") { p in p.count { if case .heartbeat = $0 { return true }; return false } >= 2 }
         }
     }
 }
