@@ -229,14 +229,14 @@ public enum DashboardLayout {
         let c = columns(width: screen.width, multiBook: model.provider.singleBook == nil,
                         multiSport: SportSelection.isAll(model.sport) || (SportSelection.sports(model.sport)?.count ?? 0) > 1,
                         fused: model.isFused, value: model.valueMode)
-        if c.margin > 0 { screen.put(TextWidth.pad("MARGIN", to: c.margin, right: true), x: c.marginX, y: 1, attributes: [.bold, .underline]) }
-        if c.sport > 0 { screen.put(TextWidth.pad("SPORT", to: c.sport), x: c.sportX, y: 1, attributes: [.bold, .underline]) }
-        if c.src > 0 { screen.put(TextWidth.pad("SRC", to: c.src), x: c.srcX, y: 1, attributes: [.bold, .underline]) }
+        if c.margin > 0 { screen.put("MARGIN", x: c.marginX, y: 1, attributes: [.bold, .underline], width: c.margin, right: true) }
+        if c.sport > 0 { screen.put("SPORT", x: c.sportX, y: 1, attributes: [.bold, .underline], width: c.sport) }
+        if c.src > 0 { screen.put("SRC", x: c.srcX, y: 1, attributes: [.bold, .underline], width: c.src) }
         let titles = ["", "TIME", "LEAGUE", "HOME", "SCORE", "AWAY", "1", "X", "2", "LATEST INCIDENT"]
         let widths = [c.mark, c.time, c.league, c.home, c.score, c.away, c.price, c.price, c.price, c.incident]
         for (i, title) in titles.enumerated() where widths[i] > 0 {
             let right = (6...8).contains(i)
-            screen.put(TextWidth.pad(title, to: widths[i], right: right), x: c.x[i], y: 1, attributes: [.bold, .underline])
+            screen.put(title, x: c.x[i], y: 1, attributes: [.bold, .underline], width: widths[i], right: right)
         }
         let store = model.shown
         let order = model.order
@@ -267,19 +267,17 @@ public enum DashboardLayout {
             let favourite = model.favourites.contains(e.home) || (e.away.map(model.favourites.contains) ?? false)
             screen.put(favourite ? "★" : " ", x: c.x[0], y: y, attributes: base.union(.yellow))
             let time = stale ? "stale" : ShortClock.label(e, at: model.now, zone: zone, width: c.time)
-            screen.put(TextWidth.pad(time, to: c.time), x: c.x[1], y: y,
-                       attributes: base.union(e.status == .live && !stale ? .green : []))
-            if c.sport > 0 { screen.put(TextWidth.pad(e.sport, to: c.sport), x: c.sportX, y: y, attributes: base) }
-            screen.put(TextWidth.pad(e.league ?? "", to: c.league), x: c.x[2], y: y, attributes: base)
-            screen.put(TextWidth.pad(e.home, to: c.home), x: c.x[3], y: y, attributes: base.union(.bold))
-            screen.put(TextWidth.pad(e.scoreLabel ?? "", to: c.score), x: c.x[4], y: y,
-                       attributes: base.union(.bold))
-            screen.put(TextWidth.pad(e.away ?? "", to: c.away), x: c.x[5], y: y, attributes: base.union(.bold))
+            screen.put(time, x: c.x[1], y: y, attributes: base.union(e.status == .live && !stale ? .green : []), width: c.time)
+            if c.sport > 0 { screen.put(e.sport, x: c.sportX, y: y, attributes: base, width: c.sport) }
+            screen.put(e.league ?? "", x: c.x[2], y: y, attributes: base, width: c.league)
+            screen.put(e.home, x: c.x[3], y: y, attributes: base.union(.bold), width: c.home)
+            screen.put(e.scoreLabel ?? "", x: c.x[4], y: y, attributes: base.union(.bold), width: c.score)
+            screen.put(e.away ?? "", x: c.x[5], y: y, attributes: base.union(.bold), width: c.away)
             if c.src > 0, let match = e.match {
                 // How many providers have the match; a star when they disagree on the score.
                 let conflicted = !match.conflicts.isEmpty
-                screen.put(TextWidth.pad("\(match.sources.count)" + (conflicted ? "*" : ""), to: c.src, right: true), x: c.srcX, y: y,
-                           attributes: base.union(conflicted ? .yellow : .dim))
+                screen.put("\(match.sources.count)" + (conflicted ? "*" : ""), x: c.srcX, y: y,
+                           attributes: base.union(conflicted ? .yellow : .dim), width: c.src, right: true)
             }
             let value = model.valueMode ? model.rowValue(key) : nil
             for (i, cell) in priceCells(model, state, width: c.price).enumerated() {
@@ -289,7 +287,7 @@ public enum DashboardLayout {
                     attributes = [.cyan, .bold]
                     if text.hasSuffix(" ") { text.removeLast(); text += "+" }
                 }
-                screen.put(TextWidth.pad(text, to: c.price, right: true), x: c.x[6 + i], y: y, attributes: base.union(attributes))
+                screen.put(text, x: c.x[6 + i], y: y, attributes: base.union(attributes), width: c.price, right: true)
             }
             if let value, c.margin > 0 {
                 if let arb = value.arbitrage {
@@ -301,8 +299,8 @@ public enum DashboardLayout {
                 }
             }
             if c.incident > 0, let incident = e.incidents.last {
-                screen.put(TextWidth.pad(EventReporter.incidentLine(incident, event: e), to: c.incident), x: c.x[9], y: y,
-                           attributes: base.union(incident.kind == .goal ? .bold : []))
+                screen.put(EventReporter.incidentLine(incident, event: e), x: c.x[9], y: y,
+                           attributes: base.union(incident.kind == .goal ? .bold : []), width: c.incident)
             }
         }
     }

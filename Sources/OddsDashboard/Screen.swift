@@ -66,6 +66,24 @@ public struct Screen: Hashable, Sendable {
         return column
     }
 
+    /// `text` in exactly `cells` cells from `x`: padded with spaces (before it when `right`), or cut with "…"
+    /// when longer. What `put(TextWidth.pad(…))` writes, without making the padded string: a table's every
+    /// cell, every frame.
+    public mutating func put(_ text: String, x: Int, y: Int, attributes: CellAttributes = [], width cells: Int, right: Bool = false) {
+        guard cells > 0, y >= 0, y < height else { return }
+        let ascii = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        let w = ascii ? text.utf8.count : TextWidth.width(of: text)
+        guard w <= cells else {
+            put(TextWidth.pad(text, to: cells, right: right), x: x, y: y, attributes: attributes)
+            return
+        }
+        let space = Cell(text: Screen.ascii[0x20], attributes: attributes)
+        let fillFrom = right ? x : x + w
+        let first = max(0, fillFrom), end = min(width, fillFrom + cells - w)
+        if first < end { for c in first..<end { rows[y][c] = space } }
+        put(text, x: right ? x + cells - w : x, y: y, attributes: attributes, maxWidth: w)
+    }
+
     /// Sets attributes on a run of cells without changing their text.
     public mutating func style(x: Int, y: Int, width w: Int, adding attributes: CellAttributes) {
         guard y >= 0, y < height else { return }

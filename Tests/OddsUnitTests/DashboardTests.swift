@@ -3,6 +3,7 @@ import OddsDashboard
 import OddsFusion
 import OddsJSON
 import OddsModel
+import OddsOutput
 @testable import OddsSimulator
 import OddsStore
 @testable import OddsTickOdds
@@ -322,6 +323,24 @@ struct DashboardTests {
         var clipped = Screen(width: 3, height: 1)
         clipped.put("鹿島", x: 0, y: 0)
         #expect(clipped.line(0) == "鹿 ")
+    }
+
+    @Test("A cell written to a width is what the padded text wrote: padded either side, cut with …, clipped at the edge")
+    func widthCells() {
+        for (text, width, right) in [("2.10", 8, true), ("Arsenal", 10, false), ("Wolverhampton", 8, false), ("鹿島ab", 8, true),
+                                     ("鹿島アントラーズ", 7, false), ("", 3, false), ("x", 0, false)] {
+            var padded = Screen(width: 12, height: 1), direct = Screen(width: 12, height: 1)
+            padded.fill(y: 0, attributes: .bold); direct.fill(y: 0, attributes: .bold)
+            padded.put(TextWidth.pad(text, to: width, right: right), x: 2, y: 0, attributes: .dim)
+            direct.put(text, x: 2, y: 0, attributes: .dim, width: width, right: right)
+            #expect(direct.line(0) == padded.line(0) && direct.rows[0].map(\.attributes) == padded.rows[0].map(\.attributes), "\(text)")
+        }
+        // Past the right edge and on no row: nothing written, nothing broken.
+        var edge = Screen(width: 4, height: 1)
+        edge.put("long text", x: 3, y: 0, width: 6)
+        edge.put("abc", x: 9, y: 0, width: 3, right: true)
+        edge.put("abc", x: 0, y: 5, width: 3)
+        #expect(edge.line(0) == "   l")
     }
 }
 
