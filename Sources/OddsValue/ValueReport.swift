@@ -178,7 +178,9 @@ public enum ValueReport {
         return a.arbitrage.legs.enumerated().map { n, leg in
             let o = a.market.outcomes[leg.outcome]
             let shared = n == 0 || repeatShared
-            let profit = shared ? percent(a.arbitrage.profit) + " (" + percent(plan.profit) + " rounded)" : ""
+            // For a person, "2.68%" or, when rounding the stakes changes it, "2.68%→2.61%": the column fits 80.
+            let before = percent(a.arbitrage.profit), after = percent(plan.profit)
+            let profit = !shared ? "" : human ? (before == after ? before : before + "→" + after) : before + " (" + after + " rounded)"
             return [shared ? a.event.title : "", shared ? a.market.name : "", o.line ?? "", o.name,
                     sourceText(leg.source, fused: a.event.match != nil, human: human), leg.price.formatted(format),
                     plan.stakes[n].rounded(places: places(unit)), plan.returns[n].rounded(places: 2), profit,

@@ -47,7 +47,10 @@ struct ValueCLITests {
         }
         // The table says the same, with the demo banner.
         let table = try await CLI.run(["arb", "--provider", "boltodds", "--demo", "--format", "table"], env: env)
-        #expect(table.stdout.contains("DEMO DATA") && table.stdout.contains("PROFIT") && table.stdout.contains("rounded"))
+        #expect(table.stdout.contains("DEMO DATA") && table.stdout.contains("PROFIT") && table.stdout.contains("%"))
+        // For a script, the profit before and after rounding in words.
+        let tsv = try await CLI.run(["arb", "--provider", "boltodds", "--demo"], env: env)
+        #expect(tsv.stdout.contains("rounded)"), "\(tsv.stdout.prefix(300))")
     }
 
     @Test("Without a lagging book there is no arbitrage, and the answer says so")

@@ -65,6 +65,26 @@ struct BookNamesTests {
         #expect(tsv.contains("2.10 draftkings") && tsv.contains("\tboltodds,pulsescore,sportsapi") && !tsv.contains("SRC:"), "\(tsv)")
     }
 
+    @Test("odds value and odds arb tables for a person fit 80 columns and name books properly; their TSV keeps the keys")
+    func valueAndArbTables() {
+        // A lagging book against the others: an arbitrage on the match result, and value at that book.
+        var e = Self.fused()
+        e.markets[1].selections[2].price = Price(decimal: "6.00")
+        e.home = "Borussia Mönchengladbach Football Club"
+        let values = [EventValue(event: e, markets: ValueAnalysis.analyze(e, settings: ValueSettings()) { _ in 0 })]
+        let arbs = ValueReport.arbitrages(values, minProfit: .zero)
+        let bets = ValueReport.valueBets(values, minEV: Fraction(-1))
+        #expect(!arbs.isEmpty && !bets.isEmpty)
+        let person = RenderOptions(width: 80, human: true)
+        for table in [ValueReport.renderArbs(arbs, stake: Fraction(100), unit: Fraction(1, 100)!, format: .table, options: person),
+                      ValueReport.renderValue(bets, settings: ValueSettings(), format: .table, options: person)] {
+            #expect(table.split(separator: "\n").allSatisfy { TextWidth.width(of: String($0)) <= 80 }, "\(table)")
+            #expect(table.contains("Bally") && !table.contains("ballybet"), "\(table)")
+        }
+        let tsv = ValueReport.renderArbs(arbs, stake: Fraction(100), unit: Fraction(1, 100)!, format: .tsv, options: RenderOptions())
+        #expect(tsv.contains("ballybet (boltodds)") && tsv.contains("rounded)"), "\(tsv)")
+    }
+
     @Test("JSON keeps the provider's key as book and adds the proper name beside it")
     func json() {
         let text = EventJSON.event(Self.fused()).rendered
