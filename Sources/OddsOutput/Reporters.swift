@@ -121,9 +121,12 @@ public enum EventReporter {
         }
     }
 
+    /// The providers a row is made of: a fused match's sources, else the event's own.
+    static func providers(of e: Event) -> [ProviderID] { e.match.map { $0.sources.map(\.provider) } ?? [e.provider] }
+
     /// A fused row's sources: for a person, each provider's tag ("BO PS S2"); for a script, their ids.
     static func sourcesText(_ e: Event, human: Bool) -> String {
-        let providers = e.match.map { $0.sources.map(\.provider) } ?? [e.provider]
+        let providers = providers(of: e)
         return human ? providers.map(\.tag).joined(separator: " ") : providers.map(\.rawValue).joined(separator: ",")
     }
 
@@ -132,7 +135,7 @@ public enum EventReporter {
     static func sourceLegend(_ events: [Event], width: Int?) -> String {
         var seen: [ProviderID] = []
         for e in events {
-            for p in e.match.map({ $0.sources.map(\.provider) }) ?? [e.provider] where !seen.contains(p) { seen.append(p) }
+            for p in providers(of: e) where !seen.contains(p) { seen.append(p) }
         }
         guard !seen.isEmpty else { return "" }
         var lines = ["SRC:"]

@@ -48,21 +48,24 @@ public struct Tabular: Sendable {
     /// What a label column says on every row.
     static let labelCell = "true"
 
-    /// An aligned table for a terminal: two spaces between columns, fitted to `width` when given.
     /// The narrowest the aligned table can be: every shrinkable column at its `minWidth`.
     public var minimumWidth: Int {
-        let natural = columns.indices.map { i in
-            max(TextWidth.width(of: columns[i].title), rows.map { TextWidth.width(of: TerminalText.safe($0[i])) }.max() ?? 0)
-        }
+        let natural = Tabular.naturalWidths(columns, rows.map { $0.map(TerminalText.safe) })
         return columns.indices.reduce(0) { sum, i in sum + (columns[i].shrinkable ? min(natural[i], columns[i].minWidth) : natural[i]) }
             + 2 * max(0, columns.count - 1)
     }
 
+    /// Each column's width before any shrinking: its title's or its widest (terminal-safe) cell's.
+    static func naturalWidths(_ columns: [Column], _ safeRows: [[String]]) -> [Int] {
+        columns.indices.map { i in
+            max(TextWidth.width(of: columns[i].title), safeRows.map { TextWidth.width(of: $0[i]) }.max() ?? 0)
+        }
+    }
+
+    /// An aligned table for a terminal: two spaces between columns, fitted to `width` when given.
     public func renderAligned(width: Int?, color: Bool, hyperlinks: Bool = false) -> String {
         let rows = self.rows.map { $0.map(TerminalText.safe) }
-        var widths = columns.indices.map { i in
-            max(TextWidth.width(of: columns[i].title), rows.map { TextWidth.width(of: $0[i]) }.max() ?? 0)
-        }
+        var widths = Tabular.naturalWidths(columns, rows)
         if let width {
             var total = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
             var shrinkable = columns.indices.filter { columns[$0].shrinkable }

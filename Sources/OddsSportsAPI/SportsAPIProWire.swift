@@ -289,7 +289,7 @@ public enum SportsAPIProWire {
     // MARK: - Incidents
 
     /// Incidents kept per match, at most: the newest by the feed's own order. A longer list from the feed is
-    /// cut (`cut` says by how many) so that no list from outside costs more than O(n log n) once.
+    /// cut (and said so once) so that no list from outside costs more than O(n log n) once.
     public static let incidentLimit = 500
 
     /// An incidents payload as the feed lists it: each readable entry, newest first (SofaScore's order; a
@@ -303,14 +303,6 @@ public enum SportsAPIProWire {
             if let i = incident(item) { out.append(i) } else { skipped += 1 }
         }
         return items.count > 1 && !isNewestFirst(items) ? out.reversed() : out
-    }
-
-    /// The incidents of an incidents payload in match order (`Incident.inMatchOrder`), the feed's newest
-    /// `incidentLimit` of them; unreadable entries are counted in `skipped`, those cut for the limit in `cut`.
-    public static func incidents(_ data: JSONValue, skipped: inout Int, cut: inout Int) -> [Incident] {
-        let newestFirst = incidentList(data, skipped: &skipped)
-        cut += max(0, newestFirst.count - incidentLimit)
-        return Incident.inMatchOrder(newestFirst.prefix(incidentLimit).reversed())
     }
 
     /// A class name in words: "penaltyNotAwarded" → "Penalty not awarded"; text with spaces stays as it is.

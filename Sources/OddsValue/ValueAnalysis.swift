@@ -158,18 +158,23 @@ public enum ValueAnalysis {
         return ((sorted[mid - 1] + sorted[mid]) / Fraction(2))!
     }
 
+    /// The best fresh, available price of outcome `i` across `books` (the first book to offer it, on a tie).
+    static func best(_ books: [BookMarket], outcome i: Int) -> (book: BookMarket, quote: Quote)? {
+        var best: (book: BookMarket, quote: Quote)?
+        for book in books {
+            guard book.fresh, let q = book.quotes[i], q.isAvailable else { continue }
+            if let b = best, b.quote.price!.decimalOdds >= q.price!.decimalOdds { continue }
+            best = (book, q)
+        }
+        return best
+    }
+
     /// The best fresh, available price of each outcome across books; an arbitrage when they sum to less than 1.
     static func arbitrage(_ books: [BookMarket], outcomes: Int) -> Arbitrage? {
         var legs: [Arbitrage.Leg] = []
         for i in 0..<outcomes {
-            var best: Arbitrage.Leg?
-            for book in books {
-                guard book.fresh, let q = book.quotes[i], q.isAvailable else { continue }
-                if let b = best, b.price.decimalOdds >= q.price!.decimalOdds { continue }
-                best = Arbitrage.Leg(outcome: i, source: book.source, price: q.price!, age: q.age)
-            }
-            guard let best else { return nil }
-            legs.append(best)
+            guard let (book, q) = best(books, outcome: i) else { return nil }
+            legs.append(Arbitrage.Leg(outcome: i, source: book.source, price: q.price!, age: q.age))
         }
         let sum = legs.reduce(Fraction.zero) { $0 + Fraction($1.price.impliedProbability) }
         guard sum < .one else { return nil }

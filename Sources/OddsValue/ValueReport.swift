@@ -273,11 +273,9 @@ extension ValueReport {
     /// other such price higher (ties are each best).
     static func isBest(_ place: QuoteIndex.Place) -> Bool {
         let book = place.market.books[place.book]
-        guard book.fresh, let mine = book.quotes[place.outcome], mine.isAvailable else { return false }
-        for other in place.market.books where other.fresh {
-            if let q = other.quotes[place.outcome], q.isAvailable, q.price!.decimalOdds > mine.price!.decimalOdds { return false }
-        }
-        return true
+        guard book.fresh, let mine = book.quotes[place.outcome], mine.isAvailable,
+              let best = ValueAnalysis.best(place.market.books, outcome: place.outcome) else { return false }
+        return mine.price!.decimalOdds == best.quote.price!.decimalOdds
     }
 
     /// Notes for an event as a stream line carries it (`line`: a provider's whole event, or one book's part of
