@@ -248,44 +248,56 @@ extension BoltOddsCommand {
         }
     }
 
-    struct BoxScore: AsyncParsableCommand {
+    struct BoxScore: GameDocumentCommand {
         static let configuration = CommandConfiguration(
             commandName: "boxscore",
             abstract: "Team and player box scores of live or finished games (POST /boxscores).",
             discussion: "Example: odds boltodds boxscore 'Tampa Bay Buccaneers vs Atlanta Falcons, 2025-12-11, 08'")
-        @Argument(help: "Game labels as `odds boltodds games` lists them.")
-        var games: [String]
+        @OptionGroup var games: GameArguments
         @OptionGroup var common: CommonOptions
-
-        func run() async throws {
-            try await CommandHost.run(common) { rt in rt.printDocument(try await rt.boltOdds().scores(.boxScores, games: games)) }
-        }
+        static var endpoint: BoltOddsClient.ScoresEndpoint { .boxScores }
     }
 
-    struct Stats: AsyncParsableCommand {
+    struct Stats: GameDocumentCommand {
         static let configuration = CommandConfiguration(
             commandName: "stats",
             abstract: "Detailed match statistics (POST /match_stats).",
             discussion: "Example: odds boltodds stats 'Jessica Bouzas Maneiro vs Magdalena Frech, 2026-02-26, 03'")
-        @Argument(help: "Game labels as `odds boltodds games` lists them.")
-        var games: [String]
+        @OptionGroup var games: GameArguments
         @OptionGroup var common: CommonOptions
-
-        func run() async throws {
-            try await CommandHost.run(common) { rt in rt.printDocument(try await rt.boltOdds().scores(.matchStats, games: games)) }
-        }
+        static var endpoint: BoltOddsClient.ScoresEndpoint { .matchStats }
     }
 
-    struct MatchInfo: AsyncParsableCommand {
+    struct MatchInfo: GameDocumentCommand {
         static let configuration = CommandConfiguration(
             commandName: "match-info",
             abstract: "Participants, score, match and clock status (POST /match_info).")
-        @Argument(help: "Game labels as `odds boltodds games` lists them.")
-        var games: [String]
+        @OptionGroup var games: GameArguments
         @OptionGroup var common: CommonOptions
+        static var endpoint: BoltOddsClient.ScoresEndpoint { .matchInfo }
+    }
+}
 
-        func run() async throws {
-            try await CommandHost.run(common) { rt in rt.printDocument(try await rt.boltOdds().scores(.matchInfo, games: games)) }
+/// The games a one-document command asks about.
+struct GameArguments: ParsableArguments {
+    @Argument(help: "Games: labels as `odds boltodds games` lists them, or the short ids tables show.")
+    var labels: [String]
+}
+
+/// One BoltOdds document about some games, fetched and printed as sent: the shape of `boxscore`, `stats` and
+/// `match-info`. A command names its endpoint; the games, the host and the output are this shape's.
+protocol GameDocumentCommand: AsyncParsableCommand {
+    var games: GameArguments { get }
+    var common: CommonOptions { get }
+    static var endpoint: BoltOddsClient.ScoresEndpoint { get }
+}
+
+extension GameDocumentCommand {
+    func run() async throws {
+        let typed = games.labels
+        try await CommandHost.run(common) { rt in
+            let client = try rt.boltOdds()
+            rt.printDocument(try await client.scores(Self.endpoint, games: try await client.gameLabels(typed)))
         }
     }
 }

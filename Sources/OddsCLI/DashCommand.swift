@@ -201,11 +201,11 @@ enum DashboardRunner {
 
         /// Takes the feed's end (and its error), once it comes within `timeout` seconds; what comes before it
         /// is dropped (the dashboard is closing).
-        func awaitEnd(timeout: TimeInterval) async {
-            let deadline = Date().addingTimeInterval(timeout)
+        func awaitEnd(timeout: TimeInterval, clock: any FeedClock = SystemClock()) async {
+            let deadline = clock.now.addingTimeInterval(timeout)
             _ = drain()
-            while !ended, Date() < deadline {
-                try? await Task.sleep(nanoseconds: 10_000_000)
+            while !ended, clock.now < deadline {
+                try? await clock.sleep(0.01)
                 // Also once past the deadline: a sleep that overran it may have slept through the end.
                 _ = drain()
             }

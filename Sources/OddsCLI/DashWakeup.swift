@@ -1,4 +1,5 @@
 import Foundation
+import OddsTransport
 
 /// What wakes the dashboard's UI loop between passes: a key on the terminal (`KeyWatcher`), a signal, the
 /// feed's next message when the loop asked for it, or the loop's own deadline (the next tick or frame).
@@ -15,6 +16,10 @@ final class Wakeup: @unchecked Sendable {
     /// The wait whose deadline passed before it parked (a deadline of zero or already past): its park
     /// returns at once. Without it, that wake-up found no waiter and was lost, and the loop slept until a key.
     private var expired = 0
+    /// What the deadlines are kept on.
+    private let clock: any FeedClock
+
+    init(clock: any FeedClock = SystemClock()) { self.clock = clock }
 
     /// Wakes the loop now (or makes its next `wait` return at once).
     func signal() { wake(signalled: true, generation: nil) }
@@ -47,8 +52,8 @@ final class Wakeup: @unchecked Sendable {
     @discardableResult
     func wait(seconds: Double, feed: Bool) async -> Bool {
         guard let turn = begin(feed: feed) else { return true }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+        let timer = Task { [weak self, clock] in
+            try? await clock.sleep(max(0, seconds))
             if !Task.isCancelled { self?.wake(signalled: false, generation: turn) }
         }
         let woke = await withCheckedContinuation { park($0) }

@@ -17,6 +17,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         var producers: [CheckedContinuation<Void, Never>] = []
         var onTermination: (@Sendable () -> Void)?
         var onSend: (@Sendable () -> Void)?
+        var accepted = 0
         var count: Int { buffer.count - head }
     }
 
@@ -47,6 +48,12 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
     /// Elements waiting for the consumer.
     public var count: Int { lock.withLockedValue { $0.count } }
 
+    /// Elements ever accepted by `send`: a consumer that has taken this many has seen everything sent so far.
+    public var accepted: Int { lock.withLockedValue { $0.accepted } }
+
+    /// Producers held in `send` until the consumer takes.
+    public var waitingSenders: Int { lock.withLockedValue { $0.producers.count } }
+
     /// Adds `element`, waiting while the queue is full. Returns false if the consumer is gone.
     @discardableResult
     public func send(_ element: Element) async -> Bool {
@@ -56,10 +63,12 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
                 if s.terminated || s.finished { return .done(false) }
                 if let c = s.consumer {
                     s.consumer = nil
+                    s.accepted += 1
                     c.resume(returning: element)
                     return .done(true)
                 }
                 if s.count < capacity {
+                    s.accepted += 1
                     s.buffer.append(element)
                     hook = s.onSend
                     return .done(true)

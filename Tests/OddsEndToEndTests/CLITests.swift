@@ -270,6 +270,25 @@ struct CLITests {
         #expect(r.stderr.contains("malformed skipped"))
     }
 
+    @Test("BoltOdds boxscore, stats and match-info take a game's label or its short id, and answer about that game")
+    func boltOddsDocuments() async throws {
+        let list = try await CLI.run(["boltodds", "games", "--demo", "--sport", "NBA", "--json"])
+        #expect(list.status == 0, "\(list.stderr)")
+        let games = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        let game = try #require(games.first)
+        let (id, label) = (try #require(game["id"] as? String), try #require(game["game"] as? String))
+        for sub in ["boxscore", "stats", "match-info"] {
+            for typed in [id, label] {
+                let r = try await CLI.run(["boltodds", sub, typed, "--demo", "--json"])
+                #expect(r.status == 0, "\(sub) \(typed): \(r.stderr)")
+                let answer = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(sub): \(r.stdout.prefix(200))")
+                #expect(answer.keys.contains(label), "\(sub) \(typed): \(answer.keys.sorted())")
+            }
+        }
+        let unknown = try await CLI.run(["boltodds", "boxscore", "g0000000", "--demo"])
+        #expect(unknown.status == 5 && unknown.stderr.contains("no game with the id"), "\(unknown.status) \(unknown.stderr)")
+    }
+
     @Test("BoltOdds on the demo: live shows each game once with the best price and its book; record and --replay carry all three connections")
     func boltOddsDemo() async throws {
         let live = try await CLI.run(["live", "--provider", "boltodds", "--demo", "--sport", "basketball", "--json"])

@@ -22,10 +22,8 @@ struct BoundedQueueTests {
             for i in 0..<10 { await queue.send(i); sent.add() }
             queue.finish()
         }
-        // The producer can get exactly `capacity` elements in, then waits.
-        let deadline = Date().addingTimeInterval(5)
-        while sent.value < 3 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // The producer can get exactly `capacity` elements in, then waits in its fourth send.
+        try await waitFor("the producer held in send", timeout: 5) { queue.waitingSenders == 1 }
         #expect(sent.value == 3)
         #expect(queue.count == 3)
         var got: [Int] = []
@@ -182,18 +180,14 @@ struct BackPressureTests {
             let fillDeadline = Date().addingTimeInterval(20)
             while feed.count < feed.capacity, Date() < fillDeadline { try await Task.sleep(nanoseconds: 20_000_000) }
             #expect(feed.count == feed.capacity)
-            // From then on the socket is not read: at most the frames NIO had buffered are decoded.
+            // From then on the socket is not read. The kernel's buffers fill, then the server's own: it holds back
+            // (skips) what the client does not read. Twenty skipped ticks later, at most the frame NIO had buffered
+            // has been decoded.
             let framesAtFull = stats.frames
             let skippedAtFull = await sim.skippedForSlowClients
-            try await Task.sleep(nanoseconds: 2_000_000_000)
+            try await waitFor("the server held back twenty ticks", timeout: 20) { await sim.skippedForSlowClients >= skippedAtFull + 20 }
             #expect(feed.count == feed.capacity)
             #expect(stats.frames - framesAtFull <= 1, "frames decoded while the queue was full: \(stats.frames - framesAtFull)")
-            // The kernel's buffers fill, then the server's own: it holds back (skips) what the client does not read.
-            let skipDeadline = Date().addingTimeInterval(20)
-            while await sim.skippedForSlowClients == skippedAtFull, Date() < skipDeadline {
-                try await Task.sleep(nanoseconds: 50_000_000)
-            }
-            #expect(await sim.skippedForSlowClients > skippedAtFull, "the server never saw back-pressure")
             // Reading again resumes the flow on the same connection.
             let before = stats.frames
             var more = 0
@@ -244,8 +238,10 @@ struct RecordReplayTests {
             for _ in 0..<15 { await sim.tick() }
             await sim.injectMalformed(count: 2)
             await sim.tick()
-            try await probe.wait("the malformed frames and what follows") { _ in stats.malformed == 2 && recorder.frames == stats.frames }
-            try await Task.sleep(nanoseconds: 200_000_000)
+            // A third malformed frame after the tick's: once it is counted, every frame before it was decoded and
+            // its messages sent; once the probe has taken all that was sent, the live state is complete.
+            await sim.injectMalformed(count: 1)
+            try await probe.wait("the malformed frames and what lies between, taken") { p in stats.malformed == 3 && p.caughtUp }
             #expect(recorder.frames == stats.frames)
             for m in probe.messages { live.apply(m) }
         }
@@ -255,7 +251,7 @@ struct RecordReplayTests {
                                     reader: reader, speed: .max, stats: stats)
         var replayed = LiveStore()
         for try await m in replay { replayed.apply(m) }
-        #expect(stats.malformed == 2)
+        #expect(stats.malformed == 3)
         #expect(reader.malformed == 0)
         let a = live.currentEvents().map { strip($0) }
         let b = replayed.currentEvents().map { strip($0) }

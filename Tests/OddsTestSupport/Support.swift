@@ -94,8 +94,10 @@ public final class FeedProbe: @unchecked Sendable {
     private var _error: Error?
     private var _finished = false
     private var task: Task<Void, Never>?
+    private let stream: FeedStream
 
     public init(_ stream: FeedStream) {
+        self.stream = stream
         task = Task { [weak self] in
             do {
                 for try await m in stream { self?.append(m) }
@@ -133,6 +135,9 @@ public final class FeedProbe: @unchecked Sendable {
     }
 
     public func count(_ predicate: (FeedUpdate) -> Bool) -> Int { updates.filter(predicate).count }
+
+    /// Whether the probe holds every message the feed has sent so far: an ordered barrier, no sleep.
+    public var caughtUp: Bool { let sent = stream.accepted; return messages.count == sent }
 
     public func stop() { task?.cancel() }
 }

@@ -201,24 +201,29 @@ struct AllocatorTests {
 struct WakeupTests {
     @Test("A signal before the wait returns it at once; the feed wakes it only when asked; otherwise it sleeps until its deadline")
     func wakeup() async throws {
-        let wakeup = Wakeup()
+        let clock = VirtualClock()
+        let wakeup = Wakeup(clock: clock)
         // Signalled before: woken, whatever the deadline.
         wakeup.signal()
         #expect(await wakeup.wait(seconds: 60, feed: false))
-        // Nothing comes: the deadline.
-        var start = Date()
-        #expect(await wakeup.wait(seconds: 0.05, feed: false) == false)
-        #expect(Date().timeIntervalSince(start) >= 0.045)
-        // The feed while the loop did not ask for it: no wake-up (the deadline ends the wait).
-        start = Date()
-        let early = Task { try await Task.sleep(nanoseconds: 10_000_000); wakeup.feedArrived() }
-        #expect(await wakeup.wait(seconds: 0.3, feed: false) == false)
-        #expect(Date().timeIntervalSince(start) >= 0.29)
-        try await early.value
-        // Asked for: the feed's message wakes it, long before its deadline.
-        let message = Task { try await Task.sleep(nanoseconds: 20_000_000); wakeup.feedArrived() }
-        #expect(await wakeup.wait(seconds: 60, feed: true))
-        try await message.value
+        // Nothing comes: the deadline, and not before it.
+        let idle = Task { await wakeup.wait(seconds: 0.05, feed: false) }
+        try await clock.waitForSleeper()
+        clock.advance(by: 0.04)
+        #expect(clock.sleeping == 1)
+        clock.advance(by: 0.01)
+        #expect(await idle.value == false)
+        // The feed while the loop did not ask for it: no wake-up (the deadline ends the wait, so it returns false).
+        let unasked = Task { await wakeup.wait(seconds: 0.3, feed: false) }
+        try await clock.waitForSleeper()
+        wakeup.feedArrived()
+        clock.advance(by: 0.3)
+        #expect(await unasked.value == false)
+        // Asked for: the feed's message wakes it, with its deadline far off.
+        let asked = Task { await wakeup.wait(seconds: 60, feed: true) }
+        try await clock.waitForSleeper()
+        wakeup.feedArrived()
+        #expect(await asked.value)
     }
 
     @Test("A deadline that passes before the wait parks still ends it: the loop never sleeps until a key")
