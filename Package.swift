@@ -5,7 +5,7 @@ import PackageDescription
 let testDependencies: [Target.Dependency] = [
     "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
     "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
-    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsCommandSupport", "OddsTestSupport", "CFileMap",
+    "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsCommandSupport", "OddsTestSupport", "CFileMap", "OddsHistory",
     .product(name: "Logging", package: "swift-log"),
     // A scripted WebSocket server for the transport's tests (frames a simulator would never send).
     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Swift links executables with --export-dynamic: every symbol in the dynamic table, which the runtime's
@@ -35,7 +36,7 @@ let package = Package(
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
             "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal", "OddsFusion", "OddsValue",
-            "CBuildInfo", "CAllocator", "OddsCommandSupport",
+            "CBuildInfo", "CAllocator", "OddsCommandSupport", "OddsHistory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -68,6 +69,12 @@ let package = Package(
         .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"]),
         .target(name: "OddsJSON"),
         .target(name: "OddsStore", dependencies: ["OddsModel"]),
+        // A memory of every change: the writer, the reader, one backend protocol and its SQLite backend.
+        .target(name: "OddsHistory", dependencies: [
+            "OddsModel", "OddsStore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         .target(name: "OddsTransport", dependencies: [
             "OddsModel", "OddsJSON", "CFileMap",

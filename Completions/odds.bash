@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|dash|value|arb|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|config|sim|help|help)
+    live|sports|event|stream|dash|value|arb|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|history|config|sim|help|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream dash value arb record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch config sim help help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash value arb record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch history config sim help help' -- "${cur}"))
         ;;
     esac
 }
@@ -292,9 +292,9 @@ _odds_event() {
 
 _odds_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --book)
-    non_repeating_options=(--provider --limit --replay --speed --odds-format --color --format)
+    non_repeating_options=(--provider --limit --history --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -308,6 +308,9 @@ _odds_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--replay')
@@ -719,9 +722,9 @@ _odds_pulsescore_events() {
 
 _odds_pulsescore_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --book)
-    non_repeating_options=(--limit --replay --speed --odds-format --color --format)
+    non_repeating_options=(--limit --history --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -731,6 +734,9 @@ _odds_pulsescore_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--replay')
@@ -898,9 +904,9 @@ _odds_tickodds_status() {
 
 _odds_tickodds_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
-    non_repeating_options=(--sport --limit --replay --speed --odds-format --color --format)
+    non_repeating_options=(--sport --limit --history --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -909,6 +915,9 @@ _odds_tickodds_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--replay')
@@ -1139,9 +1148,9 @@ _odds_boltodds_esports() {
 
 _odds_boltodds_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --game --market --book)
-    non_repeating_options=(--limit --replay --speed --odds-format --color --format)
+    non_repeating_options=(--limit --history --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1156,6 +1165,9 @@ _odds_boltodds_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--replay')
@@ -1185,9 +1197,9 @@ _odds_boltodds_stream() {
 
 _odds_boltodds_pbp() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--game --book)
-    non_repeating_options=(--limit --odds-format --color --format)
+    non_repeating_options=(--limit --history --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1196,6 +1208,9 @@ _odds_boltodds_pbp() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--odds-format')
@@ -1219,9 +1234,9 @@ _odds_boltodds_pbp() {
 
 _odds_boltodds_scores() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--game --book)
-    non_repeating_options=(--limit --odds-format --color --format)
+    non_repeating_options=(--limit --history --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1230,6 +1245,9 @@ _odds_boltodds_scores() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--odds-format')
@@ -1532,9 +1550,9 @@ _odds_sportsapi_odds() {
 
 _odds_sportsapi_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--channel --sport --book)
-    non_repeating_options=(--limit --replay --speed --odds-format --color --format)
+    non_repeating_options=(--limit --history --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1547,6 +1565,9 @@ _odds_sportsapi_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--replay')
@@ -1631,9 +1652,9 @@ _odds_sportsapi-v1_live() {
 
 _odds_sportsapi-v1_stream() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--channel --sport --book)
-    non_repeating_options=(--limit --replay --speed --odds-format --color --format)
+    non_repeating_options=(--limit --history --replay --speed --odds-format --color --format)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -1646,6 +1667,9 @@ _odds_sportsapi-v1_stream() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--replay')
@@ -1704,6 +1728,140 @@ _odds_watch() {
         ;;
     '--book')
         __odds_add_completions -W "$(__odds_custom_complete ---completion watch -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_history() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __odds_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    matches|show|stats)
+        # Offer subcommand argument completions
+        "_odds_history_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'matches show stats' -- "${cur}"))
+        ;;
+    esac
+}
+
+_odds_history_matches() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--history --since --team --provider --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--history')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--team')
+        return
+        ;;
+    '--provider')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion history matches -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_history_show() {
+    repeating_flags=()
+    non_repeating_flags=(--ascii --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--history --since --provider --market --odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--history')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--provider')
+        return
+        ;;
+    '--market')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion history show -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_history_stats() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--history --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--history')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion history stats -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -31,6 +31,9 @@ public struct ConfigFile: Sendable {
     public var maxFrameMB: String?
     /// Teams pinned on top of the dashboard.
     public var favourites: [String] = []
+    /// `history = "PATH|URL"`: keep a history by default; `history_days = N`: how long.
+    public var history: String?
+    public var historyDays: Int?
     /// `[aliases]`: a team name and the name it stands for (`"Man Utd" = "Manchester United"`), for
     /// matching one real match across providers.
     public var aliases: [String: String] = [:]
@@ -76,6 +79,13 @@ public struct ConfigFile: Sendable {
         config.oddsFormat = table["odds_format"]?.string
         config.color = table["color"]?.string
         config.caFile = table["ca_file"]?.string
+        config.history = table["history"]?.string
+        if let v = table["history_days"] {
+            guard let days = v.int, days >= 1 else {
+                throw OddsError.config("history_days in \(path) must be a whole number of days from 1.")
+            }
+            config.historyDays = days
+        }
         if let v = table["max_frame_mb"] { config.maxFrameMB = v.int.map(String.init) ?? v.double.map { String($0) } ?? v.string ?? "?" }
         if let list = table["favourites"]?.array {
             config.favourites = list.compactMap { $0.string }

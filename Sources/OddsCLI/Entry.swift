@@ -20,7 +20,7 @@ public enum OddsMain {
     public static func main() async -> Never {
         CommandHost.install()
         do {
-            let command = try OddsCommand.parseAsRoot()
+            let command = try OddsCommand.parseAsRoot(HistoryOptions.normalize(Array(CommandLine.arguments.dropFirst())))
             // The command runs as a task that a signal can cancel in any state (Interrupts).
             let task = Task {
                 var command = command

@@ -1,6 +1,7 @@
 import Foundation
 import OddsJSON
 import OddsFusion
+import OddsHistory
 import OddsModel
 import OddsCommandSupport
 import OddsOutput
@@ -20,16 +21,20 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
     let books = rt.common.bookFilter
     let io = rt.io
     let limit = options.limit
+    let history = try rt.historyWriter(options.history)
+    defer { rt.finishHistory(history) }
     let interrupted = try await untilInterrupted {
         var store = LiveStore()
         var moves = PriceLineMoves()
         var values = StreamValueNotes()
         var written = 0
         var fusion = initialFusion
+        var membership = HistoryMembership()
         for try await received in feed {
             guard let message = books.apply(received) else { continue }
             store.apply(message)
             let matchID = fusion?.follow(message, in: store)
+            history?.record(message, in: store, member: membership.member(of: message, matchID: matchID, fusion: fusion))
             let move = moves.move(for: message, in: store)
             // Now and then, what follows the store keeps only what the store still has.
             if written % 4096 == 0 {

@@ -8,10 +8,41 @@ public struct StreamOptions: ParsableArguments {
     @Option(name: .long, help: "Stop after this many updates (default: run until interrupted).")
     public var limit: Int?
 
+    @OptionGroup public var history: HistoryOptions
+
     public init() {}
 
     public func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+    }
+}
+
+/// `--history [PATH|URL]` and `--no-history`: whether a long-running command keeps every change it sees.
+public struct HistoryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Keep every change seen in a history: a SQLite file, or a postgres:// URL. Alone (last, or before another option), the default file; the config's `history` when not given.",
+                                            valueName: "path|url"))
+    public var history: String?
+
+    @Flag(name: .customLong("no-history"), help: "Keep no history, whatever the config says.")
+    public var noHistory = false
+
+    public init() {}
+
+    public func validate() throws {
+        if noHistory && history != nil { throw ValidationError("--history and --no-history say opposite things: give one.") }
+    }
+
+    /// Turns a bare `--history` (last, or followed by another option) into `--history=`, which means the default
+    /// file: argument-parser has no option whose value may be left out.
+    public static func normalize(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        out.reserveCapacity(arguments.count)
+        for (i, a) in arguments.enumerated() {
+            if a == "--" { out.append(contentsOf: arguments[i...]); return out }
+            if a == "--history", i + 1 == arguments.count || arguments[i + 1].hasPrefix("-") { out.append("--history="); continue }
+            out.append(a)
+        }
+        return out
     }
 }
 

@@ -19,6 +19,9 @@ public enum OddsError: Error, Hashable, Sendable {
     case provider(ProviderID, String)
     /// Writing output failed (a full disk, a closed file): exit 1.
     case output(String)
+    /// The history database cannot be opened, read or written (unreachable, not writable, another writer,
+    /// a schema newer than this program): exit 9.
+    case history(String)
 
     /// The process exit code; the README and man page list these.
     public var exitCode: Int32 {
@@ -32,6 +35,7 @@ public enum OddsError: Error, Hashable, Sendable {
         case .network: return 7
         case .provider: return 8
         case .output: return 1
+        case .history: return 9
         }
     }
 
@@ -39,7 +43,7 @@ public enum OddsError: Error, Hashable, Sendable {
     /// provider's own words in it are cut to `ProviderText.excerptLimit`.
     public var message: String {
         switch self {
-        case .usage(let m), .config(let m), .notFound(let m), .network(let m), .output(let m): return m
+        case .usage(let m), .config(let m), .notFound(let m), .network(let m), .output(let m), .history(let m): return m
         case .missingKey(let p):
             return "No API key for \(p.displayName): set ODDS_\(p.environmentName)_KEY or `key` under [\(p.configName)] in the config file (or use --demo)."
         case .authentication(let p, let m): return "\(p.displayName) rejected the API key: \(ProviderText.excerpt(m))."

@@ -26,6 +26,8 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
         }
 
         func names(_ i: UInt32) -> Names { lock.lock(); defer { lock.unlock() }; return names[Int(i)] }
+
+        func index(of rawValue: String) -> UInt32? { lock.lock(); defer { lock.unlock() }; return byRawValue[rawValue] }
     }
 
     /// `tag`: two characters for narrow columns (the fused table's SRC); by default the name's first two letters.
@@ -33,6 +35,11 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
         index = Catalog.shared.intern(Names(rawValue: rawValue, displayName: displayName, environmentName: environmentName,
                                             singleBook: singleBook, tag: tag ?? String(displayName.prefix(2)).uppercased()))
     }
+
+    private init(index: UInt32) { self.index = index }
+
+    /// The provider declared in this process with the id `rawValue` (a stored row names its provider so).
+    public static func declared(_ rawValue: String) -> ProviderID? { Catalog.shared.index(of: rawValue).map(ProviderID.init(index:)) }
 
     /// The id users type (`--provider sportsapi-v1`) and recordings name (`"feed":"sportsapi-v1/live"`).
     public var rawValue: String { Catalog.shared.names(index).rawValue }

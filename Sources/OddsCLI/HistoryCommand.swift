@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import OddsCommandSupport
+import OddsHistory
+import OddsJSON
+import OddsModel
+import OddsOutput
+
+/// `odds history …`: what the history keeps, read back.
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Line history: every price, score and incident kept.",
+        discussion: """
+            A history is written by `odds stream`, `odds watch` and `odds dash` with --history [PATH|URL] (or `history = …` \
+            in the config). It is read from the same place: --history, else the config's, else the default file \
+            ($XDG_DATA_HOME/odds/history.sqlite).
+            """,
+        subcommands: [Matches.self, Show.self, Stats.self])
+}
+
+/// Where a history command reads from.
+struct HistorySource: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The history to read: a SQLite file or a postgres:// URL (default: the config's `history`, else the default file).",
+                                            valueName: "path|url"))
+    var history: String?
+
+    func open(_ rt: Runtime) throws -> any HistoryBackend {
+        let text = history ?? rt.config.history ?? ""
+        return try History.open(HistoryLocation.parse(text, environment: rt.io.environment), writing: false)
+    }
+}
+
+/// `--since 2h` (also 30m, 3d, 90s) or an RFC 3339 time.
+struct SinceOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Only what was received since then: a duration back from now (90s, 30m, 2h, 3d) or an RFC 3339 time.",
+                                            valueName: "time"))
+    var since: String?
+
+    func validate() throws {
+        if let since, SinceOption.parse(since, now: Date()) == nil {
+            throw ValidationError("--since takes a duration such as 30m, 2h or 3d, or an RFC 3339 time; not '\(since)'.")
+        }
+    }
+
+    var date: Date? { since.flatMap { SinceOption.parse($0, now: Date()) } }
+
+    static func parse(_ text: String, now: Date) -> Date? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let unit = t.last, let factor = ["s": 1.0, "m": 60, "h": 3600, "d": 86_400][unit], let n = Double(t.dropLast()), n >= 0, n.isFinite {
+            return now.addingTimeInterval(-n * factor)
+        }
+        return ISODate.parse(text)
+    }
+}
+
+extension HistoryCommand {
+    struct Matches: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "matches",
+            abstract: "What the history keeps: a row a match and provider, newest first.",
+            discussion: "Example: odds history matches --since 2h --team Arsenal")
+        @OptionGroup var source: HistorySource
+        @OptionGroup var since: SinceOption
+        @Option(name: .long, help: "Only matches one of whose teams is named so (any case, as the other commands match names).")
+        var team: String?
+        @Option(name: .customLong("provider"), help: ArgumentHelp("Only this provider's events.", valueName: "provider"))
+        var provider: String?
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let history = try source.open(rt)
+                defer { history.close() }
+                let providerID = try provider.map { p -> ProviderID in
+                    guard let id = ProviderID.declared(p.lowercased()) else { throw OddsError.usage("There is no provider '\(p)'.") }
+                    return id
+                }
+                var found = try history.matches(MatchQuery(since: since.date, provider: providerID))
+                if let team { found = found.filter { StoredMatchFinder.isNamed($0, team) } }
+                HistoryViews.matches(found, rt)
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "A match's timeline: price changes, score changes and incidents in time order, and each selection's open, high, low, last and close.",
+            discussion: """
+                MATCH is a provider's event id, a BoltOdds label or its short id, a fused match id, or a team (its live \
+                match, else its latest; the others are named on stderr). Tables show each selection's line with a sparkline \
+                (--ascii for ASCII) and the main market's prices around each goal, red card, penalty and VAR decision; \
+                --json, --ndjson, --csv and TSV give every row. Example: odds history show Arsenal --market "Fulltime Result"
+                """)
+        @Argument(help: "The match: an id or a team.")
+        var match: String
+        @OptionGroup var source: HistorySource
+        @OptionGroup var since: SinceOption
+        @Option(name: .customLong("provider"), help: ArgumentHelp("Only this provider's rows.", valueName: "provider"))
+        var provider: String?
+        @Option(name: .long, help: "Only this market (its name or id, any case).")
+        var market: String?
+        @Flag(name: .long, help: "Sparklines in ASCII instead of Unicode blocks.")
+        var ascii = false
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let history = try source.open(rt)
+                defer { history.close() }
+                let all = try history.matches(MatchQuery())
+                guard let found = StoredMatchFinder.find(match, in: all) else {
+                    throw OddsError.notFound("The history has no match '\(match)' (see odds history matches).")
+                }
+                if !found.others.isEmpty {
+                    let names = found.others.prefix(5).map { "\($0.title) (\($0.key.eventID))" }.joined(separator: "; ")
+                    rt.io.err("'\(match)' also names: \(names)\(found.others.count > 5 ? "; …" : ""). Pass an id to see one of them.")
+                }
+                var sources = found.sources
+                if let provider { sources = sources.filter { $0.key.provider.rawValue == provider.lowercased() } }
+                let timeline = try history.timeline(of: sources, filter: TimelineFilter(since: since.date, market: market,
+                                                                                         book: common.book.first))
+                HistoryViews.show(sources, timeline, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment))
+            }
+        }
+    }
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stats",
+            abstract: "The history's size: rows of each kind, bytes on disk, the oldest and newest change, and the last pruning.")
+        @OptionGroup var source: HistorySource
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let history = try source.open(rt)
+                defer { history.close() }
+                HistoryViews.stats(try history.stats(), location: history.location, days: rt.config.historyDays ?? 90, rt)
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import OddsHistory
+import OddsJSON
+import OddsModel
+import OddsOutput
+
+/// How the history commands print what they read.
+enum HistoryViews {
+    static func utf8(_ env: [String: String]) -> Bool {
+        let locale = env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"] ?? ""
+        let l = locale.lowercased()
+        return l.contains("utf-8") || l.contains("utf8")
+    }
+
+    private static func time(_ d: Date) -> String { EventJSON.date(d) }
+
+    private static func options(_ rt: Runtime, demo: Bool) -> RenderOptions {
+        var o = rt.renderOptions
+        o.demo = o.demo || demo
+        return o
+    }
+
+    static func matches(_ sources: [StoredSource], _ rt: Runtime) {
+        let records: [[(String, JSONOutput)]] = sources.map { s in
+            [("id", .string(s.key.eventID)), ("provider", .string(s.key.provider.rawValue)), ("sport", .string(s.sport)),
+             ("league", .optionalString(s.league)), ("home", .string(s.home)), ("away", .optionalString(s.away)),
+             ("status", .optionalString(s.status)), ("startTime", .optionalString(s.startTime.map(time))),
+             ("firstSeen", .string(time(s.firstSeen))), ("lastSeen", .string(time(s.lastSeen))),
+             ("priceChanges", .number(String(s.priceChanges))), ("match", .optionalString(s.matchKey))]
+        }
+        let o = options(rt, demo: sources.contains { $0.demo })
+        let columns: [Tabular.Column] = [.init("ID"), .init("PROVIDER"), .init("SPORT"), .init("LEAGUE", shrinkable: true), .init("HOME", shrinkable: true),
+                                         .init("AWAY", shrinkable: true), .init("STATUS"), .init("START"), .init("FIRST SEEN"), .init("LAST SEEN"),
+                                         .init("CHANGES", rightAligned: true), .init("MATCH")]
+        rt.io.out(RecordReporter.render(columns: columns, records: records, format: rt.outputFormat, options: o))
+    }
+
+    private static func priceText(_ p: StoredPrice, _ format: OddsFormat) -> String {
+        if p.suspended { return "SUSP" }
+        guard let odds = p.odds, let price = Price(decimalOdds: odds) else { return p.text ?? "-" }
+        return format == .decimal ? (p.text.flatMap(Price.init(decimal:)) != nil ? p.text! : price.formatted(.decimal)) : price.formatted(format)
+    }
+
+    static func show(_ sources: [StoredSource], _ timeline: Timeline, _ rt: Runtime, ascii: Bool) {
+        let o = options(rt, demo: sources.contains { $0.demo })
+        let format = rt.outputFormat
+        if format != .table {
+            rt.io.out(RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: format, options: o))
+            return
+        }
+        var out = o.banner
+        for s in sources {
+            let facts = "\(s.title) — \(s.key.provider.displayName) \(s.key.eventID), \(s.sport)\(s.league.map { ", " + $0 } ?? "")"
+            out += TerminalText.safe(facts) + "; kept \(time(s.firstSeen)) to \(time(s.lastSeen))\n"
+        }
+        let lines = HistoryReport.lines(timeline)
+        if lines.isEmpty { out += "No price was kept for this match\(timeline.scores.isEmpty ? "" : " (score changes below)").\n" }
+        if !lines.isEmpty {
+            let records: [[(String, JSONOutput)]] = lines.map { l in
+                [("provider", .string(l.source.provider.tag)), ("book", .string(o.bookText(l.book.isEmpty ? (l.source.provider.singleBook ?? "-") : l.book))),
+                 ("market", .string(l.marketName)), ("selection", .string(l.selectionName)),
+                 ("open", .string(priceText(l.open, o.oddsFormat))), ("high", .string(priceText(l.high, o.oddsFormat))),
+                 ("low", .string(priceText(l.low, o.oddsFormat))), ("last", .string(priceText(l.last, o.oddsFormat))),
+                 ("close", .string(l.close.map { priceText($0, o.oddsFormat) } ?? "-")),
+                 ("line", .string(HistoryReport.sparkline(l.path, width: 16, ascii: ascii)))]
+            }
+            var plain = o
+            plain.demo = false
+            out += RecordReporter.render(columns: [.init("SRC"), .init("BOOK"), .init("MARKET", shrinkable: true), .init("SELECTION", shrinkable: true),
+                                                   .init("OPEN", rightAligned: true), .init("HIGH", rightAligned: true), .init("LOW", rightAligned: true),
+                                                   .init("LAST", rightAligned: true), .init("CLOSE", rightAligned: true), .init("LINE")],
+                                         records: records, format: .table, options: plain)
+        }
+        let around = HistoryReport.aroundIncidents(timeline)
+        if !around.isEmpty {
+            out += "\nAround each incident (\(TerminalText.safe(around[0].marketName)), before → after):\n"
+            for a in around {
+                let i = a.incident.incident
+                let what = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player].compactMap { $0 }.joined(separator: " ")
+                let moves = a.selections.map { "\($0.name) \($0.before.map { priceText($0, o.oddsFormat) } ?? "-") → \($0.after.map { priceText($0, o.oddsFormat) } ?? "-")" }
+                out += "  \(time(a.incident.at).dropFirst(11).prefix(12))  " + TerminalText.safe("\(what):  " + moves.joined(separator: "  ")) + "\n"
+            }
+        }
+        out += "\nTimeline:\n"
+        var plain = o
+        plain.demo = false
+        out += RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: .table, options: plain)
+        rt.io.out(out)
+    }
+
+    static let timelineColumns: [Tabular.Column] = [
+        .init("TIME"), .init("TYPE"), .init("PROVIDER"), .init("EVENT"), .init("BOOK"), .init("MARKET", shrinkable: true), .init("LINE"),
+        .init("SELECTION", shrinkable: true), .init("PRICE", rightAligned: true), .init("AS SENT", rightAligned: true), .init("ODDS"),
+        .init("SUSPENDED"), .init("DETAIL", shrinkable: true),
+    ]
+
+    /// Every stored row in time order; prices, score changes and incidents interleaved.
+    static func timelineRecords(_ t: Timeline, _ format: OddsFormat) -> [[(String, JSONOutput)]] {
+        enum Row { case price(StoredPrice), score(StoredScore), incident(StoredIncident) }
+        var rows: [(Date, Int, Row)] = []
+        rows.reserveCapacity(t.prices.count + t.scores.count + t.incidents.count)
+        for (i, p) in t.prices.enumerated() { rows.append((p.at, i, .price(p))) }
+        for (i, s) in t.scores.enumerated() { rows.append((s.at, i, .score(s))) }
+        for (i, x) in t.incidents.enumerated() { rows.append((x.at, i, .incident(x))) }
+        rows.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        return rows.map { at, _, row in
+            switch row {
+            case .price(let p):
+                return [("time", .string(time(at))), ("type", .string("price")), ("provider", .string(p.source.provider.rawValue)),
+                        ("event", .string(p.source.eventID)), ("book", .string(p.book)), ("market", .string(p.marketName)),
+                        ("line", .optionalString(p.line.isEmpty ? nil : p.line)), ("selection", .string(p.selectionName)),
+                        ("price", .string(priceText(p, format))), ("text", .optionalString(p.text)),
+                        ("odds", .optionalString(p.odds.map(\.description))), ("suspended", .bool(p.suspended)), ("detail", .null)]
+            case .score(let s):
+                let score = s.state.home.flatMap { h in s.state.away.map { "\(h)-\($0)" } } ?? s.state.scoreText
+                let detail = [score, s.state.status, s.state.period, s.state.clock].compactMap { $0 }.joined(separator: " ")
+                return [("time", .string(time(at))), ("type", .string("score")), ("provider", .string(s.source.provider.rawValue)),
+                        ("event", .string(s.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
+                        ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail))]
+            case .incident(let x):
+                let i = x.incident
+                let detail = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player, i.assist.map { "(\($0))" }, i.rescinded ? "rescinded" : nil,
+                              i.score.map(\.text)].compactMap { $0 }.joined(separator: " ")
+                return [("time", .string(time(at))), ("type", .string("incident")), ("provider", .string(x.source.provider.rawValue)),
+                        ("event", .string(x.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
+                        ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail))]
+            }
+        }
+    }
+
+    static func stats(_ s: HistoryStats, location: HistoryLocation, days: Int, _ rt: Runtime) {
+        let prune = s.lastPrune.map { "\(time($0.at)): \($0.changes) change(s) received before \(time($0.cutoff)) dropped" } ?? "not yet"
+        let records: [[(String, JSONOutput)]] = [
+            [("what", .string("location")), ("value", .string(location.description))],
+            [("what", .string("schemaVersion")), ("value", .number(String(s.schemaVersion)))],
+            [("what", .string("sources")), ("value", .number(String(s.sources)))],
+            [("what", .string("selections")), ("value", .number(String(s.selections)))],
+            [("what", .string("priceChanges")), ("value", .number(String(s.priceChanges)))],
+            [("what", .string("scoreChanges")), ("value", .number(String(s.scoreChanges)))],
+            [("what", .string("incidents")), ("value", .number(String(s.incidents)))],
+            [("what", .string("bytes")), ("value", .number(String(s.bytes)))],
+            [("what", .string("bytesPerChange")), ("value", .optionalString(s.priceChanges > 0 ? String(s.bytes / Int64(s.priceChanges)) : nil))],
+            [("what", .string("oldest")), ("value", .optionalString(s.oldest.map(time)))],
+            [("what", .string("newest")), ("value", .optionalString(s.newest.map(time)))],
+            [("what", .string("retentionDays")), ("value", .number(String(days)))],
+            [("what", .string("lastPrune")), ("value", .string(prune))],
+        ]
+        if rt.outputFormat == .json {
+            rt.io.out(JSONOutput.object(records.map { r -> (String, JSONOutput) in
+                guard case .string(let key) = r[0].1 else { return ("", r[1].1) }
+                return (key, r[1].1)
+            }).rendered + "\n")
+            return
+        }
+        rt.io.out(RecordReporter.render(columns: [.init("WHAT"), .init("VALUE", shrinkable: true)], records: records, format: rt.outputFormat,
+                                        options: rt.renderOptions))
+    }
+}

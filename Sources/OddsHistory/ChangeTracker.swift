@@ -1,0 +1,116 @@
+import Foundation
+import OddsModel
+
+/// A selection's price as last stored: what a new sighting is compared with.
+public struct LastPrice: Sendable, Equatable {
+    public var text: String?
+    public var suspended: Bool
+    public init(text: String?, suspended: Bool) { self.text = text; self.suspended = suspended }
+}
+
+/// What the tracker asks the database the first time it meets a source in this process, so that a writer
+/// started again (or after an outage) stores no price or score twice.
+public protocol HistoryLookup {
+    /// The last stored price of each selection of `source`.
+    func lastPrices(_ source: SourceKey) throws -> [SelectionRef: LastPrice]
+    /// The last stored score change of `source`.
+    func lastScore(_ source: SourceKey) throws -> ScoreState?
+}
+
+/// Turns the store's events into rows: one per change. A price sent again unchanged, a score whose clock alone
+/// moved, an incident told twice are not changes. Bounded: sources not seen for `idleLimit` are forgotten
+/// (met again, they are looked up in the database).
+struct ChangeTracker {
+    private struct Track {
+        var prices: [SelectionRef: LastPrice]
+        var score: ScoreState?
+        var incidents: Set<String> = []
+        var member: String?
+        var facts: SourceRow?
+        var touched: Date
+    }
+
+    private var tracks: [SourceKey: Track] = [:]
+    private var observed = 0
+    var idleLimit: TimeInterval = 6 * 3600
+    /// Whether what is observed comes from the built-in simulator.
+    var demo = false
+
+    /// Sources held in memory.
+    var count: Int { tracks.count }
+
+    /// Forgets everything: after a failed write, what is known is asked of the database again.
+    mutating func reset() { tracks = [:] }
+
+    mutating func observe(_ input: HistoryInput, lookup: any HistoryLookup, into batch: inout HistoryBatch) throws {
+        let e = input.event
+        let key = SourceKey(provider: e.provider, eventID: e.id)
+        let at = input.receivedAt
+        var track: Track
+        if let t = tracks[key] {
+            track = t
+        } else {
+            track = Track(prices: try lookup.lastPrices(key), score: try lookup.lastScore(key), touched: at)
+        }
+        track.touched = at
+
+        let facts = SourceRow(key: key, sport: e.sport, league: e.league, home: e.home, away: e.away, startTime: e.startTime,
+                              firstSeenAt: batch.sources[key]?.firstSeenAt ?? at, seenAt: at, demo: demo)
+        batch.sources[key] = facts
+        track.facts = facts
+
+        if let member = input.member, track.member != member.matchKey {
+            track.member = member.matchKey
+            batch.members.append(MemberRow(matchKey: member.matchKey, source: key, reason: member.reason, at: at))
+        }
+
+        switch input.scope {
+        case .all:
+            for market in e.markets { prices(of: market, key, at, e.updatedAt, &track, &batch) }
+        case .books(let books):
+            for market in e.markets where books.contains(market.book ?? "") { prices(of: market, key, at, e.updatedAt, &track, &batch) }
+        case .selection(let marketID, let book, let selectionID):
+            for market in e.markets where market.id == marketID && market.book == book {
+                prices(of: market, key, at, e.updatedAt, &track, &batch, only: selectionID)
+            }
+        case .facts:
+            break
+        }
+
+        let score = ScoreState(home: e.score?.home, away: e.score?.away, scoreText: e.scoreText, status: e.status.rawValue,
+                               period: e.period, clock: e.clock)
+        if track.score.map({ score.differs(from: $0) }) ?? true {
+            batch.scores.append(ScoreRow(source: key, receivedAt: at, providerAt: e.updatedAt, state: score))
+        }
+        track.score = score
+
+        for incident in e.incidents {
+            let identity = incident.identity
+            guard !track.incidents.contains(identity) else { continue }
+            track.incidents.insert(identity)
+            batch.incidents.append(IncidentRow(source: key, receivedAt: at, identity: identity, incident: incident))
+        }
+        tracks[key] = track
+
+        observed += 1
+        if observed % 10_000 == 0 { forgetIdle(now: at) }
+    }
+
+    private func prices(of market: Market, _ key: SourceKey, _ at: Date, _ providerAt: Date?, _ track: inout Track,
+                        _ batch: inout HistoryBatch, only: String? = nil) {
+        for s in market.selections {
+            if let only, s.id != only { continue }
+            let ref = SelectionRef(source: key, book: market.book ?? "", marketID: market.id, line: s.line ?? "", selectionID: s.id)
+            let now = LastPrice(text: s.price?.text, suspended: s.suspended)
+            if track.prices[ref] == now { continue }
+            track.prices[ref] = now
+            batch.prices.append(PriceRow(ref: ref, marketName: market.name, selectionName: s.name, receivedAt: at, providerAt: providerAt,
+                                         text: s.price?.text, odds: s.price?.decimalOdds, suspended: s.suspended))
+        }
+    }
+
+    private mutating func forgetIdle(now: Date) {
+        let cutoff = now.addingTimeInterval(-idleLimit)
+        tracks = tracks.filter { $0.value.touched >= cutoff }
+    }
+}

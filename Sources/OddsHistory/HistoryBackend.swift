@@ -1,0 +1,144 @@
+import Foundation
+import OddsModel
+
+/// One kind of database a history lives in. Every backend keeps the same schema (`HistorySchema`), answers
+/// the same questions, and is run through the same test suite.
+public protocol HistoryBackend: AnyObject, HistoryLookup {
+    /// Where it is, for messages (a URL's password hidden).
+    var location: HistoryLocation { get }
+    /// Writes one batch in one transaction: all of it, or (throwing) none of it.
+    func write(_ batch: HistoryBatch) throws
+    /// The sources kept, newest first.
+    func matches(_ query: MatchQuery) throws -> [StoredSource]
+    /// Every stored change of `sources`, oldest first.
+    func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline
+    func stats() throws -> HistoryStats
+    /// Drops what was received before `cutoff`; returns the changes dropped.
+    func prune(before cutoff: Date) throws -> Int
+    func close()
+}
+
+/// What `history matches` asks for.
+public struct MatchQuery: Sendable {
+    public var since: Date?
+    public var provider: ProviderID?
+    public var limit: Int
+    public init(since: Date? = nil, provider: ProviderID? = nil, limit: Int = 10_000) {
+        self.since = since; self.provider = provider; self.limit = limit
+    }
+}
+
+/// What part of a timeline `history show` asks for.
+public struct TimelineFilter: Sendable {
+    public var since: Date?
+    /// A market's id or name, any case.
+    public var market: String?
+    /// A book's key, any case.
+    public var book: String?
+    public init(since: Date? = nil, market: String? = nil, book: String? = nil) {
+        self.since = since; self.market = market; self.book = book
+    }
+}
+
+/// A source as kept: its facts, when it was seen, how many price changes it has, and its fused match.
+public struct StoredSource: Sendable, Equatable {
+    public var rowID: Int64
+    public var key: SourceKey
+    public var sport: String
+    public var league: String?
+    public var home: String
+    public var away: String?
+    public var startTime: Date?
+    public var firstSeen: Date
+    public var lastSeen: Date
+    public var priceChanges: Int
+    /// The fused match it was last joined to, when several providers were followed.
+    public var matchKey: String?
+    /// From the built-in simulator (`--demo`).
+    public var demo: Bool
+    /// Its status as last stored ("live", "ended"), if a score change was.
+    public var status: String?
+
+    public var title: String { away.map { "\(home) v \($0)" } ?? home }
+}
+
+/// A stored price change.
+public struct StoredPrice: Sendable, Equatable {
+    public var at: Date
+    public var providerAt: Date?
+    public var source: SourceKey
+    public var book: String
+    public var marketID: String
+    public var marketName: String
+    public var line: String
+    public var selectionID: String
+    public var selectionName: String
+    public var text: String?
+    public var odds: Rational?
+    public var suspended: Bool
+}
+
+/// A stored score, status or period change.
+public struct StoredScore: Sendable, Equatable {
+    public var at: Date
+    public var source: SourceKey
+    public var state: ScoreState
+}
+
+/// A stored incident.
+public struct StoredIncident: Sendable, Equatable {
+    public var at: Date
+    public var source: SourceKey
+    public var incident: Incident
+}
+
+/// A match's stored changes, each list oldest first.
+public struct Timeline: Sendable, Equatable {
+    public var prices: [StoredPrice] = []
+    public var scores: [StoredScore] = []
+    public var incidents: [StoredIncident] = []
+    public init() {}
+}
+
+/// What `history stats` reports.
+public struct HistoryStats: Sendable, Equatable {
+    public var schemaVersion: Int
+    public var sources: Int
+    public var selections: Int
+    public var priceChanges: Int
+    public var scoreChanges: Int
+    public var incidents: Int
+    /// The database's size on disk (or as the server reports it).
+    public var bytes: Int64
+    public var oldest: Date?
+    public var newest: Date?
+    /// What the last pruning did.
+    public var lastPrune: PruneRecord?
+}
+
+/// One pruning: when, what it cut at, how many changes it dropped.
+public struct PruneRecord: Sendable, Equatable {
+    public var at: Date
+    public var cutoff: Date
+    public var changes: Int
+}
+
+/// Opens histories by kind: a file path is SQLite, a `postgres://` URL PostgreSQL.
+public enum History {
+    /// Opens (and, writing, creates and migrates) the history at `location`. Throws `OddsError.history` with one
+    /// sentence when it cannot.
+    public static func open(_ location: HistoryLocation, writing: Bool) throws -> any HistoryBackend {
+        switch location {
+        case .sqlite(let path):
+            return try SQLiteHistory(path: path, writing: writing)
+        case .postgres:
+            throw OddsError.history("This build of odds keeps its history in SQLite only; PostgreSQL (\(location)) is not supported yet.")
+        }
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, as the history stores times.
+    var historyMillis: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    init(historyMillis ms: Int64) { self.init(timeIntervalSince1970: Double(ms) / 1000) }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import OddsModel
+import OddsStore
+
+/// What the live path hands the history: an event as the store holds it after a message, and which part of it
+/// the message could have changed. Taking the store's event (a shared reference, not a copy) keeps the live
+/// path to an append; what changed is worked out on the writer's thread.
+public struct HistoryInput: Sendable {
+    /// The part of the event a message can have changed.
+    public enum Scope: Sendable, Equatable {
+        /// Every market, the score, the status and the incidents.
+        case all
+        /// One book's markets (BoltOdds' per-book views), and the event's facts.
+        case books([String])
+        /// One selection.
+        case selection(marketID: String, book: String?, selectionID: String)
+        /// The score, status, period and incidents; no prices.
+        case facts
+    }
+
+    public var event: Event
+    public var scope: Scope
+    public var receivedAt: Date
+    /// The fused match this source belongs to, and why, when several providers are joined.
+    public var member: (matchKey: String, reason: String)?
+
+    public init(event: Event, scope: Scope, receivedAt: Date, member: (matchKey: String, reason: String)? = nil) {
+        self.event = event; self.scope = scope; self.receivedAt = receivedAt; self.member = member
+    }
+
+    /// What `message` changed, read from `store` after it was applied; empty for what is not about an event
+    /// (heartbeats, connection states) or names one the store does not hold.
+    public static func of(_ message: FeedMessage, in store: LiveStore) -> [HistoryInput] {
+        func held(_ id: String) -> Event? { store.events[EventKey(provider: message.provider, id: id)]?.event }
+        let at = message.receivedAt
+        switch message.update {
+        case .snapshot(let events):
+            return events.compactMap { e in held(e.id).map { HistoryInput(event: $0, scope: .all, receivedAt: at) } }
+        case .upsert(let e):
+            return held(e.id).map { [HistoryInput(event: $0, scope: .all, receivedAt: at)] } ?? []
+        case .bookUpsert(let e, let book):
+            return held(e.id).map { [HistoryInput(event: $0, scope: .books([book]), receivedAt: at)] } ?? []
+        case .bookViews(let e, let books):
+            return held(e.id).map { [HistoryInput(event: $0, scope: .books(books), receivedAt: at)] } ?? []
+        case .price(let p):
+            return held(p.eventID).map {
+                [HistoryInput(event: $0, scope: .selection(marketID: p.marketID, book: p.book, selectionID: p.selection.id), receivedAt: at)]
+            } ?? []
+        case .scoreboard(let b):
+            return held(b.eventID).map { [HistoryInput(event: $0, scope: .facts, receivedAt: at)] } ?? []
+        case .score(let id, _, _), .incident(let id, _), .status(let id, _, _):
+            return held(id).map { [HistoryInput(event: $0, scope: .facts, receivedAt: at)] } ?? []
+        case .stats, .lineups, .remove, .clear, .heartbeat, .connection:
+            return []
+        }
+    }
+}

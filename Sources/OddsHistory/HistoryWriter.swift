@@ -1,0 +1,149 @@
+import Foundation
+import OddsModel
+import OddsStore
+
+/// Keeps every change in a history without holding up the live path: `record` appends to a bounded queue, and a
+/// thread of its own works out what changed and writes it, one transaction every `flushInterval`. A database that
+/// goes away gets one warning; what cannot be written meanwhile is counted, and writing resumes (with no duplicate)
+/// when it can. A kill -9 loses at most what was queued since the last transaction.
+public final class HistoryWriter: @unchecked Sendable {
+    // @unchecked: the queue and the counters are behind `condition`; the tracker and the backend belong to the thread.
+
+    /// How long changes wait before their transaction.
+    public static let flushInterval: TimeInterval = 0.25
+    /// How often retention pruning runs.
+    static let pruneInterval: TimeInterval = 3600
+
+    public let location: HistoryLocation
+    private let backend: any HistoryBackend
+    private let capacity: Int
+    private let retention: TimeInterval?
+    private let warn: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    private var pending: [HistoryInput] = []
+    private var finishing = false
+    private var finished = false
+    private var tally = Counts()
+    private var tracker = ChangeTracker()
+    private var failing = false
+    private var lastPrune = Date.distantPast
+
+    /// What the writer did: changes written, inputs dropped because the queue was full, changes lost to failed writes.
+    public struct Counts: Sendable, Equatable {
+        public var written = 0
+        public var dropped = 0
+        public var lost = 0
+        public var batches = 0
+    }
+
+    /// Starts writing to `backend`. `retentionDays` (nil: keep everything) prunes older changes at start and hourly;
+    /// `warn` gets one line when writing fails and one when it resumes.
+    public init(backend: any HistoryBackend, capacity: Int = 200_000, retentionDays: Int? = 90, demo: Bool = false,
+                warn: @escaping @Sendable (String) -> Void) {
+        self.backend = backend
+        self.location = backend.location
+        self.capacity = capacity
+        self.retention = retentionDays.map { TimeInterval($0) * 86_400 }
+        self.warn = warn
+        tracker.demo = demo
+        let thread = Thread { [self] in run() }
+        thread.name = "odds-history"
+        thread.start()
+    }
+
+    /// Queues what `message` changed in `store` (after it was applied). Never waits on the database.
+    public func record(_ message: FeedMessage, in store: LiveStore, member: (matchKey: String, reason: String)? = nil) {
+        var inputs = HistoryInput.of(message, in: store)
+        guard !inputs.isEmpty else { return }
+        if let member { for i in inputs.indices { inputs[i].member = member } }
+        record(inputs)
+    }
+
+    /// Queues inputs; past the queue's capacity they are dropped and counted.
+    public func record(_ inputs: [HistoryInput]) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !finishing else { return }
+        let room = max(0, capacity - pending.count)
+        if room >= inputs.count {
+            pending.append(contentsOf: inputs)
+        } else {
+            pending.append(contentsOf: inputs.prefix(room))
+            tally.dropped += inputs.count - room
+        }
+    }
+
+    public var counts: Counts { condition.lock(); defer { condition.unlock() }; return tally }
+
+    /// Writes what is queued, stops the thread and closes the database. Returns what was done.
+    @discardableResult
+    public func finish() -> Counts {
+        condition.lock()
+        finishing = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        let result = tally
+        condition.unlock()
+        return result
+    }
+
+    private func run() {
+        var nextFlush = Date().addingTimeInterval(HistoryWriter.flushInterval)
+        prune(now: Date())
+        while true {
+            condition.lock()
+            while !finishing, Date() < nextFlush { _ = condition.wait(until: nextFlush) }
+            let items = pending
+            pending = []
+            let done = finishing
+            condition.unlock()
+            nextFlush = Date().addingTimeInterval(HistoryWriter.flushInterval)
+            flush(items)
+            if done { break }
+            let now = Date()
+            if now.timeIntervalSince(lastPrune) >= HistoryWriter.pruneInterval { prune(now: now) }
+        }
+        backend.close()
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func flush(_ items: [HistoryInput]) {
+        guard !items.isEmpty else { return }
+        var batch = HistoryBatch()
+        do {
+            for item in items { try tracker.observe(item, lookup: backend, into: &batch) }
+            if !batch.isEmpty { try backend.write(batch) }
+            condition.lock()
+            tally.written += batch.changes
+            tally.batches += 1
+            let lost = tally.lost
+            condition.unlock()
+            if failing {
+                failing = false
+                warn("history: writing to \(location) again (\(lost) change(s) could not be written meanwhile).")
+            }
+        } catch {
+            // What is known is asked of the database again once it answers, so nothing is written twice.
+            tracker.reset()
+            condition.lock()
+            tally.lost += max(batch.changes, 1)
+            condition.unlock()
+            if !failing {
+                failing = true
+                let sentence = (error as? OddsError)?.message ?? String(describing: error)
+                warn("history: \(sentence) The live view goes on; changes are counted and dropped until the history can be written again.")
+            }
+        }
+    }
+
+    private func prune(now: Date) {
+        lastPrune = now
+        guard let retention else { return }
+        do { _ = try backend.prune(before: now.addingTimeInterval(-retention)) } catch {
+            warn("history: " + ((error as? OddsError)?.message ?? String(describing: error)))
+        }
+    }
+}

@@ -1,0 +1,382 @@
+import Foundation
+import GRDB
+import OddsModel
+
+/// A history in one SQLite file, through GRDB: WAL (readers never wait on the writer), one transaction a batch,
+/// prepared statements reused for every row, and only bound parameters. One writer at a time: a second is
+/// refused by a lock on `PATH.lock`, never allowed to interleave.
+final class SQLiteHistory: HistoryBackend {
+    let location: HistoryLocation
+    private let path: String
+    private let pool: DatabasePool
+    private var lockFD: Int32 = -1
+    private var sourceIDs: [SourceKey: Int64] = [:]
+    private var selectionIDs: [SelectionRef: Int64] = [:]
+
+    init(path: String, writing: Bool) throws {
+        self.path = path
+        location = .sqlite(path: path)
+        let fm = FileManager.default
+        if !writing, !fm.fileExists(atPath: path) {
+            throw OddsError.history("There is no history at \(path) yet: run a stream or the dashboard with --history first.")
+        }
+        if writing {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                do { try fm.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                    throw OddsError.history("Cannot create the folder for the history at \(path): \(SQLiteHistory.reason(error)).")
+                }
+            }
+        }
+        let fd = writing ? try SQLiteHistory.takeWriterLock(path) : -1
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.label = "odds-history"
+        config.readonly = !writing
+        config.foreignKeysEnabled = true
+        config.prepareDatabase { db in
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+        } catch {
+            if fd >= 0 { Glibc.close(fd) }
+            throw OddsError.history("Cannot open the history at \(path): \(SQLiteHistory.reason(error)).")
+        }
+        lockFD = fd
+        do {
+            if writing { try migrate() } else { try checkVersion() }
+        } catch let error as OddsError {
+            close()
+            throw error
+        } catch {
+            close()
+            throw OddsError.history("Cannot open the history at \(path): \(SQLiteHistory.reason(error)).")
+        }
+    }
+
+    deinit { close() }
+
+    func close() {
+        try? pool.close()
+        if lockFD >= 0 { _ = flock(lockFD, LOCK_UN); Glibc.close(lockFD); lockFD = -1 }
+    }
+
+    /// The writer's lock: held as long as this history is open for writing, released by the kernel if the
+    /// process dies (a kill -9 leaves no stale lock behind).
+    private static func takeWriterLock(_ path: String) throws -> Int32 {
+        let fd = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw OddsError.history("Cannot write the history at \(path): \(String(cString: strerror(errno))).")
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            Glibc.close(fd)
+            throw OddsError.history("Another odds is writing the history at \(path): one writer at a time (reading it meanwhile is fine).")
+        }
+        return fd
+    }
+
+    static func reason(_ error: Error) -> String {
+        if let e = error as? DatabaseError { return e.message ?? "SQLite error \(e.resultCode.rawValue)" }
+        return String(describing: error)
+    }
+
+    private func migrate() throws {
+        try pool.writeWithoutTransaction { db in
+            let current = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            if current > HistorySchema.version {
+                throw OddsError.history("The history at \(path) has schema version \(current), newer than this odds reads (\(HistorySchema.version)): update odds.")
+            }
+            guard current < HistorySchema.version else { return }
+            for version in (current + 1)...HistorySchema.version {
+                try db.inTransaction {
+                    for sql in HistorySchema.sqlite(version) { try db.execute(sql: sql) }
+                    try db.execute(sql: "PRAGMA user_version = \(version)")
+                    return .commit
+                }
+            }
+        }
+    }
+
+    private func checkVersion() throws {
+        let current = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+        if current > HistorySchema.version {
+            throw OddsError.history("The history at \(path) has schema version \(current), newer than this odds reads (\(HistorySchema.version)): update odds.")
+        }
+        if current == 0 { throw OddsError.history("\(path) is not an odds history (no schema).") }
+    }
+
+    // MARK: - Writing
+
+    func write(_ batch: HistoryBatch) throws {
+        do {
+            try pool.write { db in try self.write(batch, db) }
+        } catch {
+            // The transaction rolled back: ids handed out in it are gone.
+            sourceIDs = [:]
+            selectionIDs = [:]
+            if let e = error as? OddsError { throw e }
+            throw OddsError.history("Cannot write the history at \(path): \(SQLiteHistory.reason(error)).")
+        }
+    }
+
+    private func write(_ batch: HistoryBatch, _ db: Database) throws {
+        let upsertSource = try db.cachedStatement(sql: """
+            INSERT INTO source (provider, event_id, sport, league, home, away, start_time, first_seen, last_seen, demo)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (provider, event_id) DO UPDATE SET sport = excluded.sport, league = excluded.league,
+                home = excluded.home, away = excluded.away, start_time = coalesce(excluded.start_time, source.start_time),
+                last_seen = max(source.last_seen, excluded.last_seen)
+            RETURNING id
+            """)
+        for (key, s) in batch.sources {
+            let id = try Int64.fetchOne(upsertSource, arguments: [key.provider.rawValue, key.eventID, s.sport, s.league, s.home, s.away,
+                                                                  s.startTime?.historyMillis, s.firstSeenAt.historyMillis, s.seenAt.historyMillis, s.demo])
+            if let id { sourceIDs[key] = id }
+        }
+
+        let upsertSelection = try db.cachedStatement(sql: """
+            INSERT INTO selection (source_id, book, market_id, line, selection_key, market_name, selection_name)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (source_id, book, market_id, line, selection_key) DO UPDATE SET market_name = excluded.market_name,
+                selection_name = excluded.selection_name
+            RETURNING id
+            """)
+        let insertPrice = try db.cachedStatement(sql: """
+            INSERT INTO price_change (selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        var perSource: [Int64: Int] = [:]
+        for p in batch.prices {
+            let sourceID = try source(p.ref.source, db)
+            let selectionID: Int64
+            if let id = selectionIDs[p.ref] {
+                selectionID = id
+            } else {
+                guard let id = try Int64.fetchOne(upsertSelection, arguments: [sourceID, p.ref.book, p.ref.marketID, p.ref.line, p.ref.selectionID,
+                                                                             p.marketName, p.selectionName]) else { continue }
+                if selectionIDs.count > 1_000_000 { selectionIDs = [:] }
+                selectionIDs[p.ref] = id
+                selectionID = id
+            }
+            try insertPrice.execute(arguments: [selectionID, p.receivedAt.historyMillis, p.providerAt?.historyMillis, p.text,
+                                                p.odds?.numerator, p.odds?.denominator, p.suspended])
+            perSource[sourceID, default: 0] += 1
+        }
+        let count = try db.cachedStatement(sql: "UPDATE source SET price_changes = price_changes + ? WHERE id = ?")
+        for (id, n) in perSource { try count.execute(arguments: [n, id]) }
+
+        let insertScore = try db.cachedStatement(sql: """
+            INSERT INTO score_change (source_id, received_at, provider_at, home, away, score_text, status, period, clock)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for s in batch.scores {
+            try insertScore.execute(arguments: [try source(s.source, db), s.receivedAt.historyMillis, s.providerAt?.historyMillis,
+                                                s.state.home, s.state.away, s.state.scoreText, s.state.status, s.state.period, s.state.clock])
+        }
+
+        let insertIncident = try db.cachedStatement(sql: """
+            INSERT INTO incident (source_id, received_at, identity, kind, minute, added_time, side, player, assist, player_out,
+                reason, detail, score_home, score_away, rescinded)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (source_id, identity) DO NOTHING
+            """)
+        for row in batch.incidents {
+            let i = row.incident
+            try insertIncident.execute(arguments: [try source(row.source, db), row.receivedAt.historyMillis, row.identity, i.kind.rawValue,
+                                                   i.minute, i.addedTime, i.team?.rawValue, i.player, i.assist, i.playerOut, i.reason,
+                                                   i.detail, i.score?.home, i.score?.away, i.rescinded])
+        }
+
+        let insertMember = try db.cachedStatement(sql: """
+            INSERT INTO match_member (match_key, source_id, reason, joined_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (match_key, source_id) DO NOTHING
+            """)
+        for m in batch.members {
+            try insertMember.execute(arguments: [m.matchKey, try source(m.source, db), m.reason, m.at.historyMillis])
+        }
+    }
+
+    /// The row id of a source written in this batch or before.
+    private func source(_ key: SourceKey, _ db: Database) throws -> Int64 {
+        if let id = sourceIDs[key] { return id }
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE provider = ? AND event_id = ?",
+                                       arguments: [key.provider.rawValue, key.eventID]) {
+            sourceIDs[key] = id
+            return id
+        }
+        throw OddsError.history("The history lost track of \(key.provider.rawValue) event \(key.eventID).")
+    }
+
+    // MARK: - Looking up what is stored
+
+    func lastPrices(_ source: SourceKey) throws -> [SelectionRef: LastPrice] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT s.book, s.market_id, s.line, s.selection_key, p.price_text, p.suspended
+                FROM source o JOIN selection s ON s.source_id = o.id
+                JOIN price_change p ON p.rowid = (SELECT rowid FROM price_change WHERE selection_id = s.id
+                                                  ORDER BY received_at DESC, rowid DESC LIMIT 1)
+                WHERE o.provider = ? AND o.event_id = ?
+                """, arguments: [source.provider.rawValue, source.eventID])
+            var out: [SelectionRef: LastPrice] = [:]
+            for r in rows {
+                let ref = SelectionRef(source: source, book: r[0], marketID: r[1], line: r[2], selectionID: r[3])
+                out[ref] = LastPrice(text: r[4], suspended: r[5])
+            }
+            return out
+        }
+    }
+
+    func lastScore(_ source: SourceKey) throws -> ScoreState? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT c.home, c.away, c.score_text, c.status, c.period, c.clock
+                FROM score_change c JOIN source o ON o.id = c.source_id
+                WHERE o.provider = ? AND o.event_id = ? ORDER BY c.received_at DESC, c.rowid DESC LIMIT 1
+                """, arguments: [source.provider.rawValue, source.eventID]).map {
+                ScoreState(home: $0[0], away: $0[1], scoreText: $0[2], status: $0[3], period: $0[4], clock: $0[5])
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    func matches(_ query: MatchQuery) throws -> [StoredSource] {
+        try read { db in
+            var sql = """
+                SELECT o.id, o.provider, o.event_id, o.sport, o.league, o.home, o.away, o.start_time, o.first_seen, o.last_seen,
+                       o.price_changes, o.demo,
+                       (SELECT match_key FROM match_member m WHERE m.source_id = o.id ORDER BY m.joined_at DESC LIMIT 1),
+                       (SELECT status FROM score_change c WHERE c.source_id = o.id ORDER BY c.received_at DESC, c.rowid DESC LIMIT 1)
+                FROM source o WHERE o.last_seen >= ?
+                """
+            var arguments: StatementArguments = [query.since?.historyMillis ?? 0]
+            if let provider = query.provider {
+                sql += " AND o.provider = ?"
+                arguments += [provider.rawValue]
+            }
+            sql += " ORDER BY o.last_seen DESC, o.id DESC LIMIT ?"
+            arguments += [query.limit]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(SQLiteHistory.storedSource)
+        }
+    }
+
+    /// The provider a row names: as this process declared it, else under its stored id.
+    static func provider(_ raw: String) -> ProviderID {
+        ProviderID.declared(raw) ?? ProviderID(raw, displayName: raw, environmentName: raw.uppercased())
+    }
+
+    private static func storedSource(_ r: Row) -> StoredSource? {
+        let provider = SQLiteHistory.provider(r[1])
+        return StoredSource(rowID: r[0], key: SourceKey(provider: provider, eventID: r[2]), sport: r[3], league: r[4], home: r[5], away: r[6],
+                            startTime: (r[7] as Int64?).map(Date.init(historyMillis:)), firstSeen: Date(historyMillis: r[8]),
+                            lastSeen: Date(historyMillis: r[9]), priceChanges: r[10], matchKey: r[12], demo: r[11], status: r[13])
+    }
+
+    func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline {
+        guard !sources.isEmpty else { return Timeline() }
+        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
+        let marks = Array(repeating: "?", count: sources.count).joined(separator: ", ")
+        let ids = StatementArguments(sources.map(\.rowID))
+        let since = filter.since?.historyMillis ?? Int64.min
+        return try read { db in
+            var out = Timeline()
+            var sql = """
+                SELECT p.received_at, p.provider_at, s.source_id, s.book, s.market_id, s.market_name, s.line, s.selection_key,
+                       s.selection_name, p.price_text, p.odds_num, p.odds_den, p.suspended
+                FROM selection s JOIN price_change p ON p.selection_id = s.id
+                WHERE s.source_id IN (\(marks)) AND p.received_at >= ?
+                """
+            var arguments = ids + [since]
+            if let book = filter.book {
+                sql += " AND lower(s.book) = lower(?)"
+                arguments += [book]
+            }
+            if let market = filter.market {
+                sql += " AND (lower(s.market_id) = lower(?) OR lower(s.market_name) = lower(?))"
+                arguments += [market, market]
+            }
+            sql += " ORDER BY p.received_at, p.rowid"
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let r = try cursor.next() {
+                guard let source = byID[r[2]] else { continue }
+                let odds: Rational? = { () -> Rational? in
+                    guard let n = r[10] as Int64?, let d = r[11] as Int64? else { return nil }
+                    return Rational(n, d)
+                }()
+                out.prices.append(StoredPrice(at: Date(historyMillis: r[0]), providerAt: (r[1] as Int64?).map(Date.init(historyMillis:)),
+                                              source: source, book: r[3], marketID: r[4], marketName: r[5], line: r[6],
+                                              selectionID: r[7], selectionName: r[8], text: r[9], odds: odds, suspended: r[12]))
+            }
+            for r in try Row.fetchAll(db, sql: """
+                SELECT received_at, source_id, home, away, score_text, status, period, clock FROM score_change
+                WHERE source_id IN (\(marks)) AND received_at >= ? ORDER BY received_at, rowid
+                """, arguments: ids + [since]) {
+                guard let source = byID[r[1]] else { continue }
+                out.scores.append(StoredScore(at: Date(historyMillis: r[0]), source: source,
+                                              state: ScoreState(home: r[2], away: r[3], scoreText: r[4], status: r[5], period: r[6], clock: r[7])))
+            }
+            for r in try Row.fetchAll(db, sql: """
+                SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,
+                       score_home, score_away, rescinded
+                FROM incident WHERE source_id IN (\(marks)) AND received_at >= ? ORDER BY received_at, rowid
+                """, arguments: ids + [since]) {
+                guard let source = byID[r[1]] else { continue }
+                let score: Score? = { () -> Score? in
+                    guard let h = r[11] as Int?, let a = r[12] as Int? else { return nil }
+                    return Score(home: h, away: a)
+                }()
+                let incident = Incident(kind: IncidentKind(rawValue: r[2]) ?? .other, minute: r[3], team: (r[5] as String?).flatMap(Side.init(rawValue:)),
+                                        player: r[6], detail: r[10], addedTime: r[4], assist: r[7], playerOut: r[8], reason: r[9],
+                                        score: score, rescinded: r[13])
+                out.incidents.append(StoredIncident(at: Date(historyMillis: r[0]), source: source, incident: incident))
+            }
+            return out
+        }
+    }
+
+    func stats() throws -> HistoryStats {
+        let files = [path, path + "-wal"].compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
+        return try read { db in
+            func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+            let oldest = try Int64.fetchOne(db, sql: "SELECT min(received_at) FROM price_change")
+            let newest = try Int64.fetchOne(db, sql: "SELECT max(received_at) FROM price_change")
+            let prune = try Row.fetchOne(db, sql: "SELECT pruned_at, cutoff, changes FROM prune_log ORDER BY pruned_at DESC LIMIT 1").map {
+                PruneRecord(at: Date(historyMillis: $0[0]), cutoff: Date(historyMillis: $0[1]), changes: $0[2])
+            }
+            return HistoryStats(schemaVersion: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
+                                sources: try count("source"), selections: try count("selection"), priceChanges: try count("price_change"),
+                                scoreChanges: try count("score_change"), incidents: try count("incident"), bytes: files.reduce(0, +),
+                                oldest: oldest.map(Date.init(historyMillis:)), newest: newest.map(Date.init(historyMillis:)), lastPrune: prune)
+        }
+    }
+
+    func prune(before cutoff: Date) throws -> Int {
+        let ms = cutoff.historyMillis
+        // Pruned sources and selections take their ids with them.
+        defer { sourceIDs = [:]; selectionIDs = [:] }
+        do {
+            return try pool.write { db in
+                var dropped = 0
+                for table in ["price_change", "score_change", "incident"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE received_at < ?", arguments: [ms])
+                    dropped += db.changesCount
+                }
+                // A source nothing is left of goes with its selections.
+                try db.execute(sql: "DELETE FROM source WHERE last_seen < ?", arguments: [ms])
+                try db.execute(sql: "INSERT INTO prune_log (pruned_at, cutoff, changes) VALUES (?, ?, ?)",
+                               arguments: [Date().historyMillis, ms, dropped])
+                return dropped
+            }
+        } catch {
+            throw OddsError.history("Cannot prune the history at \(path): \(SQLiteHistory.reason(error)).")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch let e as OddsError { throw e } catch {
+            throw OddsError.history("Cannot read the history at \(path): \(SQLiteHistory.reason(error)).")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import OddsModel
+
+/// Finds the stored match a user names: a provider's event id, a BoltOdds label or its short id, a fused match's
+/// id, or a team (that team's live match, else its latest; the others are named so the user can pick).
+public enum StoredMatchFinder {
+    public struct Found: Sendable, Equatable {
+        /// The sources of the match chosen (several when providers were fused).
+        public var sources: [StoredSource]
+        /// Other matches the words also fit, newest first, one source each.
+        public var others: [StoredSource]
+    }
+
+    public static func find(_ typed: String, in all: [StoredSource], names: MatchNames = MatchNames()) -> Found? {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return nil }
+        // An id: the provider's own, a short id, or a fused match's.
+        let byID = all.filter { $0.key.eventID == text || Event.shortID(for: $0.key.eventID) == text || $0.matchKey == text }
+        if let first = byID.first { return Found(sources: withMatch(first, all), others: []) }
+        // A team.
+        let hits = all.filter { isNamed($0, text, names: names) }
+        guard !hits.isEmpty else { return nil }
+        let live = hits.filter { ["live", "halftime", "suspended"].contains($0.status ?? "") }
+        let chosen = (live.isEmpty ? hits : live).max { $0.lastSeen < $1.lastSeen }!
+        let sources = withMatch(chosen, all)
+        var seen = Set(sources.map(\.rowID))
+        var others: [StoredSource] = []
+        for h in hits.sorted(by: { $0.lastSeen > $1.lastSeen }) where !seen.contains(h.rowID) {
+            let group = withMatch(h, all)
+            for g in group { seen.insert(g.rowID) }
+            others.append(h)
+        }
+        return Found(sources: sources, others: others)
+    }
+
+    /// Whether one of `source`'s teams is named `text`: a part of the name, or the same words as the matcher reads them.
+    public static func isNamed(_ source: StoredSource, _ text: String, names: MatchNames = MatchNames()) -> Bool {
+        let folded = TeamName.fold(text)
+        guard !folded.isEmpty else { return false }
+        let words = names.words(text)
+        return [source.home, source.away ?? ""].contains { name in
+            let n = TeamName.fold(name)
+            return !n.isEmpty && (n.contains(folded) || MatchNames.compare(names.words(name), words) >= .abbreviated)
+        }
+    }
+
+    /// `source` and every source fused with it.
+    static func withMatch(_ source: StoredSource, _ all: [StoredSource]) -> [StoredSource] {
+        guard let key = source.matchKey else { return [source] }
+        return all.filter { $0.matchKey == key || $0.rowID == source.rowID }
+    }
+}
