@@ -10,6 +10,8 @@ let testDependencies: [Target.Dependency] = [
     // A scripted WebSocket server for the transport's tests (frames a simulator would never send).
     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
     .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+    // To check a history file from outside the writer (integrity after a kill -9).
+    .product(name: "GRDB", package: "GRDB.swift"),
 ]
 
 let package = Package(

@@ -32,14 +32,17 @@ public struct HistoryOptions: ParsableArguments {
         if noHistory && history != nil { throw ValidationError("--history and --no-history say opposite things: give one.") }
     }
 
-    /// Turns a bare `--history` (last, or followed by another option) into `--history=`, which means the default
-    /// file: argument-parser has no option whose value may be left out.
+    /// What a bare `--history` stands for: the default file.
+    public static let defaultValue = "@default"
+
+    /// Turns a bare `--history` (last, or followed by another option) into `--history=@default`: argument-parser has
+    /// no option whose value may be left out.
     public static func normalize(_ arguments: [String]) -> [String] {
         var out: [String] = []
         out.reserveCapacity(arguments.count)
         for (i, a) in arguments.enumerated() {
             if a == "--" { out.append(contentsOf: arguments[i...]); return out }
-            if a == "--history", i + 1 == arguments.count || arguments[i + 1].hasPrefix("-") { out.append("--history="); continue }
+            if a == "--history", i + 1 == arguments.count || arguments[i + 1].hasPrefix("-") { out.append("--history=" + defaultValue); continue }
             out.append(a)
         }
         return out

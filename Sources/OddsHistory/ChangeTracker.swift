@@ -8,13 +8,23 @@ public struct LastPrice: Sendable, Equatable {
     public init(text: String?, suspended: Bool) { self.text = text; self.suspended = suspended }
 }
 
+/// What the database already holds of a source.
+public struct KnownSource: Sendable, Equatable {
+    /// The last stored price of each selection.
+    public var prices: [SelectionRef: LastPrice] = [:]
+    /// The last stored score change.
+    public var score: ScoreState?
+    /// When it was last seen: what was received until then is kept already.
+    public var lastSeen: Date?
+    public init(prices: [SelectionRef: LastPrice] = [:], score: ScoreState? = nil, lastSeen: Date? = nil) {
+        self.prices = prices; self.score = score; self.lastSeen = lastSeen
+    }
+}
+
 /// What the tracker asks the database the first time it meets a source in this process, so that a writer
-/// started again (or after an outage) stores no price or score twice.
+/// started again (or after an outage), or a recording replayed again, stores nothing twice.
 public protocol HistoryLookup {
-    /// The last stored price of each selection of `source`.
-    func lastPrices(_ source: SourceKey) throws -> [SelectionRef: LastPrice]
-    /// The last stored score change of `source`.
-    func lastScore(_ source: SourceKey) throws -> ScoreState?
+    func known(_ source: SourceKey) throws -> KnownSource
 }
 
 /// Turns the store's events into rows: one per change. A price sent again unchanged, a score whose clock alone
@@ -28,6 +38,8 @@ struct ChangeTracker {
         var member: String?
         var facts: SourceRow?
         var touched: Date
+        /// What was received until then is stored already (a recording replayed again).
+        var keptUntil: Date?
     }
 
     private var tracks: [SourceKey: Track] = [:]
@@ -50,7 +62,12 @@ struct ChangeTracker {
         if let t = tracks[key] {
             track = t
         } else {
-            track = Track(prices: try lookup.lastPrices(key), score: try lookup.lastScore(key), touched: at)
+            let known = try lookup.known(key)
+            track = Track(prices: known.prices, score: known.score, touched: at, keptUntil: known.lastSeen)
+        }
+        if let until = track.keptUntil {
+            if at <= until { tracks[key] = track; return }
+            track.keptUntil = nil
         }
         track.touched = at
 

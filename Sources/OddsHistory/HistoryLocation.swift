@@ -6,12 +6,12 @@ public enum HistoryLocation: Equatable, Sendable, CustomStringConvertible {
     case postgres(url: String)
 
     /// Reads what `--history` or `history = …` says: a `postgres://` or `postgresql://` URL, else a file path
-    /// (`~` expanded). Empty text is the default file.
+    /// (`~` expanded). Empty text, or `@default` (a bare `--history`), is the default file.
     public static func parse(_ text: String, environment: [String: String]) -> HistoryLocation {
         let t = text.trimmingCharacters(in: .whitespaces)
         let lower = t.lowercased()
         if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") { return .postgres(url: t) }
-        if t.isEmpty { return .sqlite(path: defaultPath(environment: environment)) }
+        if t.isEmpty || t == "@default" { return .sqlite(path: defaultPath(environment: environment)) }
         if t == "~" || t.hasPrefix("~/"), let home = environment["HOME"] { return .sqlite(path: home + t.dropFirst()) }
         return .sqlite(path: t)
     }

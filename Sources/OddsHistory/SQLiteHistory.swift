@@ -210,33 +210,28 @@ final class SQLiteHistory: HistoryBackend {
 
     // MARK: - Looking up what is stored
 
-    func lastPrices(_ source: SourceKey) throws -> [SelectionRef: LastPrice] {
+    func known(_ source: SourceKey) throws -> KnownSource {
         try pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, last_seen FROM source WHERE provider = ? AND event_id = ?",
+                                             arguments: [source.provider.rawValue, source.eventID]) else { return KnownSource() }
+            let id: Int64 = row[0]
+            var known = KnownSource(lastSeen: Date(historyMillis: row[1]))
+            for r in try Row.fetchAll(db, sql: """
                 SELECT s.book, s.market_id, s.line, s.selection_key, p.price_text, p.suspended
-                FROM source o JOIN selection s ON s.source_id = o.id
-                JOIN price_change p ON p.rowid = (SELECT rowid FROM price_change WHERE selection_id = s.id
-                                                  ORDER BY received_at DESC, rowid DESC LIMIT 1)
-                WHERE o.provider = ? AND o.event_id = ?
-                """, arguments: [source.provider.rawValue, source.eventID])
-            var out: [SelectionRef: LastPrice] = [:]
-            for r in rows {
+                FROM selection s JOIN price_change p ON p.rowid = (SELECT rowid FROM price_change WHERE selection_id = s.id
+                                                                   ORDER BY received_at DESC, rowid DESC LIMIT 1)
+                WHERE s.source_id = ?
+                """, arguments: [id]) {
                 let ref = SelectionRef(source: source, book: r[0], marketID: r[1], line: r[2], selectionID: r[3])
-                out[ref] = LastPrice(text: r[4], suspended: r[5])
+                known.prices[ref] = LastPrice(text: r[4], suspended: r[5])
             }
-            return out
-        }
-    }
-
-    func lastScore(_ source: SourceKey) throws -> ScoreState? {
-        try pool.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT c.home, c.away, c.score_text, c.status, c.period, c.clock
-                FROM score_change c JOIN source o ON o.id = c.source_id
-                WHERE o.provider = ? AND o.event_id = ? ORDER BY c.received_at DESC, c.rowid DESC LIMIT 1
-                """, arguments: [source.provider.rawValue, source.eventID]).map {
+            known.score = try Row.fetchOne(db, sql: """
+                SELECT home, away, score_text, status, period, clock FROM score_change
+                WHERE source_id = ? ORDER BY received_at DESC, rowid DESC LIMIT 1
+                """, arguments: [id]).map {
                 ScoreState(home: $0[0], away: $0[1], scoreText: $0[2], status: $0[3], period: $0[4], clock: $0[5])
             }
+            return known
         }
     }
 

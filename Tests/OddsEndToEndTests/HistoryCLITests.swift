@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+import OddsTestSupport
+import Testing
+
+@Suite("History from the binary")
+struct HistoryCLITests {
+    static func folder() throws -> String {
+        let f = FileManager.default.temporaryDirectory.appendingPathComponent("odds-hist-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: f, withIntermediateDirectories: true)
+        return f
+    }
+
+    static func json(_ text: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "\(text.prefix(300))")
+    }
+
+    static func count(_ db: String, _ table: String) throws -> Int {
+        var config = Configuration()
+        config.readonly = true
+        let q = try DatabaseQueue(path: db, configuration: config)
+        defer { try? q.close() }
+        let n: Int? = try q.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") }
+        return n ?? 0
+    }
+
+    static func integrity(_ path: String) throws -> String? {
+        var config = Configuration()
+        config.readonly = true
+        let q = try DatabaseQueue(path: path, configuration: config)
+        defer { try? q.close() }
+        return try q.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+    }
+
+    @Test("A replay fills a history; history matches and show read it back in every format; replaying again adds nothing")
+    func replayIntoHistory() async throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rec = dir + "/rec.ndjson", db = dir + "/h.sqlite"
+        let record = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "300", "-o", rec],
+                                       env: CLI.environment(["ODDS_DEMO_TICK": "0.01"]))
+        #expect(record.status == 0, "\(record.stderr)")
+        let fill = try await CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", db])
+        #expect(fill.status == 0, "\(fill.stderr)")
+        let rows = try Self.count(db, "price_change")
+        #expect(rows > 50)
+
+        let matches = try await CLI.run(["history", "matches", "--history", db, "--json"])
+        #expect(matches.status == 0, "\(matches.stderr)")
+        let list = try Self.json(matches.stdout)
+        #expect(!list.isEmpty && list.allSatisfy { $0["provider"] as? String == "tickodds" && $0["demo"] as? Bool == true })
+        #expect(list.reduce(0) { $0 + (($1["priceChanges"] as? Int) ?? 0) } == rows)
+        let id = try #require(list.max { ($0["priceChanges"] as? Int ?? 0) < ($1["priceChanges"] as? Int ?? 0) }?["id"] as? String)
+
+        let show = try await CLI.run(["history", "show", id, "--history", db, "--json"])
+        #expect(show.status == 0, "\(show.stderr)")
+        let timeline = try Self.json(show.stdout)
+        let prices = timeline.filter { $0["type"] as? String == "price" }
+        #expect(!prices.isEmpty)
+        var last = ""
+        for p in prices {
+            let time = try #require(p["time"] as? String)
+            #expect(time.count == 24 && time.hasSuffix("Z"), "RFC 3339 with milliseconds: \(time)")
+            #expect(time >= last)
+            last = time
+            for field in ["provider", "event", "book", "market", "selection", "suspended"] { #expect(p[field] != nil, "\(field)") }
+            if p["suspended"] as? Bool == false {
+                let text = try #require(p["text"] as? String), odds = try #require(p["odds"] as? String)
+                #expect(Double(text) != nil && odds.contains("/"), "\(text) \(odds)")
+            }
+        }
+        // TSV for a pipe, a table for a person: the same rows.
+        let tsv = try await CLI.run(["history", "show", id, "--history", db])
+        #expect(tsv.stdout.split(separator: "\n").count == timeline.count + 1)
+        #expect(tsv.stdout.split(separator: "\n").first?.hasPrefix("TIME\tTYPE\tPROVIDER") == true)
+        let table = try await CLI.run(["history", "show", id, "--history", db, "--format", "table"])
+        #expect(table.stdout.contains("DEMO DATA") && table.stdout.contains("OPEN") && table.stdout.contains("CLOSE") && table.stdout.contains("Timeline:"))
+        #expect(table.stdout.contains("▁") || table.stdout.contains("█"), "a sparkline")
+        let ascii = try await CLI.run(["history", "show", id, "--history", db, "--format", "table", "--ascii"])
+        #expect(!ascii.stdout.contains("█") && !ascii.stdout.contains("▁"))
+
+        // The same replay again: every change is already kept.
+        let again = try await CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", db])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Self.count(db, "price_change") == rows)
+
+        let stats = try await CLI.run(["history", "stats", "--history", db, "--json"])
+        let s = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        #expect(s["priceChanges"] as? Int == rows && (s["bytes"] as? Int ?? 0) > 0)
+    }
+
+    @Test("kill -9 of a writer leaves a history that passes integrity_check, and the next writer carries on in it")
+    func killNine() async throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/h.sqlite"
+        let env = CLI.environment(["ODDS_DEMO_TICK": "0.01"])
+        let killed = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--history", db], env: env) { process, _ in
+            try await waitFor("changes written", timeout: 30) { ((try? Self.count(db, "price_change")) ?? 0) >= 200 }
+            process.signal(SIGKILL)
+        }
+        #expect(killed.status != 0)
+        #expect(try Self.integrity(db) == "ok")
+        let before = try Self.count(db, "price_change")
+        let next = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--limit", "100", "--history", db], env: env)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try Self.count(db, "price_change") > before)
+    }
+
+    @Test("A second writer on the same history: one sentence, exit 9; --no-history turns it off; a missing history to read is exit 9")
+    func secondWriter() async throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/h.sqlite"
+        let env = CLI.environment(["ODDS_DEMO_TICK": "0.05"])
+        var second: CLI.Result?
+        _ = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--history", db], env: env) { process, _ in
+            try await waitFor("the first writer's schema", timeout: 30) { ((try? Self.count(db, "source")) ?? 0) > 0 }
+            second = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--history", db, "--limit", "5"], env: env)
+            process.signal(SIGINT)
+        }
+        let r = try #require(second)
+        #expect(r.status == 9 && r.stderr.contains("Another odds is writing the history"), "\(r.status) \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 2, "the demo banner and one sentence: \(r.stderr)")
+        let off = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--limit", "5", "--no-history"],
+                                    env: CLI.environment(["XDG_DATA_HOME": dir + "/data", "ODDS_DEMO_TICK": "0.05"]))
+        #expect(off.status == 0 && !FileManager.default.fileExists(atPath: dir + "/data/odds/history.sqlite"))
+        let bare = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--limit", "5", "--history"],
+                                     env: CLI.environment(["XDG_DATA_HOME": dir + "/data", "ODDS_DEMO_TICK": "0.05"]))
+        #expect(bare.status == 0 && FileManager.default.fileExists(atPath: dir + "/data/odds/history.sqlite"), "\(bare.stderr)")
+        let missing = try await CLI.run(["history", "matches", "--history", dir + "/none.sqlite"])
+        #expect(missing.status == 9 && missing.stderr.contains("no history"), "\(missing.stderr)")
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import OddsCommandSupport
+@testable import OddsHistory
+import OddsModel
+import OddsStore
+@testable import OddsTickOdds
+import OddsTestSupport
+import Testing
+
+/// A history of each kind the tests can reach, made fresh for one test and removed after it.
+struct HistoryHarness {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite
+        var testDescription: String { rawValue }
+    }
+
+    let location: HistoryLocation
+    private let folder: String
+
+    init(_ kind: Kind) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("odds-history-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        switch kind {
+        case .sqlite: location = .sqlite(path: folder + "/history.sqlite")
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Writes `messages` as a stream command does: each applied to a store, then handed to the writer.
+    func write(_ messages: [FeedMessage], capacity: Int = 200_000) throws -> HistoryWriter.Counts {
+        let writer = HistoryWriter(backend: try History.open(location, writing: true), capacity: capacity, retentionDays: nil) { _ in }
+        var store = LiveStore()
+        for m in messages {
+            store.apply(m)
+            writer.record(m, in: store)
+        }
+        return writer.finish()
+    }
+
+    func read<T>(_ body: (any HistoryBackend) throws -> T) throws -> T {
+        let h = try History.open(location, writing: false)
+        defer { h.close() }
+        return try body(h)
+    }
+}
+
+@Suite("History, over every backend")
+struct HistoryBackendTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func price(_ text: String) -> Price { Price(decimal: text)! }
+
+    static func event(home: String = "Arsenal", away: String = "Chelsea", status: EventStatus = .live, score: Score? = Score(home: 0, away: 0),
+                      clock: String? = "10:00", prices: [String?] = ["2.10", "3.40", "3.60"], suspended: Bool = false,
+                      incidents: [Incident] = [], id: String = "100") -> Event {
+        let names = [home, "Draw", away]
+        let selections = zip(["home", "draw", "away"], zip(names, prices)).map { id, pair in
+            Selection(id: id, name: pair.0, price: pair.1.map(price), suspended: suspended)
+        }
+        return Event(provider: .tickodds, id: id, sport: "soccer", league: "Premier League", home: home, away: away, status: status,
+                     score: score, clock: clock, period: "1st Half",
+                     markets: [Market(id: "full_time_result:full_game", name: "Fulltime Result", book: "tickodds", selections: selections)],
+                     incidents: incidents)
+    }
+
+    static func message(_ e: Event, at seconds: Double) -> FeedMessage {
+        FeedMessage(provider: .tickodds, receivedAt: t0.addingTimeInterval(seconds), update: .upsert(e))
+    }
+
+    @Test("One row per change: a resent price, a clock that alone moved, an incident told again are not changes", arguments: HistoryHarness.Kind.allCases)
+    func oneRowPerChange(_ kind: HistoryHarness.Kind) throws {
+        let h = try HistoryHarness(kind)
+        defer { h.remove() }
+        let goal = Incident(kind: .goal, minute: 12, team: .home, player: "Saka", detail: "Goal", id: "g1", score: Score(home: 1, away: 0))
+        let messages = [
+            Self.message(Self.event(), at: 0),
+            Self.message(Self.event(clock: "10:05"), at: 1),                                   // nothing new
+            Self.message(Self.event(clock: "10:10", prices: ["2.05", "3.40", "3.60"]), at: 2),  // one price
+            Self.message(Self.event(prices: ["2.05", "3.40", "3.60"], suspended: true), at: 3), // three suspensions
+            Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.50", "4.20", "6.50"], incidents: [goal]), at: 4),
+            Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.50", "4.20", "6.50"], incidents: [goal]), at: 5),
+        ]
+        let counts = try h.write(messages)
+        #expect(counts.dropped == 0 && counts.lost == 0)
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            #expect(sources.count == 1)
+            let s = try #require(sources.first)
+            #expect(s.home == "Arsenal" && s.away == "Chelsea" && s.league == "Premier League" && s.status == "live")
+            #expect(s.firstSeen == Self.t0 && s.lastSeen == Self.t0.addingTimeInterval(5))
+            let t = try history.timeline(of: sources, filter: TimelineFilter())
+            // 3 first prices, 1 move, 3 suspended, 3 after the goal.
+            #expect(t.prices.count == 10, "\(t.prices.map { "\($0.selectionName) \($0.text ?? "-") \($0.suspended)" })")
+            #expect(s.priceChanges == 10)
+            let home = t.prices.filter { $0.selectionID == "home" }
+            #expect(home.map(\.text) == ["2.10", "2.05", "2.05", "1.50"])
+            #expect(home.map(\.suspended) == [false, false, true, false])
+            #expect(home.last?.odds == Rational(3, 2))
+            #expect(home.map(\.at) == [0, 2, 3, 4].map { Self.t0.addingTimeInterval($0) })
+            // The first score, then the goal.
+            #expect(t.scores.map { "\($0.state.home ?? -1)-\($0.state.away ?? -1)" } == ["0-0", "1-0"])
+            #expect(t.incidents.count == 1 && t.incidents.first?.incident.player == "Saka" && t.incidents.first?.incident.score == Score(home: 1, away: 0))
+        }
+    }
+
+    @Test("A writer started again on the same history stores nothing twice, and carries on", arguments: HistoryHarness.Kind.allCases)
+    func restartNoDuplicates(_ kind: HistoryHarness.Kind) throws {
+        let h = try HistoryHarness(kind)
+        defer { h.remove() }
+        let goal = Incident(kind: .goal, minute: 12, team: .home, player: "Saka", detail: "Goal", id: "g1")
+        _ = try h.write([Self.message(Self.event(incidents: [goal]), at: 0)])
+        // The same state again (a snapshot after a restart), then one change.
+        _ = try h.write([Self.message(Self.event(clock: "11:00", incidents: [goal]), at: 60),
+                         Self.message(Self.event(prices: ["2.10", "3.30", "3.60"], incidents: [goal]), at: 61)])
+        try h.read { history in
+            let t = try history.timeline(of: try history.matches(MatchQuery()), filter: TimelineFilter())
+            #expect(t.prices.count == 4)
+            #expect(t.prices.last?.text == "3.30" && t.prices.last?.at == Self.t0.addingTimeInterval(61))
+            #expect(t.scores.count == 1)
+            #expect(t.incidents.count == 1)
+        }
+    }
+
+    @Test("Two writers on one history: the second is refused with one sentence; readers are fine meanwhile", arguments: HistoryHarness.Kind.allCases)
+    func oneWriter(_ kind: HistoryHarness.Kind) throws {
+        let h = try HistoryHarness(kind)
+        defer { h.remove() }
+        let first = try History.open(h.location, writing: true)
+        do {
+            _ = try History.open(h.location, writing: true)
+            Issue.record("a second writer was allowed")
+        } catch let e as OddsError {
+            #expect(e.exitCode == 9 && e.message.contains("Another odds is writing"), "\(e.message)")
+        }
+        #expect(try h.read { try $0.matches(MatchQuery()) }.isEmpty)
+        first.close()
+        // Closed (or its process gone): the next writer carries on.
+        let second = try History.open(h.location, writing: true)
+        second.close()
+    }
+
+    @Test("Hostile provider text is stored and read back exactly: escapes, quotes, SQL, a 1 MB name", arguments: HistoryHarness.Kind.allCases)
+    func hostileText(_ kind: HistoryHarness.Kind) throws {
+        let h = try HistoryHarness(kind)
+        defer { h.remove() }
+        let hostile = "Robert'); DROP TABLE source;-- \u{1B}]0;pwned\u{07} \"q\" \\ \u{202E}"
+        let huge = String(repeating: "Ω", count: 512 * 1024)
+        var e = Self.event(home: hostile, away: huge)
+        e.league = "'; DELETE FROM price_change; --"
+        _ = try h.write([Self.message(e, at: 0)])
+        try h.read { history in
+            let s = try history.matches(MatchQuery())
+            #expect(s.count == 1 && s.first?.home == hostile && s.first?.away == huge && s.first?.league == e.league)
+            #expect(try history.timeline(of: s, filter: TimelineFilter()).prices.count == 3)
+        }
+    }
+
+    @Test("A queue that is full drops and counts, never blocks the live path", arguments: HistoryHarness.Kind.allCases)
+    func boundedQueue(_ kind: HistoryHarness.Kind) throws {
+        let h = try HistoryHarness(kind)
+        defer { h.remove() }
+        let messages = (0..<500).map { i in Self.message(Self.event(prices: ["\(2 + i % 7).10", "3.40", "3.60"], id: String(i)), at: Double(i)) }
+        let counts = try h.write(messages, capacity: 10)
+        #expect(counts.dropped > 0)
+        #expect(counts.dropped + (try h.read { try $0.matches(MatchQuery()) }.count) == 500)
+    }
+
+    @Test("A history that is missing, or not a history, is one sentence (exit 9)", arguments: HistoryHarness.Kind.allCases)
+    func missing(_ kind: HistoryHarness.Kind) throws {
+        let h = try HistoryHarness(kind)
+        defer { h.remove() }
+        #expect(throws: OddsError.self) { try History.open(h.location, writing: false) }
+        do { _ = try History.open(h.location, writing: false) } catch let e as OddsError {
+            #expect(e.exitCode == 9 && e.message.contains("no history"), "\(e.message)")
+        }
+    }
+
+    @Test("Retention drops what is older than the cutoff and says so in the stats", arguments: HistoryHarness.Kind.allCases)
+    func prune(_ kind: HistoryHarness.Kind) throws {
+        let h = try HistoryHarness(kind)
+        defer { h.remove() }
+        _ = try h.write([Self.message(Self.event(id: "old"), at: 0), Self.message(Self.event(id: "new"), at: 86_400 * 10)])
+        let history = try History.open(h.location, writing: true)
+        let dropped = try history.prune(before: Self.t0.addingTimeInterval(86_400))
+        history.close()
+        #expect(dropped == 4)  // three prices and a score
+        try h.read { history in
+            #expect(try history.matches(MatchQuery()).map(\.key.eventID) == ["new"])
+            let stats = try history.stats()
+            #expect(stats.priceChanges == 3 && stats.lastPrune?.changes == 4 && stats.schemaVersion == HistorySchema.version)
+        }
+    }
+}
+
+@Suite("History reports")
+struct HistoryReportTests {
+    @Test("Open, high, low, last and close (the last price before kick-off); prices around a goal")
+    func lines() throws {
+        let t0 = HistoryBackendTests.t0
+        let key = SourceKey(provider: .tickodds, eventID: "1")
+        func p(_ s: Double, _ text: String?, suspended: Bool = false) -> StoredPrice {
+            StoredPrice(at: t0.addingTimeInterval(s), providerAt: nil, source: key, book: "b", marketID: "m", marketName: "Match Result", line: "",
+                        selectionID: "home", selectionName: "Home", text: text, odds: text.flatMap { Price(decimal: $0)?.decimalOdds }, suspended: suspended)
+        }
+        var t = Timeline()
+        t.prices = [p(0, "2.00"), p(10, "2.40"), p(20, "1.90"), p(30, nil, suspended: true), p(40, "1.20")]
+        t.scores = [StoredScore(at: t0, source: key, state: ScoreState(home: nil, away: nil, scoreText: nil, status: "scheduled", period: nil, clock: nil)),
+                    StoredScore(at: t0.addingTimeInterval(25), source: key, state: ScoreState(home: 0, away: 0, scoreText: nil, status: "live", period: nil, clock: nil))]
+        t.incidents = [StoredIncident(at: t0.addingTimeInterval(35), source: key, incident: Incident(kind: .goal, minute: 5, team: .home, detail: "Goal"))]
+        let line = try #require(HistoryReport.lines(t).first)
+        #expect(line.open.text == "2.00" && line.high.text == "2.40" && line.low.text == "1.20" && line.last.text == "1.20")
+        #expect(line.close?.text == "1.90")
+        #expect(line.path.count == 4)
+        let around = try #require(HistoryReport.aroundIncidents(t).first)
+        #expect(around.selections.first?.before?.suspended == true && around.selections.first?.after?.text == "1.20")
+        #expect(HistoryReport.sparkline(line.path, width: 8, ascii: false) == "▆█▅▁")
+        #expect(HistoryReport.sparkline(line.path, width: 8, ascii: true).allSatisfy { $0.isASCII })
+    }
+
+    @Test("A match named by id, short id, fused id or team: the live one first, the others named")
+    func finder() throws {
+        func s(_ id: Int64, _ provider: ProviderID, _ event: String, _ home: String, _ away: String, status: String, seen: Double, match: String? = nil) -> StoredSource {
+            StoredSource(rowID: id, key: SourceKey(provider: provider, eventID: event), sport: "soccer", league: nil, home: home, away: away,
+                         startTime: nil, firstSeen: HistoryBackendTests.t0, lastSeen: HistoryBackendTests.t0.addingTimeInterval(seen),
+                         priceChanges: 1, matchKey: match, demo: false, status: status)
+        }
+        let label = "Arsenal vs Chelsea, 2026-11-27, 15"
+        let all = [s(1, .tickodds, "100", "Arsenal", "Chelsea", status: "ended", seen: 100),
+                   s(2, .tickodds, "200", "Arsenal", "Spurs", status: "live", seen: 50, match: "m1"),
+                   s(3, .boltodds, label, "Arsenal FC", "Tottenham Hotspur", status: "live", seen: 40, match: "m1")]
+        let byTeam = try #require(StoredMatchFinder.find("arsenal", in: all))
+        #expect(Set(byTeam.sources.map(\.rowID)) == [2, 3] && byTeam.others.map(\.rowID) == [1])
+        #expect(StoredMatchFinder.find("100", in: all)?.sources.map(\.rowID) == [1])
+        #expect(StoredMatchFinder.find(Event.shortID(for: label), in: all)?.sources.count == 2)
+        #expect(StoredMatchFinder.find("m1", in: all)?.sources.count == 2)
+        #expect(StoredMatchFinder.find("Liverpool", in: all) == nil)
+    }
+
+    @Test("A bare --history means the default file; a value is kept")
+    func bareHistory() {
+        #expect(HistoryOptions.normalize(["stream", "--history"]) == ["stream", "--history=@default"])
+        #expect(HistoryOptions.normalize(["stream", "--history", "--demo"]) == ["stream", "--history=@default", "--demo"])
+        #expect(HistoryOptions.normalize(["stream", "--history", "h.sqlite"]) == ["stream", "--history", "h.sqlite"])
+        #expect(HistoryOptions.normalize(["watch", "--", "--history"]) == ["watch", "--", "--history"])
+        #expect(HistoryLocation.parse("", environment: ["HOME": "/home/u"]) == .sqlite(path: "/home/u/.local/share/odds/history.sqlite"))
+        #expect(HistoryLocation.parse("", environment: ["XDG_DATA_HOME": "/x"]) == .sqlite(path: "/x/odds/history.sqlite"))
+        #expect(HistoryLocation.parse("postgresql://u:pw@h/db", environment: [:]).description == "postgresql://u:***@h/db")
+    }
+}
