@@ -340,9 +340,9 @@ _odds_stream() {
 
 _odds_dash() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --book)
-    non_repeating_options=(--provider --replay --speed --fair --devig --max-age --odds-format --color --format --min-ev --stale-after)
+    non_repeating_options=(--provider --replay --speed --fair --devig --max-age --history --odds-format --color --format --min-ev --stale-after)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -369,6 +369,9 @@ _odds_dash() {
         return
         ;;
     '--max-age')
+        return
+        ;;
+    '--history')
         return
         ;;
     '--odds-format')
@@ -1699,9 +1702,9 @@ _odds_sportsapi-v1_stream() {
 
 _odds_watch() {
     repeating_flags=()
-    non_repeating_flags=(--bell --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--bell --no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --book)
-    non_repeating_options=(--provider --odds-format --color --format)
+    non_repeating_options=(--provider --history --odds-format --color --format)
     __odds_offer_flags_options 1
 
     # Offer option value completions
@@ -1712,6 +1715,9 @@ _odds_watch() {
         ;;
     '--sport')
         __odds_add_completions -W "$(__odds_custom_complete ---completion watch -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--history')
         return
         ;;
     '--odds-format')
@@ -1745,13 +1751,61 @@ _odds_history() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    matches|show|stats)
+    collect|matches|show|stats)
         # Offer subcommand argument completions
         "_odds_history_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'matches show stats' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'collect matches show stats' -- "${cur}"))
+        ;;
+    esac
+}
+
+_odds_history_collect() {
+    repeating_flags=()
+    non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider --limit --history --replay --speed --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
+        return
+        ;;
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion history collect -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--history')
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion history collect -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
         ;;
     esac
 }

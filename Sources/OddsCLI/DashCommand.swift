@@ -4,6 +4,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import OddsDashboard
 import OddsFusion
+import OddsHistory
 import OddsModel
 import OddsProviders
 import OddsStore
@@ -38,6 +39,7 @@ struct Dash: AsyncParsableCommand {
     @OptionGroup var sportOption: SportOption
     @OptionGroup var replay: ReplayOptions
     @OptionGroup var value: ValueOptions
+    @OptionGroup var history: HistoryOptions
     @OptionGroup var common: CommonOptions
 
     @Option(name: .customLong("min-ev"), help: ArgumentHelp("Value mode marks prices with more than this EV: a percentage (2%) or a fraction (0.02). Default 0.", valueName: "ev"))
@@ -122,6 +124,9 @@ struct Dash: AsyncParsableCommand {
             model.minEV = try fractionArgument(minEV, option: "--min-ev")
             model.priceAges = .registered
             model.bookShortNames = Runtime.bookShortNames
+            // Opened before the screen is taken: a history that cannot be written is one sentence on a normal terminal.
+            let writer = try rt.historyWriter(history)
+            defer { rt.finishHistory(writer) }
             let terminal: CursesTerminal
             do { terminal = try CursesTerminal.open(environment: io.environment) } catch {
                 throw OddsError.usage(String(describing: error))
@@ -136,7 +141,7 @@ struct Dash: AsyncParsableCommand {
             // The terminal is the dashboard's while it runs: a failed save is reported once it is restored.
             let saveError = NIOLockedValueBox<String?>(nil)
             let outcome = await DashboardRunner.run(terminal: terminal, model: model, feed: feed, restamp: rt.replaying,
-                                                    books: common.bookFilter, focus: focus) { favourites in
+                                                    books: common.bookFilter, focus: focus, history: writer) { favourites in
                 do { try ConfigFile.saveFavourites(favourites, path: configPath) } catch {
                     saveError.withLockedValue { $0 = (error as? OddsError)?.message ?? "\(error)" }
                 }
@@ -221,7 +226,7 @@ enum DashboardRunner {
     }
 
     static func run(terminal: CursesTerminal, model initial: DashboardModel, feed: FeedStream, restamp: Bool = false,
-                    books: BookFilter = BookFilter([]), focus: [ProviderID: any MatchFocus] = [:],
+                    books: BookFilter = BookFilter([]), focus: [ProviderID: any MatchFocus] = [:], history: HistoryWriter? = nil,
                     saveFavourites: @escaping ([String]) -> Void) async -> Outcome {
         let inbox = Inbox(feed: feed, books: books, restamp: restamp)
         let stop = ManagedFlag()
@@ -231,7 +236,7 @@ enum DashboardRunner {
         let keys = KeyWatcher(fd: STDIN_FILENO) { wakeup.signal() }
         defer { keys?.stop() }
         let final = await loop(terminal: terminal, model: initial, inbox: inbox, stop: stop, wakeup: wakeup, keys: keys,
-                               focus: focus, save: saveFavourites)
+                               focus: focus, history: history, save: saveFavourites)
         // A feed says it stopped just before it ends with its error: q in between exits with that error's
         // sentence and code, as after it, not with 0.
         if case .stopped = final.connection { await inbox.awaitEnd(timeout: 2) }
@@ -247,7 +252,7 @@ enum DashboardRunner {
     /// frame, or, when the feed was quiet, its next message: a busy feed is taken once a frame, not once a message.
     static func loop(terminal: CursesTerminal, model initial: DashboardModel, inbox: Inbox, stop: ManagedFlag,
                      wakeup: Wakeup, keys: KeyWatcher?,
-                     focus: [ProviderID: any MatchFocus] = [:], save: ([String]) -> Void) async -> DashboardModel {
+                     focus: [ProviderID: any MatchFocus] = [:], history: HistoryWriter? = nil, save: ([String]) -> Void) async -> DashboardModel {
         var model = initial
         // Per provider with match channels: the match it follows for the detail pane, and the rows shown, as its
         // own ids (a fused row's source of that provider).
@@ -290,7 +295,10 @@ enum DashboardRunner {
             keys?.keysRead()
             // Messages about rows off screen draw nothing (`needsDraw`); the next tick shows their counts.
             let messages = inbox.drain()
-            for m in messages { _ = update(&model, m) }
+            for m in messages {
+                _ = update(&model, m)
+                if let history, case .feed(let fm) = m { history.record(fm, in: model.store) }
+            }
             let now = Date()
             if let at = repaintAfterResize, now >= at {
                 repaintAfterResize = nil

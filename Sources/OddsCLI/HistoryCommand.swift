@@ -16,7 +16,7 @@ struct HistoryCommand: AsyncParsableCommand {
             in the config). It is read from the same place: --history, else the config's, else the default file \
             ($XDG_DATA_HOME/odds/history.sqlite).
             """,
-        subcommands: [Matches.self, Show.self, Stats.self])
+        subcommands: [Collect.self, Matches.self, Show.self, Stats.self])
 }
 
 /// Where a history command reads from.
@@ -55,6 +55,49 @@ struct SinceOption: ParsableArguments {
 }
 
 extension HistoryCommand {
+    struct Collect: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "collect",
+            abstract: "Keep every change of the live feeds in the history, printing nothing: the desk's writer, for cron or systemd.",
+            discussion: """
+                Runs until SIGTERM, SIGINT or --limit updates, then writes what is queued and exits 0. Started again on                 the same history it stores nothing twice. The history is --history, else the config's, else the default                 file. Example: odds history collect --provider all --sport all --history postgres://odds@db/odds
+                """)
+        @OptionGroup var providerOption: ProviderOption
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var stream: StreamOptions
+        @OptionGroup var replay: ReplayOptions
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            if stream.history.noHistory { throw ValidationError("odds history collect keeps a history: drop --no-history.") }
+            if case .several = providerOption.choice, replay.replay != nil {
+                throw ValidationError("--replay collects the recording's own provider; drop --provider all (or the list).")
+            }
+        }
+
+        /// The stream's options with the history on: --history, else the config's, else the default file.
+        func kept(_ rt: Runtime) -> StreamOptions {
+            var options = stream
+            if options.history.history == nil && rt.config.history == nil { options.history.history = HistoryOptions.defaultValue }
+            return options
+        }
+
+        func run() async throws {
+            if case .several(let ids, let all) = providerOption.choice {
+                try await withRuntime(common, sport: sportOption.value) { rt in
+                    rt.collecting = true
+                    try await runFusedStream(ids, all: all, options: kept(rt), rt)
+                }
+                return
+            }
+            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
+                rt.collecting = true
+                try await runStreamOrReplay(replay, provider: providerOption.provider, sport: rt.settings.sport,
+                                            options: kept(rt), rt) { try await rt.preparedProvider(rt.settings.provider) }
+            }
+        }
+    }
+
     struct Matches: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "matches",

@@ -38,7 +38,9 @@ enum HistoryViews {
     private static func priceText(_ p: StoredPrice, _ format: OddsFormat) -> String {
         if p.suspended { return "SUSP" }
         guard let odds = p.odds, let price = Price(decimalOdds: odds) else { return p.text ?? "-" }
-        return format == .decimal ? (p.text.flatMap(Price.init(decimal:)) != nil ? p.text! : price.formatted(.decimal)) : price.formatted(format)
+        // The provider's own text where it is already this format's, exactly.
+        if format == .decimal, let text = p.text, Price(decimal: text)?.decimalOdds == odds, !text.hasPrefix("+") { return text }
+        return price.formatted(format)
     }
 
     static func show(_ sources: [StoredSource], _ timeline: Timeline, _ rt: Runtime, ascii: Bool) {
@@ -58,17 +60,17 @@ enum HistoryViews {
         if !lines.isEmpty {
             let records: [[(String, JSONOutput)]] = lines.map { l in
                 [("provider", .string(l.source.provider.tag)), ("book", .string(o.bookText(l.book.isEmpty ? (l.source.provider.singleBook ?? "-") : l.book))),
-                 ("market", .string(l.marketName)), ("selection", .string(l.selectionName)),
+                 ("market", .string(l.marketName)), ("selection", .string(l.selectionName)), ("line", .string(l.line)),
                  ("open", .string(priceText(l.open, o.oddsFormat))), ("high", .string(priceText(l.high, o.oddsFormat))),
                  ("low", .string(priceText(l.low, o.oddsFormat))), ("last", .string(priceText(l.last, o.oddsFormat))),
                  ("close", .string(l.close.map { priceText($0, o.oddsFormat) } ?? "-")),
-                 ("line", .string(HistoryReport.sparkline(l.path, width: 16, ascii: ascii)))]
+                 ("moves", .string(HistoryReport.sparkline(l.path, width: 16, ascii: ascii)))]
             }
             var plain = o
             plain.demo = false
             out += RecordReporter.render(columns: [.init("SRC"), .init("BOOK"), .init("MARKET", shrinkable: true), .init("SELECTION", shrinkable: true),
-                                                   .init("OPEN", rightAligned: true), .init("HIGH", rightAligned: true), .init("LOW", rightAligned: true),
-                                                   .init("LAST", rightAligned: true), .init("CLOSE", rightAligned: true), .init("LINE")],
+                                                   .init("LINE", rightAligned: true), .init("OPEN", rightAligned: true), .init("HIGH", rightAligned: true), .init("LOW", rightAligned: true),
+                                                   .init("LAST", rightAligned: true), .init("CLOSE", rightAligned: true), .init("MOVES")],
                                          records: records, format: .table, options: plain)
         }
         let around = HistoryReport.aroundIncidents(timeline)

@@ -30,6 +30,8 @@ final class Runtime: @unchecked Sendable {
     /// Set while the data comes from a recording (`--replay`): output is labelled as replayed.
     var replaying = false
     var replayedDemo = false
+    /// `odds history collect`: the stream is kept, not printed.
+    var collecting = false
 
     var outputFormat: OutputFormat { common.requestedFormat ?? (io.stdoutIsTTY ? .table : .tsv) }
 

@@ -42,7 +42,9 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
                 moves.prune(store)
                 fusion?.prune { store.events[$0] != nil }
             }
-            if human {
+            if rt.collecting {
+                // Kept by the history writer; nothing to print.
+            } else if human {
                 guard let line = humanLine(message, store: store) else { continue }
                 io.out(TerminalText.safe(line) + "\n")
             } else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OddsHistory
 import OddsFusion
 import OddsJSON
 import OddsModel
@@ -37,6 +38,8 @@ struct Watch: AsyncParsableCommand {
     @Flag(name: .long, help: "Ring the terminal bell on goals and red cards.")
     var bell = false
 
+    @OptionGroup var history: HistoryOptions
+
     @OptionGroup var common: CommonOptions
 
     /// The provider watched when none is named: the one with a channel per match.
@@ -69,8 +72,10 @@ struct Watch: AsyncParsableCommand {
                 let sources = Set((event.match?.sources ?? []).map { EventKey(provider: $0.provider, id: $0.id) })
                 let stats = FeedStats()
                 let feed = try await rt.fusedStream(watched.filter { p in sources.contains { $0.provider == p } }, all: false, stats: stats).stream
+                let writer = try rt.historyWriter(history)
+                defer { rt.finishHistory(writer) }
                 try await Watch.follow(event, sourceEvents: fused.sources.filter { sources.contains(EventKey(provider: $0.provider, id: $0.id)) },
-                                       matchID: event.id, feed: feed, bell: bell, rt)
+                                       matchID: event.id, feed: feed, bell: bell, history: writer, rt)
             }
             return
         }
@@ -80,7 +85,9 @@ struct Watch: AsyncParsableCommand {
             let event = try await Watch.resolve(match, provider: client, sport: rt.settings.sport)
             let stats = FeedStats()
             let feed = try client.matchStream(eventID: event.id, sport: rt.settings.sport, stats: stats)
-            try await Watch.follow(event, sourceEvents: [event], feed: feed, bell: bell, rt)
+            let writer = try rt.historyWriter(history)
+            defer { rt.finishHistory(writer) }
+            try await Watch.follow(event, sourceEvents: [event], feed: feed, bell: bell, history: writer, rt)
         }
     }
 
@@ -136,7 +143,7 @@ struct Watch: AsyncParsableCommand {
     /// freshest scoreboard, an incident several providers tell is printed once (`IncidentLog`), and each
     /// NDJSON line carries the fused match's id.
     static func follow(_ start: Event, sourceEvents: [Event], matchID: String? = nil, feed: FeedStream, bell: Bool,
-                       _ rt: Runtime) async throws {
+                       history: HistoryWriter? = nil, _ rt: Runtime) async throws {
         let io = rt.io
         let human = io.stdoutIsTTY && rt.common.requestedFormat == nil
         let labels = rt.renderOptions.jsonLabels
@@ -145,8 +152,11 @@ struct Watch: AsyncParsableCommand {
         _ = try await untilInterrupted {
             var store = LiveStore()
             var log = IncidentLog()
+            let member = matchID.map { (matchKey: $0, reason: "joined for odds watch") }
             for e in sourceEvents {
-                store.apply(FeedMessage(provider: e.provider, receivedAt: Date(), update: .upsert(e)))
+                let first = FeedMessage(provider: e.provider, receivedAt: Date(), update: .upsert(e))
+                store.apply(first)
+                history?.record(first, in: store, member: member)
                 for incident in e.incidents { log.tell(incident, by: e.provider) }
             }
             /// The match now: one source's event as it is, or the fused view of several.
@@ -175,6 +185,7 @@ struct Watch: AsyncParsableCommand {
             for try await message in feed {
                 if let id = message.update.eventID, !keys.contains(EventKey(provider: message.provider, id: id)) { continue }
                 store.apply(message)
+                history?.record(message, in: store, member: member)
                 // Gone from every source: over, or withdrawn; an ended match's last word may still be on its way.
                 if case .remove = message.update, !keys.contains(where: { store.events[$0] != nil }) {
                     guard last?.status == .ended, !Watch.hasFinalWord(log.incidents) else { return }

@@ -86,6 +86,21 @@ struct DashboardTmuxTests {
         screen.split(separator: "\n", omittingEmptySubsequences: false).prefix(30).dropFirst(2).joined(separator: "\n")
     }
 
+    @Test("With --history the dashboard keeps what it shows, and quits as without")
+    func keepsHistory() async throws {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-history-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        try await Self.withSession { session in
+            try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo --history \(db); echo EXIT=$?")
+            _ = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Lea") }
+            try await waitFor("changes kept", timeout: 20) { ((try? HistoryCLITests.count(db, "price_change")) ?? 0) > 0 }
+            try await session.keys("q")
+            let after = try await session.waitFor("exit", timeout: 15) { Self.exitLine($0) != nil }
+            #expect(Self.exitLine(after) == "EXIT=0")
+        }
+        #expect(try HistoryCLITests.count(db, "source") > 0)
+    }
+
     @Test("Fills with matches, updates without a key, filters, opens details, quits and leaves the terminal sane")
     func interactive() async throws { try await Self.withSession { session in
         try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo; echo EXIT=$?")

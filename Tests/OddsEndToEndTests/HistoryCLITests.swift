@@ -131,4 +131,41 @@ struct HistoryCLITests {
         let missing = try await CLI.run(["history", "matches", "--history", dir + "/none.sqlite"])
         #expect(missing.status == 9 && missing.stderr.contains("no history"), "\(missing.stderr)")
     }
+
+    @Test("history collect prints nothing, keeps every provider's changes with their fused matches, and ends on SIGTERM with 0")
+    func collect() async throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/h.sqlite"
+        let r = try await CLI.run(["history", "collect", "--provider", "all", "--demo", "--history", db],
+                                  env: CLI.environment(["ODDS_DEMO_TICK": "0.02"])) { process, _ in
+            try await waitFor("changes of three providers", timeout: 30) {
+                ((try? Self.count(db, "price_change")) ?? 0) >= 300 && ((try? Self.count(db, "match_member")) ?? 0) > 0
+            }
+            process.signal(SIGTERM)
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        let list = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--json"]).stdout)
+        #expect(Set(list.compactMap { $0["provider"] as? String }).count >= 3)
+        let fused = try #require(list.first { $0["match"] is String }?["match"] as? String)
+        let show = try await CLI.run(["history", "show", fused, "--history", db, "--json"])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(!(try Self.json(show.stdout)).isEmpty)
+    }
+
+    @Test("watch --history keeps the watched match: its incidents and scores")
+    func watch() async throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/h.sqlite"
+        let r = try await CLI.run(["watch", "Arsenal", "--demo", "--history", db], env: CLI.environment(["ODDS_DEMO_TICK": "0.05"])) { process, _ in
+            try await waitFor("the match kept", timeout: 30) { ((try? Self.count(db, "score_change")) ?? 0) > 0 }
+            process.signal(SIGINT)
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        let list = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--json"]).stdout)
+        #expect(list.count == 1 && (list.first?["home"] as? String ?? "").contains("Brighton"), "\(list)")
+    }
 }
+

@@ -45,7 +45,7 @@ struct HistoryHarness {
     }
 }
 
-@Suite("History, over every backend")
+@Suite("History, over every backend", .heavyLane)
 struct HistoryBackendTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
