@@ -208,6 +208,14 @@ final class SQLiteHistory: HistoryBackend {
         throw OddsError.history("The history lost track of \(key.provider.rawValue) event \(key.eventID).")
     }
 
+    /// Caps the file at its current size (nil lifts the cap): a full disk, for the tests of what the writer does then.
+    func capSize(_ capped: Bool) throws {
+        try pool.writeWithoutTransaction { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(capped ? pages : 1_073_741_823)")
+        }
+    }
+
     // MARK: - Looking up what is stored
 
     func known(_ source: SourceKey) throws -> KnownSource {

@@ -166,6 +166,41 @@ struct HistoryBackendTests {
         #expect(counts.dropped + (try h.read { try $0.matches(MatchQuery()) }.count) == 500)
     }
 
+    @Test("A full disk: one warning, the live path goes on, what could not be written is counted; writing resumes without duplicates")
+    func fullDisk() throws {
+        let h = try HistoryHarness(.sqlite)
+        defer { h.remove() }
+        guard case .sqlite(let path) = h.location else { return }
+        let backend = try SQLiteHistory(path: path, writing: true)
+        let warnings = Lines()
+        let writer = HistoryWriter(backend: backend, retentionDays: nil) { warnings.append($0) }
+        var store = LiveStore()
+        func send(_ e: Event, _ s: Double) {
+            let m = Self.message(e, at: s)
+            store.apply(m)
+            writer.record(m, in: store)
+        }
+        send(Self.event(id: "1"), 0)
+        try waitUntil("the first batch", { writer.counts.written == 4 })
+        try backend.capSize(true)
+        // New matches need new pages: none can be written.
+        for i in 2..<40 { send(Self.event(home: "Team \(i) " + String(repeating: "x", count: 2000), id: String(i)), Double(i)) }
+        try waitUntil("the warning", { !warnings.all.isEmpty })
+        #expect(warnings.all.count == 1 && warnings.all[0].contains("live view goes on"), "\(warnings.all)")
+        try backend.capSize(false)
+        send(Self.event(prices: ["2.00", "3.40", "3.60"], id: "1"), 100)
+        send(Self.event(prices: ["2.00", "3.40", "3.60"], id: "1"), 101)
+        let counts = writer.finish()
+        #expect(counts.lost > 0)
+        #expect(warnings.all.count == 2 && warnings.all[1].contains("again"), "\(warnings.all)")
+        try h.read { history in
+            let one = try history.matches(MatchQuery()).filter { $0.key.eventID == "1" }
+            let t = try history.timeline(of: one, filter: TimelineFilter())
+            // Before the outage three prices; after it the one change, once.
+            #expect(t.prices.map(\.text) == ["2.10", "3.40", "3.60", "2.00"], "\(t.prices.map(\.text))")
+        }
+    }
+
     @Test("A history that is missing, or not a history, is one sentence (exit 9)", arguments: HistoryHarness.Kind.allCases)
     func missing(_ kind: HistoryHarness.Kind) throws {
         let h = try HistoryHarness(kind)
@@ -248,3 +283,21 @@ struct HistoryReportTests {
         #expect(HistoryLocation.parse("postgresql://u:pw@h/db", environment: [:]).description == "postgresql://u:***@h/db")
     }
 }
+
+/// Lines gathered from another thread.
+final class Lines: @unchecked Sendable {  // `lines` is behind `lock`
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+/// Waits (a synchronous test, on its own lane) until `condition` holds, 15 s at most.
+func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(15)
+    while !condition() {
+        if Date() > deadline { throw TimedOut(what: what) }
+        usleep(5_000)
+    }
+}
+
