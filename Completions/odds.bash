@@ -1751,13 +1751,13 @@ _odds_history() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    collect|matches|show|stats)
+    collect|matches|show|chart|stats)
         # Offer subcommand argument completions
         "_odds_history_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'collect matches show stats' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'collect matches show chart stats' -- "${cur}"))
         ;;
     esac
 }
@@ -1885,6 +1885,52 @@ _odds_history_show() {
         ;;
     '--book')
         __odds_add_completions -W "$(__odds_custom_complete ---completion history show -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_history_chart() {
+    repeating_flags=()
+    non_repeating_flags=(--ascii --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--history --since --market --selection --svg --height --odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--history')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--market')
+        return
+        ;;
+    '--selection')
+        return
+        ;;
+    '--svg')
+        return
+        ;;
+    '--height')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion history chart -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac

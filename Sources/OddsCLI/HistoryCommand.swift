@@ -16,7 +16,7 @@ struct HistoryCommand: AsyncParsableCommand {
             in the config). It is read from the same place: --history, else the config's, else the default file \
             ($XDG_DATA_HOME/odds/history.sqlite).
             """,
-        subcommands: [Collect.self, Matches.self, Show.self, Stats.self])
+        subcommands: [Collect.self, Matches.self, Show.self, Chart.self, Stats.self])
 }
 
 /// Where a history command reads from.
@@ -165,6 +165,69 @@ extension HistoryCommand {
                 let timeline = try history.timeline(of: sources, filter: TimelineFilter(since: since.date, market: market,
                                                                                          book: common.book.first))
                 HistoryViews.show(sources, timeline, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment))
+            }
+        }
+    }
+
+    struct Chart: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "chart",
+            abstract: "A selection's price over a match: a chart in the terminal, or a standalone SVG.",
+            discussion: """
+                One line per book (--book B: that book; --book best: the best price across books), price up the side,                 time along the bottom (UTC), goals (G), red cards (R), penalties (P) and VAR decisions (V) marked where                 they happened. The market defaults to the main one, the selection to its first. Braille dots on a UTF-8                 terminal, block cells with --ascii. Example: odds history chart Arsenal --selection Arsenal --book best --svg line.svg
+                """)
+        @Argument(help: "The match: an id or a team.")
+        var match: String
+        @OptionGroup var source: HistorySource
+        @OptionGroup var since: SinceOption
+        @Option(name: .long, help: "The market (its name or id, any case; default: the main market).")
+        var market: String?
+        @Option(name: .long, help: "The selection (its name or id, any case; default: the market's first).")
+        var selection: String?
+        @Option(name: .long, help: ArgumentHelp("Write the chart as a standalone SVG file instead.", valueName: "file"))
+        var svg: String?
+        @Option(name: .long, help: "Rows of the plot on a terminal.")
+        var height = 16
+        @Flag(name: .long, help: "ASCII instead of Braille dots.")
+        var ascii = false
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            if height < 4 || height > 200 { throw ValidationError("--height takes 4 to 200 rows.") }
+            if common.book.count > 1 { throw ValidationError("--book takes one book (or best) for a chart.") }
+        }
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let history = try source.open(rt)
+                defer { history.close() }
+                guard let found = StoredMatchFinder.find(match, in: try history.matches(MatchQuery())) else {
+                    throw OddsError.notFound("The history has no match '\(match)' (see odds history matches).")
+                }
+                let timeline = try history.timeline(of: found.sources, filter: TimelineFilter(since: since.date))
+                let book = common.book.first
+                let best = book?.lowercased() == "best"
+                guard var chart = PriceChart.make(timeline, market: market, selection: selection, book: best ? nil : book, best: best,
+                                                  title: found.sources[0].title) else {
+                    throw OddsError.notFound("The history has no price of that selection for '\(match)' (see odds history show).")
+                }
+                let format = rt.settings.oddsFormat
+                func price(_ odds: Rational) -> String { Price(decimalOdds: odds)?.formatted(format) ?? odds.description }
+                if let svg {
+                    do { try ChartDrawing.svg(chart, price: price).write(toFile: svg, atomically: true, encoding: .utf8) } catch {
+                        throw OddsError.output("Cannot write \(svg): \(error.localizedDescription).")
+                    }
+                    rt.io.err("Wrote the chart to \(svg).")
+                    return
+                }
+                // Provider text reaches the terminal made safe; the drawing adds only its own colours.
+                let o = HistoryViews.options(rt, demo: found.sources.contains { $0.demo })
+                chart.title = TerminalText.safe(chart.title)
+                for i in chart.series.indices { chart.series[i].name = TerminalText.safe(o.bookText(chart.series[i].name)) }
+                for i in chart.marks.indices { chart.marks[i].label = TerminalText.safe(chart.marks[i].label) }
+                let lines = ChartDrawing.terminal(chart, width: rt.io.width ?? 80, height: height,
+                                                  unicode: !ascii && HistoryViews.utf8(rt.io.environment), colour: o.color, price: price)
+                rt.io.out(o.banner + lines.joined(separator: "\n") + "\n")
             }
         }
     }

@@ -19,7 +19,7 @@ extension Runtime {
         guard let location = historyLocation(options) else { return nil }
         let backend = try History.open(location, writing: true)
         let io = io
-        let writer = HistoryWriter(backend: backend, retentionDays: config.historyDays ?? 90, demo: demo) { line in
+        let writer = HistoryWriter(backend: backend, retentionDays: config.historyDays ?? 90, demo: demo, lossless: replaying) { line in
             io.err(line)
         }
         if common.verbose { io.err("keeping history in \(location)") }

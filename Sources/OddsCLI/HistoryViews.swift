@@ -14,7 +14,7 @@ enum HistoryViews {
 
     private static func time(_ d: Date) -> String { EventJSON.date(d) }
 
-    private static func options(_ rt: Runtime, demo: Bool) -> RenderOptions {
+    static func options(_ rt: Runtime, demo: Bool) -> RenderOptions {
         var o = rt.renderOptions
         o.demo = o.demo || demo
         return o

@@ -35,6 +35,8 @@ struct ChangeTracker {
         var prices: [SelectionRef: LastPrice]
         var score: ScoreState?
         var incidents: Set<String> = []
+        /// The incidents as last looked at: unchanged (the same array), they are not read again.
+        var lastIncidents: [Incident] = []
         var member: String?
         var facts: SourceRow?
         var touched: Date
@@ -101,11 +103,14 @@ struct ChangeTracker {
         }
         track.score = score
 
-        for incident in e.incidents {
-            let identity = incident.identity
-            guard !track.incidents.contains(identity) else { continue }
-            track.incidents.insert(identity)
-            batch.incidents.append(IncidentRow(source: key, receivedAt: at, identity: identity, incident: incident))
+        if e.incidents != track.lastIncidents {
+            for incident in e.incidents {
+                let identity = incident.identity
+                guard !track.incidents.contains(identity) else { continue }
+                track.incidents.insert(identity)
+                batch.incidents.append(IncidentRow(source: key, receivedAt: at, identity: identity, incident: incident))
+            }
+            track.lastIncidents = e.incidents
         }
         tracks[key] = track
 

@@ -17,6 +17,7 @@ public final class HistoryWriter: @unchecked Sendable {
     public let location: HistoryLocation
     private let backend: any HistoryBackend
     private let capacity: Int
+    private let lossless: Bool
     private let retention: TimeInterval?
     private let warn: @Sendable (String) -> Void
     private let condition = NSCondition()
@@ -37,12 +38,14 @@ public final class HistoryWriter: @unchecked Sendable {
     }
 
     /// Starts writing to `backend`. `retentionDays` (nil: keep everything) prunes older changes at start and hourly;
-    /// `warn` gets one line when writing fails and one when it resumes.
-    public init(backend: any HistoryBackend, capacity: Int = 200_000, retentionDays: Int? = 90, demo: Bool = false,
-                warn: @escaping @Sendable (String) -> Void) {
+    /// `warn` gets one line when writing fails and one when it resumes. `lossless` (a replay, which can wait): a full
+    /// queue holds `record` until there is room, instead of dropping.
+    public init(backend: any HistoryBackend, capacity: Int = 50_000, retentionDays: Int? = 90, demo: Bool = false,
+                lossless: Bool = false, warn: @escaping @Sendable (String) -> Void) {
         self.backend = backend
         self.location = backend.location
         self.capacity = capacity
+        self.lossless = lossless
         self.retention = retentionDays.map { TimeInterval($0) * 86_400 }
         self.warn = warn
         tracker.demo = demo
@@ -63,10 +66,12 @@ public final class HistoryWriter: @unchecked Sendable {
     public func record(_ inputs: [HistoryInput]) {
         condition.lock()
         defer { condition.unlock() }
+        while lossless, !finishing, pending.count + inputs.count > capacity, !pending.isEmpty { condition.wait() }
         guard !finishing else { return }
         let room = max(0, capacity - pending.count)
         if room >= inputs.count {
             pending.append(contentsOf: inputs)
+            if lossless, pending.count >= capacity / 2 { condition.broadcast() }
         } else {
             pending.append(contentsOf: inputs.prefix(room))
             tally.dropped += inputs.count - room
@@ -92,10 +97,11 @@ public final class HistoryWriter: @unchecked Sendable {
         prune(now: Date())
         while true {
             condition.lock()
-            while !finishing, Date() < nextFlush { _ = condition.wait(until: nextFlush) }
+            while !finishing, Date() < nextFlush, !(lossless && pending.count >= capacity / 2) { _ = condition.wait(until: nextFlush) }
             let items = pending
             pending = []
             let done = finishing
+            condition.broadcast()
             condition.unlock()
             nextFlush = Date().addingTimeInterval(HistoryWriter.flushInterval)
             flush(items)

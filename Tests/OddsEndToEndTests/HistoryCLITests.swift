@@ -79,6 +79,16 @@ struct HistoryCLITests {
         let ascii = try await CLI.run(["history", "show", id, "--history", db, "--format", "table", "--ascii"])
         #expect(!ascii.stdout.contains("█") && !ascii.stdout.contains("▁"))
 
+        // A chart on a terminal-like table, and as SVG.
+        let chart = try await CLI.run(["history", "chart", id, "--history", db, "--book", "best"], env: CLI.environment(["COLUMNS": "100"]))
+        #expect(chart.status == 0, "\(chart.stderr)")
+        #expect(chart.stdout.contains("┤") && chart.stdout.contains("UTC") && chart.stdout.contains("best"), "\(chart.stdout)")
+        let svg = dir + "/line.svg"
+        let written = try await CLI.run(["history", "chart", id, "--history", db, "--svg", svg])
+        #expect(written.status == 0, "\(written.stderr)")
+        let drawn = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(drawn.contains("<polyline"))
+
         // The same replay again: every change is already kept.
         let again = try await CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", db])
         #expect(again.status == 0, "\(again.stderr)")

@@ -253,6 +253,34 @@ struct HistoryReportTests {
         #expect(HistoryReport.sparkline(line.path, width: 8, ascii: true).allSatisfy { $0.isASCII })
     }
 
+    @Test("A chart: one line per book or the best price, exact prices on the axis, goals marked; SVG text escaped")
+    func chart() throws {
+        let t0 = HistoryBackendTests.t0
+        let key = SourceKey(provider: .boltodds, eventID: "g")
+        func p(_ s: Double, _ book: String, _ text: String) -> StoredPrice {
+            StoredPrice(at: t0.addingTimeInterval(s), providerAt: nil, source: key, book: book, marketID: "moneyline", marketName: "Moneyline",
+                        line: "", selectionID: "home", selectionName: "Arsenal <FC>", text: text, odds: Price(decimal: text)?.decimalOdds, suspended: false)
+        }
+        var t = Timeline()
+        t.prices = [p(0, "draftkings", "2.00"), p(0, "fanduel", "2.10"), p(60, "draftkings", "2.40"), p(120, "fanduel", "1.50")]
+        t.incidents = [StoredIncident(at: t0.addingTimeInterval(100), source: key, incident: Incident(kind: .goal, minute: 30, team: .away, player: "Palmer", detail: "Goal"))]
+        let books = try #require(PriceChart.make(t, market: nil, selection: nil, book: nil, best: false, title: "Arsenal v Chelsea"))
+        #expect(books.series.map(\.name) == ["draftkings", "fanduel"])
+        #expect(books.low == Rational(3, 2)! && books.high == Rational(12, 5)!)
+        #expect(books.marks.map(\.symbol) == ["G"])
+        let best = try #require(PriceChart.make(t, market: "Moneyline", selection: "home", book: nil, best: true, title: "x"))
+        #expect(best.series.first?.points.map(\.odds) == [Rational(2, 1)!, Rational(21, 10)!, Rational(12, 5)!])
+        #expect(PriceChart.make(t, market: nil, selection: "nobody", book: nil, best: false, title: "x") == nil)
+        let lines = ChartDrawing.terminal(books, width: 60, height: 8, unicode: true, colour: false) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        #expect(lines[1].hasPrefix("2.40 ┤") && lines[8].hasPrefix("1.50 ┤"), "\(lines)")
+        #expect(lines.contains { $0.contains("G") } && lines.last?.contains("G 30' Goal Palmer") == true)
+        #expect(lines.dropFirst().prefix(8).joined().unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) })
+        let plain = ChartDrawing.terminal(books, width: 60, height: 8, unicode: false, colour: false) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        #expect(plain.allSatisfy { $0.unicodeScalars.allSatisfy { $0.isASCII } || $0.contains("Arsenal") })
+        let svg = ChartDrawing.svg(books) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        #expect(svg.hasPrefix("<?xml") && svg.contains("<polyline") && svg.contains("Arsenal &lt;FC&gt;") && !svg.contains("<FC>"))
+    }
+
     @Test("A match named by id, short id, fused id or team: the live one first, the others named")
     func finder() throws {
         func s(_ id: Int64, _ provider: ProviderID, _ event: String, _ home: String, _ away: String, status: String, seen: Double, match: String? = nil) -> StoredSource {

@@ -1,0 +1,149 @@
+import Foundation
+import OddsModel
+
+/// Draws a `PriceChart` in a terminal (Braille dots, or block cells without Unicode) and as a standalone SVG.
+/// The axis labels are prices as the history keeps them (exact), and times in UTC.
+public enum ChartDrawing {
+    /// ANSI colours of the lines, in order.
+    static let colours = ["\u{1B}[36m", "\u{1B}[33m", "\u{1B}[35m", "\u{1B}[32m", "\u{1B}[34m", "\u{1B}[31m"]
+
+    /// The chart as terminal lines, `width` × `height` cells for the plot plus axes, legend and marks.
+    /// `price` writes an axis price in the user's format.
+    public static func terminal(_ c: PriceChart, width: Int, height: Int, unicode: Bool, colour: Bool,
+                                price: (Rational) -> String) -> [String] {
+        let top = price(c.high), bottom = price(c.low)
+        let axis = max(top.count, bottom.count)
+        let cols = max(10, width - axis - 3), rows = max(4, height)
+        // Per cell: the dots set (Braille: 2 × 4 a cell; blocks: one a cell) and the series that set them last.
+        let dotsX = unicode ? 2 : 1, dotsY = unicode ? 4 : 1
+        var dots = Array(repeating: Array(repeating: UInt8(0), count: cols), count: rows)
+        var owner = Array(repeating: Array(repeating: -1, count: cols), count: rows)
+        let gridW = cols * dotsX, gridH = rows * dotsY
+        func plot(_ gx: Int, _ gy: Int, _ s: Int) {
+            guard gx >= 0, gx < gridW, gy >= 0, gy < gridH else { return }
+            let cx = gx / dotsX, cy = gy / dotsY
+            let bit: UInt8 = unicode ? brailleBit(gx % 2, gy % 4) : 1
+            dots[cy][cx] |= bit
+            owner[cy][cx] = s
+        }
+        func gy(_ o: Rational) -> Int { Int(((1 - c.level(o)) * Double(gridH - 1)).rounded()) }
+        func gx(_ d: Date) -> Int { Int((c.position(d) * Double(gridW - 1)).rounded()) }
+        for (s, series) in c.series.enumerated() {
+            for (i, p) in series.points.enumerated() {
+                let x0 = gx(p.at), y = gy(p.odds)
+                let x1 = i + 1 < series.points.count ? gx(series.points[i + 1].at) : gridW - 1
+                for x in x0...max(x0, x1) { plot(x, y, s) }
+                if i + 1 < series.points.count {
+                    let y1 = gy(series.points[i + 1].odds)
+                    for yy in min(y, y1)...max(y, y1) { plot(x1, yy, s) }
+                }
+            }
+        }
+        var lines: [String] = [c.title]
+        for r in 0..<rows {
+            let label = r == 0 ? top : r == rows - 1 ? bottom : ""
+            var line = String(repeating: " ", count: axis - label.count) + label + " ┤"
+            if !unicode { line = String(line.dropLast()) + "|" }
+            // One colour code a run of cells of one line, not one a cell.
+            var painting = -1
+            for x in 0..<cols {
+                let d = dots[r][x]
+                let who = d == 0 ? -1 : owner[r][x]
+                if colour, who != painting, who >= 0 || painting >= 0 {
+                    line += who >= 0 ? colours[who % colours.count] : "\u{1B}[0m"
+                    painting = who
+                }
+                line += d == 0 ? " " : unicode ? String(UnicodeScalar(0x2800 + UInt32(d))!) : "*"
+            }
+            if painting >= 0 { line += "\u{1B}[0m" }
+            lines.append(line)
+        }
+        let pad = String(repeating: " ", count: axis + 2)
+        // The marks under the plot, then the times.
+        var markRow = Array(repeating: Character(" "), count: cols)
+        for m in c.marks { markRow[min(cols - 1, max(0, Int((c.position(m.at) * Double(cols - 1)).rounded())))] = m.symbol }
+        lines.append(pad + (unicode ? "└" : "+") + String(repeating: unicode ? "─" : "-", count: cols))
+        if !c.marks.isEmpty { lines.append(pad + " " + String(markRow)) }
+        let start = clock(c.from), end = clock(c.to)
+        lines.append(pad + " " + start + String(repeating: " ", count: max(1, cols - start.count - end.count)) + end + " UTC")
+        var legend = c.series.enumerated().map { s, series in
+            let swatch = unicode ? "━━" : "--"
+            return (colour ? colours[s % colours.count] + swatch + "\u{1B}[0m" : swatch) + " " + series.name
+        }.joined(separator: "   ")
+        if !c.marks.isEmpty {
+            legend += "   " + c.marks.map { "\($0.symbol) \($0.label)" }.joined(separator: ", ")
+        }
+        lines.append(legend)
+        return lines
+    }
+
+    /// The Braille dot of column `x` (0–1) and row `y` (0–3) of a cell.
+    static func brailleBit(_ x: Int, _ y: Int) -> UInt8 {
+        let bits: [[UInt8]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
+        return bits[y][x]
+    }
+
+    static func clock(_ d: Date) -> String {
+        let s = ISODate.text(d, milliseconds: false)
+        return String(s.dropFirst(11).prefix(8))
+    }
+
+    /// The chart as a standalone SVG document.
+    public static func svg(_ c: PriceChart, width: Int = 960, height: Int = 480, price: (Rational) -> String) -> String {
+        let left = 70.0, right = 20.0, topMargin = 40.0, bottomMargin = 70.0
+        let w = Double(width) - left - right, h = Double(height) - topMargin - bottomMargin
+        func x(_ d: Date) -> Double { left + c.position(d) * w }
+        func y(_ o: Rational) -> Double { topMargin + (1 - c.level(o)) * h }
+        let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="12">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="\(left)" y="24" font-size="15">\(escape(c.title))</text>
+            <line x1="\(left)" y1="\(topMargin)" x2="\(left)" y2="\(topMargin + h)" stroke="#444"/>
+            <line x1="\(left)" y1="\(topMargin + h)" x2="\(left + w)" y2="\(topMargin + h)" stroke="#444"/>
+            <text x="\(left - 6)" y="\(topMargin + 4)" text-anchor="end">\(escape(price(c.high)))</text>
+            <text x="\(left - 6)" y="\(topMargin + h + 4)" text-anchor="end">\(escape(price(c.low)))</text>
+            <text x="\(left)" y="\(topMargin + h + 18)">\(clock(c.from))</text>
+            <text x="\(left + w)" y="\(topMargin + h + 18)" text-anchor="end">\(clock(c.to)) UTC</text>
+
+            """
+        for m in c.marks {
+            let mx = format(x(m.at))
+            out += "<line x1=\"\(mx)\" y1=\"\(topMargin)\" x2=\"\(mx)\" y2=\"\(format(topMargin + h))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n"
+            out += "<text x=\"\(mx)\" y=\"\(format(topMargin - 4))\" text-anchor=\"middle\">\(escape(String(m.symbol)))<title>\(escape(m.label))</title></text>\n"
+        }
+        for (i, s) in c.series.enumerated() {
+            var points: [String] = []
+            for (j, p) in s.points.enumerated() {
+                let next = j + 1 < s.points.count ? s.points[j + 1].at : c.to
+                points.append("\(format(x(p.at))),\(format(y(p.odds)))")
+                points.append("\(format(x(next))),\(format(y(p.odds)))")
+            }
+            out += "<polyline fill=\"none\" stroke=\"\(palette[i % palette.count])\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n"
+            let ly = format(topMargin + h + 38 + Double(i / 4) * 16), lx = format(left + Double(i % 4) * 200)
+            out += "<text x=\"\(lx)\" y=\"\(ly)\" fill=\"\(palette[i % palette.count])\">━ \(escape(s.name))</text>\n"
+        }
+        return out + "</svg>\n"
+    }
+
+    static func format(_ v: Double) -> String { String(format: "%.1f", v) }
+
+    /// Text made safe inside XML: markup characters escaped, control characters dropped.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0xFFFE...0xFFFF).contains(scalar.value) { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
