@@ -71,6 +71,9 @@ enum Docs {
     providers (one row per real match) when no --provider is given; [aliases] maps a team name to the name it \
     stands for ("Man Utd" = "Manchester United") where the shipped table does not join two spellings.
 
+    HISTORY: history = "PATH" (a SQLite file) or "postgres://…" keeps every change odds stream, watch and dash \
+    see without --history; history_days (default 90) is how long changes are kept. --no-history turns it off.
+
     DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \
     freezes it) sets how fast it moves; ODDS_DEMO_BOOK_LAG (a chance from 0 to 1, default 0.0001) is how often, \
     each minute of a match's play, a BoltOdds book lags into an arbitrage.
@@ -80,6 +83,7 @@ enum Docs {
     key or bad config file; 3 authentication failed (HTTP 401, close 4001 or 4010); 4 access denied or plan \
     limit (HTTP 403, close 4003, 4005 or 4029); 5 not found (HTTP 404); 6 rate limited (HTTP 429 after \
     retries, or with a Retry-After over 30 s); 7 network failure; 8 the provider sent something unusable (or HTTP 5xx after retries); \
+    9 the history database cannot be opened, read or written (unreachable, not writable, another writer); \
     64 usage error (including close 4004, a sport the provider does not stream); 130 a one-shot query \
     interrupted by SIGINT/SIGTERM/SIGHUP (every command exits within a second of one).
     """),
