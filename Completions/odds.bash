@@ -1852,7 +1852,7 @@ _odds_history_matches() {
 
 _odds_history_show() {
     repeating_flags=()
-    non_repeating_flags=(--ascii --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--ascii --all --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--book)
     non_repeating_options=(--history --since --provider --market --odds-format --color --format)
     __odds_offer_flags_options 1

@@ -146,6 +146,8 @@ extension HistoryCommand {
         var market: String?
         @Flag(name: .long, help: "Sparklines in ASCII instead of Unicode blocks.")
         var ascii = false
+        @Flag(name: .customLong("all"), help: "On a terminal, every row of the timeline (default: the latest 40).")
+        var everyRow = false
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
@@ -164,7 +166,7 @@ extension HistoryCommand {
                 if let provider { sources = sources.filter { $0.key.provider.rawValue == provider.lowercased() } }
                 let timeline = try history.timeline(of: sources, filter: TimelineFilter(since: since.date, market: market,
                                                                                          book: common.book.first))
-                HistoryViews.show(sources, timeline, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment))
+                HistoryViews.show(sources, timeline, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment), all: everyRow)
             }
         }
     }

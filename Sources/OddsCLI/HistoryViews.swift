@@ -43,9 +43,25 @@ enum HistoryViews {
         return price.formatted(format)
     }
 
-    static func show(_ sources: [StoredSource], _ timeline: Timeline, _ rt: Runtime, ascii: Bool) {
+    /// Rows of the timeline a terminal shows without `--all`: the latest.
+    static let recentRows = 40
+
+    static func show(_ sources: [StoredSource], _ timeline: Timeline, _ rt: Runtime, ascii: Bool, all: Bool) {
         let o = options(rt, demo: sources.contains { $0.demo })
         let format = rt.outputFormat
+        if format == .json || format == .ndjson {
+            // Every row, written as it is made: a match of many changes is never held twice over.
+            var out = format == .json ? "[" : ""
+            var first = true
+            for record in timelineRecords(timeline, o.oddsFormat) {
+                let line = JSONOutput.object(record + o.jsonLabels).rendered
+                if format == .json { out += first ? line : "," + line } else { out += line + "\n" }
+                first = false
+                if out.utf8.count >= 1 << 20 { rt.io.out(out); out = "" }
+            }
+            rt.io.out(out + (format == .json ? "]\n" : ""))
+            return
+        }
         if format != .table {
             rt.io.out(RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: format, options: o))
             return
@@ -83,10 +99,12 @@ enum HistoryViews {
                 out += "  \(time(a.incident.at).dropFirst(11).prefix(12))  " + TerminalText.safe("\(what):  " + moves.joined(separator: "  ")) + "\n"
             }
         }
-        out += "\nTimeline:\n"
+        let records = timelineRecords(timeline, o.oddsFormat, last: all ? nil : recentRows)
+        let total = timeline.prices.count + timeline.scores.count + timeline.incidents.count
+        out += total > records.count ? "\nTimeline, the latest \(records.count) of \(total) rows (--all for every row; --json, --csv for scripts):\n" : "\nTimeline:\n"
         var plain = o
         plain.demo = false
-        out += RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: .table, options: plain)
+        out += RecordReporter.render(columns: timelineColumns, records: records, format: .table, options: plain)
         rt.io.out(out)
     }
 
@@ -97,7 +115,7 @@ enum HistoryViews {
     ]
 
     /// Every stored row in time order; prices, score changes and incidents interleaved.
-    static func timelineRecords(_ t: Timeline, _ format: OddsFormat) -> [[(String, JSONOutput)]] {
+    static func timelineRecords(_ t: Timeline, _ format: OddsFormat, last: Int? = nil) -> [[(String, JSONOutput)]] {
         enum Row { case price(StoredPrice), score(StoredScore), incident(StoredIncident) }
         var rows: [(Date, Int, Row)] = []
         rows.reserveCapacity(t.prices.count + t.scores.count + t.incidents.count)
@@ -105,6 +123,7 @@ enum HistoryViews {
         for (i, s) in t.scores.enumerated() { rows.append((s.at, i, .score(s))) }
         for (i, x) in t.incidents.enumerated() { rows.append((x.at, i, .incident(x))) }
         rows.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        if let last, rows.count > last { rows.removeFirst(rows.count - last) }
         return rows.map { at, _, row in
             switch row {
             case .price(let p):

@@ -62,20 +62,59 @@ public struct StoredSource: Sendable, Equatable {
     public var title: String { away.map { "\(home) v \($0)" } ?? home }
 }
 
+/// A stored selection: what every price change of it shares (one object, not copied into each change).
+public final class StoredSelection: Sendable, Equatable {
+    /// Its row in the history (0 when not read from one): what tells one line from another.
+    public let rowID: Int64
+    public let source: SourceKey
+    public let book: String
+    public let marketID: String
+    public let marketName: String
+    public let line: String
+    public let selectionID: String
+    public let selectionName: String
+
+    public init(rowID: Int64, source: SourceKey, book: String, marketID: String, marketName: String, line: String,
+                selectionID: String, selectionName: String) {
+        self.rowID = rowID; self.source = source; self.book = book; self.marketID = marketID; self.marketName = marketName
+        self.line = line; self.selectionID = selectionID; self.selectionName = selectionName
+    }
+
+    public static func == (a: StoredSelection, b: StoredSelection) -> Bool {
+        a === b || (a.rowID == b.rowID && a.source == b.source && a.book == b.book && a.marketID == b.marketID
+                    && a.marketName == b.marketName && a.line == b.line && a.selectionID == b.selectionID && a.selectionName == b.selectionName)
+    }
+}
+
 /// A stored price change.
 public struct StoredPrice: Sendable, Equatable {
     public var at: Date
     public var providerAt: Date?
-    public var source: SourceKey
-    public var book: String
-    public var marketID: String
-    public var marketName: String
-    public var line: String
-    public var selectionID: String
-    public var selectionName: String
+    public var selection: StoredSelection
     public var text: String?
     public var odds: Rational?
     public var suspended: Bool
+
+    public init(at: Date, providerAt: Date?, selection: StoredSelection, text: String?, odds: Rational?, suspended: Bool) {
+        self.at = at; self.providerAt = providerAt; self.selection = selection; self.text = text; self.odds = odds; self.suspended = suspended
+    }
+
+    public init(at: Date, providerAt: Date?, source: SourceKey, book: String, marketID: String, marketName: String, line: String,
+                selectionID: String, selectionName: String, text: String?, odds: Rational?, suspended: Bool) {
+        self.init(at: at, providerAt: providerAt,
+                  selection: StoredSelection(rowID: 0, source: source, book: book, marketID: marketID, marketName: marketName, line: line,
+                                             selectionID: selectionID, selectionName: selectionName),
+                  text: text, odds: odds, suspended: suspended)
+    }
+
+    public var source: SourceKey { selection.source }
+    public var book: String { selection.book }
+    public var marketID: String { selection.marketID }
+    public var marketName: String { selection.marketName }
+    public var line: String { selection.line }
+    public var selectionID: String { selection.selectionID }
+    public var selectionName: String { selection.selectionName }
+    public var selectionRowID: Int64 { selection.rowID }
 }
 
 /// A stored score, status or period change.

@@ -35,6 +35,18 @@ public struct IncidentPrices: Sendable, Equatable {
     }
 }
 
+extension Array {
+    /// The index of the first element for which `isAfter` holds, in an array where it holds for a suffix.
+    func partitionPoint(_ isAfter: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if isAfter(self[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+}
+
 /// What `history show` works out of a timeline.
 public enum HistoryReport {
     /// When each source first went live, as its stored status changes say.
@@ -47,38 +59,50 @@ public enum HistoryReport {
     /// Each selection's line per source and book, in the order first seen.
     public static func lines(_ t: Timeline) -> [SelectionLine] {
         let kickoffs = kickoffs(t)
-        var order: [String] = []
-        var lines: [String: SelectionLine] = [:]
+        // Mutated in place (by index): a line's path is never copied as it grows.
+        var index: [LineKey: Int] = [:]
+        var lines: [SelectionLine] = []
         for p in t.prices {
-            let key = [p.source.provider.rawValue, p.source.eventID, p.book, p.marketID, p.line, p.selectionID].joined(separator: "\u{1F}")
-            if var l = lines[key] {
-                l.last = p
+            let key = LineKey(p)
+            let priced = p.odds != nil && !p.suspended
+            let beforeKickoff = kickoffs[p.source].map { p.at < $0 } ?? false
+            if let i = index[key] {
+                lines[i].last = p
                 if let o = p.odds, !p.suspended {
-                    l.path.append(o)
-                    if l.high.odds.map({ o > $0 }) ?? true { l.high = p }
-                    if l.low.odds.map({ o < $0 }) ?? true { l.low = p }
+                    lines[i].path.append(o)
+                    if lines[i].high.odds.map({ o > $0 }) ?? true { lines[i].high = p }
+                    if lines[i].low.odds.map({ o < $0 }) ?? true { lines[i].low = p }
                 }
-                if let k = kickoffs[p.source], p.at < k, p.odds != nil, !p.suspended { l.close = p }
-                lines[key] = l
+                if beforeKickoff, priced { lines[i].close = p }
             } else {
-                order.append(key)
-                let priced = p.odds != nil && !p.suspended
-                var close: StoredPrice?
-                if let k = kickoffs[p.source], p.at < k, priced { close = p }
-                lines[key] = SelectionLine(source: p.source, book: p.book, marketID: p.marketID, marketName: p.marketName, line: p.line,
+                index[key] = lines.count
+                lines.append(SelectionLine(source: p.source, book: p.book, marketID: p.marketID, marketName: p.marketName, line: p.line,
                                            selectionID: p.selectionID, selectionName: p.selectionName, open: p, high: p, low: p, last: p,
-                                           close: close, path: priced ? [p.odds!] : [])
+                                           close: beforeKickoff && priced ? p : nil, path: priced ? [p.odds!] : []))
             }
         }
-        return order.compactMap { lines[$0] }
+        return lines
+    }
+
+    /// What tells one selection's line from another: its row in the history, else its names.
+    private struct LineKey: Hashable {
+        var row: Int64
+        var names: [String]
+        init(_ p: StoredPrice) {
+            row = p.selectionRowID
+            names = row != 0 ? [] : [p.source.provider.rawValue, p.source.eventID, p.book, p.marketID, p.line, p.selectionID]
+        }
     }
 
     /// The market a match is mostly priced on: a result or winner market if there is one, else the one that changed most.
     public static func mainMarket(_ t: Timeline) -> (source: SourceKey, book: String, marketID: String)? {
+        // Counted per selection first (a pointer a row), then per market.
+        var perSelection: [ObjectIdentifier: (selection: StoredSelection, n: Int)] = [:]
+        for p in t.prices { perSelection[ObjectIdentifier(p.selection), default: (p.selection, 0)].n += 1 }
         var counts: [String: (key: (SourceKey, String, String), name: String, n: Int)] = [:]
-        for p in t.prices {
-            let k = [p.source.provider.rawValue, p.source.eventID, p.book, p.marketID].joined(separator: "\u{1F}")
-            counts[k, default: ((p.source, p.book, p.marketID), p.marketName, 0)].n += 1
+        for (s, n) in perSelection.values {
+            let k = [s.source.provider.rawValue, s.source.eventID, s.book, s.marketID].joined(separator: "\u{1F}")
+            counts[k, default: ((s.source, s.book, s.marketID), s.marketName, 0)].n += n
         }
         let words = ["result", "1x2", "match odds", "money line", "moneyline", "winner", "full time", "fulltime", "3-way", "h2h"]
         func isMain(_ name: String) -> Bool { let n = name.lowercased(); return words.contains { n.contains($0) } }
@@ -92,14 +116,22 @@ public enum HistoryReport {
     /// For each goal, red card, penalty and VAR decision: the main market's price just before and first after.
     public static func aroundIncidents(_ t: Timeline) -> [IncidentPrices] {
         guard let main = mainMarket(t) else { return [] }
+        let incidents = t.incidents.filter { matters($0.incident) }
+        guard !incidents.isEmpty else { return [] }
         let prices = t.prices.filter { $0.source == main.source && $0.book == main.book && $0.marketID == main.marketID }
         var names: [String] = []
-        for p in prices where !names.contains(p.selectionName) { names.append(p.selectionName) }
+        var bySelection: [String: [StoredPrice]] = [:]
+        for p in prices {
+            if bySelection[p.selectionName] == nil { names.append(p.selectionName) }
+            bySelection[p.selectionName, default: []].append(p)
+        }
         let marketName = prices.first?.marketName ?? main.marketID
-        return t.incidents.filter { matters($0.incident) }.map { i in
+        return incidents.map { i in
             let selections = names.map { name -> (name: String, before: StoredPrice?, after: StoredPrice?) in
-                let mine = prices.filter { $0.selectionName == name }
-                return (name, mine.last { $0.at < i.at }, mine.first { $0.at >= i.at })
+                let mine = bySelection[name]!
+                // Oldest first: the first at or after the incident splits before from after.
+                let split = mine.partitionPoint { $0.at >= i.at }
+                return (name, split > 0 ? mine[split - 1] : nil, split < mine.count ? mine[split] : nil)
             }
             return IncidentPrices(incident: i, marketName: marketName, selections: selections)
         }

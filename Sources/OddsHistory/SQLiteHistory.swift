@@ -285,32 +285,40 @@ final class SQLiteHistory: HistoryBackend {
         let since = filter.since?.historyMillis ?? Int64.min
         return try read { db in
             var out = Timeline()
+            // The selections once (their names shared by every row), then their prices by the (selection, time) index.
             var sql = """
-                SELECT p.received_at, p.provider_at, s.source_id, s.book, s.market_id, s.market_name, s.line, s.selection_key,
-                       s.selection_name, p.price_text, p.odds_num, p.odds_den, p.suspended
-                FROM selection s JOIN price_change p ON p.selection_id = s.id
-                WHERE s.source_id IN (\(marks)) AND p.received_at >= ?
+                SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection
+                WHERE source_id IN (\(marks))
                 """
-            var arguments = ids + [since]
+            var arguments = ids
             if let book = filter.book {
-                sql += " AND lower(s.book) = lower(?)"
+                sql += " AND lower(book) = lower(?)"
                 arguments += [book]
             }
             if let market = filter.market {
-                sql += " AND (lower(s.market_id) = lower(?) OR lower(s.market_name) = lower(?))"
+                sql += " AND (lower(market_id) = lower(?) OR lower(market_name) = lower(?))"
                 arguments += [market, market]
             }
-            sql += " ORDER BY p.received_at, p.rowid"
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let r = try cursor.next() {
-                guard let source = byID[r[2]] else { continue }
-                let odds: Rational? = { () -> Rational? in
-                    guard let n = r[10] as Int64?, let d = r[11] as Int64? else { return nil }
-                    return Rational(n, d)
-                }()
-                out.prices.append(StoredPrice(at: Date(historyMillis: r[0]), providerAt: (r[1] as Int64?).map(Date.init(historyMillis:)),
-                                              source: source, book: r[3], marketID: r[4], marketName: r[5], line: r[6],
-                                              selectionID: r[7], selectionName: r[8], text: r[9], odds: odds, suspended: r[12]))
+            var selections: [Int64: StoredSelection] = [:]
+            for r in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                guard let source = byID[r[1]] else { continue }
+                selections[r[0]] = StoredSelection(rowID: r[0], source: source, book: r[2], marketID: r[3], marketName: r[4], line: r[5],
+                                                   selectionID: r[6], selectionName: r[7])
+            }
+            if !selections.isEmpty {
+                let keys = Array(selections.keys)
+                let cursor = try Row.fetchCursor(db, sql: """
+                    SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
+                    WHERE selection_id IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", "))) AND received_at >= ?
+                    ORDER BY received_at, rowid
+                    """, arguments: StatementArguments(keys) + [since])
+                while let r = try cursor.next() {
+                    guard let selection = selections[r[0]] else { continue }
+                    var odds: Rational?
+                    if let n = r[4] as Int64?, let d = r[5] as Int64? { odds = Rational(n, d) }
+                    out.prices.append(StoredPrice(at: Date(historyMillis: r[1]), providerAt: (r[2] as Int64?).map(Date.init(historyMillis:)),
+                                                  selection: selection, text: r[3], odds: odds, suspended: r[6]))
+                }
             }
             for r in try Row.fetchAll(db, sql: """
                 SELECT received_at, source_id, home, away, score_text, status, period, clock FROM score_change

@@ -74,7 +74,7 @@ struct HistoryCLITests {
         #expect(tsv.stdout.split(separator: "\n").count == timeline.count + 1)
         #expect(tsv.stdout.split(separator: "\n").first?.hasPrefix("TIME\tTYPE\tPROVIDER") == true)
         let table = try await CLI.run(["history", "show", id, "--history", db, "--format", "table"])
-        #expect(table.stdout.contains("DEMO DATA") && table.stdout.contains("OPEN") && table.stdout.contains("CLOSE") && table.stdout.contains("Timeline:"))
+        #expect(table.stdout.contains("DEMO DATA") && table.stdout.contains("OPEN") && table.stdout.contains("CLOSE") && table.stdout.contains("Timeline"))
         #expect(table.stdout.contains("▁") || table.stdout.contains("█"), "a sparkline")
         let ascii = try await CLI.run(["history", "show", id, "--history", db, "--format", "table", "--ascii"])
         #expect(!ascii.stdout.contains("█") && !ascii.stdout.contains("▁"))

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Reading a big history: `odds history matches` over a database of --rows price changes, and `odds history show`
+of one match that has --match-rows of them, as commands (best of --repeat).
+
+The database is made by odds itself (its schema, from a short demo recording), then filled by Python with
+synthetic sources, selections and price changes spread over --days; the match shown gets --match-rows of them.
+
+Usage: Benchmarks/history_read.py [--binary .build/release/odds] [--rows 10000000] [--match-rows 200000] [--repeat 5]
+"""
+import argparse
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def timed(cmd, env):
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    return time.perf_counter() - start
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", default=".build/release/odds")
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--match-rows", type=int, default=200_000)
+    ap.add_argument("--sources", type=int, default=5_000)
+    ap.add_argument("--days", type=int, default=90)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--keep", help="keep the database at this path (and reuse it when it exists)")
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="odds-history-read-")
+    env = dict(os.environ, XDG_CONFIG_HOME=work, HOME=work, ODDS_DEMO_TICK="0.01")
+    try:
+        db = args.keep or os.path.join(work, "big.sqlite")
+        if not os.path.exists(db):
+            rec = os.path.join(work, "tiny.ndjson")
+            subprocess.run([args.binary, "record", "--provider", "tickodds", "--demo", "--limit", "20", "-o", rec],
+                           check=True, env=env, stderr=subprocess.DEVNULL)
+            subprocess.run([args.binary, "history", "collect", "--replay", rec, "--speed", "max", "--history", db],
+                           check=True, env=env, stderr=subprocess.DEVNULL)
+            fill(db, args)
+        c = sqlite3.connect(db)
+        total = c.execute("SELECT count(*) FROM price_change").fetchone()[0]
+        target, rows = c.execute("SELECT event_id, price_changes FROM source ORDER BY price_changes DESC LIMIT 1").fetchone()
+        c.close()
+        size = os.path.getsize(db)
+        matches = [timed([args.binary, "history", "matches", "--history", db, "--json"], env) for _ in range(args.repeat)]
+        since = [timed([args.binary, "history", "matches", "--history", db, "--since", "2h", "--json"], env) for _ in range(args.repeat)]
+        show = [timed([args.binary, "history", "show", target, "--history", db, "--json"], env) for _ in range(args.repeat)]
+        table = [timed([args.binary, "history", "show", target, "--history", db, "--format", "table"], env) for _ in range(args.repeat)]
+        print(f"database: {total:,} price changes, {size / 1e6:.0f} MB ({size / max(1, total):.0f} bytes a change)")
+        print(f"odds history matches --json                {min(matches) * 1000:.1f} ms")
+        print(f"odds history matches --since 2h --json     {min(since) * 1000:.1f} ms")
+        print(f"odds history show ({rows:,} rows) --json    {min(show) * 1000:.1f} ms")
+        print(f"odds history show ({rows:,} rows) table     {min(table) * 1000:.1f} ms")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def fill(db, args):
+    c = sqlite3.connect(db)
+    c.execute("PRAGMA journal_mode=WAL")
+    c.execute("PRAGMA synchronous=NORMAL")
+    rnd = random.Random(7)
+    now = int(time.time() * 1000)
+    start = now - args.days * 86_400_000
+    c.execute("BEGIN")
+    sources = []
+    for i in range(args.sources):
+        first = start + rnd.randrange(args.days * 86_400_000 - 3 * 3_600_000)
+        cur = c.execute("""INSERT INTO source (provider, event_id, sport, league, home, away, start_time, first_seen, last_seen, price_changes)
+                           VALUES ('tickodds', ?, 'soccer', 'Bench League', ?, ?, ?, ?, ?, 0)""",
+                        (f"bench-{i}", f"Home {i}", f"Away {i}", first + 3_600_000, first, first + 3 * 3_600_000))
+        sources.append((cur.lastrowid, first))
+    # The match shown: live now.
+    cur = c.execute("""INSERT INTO source (provider, event_id, sport, league, home, away, start_time, first_seen, last_seen, price_changes)
+                       VALUES ('tickodds', 'bench-target', 'soccer', 'Bench League', 'Target Home', 'Target Away', ?, ?, ?, 0)""",
+                    (now - 3_600_000, now - 3 * 3_600_000, now))
+    target = (cur.lastrowid, now - 3 * 3_600_000)
+    selections = {}
+    for sid, _ in sources + [target]:
+        ids = []
+        for m, names in [("full_time_result:full_game", ["home", "draw", "away"]), ("total_goals:full_game", ["over", "under"]),
+                         ("both_teams_to_score:full_game", ["yes", "no"])]:
+            for n in names:
+                cur = c.execute("""INSERT INTO selection (source_id, book, market_id, line, selection_key, market_name, selection_name)
+                                   VALUES (?, 'tickodds', ?, '', ?, ?, ?)""", (sid, m, n, m, n))
+                ids.append(cur.lastrowid)
+        selections[sid] = ids
+    c.commit()
+
+    def rows(sid, first, n):
+        ids = selections[sid]
+        for k in range(n):
+            num = rnd.randrange(101, 5000)
+            yield (ids[k % len(ids)], first + k * (3 * 3_600_000 // max(1, n)), None, f"{num / 100:.2f}", num, 100, 0)
+
+    other = args.rows - args.match_rows
+    per = other // len(sources)
+    c.execute("BEGIN")
+    for sid, first in sources:
+        c.executemany("INSERT INTO price_change VALUES (?,?,?,?,?,?,?)", rows(sid, first, per))
+        c.execute("UPDATE source SET price_changes = ? WHERE id = ?", (per, sid))
+    c.executemany("INSERT INTO price_change VALUES (?,?,?,?,?,?,?)", rows(target[0], target[1], args.match_rows))
+    c.execute("UPDATE source SET price_changes = ? WHERE id = ?", (args.match_rows, target[0]))
+    c.commit()
+    c.execute("ANALYZE")
+    c.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
