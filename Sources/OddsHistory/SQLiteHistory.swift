@@ -34,8 +34,11 @@ final class SQLiteHistory: HistoryBackend {
         config.label = "odds-history"
         config.readonly = !writing
         config.foreignKeysEnabled = true
+        config.maximumReaderCount = 2
         config.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            // A writer appends: a small page cache is enough, and keeps the live commands' memory as it was.
+            if writing { try db.execute(sql: "PRAGMA cache_size = -512") }
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
@@ -219,7 +222,8 @@ final class SQLiteHistory: HistoryBackend {
     // MARK: - Looking up what is stored
 
     func known(_ source: SourceKey) throws -> KnownSource {
-        try pool.read { db in
+        // On the writer's own connection: a writer opens no reader connection (nor its page cache) for this.
+        try pool.writeWithoutTransaction { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT id, last_seen FROM source WHERE provider = ? AND event_id = ?",
                                              arguments: [source.provider.rawValue, source.eventID]) else { return KnownSource() }
             let id: Int64 = row[0]
