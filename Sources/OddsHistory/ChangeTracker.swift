@@ -85,12 +85,12 @@ struct ChangeTracker {
 
         switch input.scope {
         case .all:
-            for market in e.markets { prices(of: market, key, at, e.updatedAt, &track, &batch) }
+            for market in e.markets { prices(of: market, key, at, input.providerTime, &track, &batch) }
         case .books(let books):
-            for market in e.markets where books.contains(market.book ?? "") { prices(of: market, key, at, e.updatedAt, &track, &batch) }
+            for market in e.markets where books.contains(market.book ?? "") { prices(of: market, key, at, input.providerTime, &track, &batch) }
         case .selection(let marketID, let book, let selectionID):
             for market in e.markets where market.id == marketID && market.book == book {
-                prices(of: market, key, at, e.updatedAt, &track, &batch, only: selectionID)
+                prices(of: market, key, at, input.providerTime, &track, &batch, only: selectionID)
             }
         case .facts:
             break
@@ -99,7 +99,7 @@ struct ChangeTracker {
         let score = ScoreState(home: e.score?.home, away: e.score?.away, scoreText: e.scoreText, status: e.status.rawValue,
                                period: e.period, clock: e.clock)
         if track.score.map({ score.differs(from: $0) }) ?? true {
-            batch.scores.append(ScoreRow(source: key, receivedAt: at, providerAt: e.updatedAt, state: score))
+            batch.scores.append(ScoreRow(source: key, receivedAt: at, providerAt: input.providerTime, state: score))
         }
         track.score = score
 

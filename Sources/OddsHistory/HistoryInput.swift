@@ -21,6 +21,9 @@ public struct HistoryInput: Sendable {
     public var event: Event
     public var scope: Scope
     public var receivedAt: Date
+    /// The provider's own time of the message, where it sends one and the decoder passes it on (none does yet:
+    /// `Event.updatedAt` is the store's receive time, not the provider's).
+    public var providerTime: Date?
     /// The fused match this source belongs to, and why, when several providers are joined.
     public var member: (matchKey: String, reason: String)?
 

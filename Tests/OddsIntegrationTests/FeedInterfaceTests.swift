@@ -209,7 +209,7 @@ func withLiveFeed(_ body: (Simulator, FeedStats, FeedProbe) async throws -> Void
 }
 
 /// Polls `condition` every 10 ms for at most `timeout` seconds.
-func waitUntil(_ what: String, timeout: Double = 20, _ condition: () async throws -> Bool) async throws {
+func waitUntil(_ what: String, timeout: Double = 60, _ condition: () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while try await !condition() {
         if Date() > deadline { throw TimedOut(what: what) }

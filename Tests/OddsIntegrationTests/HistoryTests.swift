@@ -98,6 +98,8 @@ struct HistoryBackendTests {
             #expect(home.map(\.suspended) == [false, false, true, false])
             #expect(home.last?.odds == Rational(3, 2))
             #expect(home.map(\.at) == [0, 2, 3, 4].map { Self.t0.addingTimeInterval($0) })
+            // No provider time was told: none is made up (the store's own time is not the provider's).
+            #expect(t.prices.allSatisfy { $0.providerAt == nil })
             // The first score, then the goal.
             #expect(t.scores.map { "\($0.state.home ?? -1)-\($0.state.away ?? -1)" } == ["0-0", "1-0"])
             #expect(t.incidents.count == 1 && t.incidents.first?.incident.player == "Saka" && t.incidents.first?.incident.score == Score(home: 1, away: 0))

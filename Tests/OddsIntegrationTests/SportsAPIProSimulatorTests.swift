@@ -379,7 +379,7 @@ final class SocketLog: @unchecked Sendable {  // `frames` and `taken` are touche
     private func append(_ value: JSONValue) { lock.withLock { frames.append(value) } }
 
     /// The first frame after the last one taken that matches (frames before it are passed over).
-    func next(timeout: Double = 10, _ matches: (JSONValue) -> Bool) async throws -> JSONValue {
+    func next(timeout: Double = 30, _ matches: (JSONValue) -> Bool) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let value = take(matches) { return value }

@@ -117,7 +117,7 @@ public final class FeedProbe: @unchecked Sendable {
     public var finished: Bool { lock.lock(); defer { lock.unlock() }; return _finished }
 
     /// Waits (polling, bounded by `timeout`) until `condition` holds.
-    public func wait(_ what: String, timeout: Double = 30, _ condition: (FeedProbe) -> Bool) async throws {
+    public func wait(_ what: String, timeout: Double = 90, _ condition: (FeedProbe) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(self) {
             if Date() > deadline {
@@ -151,7 +151,7 @@ extension FeedUpdate {
 }
 
 /// Polls an async condition every 10 ms for at most `timeout` seconds.
-public func waitFor(_ what: String, timeout: Double = 15, _ condition: () async -> Bool) async throws {
+public func waitFor(_ what: String, timeout: Double = 60, _ condition: () async -> Bool) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !(await condition()) {
         if Date() > deadline { throw TimedOut(what: what) }

@@ -55,7 +55,7 @@ public final class VirtualClock: FeedClock, @unchecked Sendable {  // all state 
     }
 
     /// Waits (in real time, bounded) until some task sleeps on this clock.
-    public func waitForSleeper(count: Int = 1, timeout: Double = 15) async throws {
+    public func waitForSleeper(count: Int = 1, timeout: Double = 60) async throws {
         try await waitFor("\(count) sleeper(s) on the virtual clock", timeout: timeout) { self.sleeping >= count }
     }
 }
