@@ -1,9 +1,12 @@
 import Foundation
+import OddsTestSupport
 @testable import OddsTransport
 import Testing
 
-/// The scout that finds a recording's long lines ahead of its reader (`RecordingScout`).
-@Suite("Recording scout")
+/// The scout that finds a recording's long lines ahead of its reader (`RecordingScout`). Its tests wait for the scout's
+/// thread by blocking theirs (up to ten seconds a wait on a loaded machine): on the heavy lane, never on the pool's two
+/// threads, whose stall held every socket test of a run at "connecting" for half a minute.
+@Suite("Recording scout", .heavyLane)
 struct RecordingScoutTests {
     static func temporary() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("odds-scout-\(UUID().uuidString).ndjson").path
