@@ -5,6 +5,7 @@ import OddsHistory
 import OddsJSON
 import OddsModel
 import OddsOutput
+import OddsProviders
 
 /// `odds history …`: what the history keeps, read back.
 struct HistoryCommand: AsyncParsableCommand {
@@ -116,7 +117,10 @@ extension HistoryCommand {
                 let history = try source.open(rt)
                 defer { history.close() }
                 let providerID = try provider.map { p -> ProviderID in
-                    guard let id = ProviderID.declared(p.lowercased()) else { throw OddsError.usage("There is no provider '\(p)'.") }
+                    guard let id = ProviderID.declared(p.lowercased()) else {
+                        let known = ProviderRegistry.ids.map(\.rawValue).joined(separator: ", ")
+                        throw OddsError.usage("There is no provider '\(p)': the providers are \(known).")
+                    }
                     return id
                 }
                 var found = try history.matches(MatchQuery(since: since.date, provider: providerID))

@@ -140,6 +140,12 @@ struct HistoryCLITests {
         #expect(bare.status == 0 && FileManager.default.fileExists(atPath: dir + "/data/odds/history.sqlite"), "\(bare.stderr)")
         let missing = try await CLI.run(["history", "matches", "--history", dir + "/none.sqlite"])
         #expect(missing.status == 9 && missing.stderr.contains("no history"), "\(missing.stderr)")
+        let unknown = try await CLI.run(["history", "matches", "--history", db, "--provider", "nope"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("the providers are pulsescore"), "\(unknown.stderr)")
+        let since = try await CLI.run(["history", "matches", "--history", db, "--since", "yesterday"])
+        #expect(since.status == 64 && since.stderr.contains("--since takes a duration"), "\(since.stderr)")
+        let postgres = try await CLI.run(["history", "stats", "--history", "postgres://odds:s3cret-pw@127.0.0.1/odds"])
+        #expect(postgres.status == 9 && !postgres.stderr.contains("s3cret-pw"), "\(postgres.stderr)")
     }
 
     @Test("history collect prints nothing, keeps every provider's changes with their fused matches, and ends on SIGTERM with 0")
