@@ -1,4 +1,5 @@
 import Foundation
+import OddsModel
 
 /// Where a history is kept: a SQLite file (the default) or a PostgreSQL database named by URL.
 public enum HistoryLocation: Equatable, Sendable, CustomStringConvertible {
@@ -22,27 +23,11 @@ public enum HistoryLocation: Equatable, Sendable, CustomStringConvertible {
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/odds/history.sqlite"
     }
 
-    /// The location for messages: a URL's password is never shown.
+    /// The location for messages: a URL's credentials (its user information, a `password=` parameter) are never shown.
     public var description: String {
         switch self {
         case .sqlite(let path): return path
-        case .postgres(let url): return HistoryLocation.redacted(url)
+        case .postgres(let url): return Redactor().redact(url)
         }
-    }
-
-    /// `postgres://user:secret@host/db` as `postgres://user:***@host/db`; a `password=` query parameter likewise.
-    public static func redacted(_ url: String) -> String {
-        var out = url
-        if let scheme = out.range(of: "://"), let at = out[scheme.upperBound...].firstIndex(of: "@") {
-            let credentials = out[scheme.upperBound..<at]
-            if let colon = credentials.firstIndex(of: ":") {
-                out.replaceSubrange(out.index(after: colon)..<at, with: "***")
-            }
-        }
-        if let range = out.range(of: "password=", options: .caseInsensitive) {
-            let end = out[range.upperBound...].firstIndex(of: "&") ?? out.endIndex
-            out.replaceSubrange(range.upperBound..<end, with: "***")
-        }
-        return out
     }
 }

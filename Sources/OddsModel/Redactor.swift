@@ -6,7 +6,7 @@ public struct Redactor: Sendable {
     public static let mask = "***"
     private var secrets: [String]
     /// Query parameters (`name=value`) that carry keys.
-    static let keyParameters = ["key", "apikey", "api_key", "x-api-key", "token", "secret", "x-secret"]
+    static let keyParameters = ["key", "apikey", "api_key", "x-api-key", "token", "secret", "x-secret", "password"]
     /// Headers (`Name: value`) that carry keys.
     static let keyHeaders = ["x-secret", "x-api-key", "authorization", "apikey", "api-key"]
 

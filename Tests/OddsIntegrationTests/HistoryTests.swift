@@ -310,7 +310,9 @@ struct HistoryReportTests {
         #expect(HistoryOptions.normalize(["watch", "--", "--history"]) == ["watch", "--", "--history"])
         #expect(HistoryLocation.parse("", environment: ["HOME": "/home/u"]) == .sqlite(path: "/home/u/.local/share/odds/history.sqlite"))
         #expect(HistoryLocation.parse("", environment: ["XDG_DATA_HOME": "/x"]) == .sqlite(path: "/x/odds/history.sqlite"))
-        #expect(HistoryLocation.parse("postgresql://u:pw@h/db", environment: [:]).description == "postgresql://u:***@h/db")
+        #expect(HistoryLocation.parse("postgresql://u:pw@h/db", environment: [:]).description == "postgresql://***@h/db")
+        #expect(HistoryLocation.parse("postgres://h/db?user=u&password=pw&sslmode=require", environment: [:]).description
+                == "postgres://h/db?user=u&password=***&sslmode=require")
     }
 }
 
