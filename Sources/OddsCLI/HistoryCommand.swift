@@ -30,6 +30,14 @@ struct HistorySource: ParsableArguments {
         let text = history ?? rt.config.history ?? ""
         return try History.open(HistoryLocation.parse(text, environment: rt.io.environment), writing: false)
     }
+
+    /// The stored match `typed` names (an id or a team); exit 5 when there is none.
+    static func find(_ typed: String, in history: any HistoryBackend) throws -> StoredMatchFinder.Found {
+        guard let found = StoredMatchFinder.find(typed, in: try history.matches(MatchQuery())) else {
+            throw OddsError.notFound("The history has no match '\(typed)' (see odds history matches).")
+        }
+        return found
+    }
 }
 
 /// `--since 2h` (also 30m, 3d, 90s) or an RFC 3339 time.
@@ -61,7 +69,9 @@ extension HistoryCommand {
             commandName: "collect",
             abstract: "Keep every change of the live feeds in the history, printing nothing: the desk's writer, for cron or systemd.",
             discussion: """
-                Runs until SIGTERM, SIGINT or --limit updates, then writes what is queued and exits 0. Started again on                 the same history it stores nothing twice. The history is --history, else the config's, else the default                 file. Example: odds history collect --provider all --sport all --history postgres://odds@db/odds
+                Runs until SIGTERM, SIGINT or --limit updates, then writes what is queued and exits 0. Started again on \
+                the same history it stores nothing twice. The history is --history, else the config's, else the default \
+                file. Example: odds history collect --provider all --sport all --history ~/odds/history.sqlite
                 """)
         @OptionGroup var providerOption: ProviderOption
         @OptionGroup var sportOption: SportOption
@@ -76,25 +86,13 @@ extension HistoryCommand {
             }
         }
 
-        /// The stream's options with the history on: --history, else the config's, else the default file.
-        func kept(_ rt: Runtime) -> StreamOptions {
-            var options = stream
-            if options.history.history == nil && rt.config.history == nil { options.history.history = HistoryOptions.defaultValue }
-            return options
-        }
-
         func run() async throws {
-            if case .several(let ids, let all) = providerOption.choice {
-                try await withRuntime(common, sport: sportOption.value) { rt in
-                    rt.collecting = true
-                    try await runFusedStream(ids, all: all, options: kept(rt), rt)
-                }
-                return
-            }
-            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
+            try await runStreamCommand(providerOption, sportOption, replay, common) { rt in
                 rt.collecting = true
-                try await runStreamOrReplay(replay, provider: providerOption.provider, sport: rt.settings.sport,
-                                            options: kept(rt), rt) { try await rt.preparedProvider(rt.settings.provider) }
+                // The history on: --history, else the config's, else the default file.
+                var options = stream
+                if options.history.history == nil && rt.config.history == nil { options.history.history = HistoryOptions.defaultValue }
+                return options
             }
         }
     }
@@ -158,10 +156,7 @@ extension HistoryCommand {
             try await withRuntime(common) { rt in
                 let history = try source.open(rt)
                 defer { history.close() }
-                let all = try history.matches(MatchQuery())
-                guard let found = StoredMatchFinder.find(match, in: all) else {
-                    throw OddsError.notFound("The history has no match '\(match)' (see odds history matches).")
-                }
+                let found = try HistorySource.find(match, in: history)
                 if !found.others.isEmpty {
                     let names = found.others.prefix(5).map { "\($0.title) (\($0.key.eventID))" }.joined(separator: "; ")
                     rt.io.err("'\(match)' also names: \(names)\(found.others.count > 5 ? "; …" : ""). Pass an id to see one of them.")
@@ -180,7 +175,10 @@ extension HistoryCommand {
             commandName: "chart",
             abstract: "A selection's price over a match: a chart in the terminal, or a standalone SVG.",
             discussion: """
-                One line per book (--book B: that book; --book best: the best price across books), price up the side,                 time along the bottom (UTC), goals (G), red cards (R), penalties (P) and VAR decisions (V) marked where                 they happened. The market defaults to the main one, the selection to its first. Braille dots on a UTF-8                 terminal, block cells with --ascii. Example: odds history chart Arsenal --selection Arsenal --book best --svg line.svg
+                One line per book (--book B: that book; --book best: the best price across books), price up the side, \
+                time along the bottom (UTC), goals (G), red cards (R), penalties (P) and VAR decisions (V) marked where \
+                they happened. The market defaults to the main one, the selection to its first. Braille dots on a UTF-8 \
+                terminal, * cells with --ascii. Example: odds history chart Arsenal --selection Arsenal --book best --svg line.svg
                 """)
         @Argument(help: "The match: an id or a team.")
         var match: String
@@ -207,9 +205,7 @@ extension HistoryCommand {
             try await withRuntime(common) { rt in
                 let history = try source.open(rt)
                 defer { history.close() }
-                guard let found = StoredMatchFinder.find(match, in: try history.matches(MatchQuery())) else {
-                    throw OddsError.notFound("The history has no match '\(match)' (see odds history matches).")
-                }
+                let found = try HistorySource.find(match, in: history)
                 let timeline = try history.timeline(of: found.sources, filter: TimelineFilter(since: since.date))
                 let book = common.book.first
                 let best = book?.lowercased() == "best"

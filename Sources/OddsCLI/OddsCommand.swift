@@ -152,14 +152,21 @@ extension OddsCommand {
         }
 
         func run() async throws {
-            if case .several(let ids, let all) = providerOption.choice {
-                try await withRuntime(common, sport: sportOption.value) { rt in try await runFusedStream(ids, all: all, options: stream, rt) }
-                return
-            }
-            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
-                try await runStreamOrReplay(replay, provider: providerOption.provider, sport: rt.settings.sport,
-                                            options: stream, rt) { try await rt.preparedProvider(rt.settings.provider) }
-            }
+            try await runStreamCommand(providerOption, sportOption, replay, common) { _ in stream }
         }
+    }
+}
+
+/// `odds stream` and `odds history collect`: the providers asked for (one, a list, or a replay), streamed with the
+/// options `prepare` settles once the runtime is known.
+func runStreamCommand(_ providerOption: ProviderOption, _ sportOption: SportOption, _ replay: ReplayOptions, _ common: CommonOptions,
+                      prepare: @escaping (Runtime) -> StreamOptions) async throws {
+    if case .several(let ids, let all) = providerOption.choice {
+        try await withRuntime(common, sport: sportOption.value) { rt in try await runFusedStream(ids, all: all, options: prepare(rt), rt) }
+        return
+    }
+    try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
+        try await runStreamOrReplay(replay, provider: providerOption.provider, sport: rt.settings.sport,
+                                    options: prepare(rt), rt) { try await rt.preparedProvider(rt.settings.provider) }
     }
 }

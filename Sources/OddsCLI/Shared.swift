@@ -67,7 +67,7 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
 /// A scores or play-by-play update as one line for a person ("19:42:07  Bills v Bengals  11-21  Q3 10:31");
 /// nil for what a person need not see (heartbeats, prices).
 func humanLine(_ m: FeedMessage, store: LiveStore) -> String? {
-    let time = EventJSON.date(m.receivedAt).dropFirst(11).prefix(8)
+    let time = ISODate.timeOfDay(m.receivedAt)
     func title(_ id: String) -> String { store.events[EventKey(provider: m.provider, id: id)]?.event.title ?? id }
     switch m.update {
     case .scoreboard(let b):

@@ -38,7 +38,6 @@ struct ChangeTracker {
         /// The incidents as last looked at: unchanged (the same array), they are not read again.
         var lastIncidents: [Incident] = []
         var member: String?
-        var facts: SourceRow?
         var touched: Date
         /// What was received until then is stored already (a recording replayed again).
         var keptUntil: Date?
@@ -73,10 +72,8 @@ struct ChangeTracker {
         }
         track.touched = at
 
-        let facts = SourceRow(key: key, sport: e.sport, league: e.league, home: e.home, away: e.away, startTime: e.startTime,
-                              firstSeenAt: batch.sources[key]?.firstSeenAt ?? at, seenAt: at, demo: demo)
-        batch.sources[key] = facts
-        track.facts = facts
+        batch.sources[key] = SourceRow(key: key, sport: e.sport, league: e.league, home: e.home, away: e.away, startTime: e.startTime,
+                                       firstSeenAt: batch.sources[key]?.firstSeenAt ?? at, seenAt: at, demo: demo)
 
         if let member = input.member, track.member != member.matchKey {
             track.member = member.matchKey

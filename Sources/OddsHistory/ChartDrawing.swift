@@ -83,10 +83,7 @@ public enum ChartDrawing {
         return bits[y][x]
     }
 
-    static func clock(_ d: Date) -> String {
-        let s = ISODate.text(d, milliseconds: false)
-        return String(s.dropFirst(11).prefix(8))
-    }
+    static func clock(_ d: Date) -> String { ISODate.timeOfDay(d) }
 
     /// The chart as a standalone SVG document.
     public static func svg(_ c: PriceChart, width: Int = 960, height: Int = 480, price: (Rational) -> String) -> String {

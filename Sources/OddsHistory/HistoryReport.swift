@@ -3,13 +3,6 @@ import OddsModel
 
 /// One selection's line at one book over a match: where it opened, its extremes, where it stands, and its close.
 public struct SelectionLine: Sendable, Equatable {
-    public var source: SourceKey
-    public var book: String
-    public var marketID: String
-    public var marketName: String
-    public var line: String
-    public var selectionID: String
-    public var selectionName: String
     /// The first price seen.
     public var open: StoredPrice
     public var high: StoredPrice
@@ -20,6 +13,16 @@ public struct SelectionLine: Sendable, Equatable {
     public var close: StoredPrice?
     /// Every priced change, oldest first: what the sparkline draws.
     public var path: [Rational]
+
+    /// The selection this is the line of: the source, book, market, line and names, as its prices share them.
+    public var selection: StoredSelection { open.selection }
+    public var source: SourceKey { selection.source }
+    public var book: String { selection.book }
+    public var marketID: String { selection.marketID }
+    public var marketName: String { selection.marketName }
+    public var line: String { selection.line }
+    public var selectionID: String { selection.selectionID }
+    public var selectionName: String { selection.selectionName }
 }
 
 /// A goal, red card, penalty or VAR decision with the main market's prices just before it and first after it.
@@ -52,7 +55,7 @@ public enum HistoryReport {
     /// When each source first went live, as its stored status changes say.
     public static func kickoffs(_ t: Timeline) -> [SourceKey: Date] {
         var out: [SourceKey: Date] = [:]
-        for s in t.scores where out[s.source] == nil && ["live", "halftime", "suspended"].contains(s.state.status) { out[s.source] = s.at }
+        for s in t.scores where out[s.source] == nil && EventStatus(rawValue: s.state.status)?.isInPlay == true { out[s.source] = s.at }
         return out
     }
 
@@ -76,9 +79,8 @@ public enum HistoryReport {
                 if beforeKickoff, priced { lines[i].close = p }
             } else {
                 index[key] = lines.count
-                lines.append(SelectionLine(source: p.source, book: p.book, marketID: p.marketID, marketName: p.marketName, line: p.line,
-                                           selectionID: p.selectionID, selectionName: p.selectionName, open: p, high: p, low: p, last: p,
-                                           close: beforeKickoff && priced ? p : nil, path: priced ? [p.odds!] : []))
+                lines.append(SelectionLine(open: p, high: p, low: p, last: p, close: beforeKickoff && priced ? p : nil,
+                                           path: priced ? [p.odds!] : []))
             }
         }
         return lines

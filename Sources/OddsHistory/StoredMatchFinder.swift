@@ -20,7 +20,7 @@ public enum StoredMatchFinder {
         // A team.
         let hits = all.filter { isNamed($0, text, names: names) }
         guard !hits.isEmpty else { return nil }
-        let live = hits.filter { ["live", "halftime", "suspended"].contains($0.status ?? "") }
+        let live = hits.filter { $0.status.flatMap(EventStatus.init(rawValue:))?.isInPlay == true }
         let chosen = (live.isEmpty ? hits : live).max { $0.lastSeen < $1.lastSeen }!
         let sources = withMatch(chosen, all)
         var seen = Set(sources.map(\.rowID))

@@ -80,6 +80,9 @@ public enum ISODate {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// The time of day of `d` in UTC, "HH:MM:SS" (its milliseconds cut, as the stream lines show it).
+    public static func timeOfDay(_ d: Date) -> String { String(text(d, milliseconds: true).dropFirst(11).prefix(8)) }
+
     /// `date` in UTC as `ISO8601DateFormatter` writes it (`YYYY-MM-DDTHH:MM:SSZ`, the instant taken to
     /// the nearest millisecond first), or with milliseconds as `Date.ISO8601FormatStyle` does
     /// (`…SS.sssZ`, cut, not rounded), without making either (the first loads ICU, a large part of a

@@ -15,21 +15,21 @@ struct HistoryCLITests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "\(text.prefix(300))")
     }
 
-    static func count(_ db: String, _ table: String) throws -> Int {
-        var config = Configuration()
-        config.readonly = true
-        let q = try DatabaseQueue(path: db, configuration: config)
-        defer { try? q.close() }
-        let n: Int? = try q.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") }
-        return n ?? 0
-    }
-
-    static func integrity(_ path: String) throws -> String? {
+    /// Reads a history from outside the writer, as another process would.
+    static func reading<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
         var config = Configuration()
         config.readonly = true
         let q = try DatabaseQueue(path: path, configuration: config)
         defer { try? q.close() }
-        return try q.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        return try q.read(body)
+    }
+
+    static func count(_ db: String, _ table: String) throws -> Int {
+        try reading(db) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } ?? 0
+    }
+
+    static func integrity(_ path: String) throws -> String? {
+        try reading(path) { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
     }
 
     @Test("A replay fills a history; history matches and show read it back in every format; replaying again adds nothing")
