@@ -75,12 +75,13 @@ enum HistoryViews {
         if lines.isEmpty { out += "No price was kept for this match\(timeline.scores.isEmpty ? "" : " (score changes below)").\n" }
         if !lines.isEmpty {
             let records: [[(String, JSONOutput)]] = lines.map { l in
-                [("provider", .string(l.source.provider.tag)), ("book", .string(o.bookText(l.book.isEmpty ? (l.source.provider.singleBook ?? "-") : l.book))),
-                 ("market", .string(l.marketName)), ("selection", .string(l.selectionName)), ("line", .string(l.line)),
-                 ("open", .string(priceText(l.open, o.oddsFormat))), ("high", .string(priceText(l.high, o.oddsFormat))),
-                 ("low", .string(priceText(l.low, o.oddsFormat))), ("last", .string(priceText(l.last, o.oddsFormat))),
-                 ("close", .string(l.close.map { priceText($0, o.oddsFormat) } ?? "-")),
-                 ("moves", .string(HistoryReport.sparkline(l.path, width: 16, ascii: ascii)))]
+                let s = l.selection
+                return [("provider", .string(s.source.provider.tag)), ("book", .string(o.bookText(s.book.isEmpty ? (s.source.provider.singleBook ?? "-") : s.book))),
+                        ("market", .string(s.marketName)), ("selection", .string(s.selectionName)), ("line", .string(s.line)),
+                        ("open", .string(priceText(l.open, o.oddsFormat))), ("high", .string(priceText(l.high, o.oddsFormat))),
+                        ("low", .string(priceText(l.low, o.oddsFormat))), ("last", .string(priceText(l.last, o.oddsFormat))),
+                        ("close", .string(l.close.map { priceText($0, o.oddsFormat) } ?? "-")),
+                        ("moves", .string(HistoryReport.sparkline(l.path, width: 16, ascii: ascii)))]
             }
             var plain = o
             plain.demo = false

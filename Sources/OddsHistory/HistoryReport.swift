@@ -16,13 +16,6 @@ public struct SelectionLine: Sendable, Equatable {
 
     /// The selection this is the line of: the source, book, market, line and names, as its prices share them.
     public var selection: StoredSelection { open.selection }
-    public var source: SourceKey { selection.source }
-    public var book: String { selection.book }
-    public var marketID: String { selection.marketID }
-    public var marketName: String { selection.marketName }
-    public var line: String { selection.line }
-    public var selectionID: String { selection.selectionID }
-    public var selectionName: String { selection.selectionName }
 }
 
 /// A goal, red card, penalty or VAR decision with the main market's prices just before it and first after it.
