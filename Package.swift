@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Swift links executables with --export-dynamic: every symbol in the dynamic table, which the runtime's
@@ -71,10 +72,13 @@ let package = Package(
         .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"]),
         .target(name: "OddsJSON"),
         .target(name: "OddsStore", dependencies: ["OddsModel"]),
-        // A memory of every change: the writer, the reader, one backend protocol and its SQLite backend.
+        // A memory of every change: the writer, the reader, one backend protocol, its SQLite and PostgreSQL backends.
         .target(name: "OddsHistory", dependencies: [
             "OddsModel", "OddsStore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),

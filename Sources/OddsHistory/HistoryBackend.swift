@@ -6,8 +6,9 @@ import OddsModel
 public protocol HistoryBackend: AnyObject, HistoryLookup {
     /// Where it is, for messages (a URL's password hidden).
     var location: HistoryLocation { get }
-    /// Writes one batch in one transaction: all of it, or (throwing) none of it.
-    func write(_ batch: HistoryBatch) throws
+    /// Writes one batch in one transaction: all of it, or (throwing) none of it. Returns the changes stored (fewer
+    /// than the batch's when another writer had stored some already).
+    func write(_ batch: HistoryBatch) throws -> Int
     /// The sources kept, newest first.
     func matches(_ query: MatchQuery) throws -> [StoredSource]
     /// Every stored change of `sources`, oldest first.
@@ -170,8 +171,8 @@ public enum History {
         switch location {
         case .sqlite(let path):
             return try SQLiteHistory(path: path, writing: writing)
-        case .postgres:
-            throw OddsError.history("This build of odds keeps its history in SQLite only; PostgreSQL (\(location)) is not supported yet.")
+        case .postgres(let url):
+            return try PostgresHistory(url: url, writing: writing)
         }
     }
 }

@@ -1,9 +1,10 @@
 /// The history's one schema, versioned; each backend migrates forward on open, in a transaction per version.
 /// Times are milliseconds since 1970 UTC; a price is kept as its text and its exact decimal odds (numerator and
-/// denominator). docs/history.md describes every table and column.
+/// denominator). The two backends have the same tables and columns, in their own dialects; PostgreSQL's price
+/// changes are partitioned by day. docs/history.md describes every table and column.
 public enum HistorySchema {
     /// The version this program writes and reads.
-    public static let version = 1
+    public static let version = 2
 
     /// The statements that take a SQLite database from `version - 1` to `version`.
     static func sqlite(_ version: Int) -> [String] {
@@ -105,6 +106,142 @@ public enum HistorySchema {
                     cutoff INTEGER NOT NULL,
                     changes INTEGER NOT NULL
                 )
+                """,
+            ]
+        case 2:
+            // Each selection's last stored price beside it: what a writer compares a new sighting with, without
+            // searching the price changes (and, in PostgreSQL, what a second collector is checked against).
+            return [
+                "ALTER TABLE selection ADD COLUMN last_at INTEGER",
+                "ALTER TABLE selection ADD COLUMN last_text TEXT",
+                "ALTER TABLE selection ADD COLUMN last_suspended INTEGER",
+                """
+                UPDATE selection SET (last_at, last_text, last_suspended) = (
+                    SELECT received_at, price_text, suspended FROM price_change p WHERE p.selection_id = selection.id
+                    ORDER BY received_at DESC, rowid DESC LIMIT 1)
+                """,
+            ]
+        default:
+            return []
+        }
+    }
+
+    /// The statements that take a PostgreSQL database from `version - 1` to `version`.
+    static func postgres(_ version: Int) -> [String] {
+        switch version {
+        case 1:
+            return [
+                """
+                CREATE TABLE source (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    provider text NOT NULL,
+                    event_id text NOT NULL,
+                    sport text NOT NULL,
+                    league text,
+                    home text NOT NULL,
+                    away text,
+                    start_time bigint,
+                    first_seen bigint NOT NULL,
+                    last_seen bigint NOT NULL,
+                    price_changes bigint NOT NULL DEFAULT 0,
+                    demo boolean NOT NULL DEFAULT false,
+                    UNIQUE (provider, event_id)
+                )
+                """,
+                "CREATE INDEX source_last_seen ON source (last_seen)",
+                """
+                CREATE TABLE selection (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    source_id bigint NOT NULL REFERENCES source (id) ON DELETE CASCADE,
+                    book text NOT NULL,
+                    market_id text NOT NULL,
+                    line text NOT NULL,
+                    selection_key text NOT NULL,
+                    market_name text NOT NULL,
+                    selection_name text NOT NULL,
+                    UNIQUE (source_id, book, market_id, line, selection_key)
+                )
+                """,
+                // Partitioned by day of `received_at`; the writer adds a day's partition before its first row, and
+                // retention drops whole days. No foreign key: a pruned selection's rows go with their day.
+                "CREATE SEQUENCE price_change_seq",
+                """
+                CREATE TABLE price_change (
+                    selection_id bigint NOT NULL,
+                    received_at bigint NOT NULL,
+                    provider_at bigint,
+                    price_text text,
+                    odds_num bigint,
+                    odds_den bigint,
+                    suspended boolean NOT NULL,
+                    seq bigint NOT NULL DEFAULT nextval('price_change_seq')
+                ) PARTITION BY RANGE (received_at)
+                """,
+                "CREATE INDEX price_change_selection_time ON price_change (selection_id, received_at)",
+                "CREATE INDEX price_change_time ON price_change USING brin (received_at)",
+                """
+                CREATE TABLE score_change (
+                    source_id bigint NOT NULL REFERENCES source (id) ON DELETE CASCADE,
+                    received_at bigint NOT NULL,
+                    provider_at bigint,
+                    home integer,
+                    away integer,
+                    score_text text,
+                    status text NOT NULL,
+                    period text,
+                    clock text,
+                    seq bigint GENERATED ALWAYS AS IDENTITY
+                )
+                """,
+                "CREATE INDEX score_change_source_time ON score_change (source_id, received_at)",
+                "CREATE INDEX score_change_time ON score_change USING brin (received_at)",
+                """
+                CREATE TABLE incident (
+                    source_id bigint NOT NULL REFERENCES source (id) ON DELETE CASCADE,
+                    received_at bigint NOT NULL,
+                    identity text NOT NULL,
+                    kind text NOT NULL,
+                    minute integer,
+                    added_time integer,
+                    side text,
+                    player text,
+                    assist text,
+                    player_out text,
+                    reason text,
+                    detail text,
+                    score_home integer,
+                    score_away integer,
+                    rescinded boolean NOT NULL,
+                    seq bigint GENERATED ALWAYS AS IDENTITY,
+                    UNIQUE (source_id, identity)
+                )
+                """,
+                "CREATE INDEX incident_source_time ON incident (source_id, received_at)",
+                """
+                CREATE TABLE match_member (
+                    match_key text NOT NULL,
+                    source_id bigint NOT NULL REFERENCES source (id) ON DELETE CASCADE,
+                    reason text NOT NULL,
+                    joined_at bigint NOT NULL,
+                    UNIQUE (match_key, source_id)
+                )
+                """,
+                "CREATE INDEX match_member_source ON match_member (source_id)",
+                """
+                CREATE TABLE prune_log (
+                    pruned_at bigint NOT NULL,
+                    cutoff bigint NOT NULL,
+                    changes bigint NOT NULL
+                )
+                """,
+            ]
+        case 2:
+            return [
+                "ALTER TABLE selection ADD COLUMN last_at bigint, ADD COLUMN last_text text, ADD COLUMN last_suspended boolean",
+                """
+                UPDATE selection SET (last_at, last_text, last_suspended) = (
+                    SELECT received_at, price_text, suspended FROM price_change p WHERE p.selection_id = selection.id
+                    ORDER BY received_at DESC, seq DESC LIMIT 1)
                 """,
             ]
         default:

@@ -121,9 +121,9 @@ public final class HistoryWriter: @unchecked Sendable {
         var batch = HistoryBatch()
         do {
             for item in items { try tracker.observe(item, lookup: backend, into: &batch) }
-            if !batch.isEmpty { try backend.write(batch) }
+            let written = batch.isEmpty ? 0 : try backend.write(batch)
             condition.lock()
-            tally.written += batch.changes
+            tally.written += written
             tally.batches += 1
             let lost = tally.lost
             condition.unlock()

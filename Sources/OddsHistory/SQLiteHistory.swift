@@ -111,9 +111,10 @@ final class SQLiteHistory: HistoryBackend {
 
     // MARK: - Writing
 
-    func write(_ batch: HistoryBatch) throws {
+    func write(_ batch: HistoryBatch) throws -> Int {
         do {
             try pool.write { db in try self.write(batch, db) }
+            return batch.changes
         } catch {
             // The transaction rolled back: ids handed out in it are gone.
             sourceIDs = [:]
@@ -150,6 +151,7 @@ final class SQLiteHistory: HistoryBackend {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         var perSource: [Int64: Int] = [:]
+        var latest: [Int64: PriceRow] = [:]
         for p in batch.prices {
             let sourceID = try source(p.ref.source, db)
             let selectionID: Int64
@@ -165,7 +167,10 @@ final class SQLiteHistory: HistoryBackend {
             try insertPrice.execute(arguments: [selectionID, p.receivedAt.historyMillis, p.providerAt?.historyMillis, p.text,
                                                 p.odds?.numerator, p.odds?.denominator, p.suspended])
             perSource[sourceID, default: 0] += 1
+            latest[selectionID] = p
         }
+        let last = try db.cachedStatement(sql: "UPDATE selection SET last_at = ?, last_text = ?, last_suspended = ? WHERE id = ?")
+        for (id, p) in latest { try last.execute(arguments: [p.receivedAt.historyMillis, p.text, p.suspended, id]) }
         let count = try db.cachedStatement(sql: "UPDATE source SET price_changes = price_changes + ? WHERE id = ?")
         for (id, n) in perSource { try count.execute(arguments: [n, id]) }
 
@@ -229,10 +234,8 @@ final class SQLiteHistory: HistoryBackend {
             let id: Int64 = row[0]
             var known = KnownSource(lastSeen: Date(historyMillis: row[1]))
             for r in try Row.fetchAll(db, sql: """
-                SELECT s.book, s.market_id, s.line, s.selection_key, p.price_text, p.suspended
-                FROM selection s JOIN price_change p ON p.rowid = (SELECT rowid FROM price_change WHERE selection_id = s.id
-                                                                   ORDER BY received_at DESC, rowid DESC LIMIT 1)
-                WHERE s.source_id = ?
+                SELECT book, market_id, line, selection_key, last_text, last_suspended FROM selection
+                WHERE source_id = ? AND last_at IS NOT NULL
                 """, arguments: [id]) {
                 let ref = SelectionRef(source: source, book: r[0], marketID: r[1], line: r[2], selectionID: r[3])
                 known.prices[ref] = LastPrice(text: r[4], suspended: r[5])

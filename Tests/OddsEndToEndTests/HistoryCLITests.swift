@@ -144,7 +144,7 @@ struct HistoryCLITests {
         #expect(unknown.status == 64 && unknown.stderr.contains("the providers are pulsescore"), "\(unknown.stderr)")
         let since = try await CLI.run(["history", "matches", "--history", db, "--since", "yesterday"])
         #expect(since.status == 64 && since.stderr.contains("--since takes a duration"), "\(since.stderr)")
-        let postgres = try await CLI.run(["history", "stats", "--history", "postgres://odds:s3cret-pw@127.0.0.1/odds"])
+        let postgres = try await CLI.run(["history", "stats", "--history", "postgres://odds:s3cret-pw@127.0.0.1:1/odds"])
         #expect(postgres.status == 9 && !postgres.stderr.contains("s3cret-pw"), "\(postgres.stderr)")
     }
 
@@ -183,5 +183,63 @@ struct HistoryCLITests {
         let list = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--json"]).stdout)
         #expect(list.count == 1 && (list.first?["home"] as? String ?? "").contains("Brighton"), "\(list)")
     }
-}
 
+    /// Price rows that repeat the row before them for the same selection: what "one row per change" rules out.
+    static let repeatedRows = """
+        SELECT count(*) FROM (SELECT price_text, suspended, lag(price_text) OVER w AS before_text, lag(suspended) OVER w AS before_suspended
+                              FROM price_change WINDOW w AS (PARTITION BY selection_id ORDER BY received_at, seq)) x
+        WHERE before_suspended IS NOT NULL AND before_text IS NOT DISTINCT FROM price_text AND before_suspended = suspended
+        """
+
+    @Test("A desk on PostgreSQL: two writers at once store each change once; every history command reads it; the password is never shown")
+    func desk() async throws {
+        guard let server = try PostgresTestServer.shared() else { return }
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rec = dir + "/rec.ndjson"
+        let record = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "300", "-o", rec],
+                                       env: CLI.environment(["ODDS_DEMO_TICK": "0.01"]))
+        #expect(record.status == 0, "\(record.stderr)")
+        let alone = try server.createDatabase(), desk = try server.createDatabase()
+        func database(_ url: String) -> String { String(url.split(separator: "/").last!) }
+
+        let single = try await CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", alone])
+        #expect(single.status == 0, "\(single.stderr)")
+        async let first = CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", desk])
+        async let second = CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", desk])
+        let both = try await [first, second]
+        #expect(both.allSatisfy { $0.status == 0 }, "\(both.map(\.stderr))")
+        let expected = try server.psql("SELECT count(*) FROM price_change", database: database(alone))
+        #expect(Int(expected) ?? 0 > 50)
+        #expect(try server.psql("SELECT count(*) FROM price_change", database: database(desk)) == expected)
+        #expect(try server.psql(Self.repeatedRows, database: database(desk)) == "0")
+
+        let matches = try await CLI.run(["history", "matches", "--history", desk, "--json"])
+        #expect(matches.status == 0, "\(matches.stderr)")
+        let list = try Self.json(matches.stdout)
+        #expect(list.reduce(0) { $0 + (($1["priceChanges"] as? Int) ?? 0) } == Int(expected))
+        let id = try #require(list.max { ($0["priceChanges"] as? Int ?? 0) < ($1["priceChanges"] as? Int ?? 0) }?["id"] as? String)
+        let show = try await CLI.run(["history", "show", id, "--history", desk, "--json"])
+        #expect(show.status == 0, "\(show.stderr)")
+        let shown = try Self.json(show.stdout)
+        #expect(shown.contains { $0["type"] as? String == "price" })
+        // The same replay read from the SQLite file and from PostgreSQL gives the same timeline.
+        let file = dir + "/h.sqlite"
+        #expect(try await CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", file]).status == 0)
+        let fromFile = try await CLI.run(["history", "show", id, "--history", file, "--json"])
+        #expect(fromFile.stdout == show.stdout)
+        let chart = try await CLI.run(["history", "chart", id, "--history", desk, "--book", "best"], env: CLI.environment(["COLUMNS": "100"]))
+        #expect(chart.status == 0, "\(chart.stderr)")
+        let stats = try await CLI.run(["history", "stats", "--history", desk])
+        #expect(stats.status == 0 && stats.stdout.contains("postgres://***@"), "\(stats.stdout) \(stats.stderr)")
+        #expect(!stats.stdout.contains(server.password))
+
+        let wrong = desk.replacingOccurrences(of: server.password, with: "not-the-password")
+        let refused = try await CLI.run(["history", "matches", "--history", wrong])
+        #expect(refused.status == 9 && refused.stderr.contains("password authentication failed"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("not-the-password") && refused.stderr.split(separator: "\n").count == 1)
+        let away = try await CLI.run(["stream", "--provider", "tickodds", "--demo", "--limit", "5", "--history",
+                                      "postgres://odds:not-the-password@127.0.0.1:1/desk"])
+        #expect(away.status == 9 && away.stderr.contains("refused the connection") && !away.stderr.contains("not-the-password"), "\(away.stderr)")
+    }
+}

@@ -1,0 +1,626 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import OddsModel
+import PostgresNIO
+
+/// A history in a PostgreSQL database, through postgres-nio: for a desk, where one collector (or two, for
+/// safety) writes and everyone reads. A batch is one transaction of a few statements, each binding a whole
+/// column of rows as one array (no statement a row, and no provider text in SQL). Price changes are partitioned
+/// by day; retention drops whole days. Writers take turns on an advisory lock, and a writer that finds another
+/// wrote since its last turn checks its rows against what is stored, so two collectors on one feed store each
+/// change once.
+final class PostgresHistory: HistoryBackend {
+    let location: HistoryLocation
+    private let url: PostgresURL
+    private let logger = Logger(label: "odds.history.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    private var connection: PostgresConnection?
+    /// Who this writer is, in `history_meta`'s `writer` row: another value there means someone else wrote last.
+    private let token = UUID().uuidString
+    private var sourceIDs: [SourceKey: Int64] = [:]
+    private var selectionIDs: [SelectionRef: Int64] = [:]
+    /// Days whose price partition exists.
+    private var days: Set<Int64> = []
+
+    /// The advisory lock writers take turns on (and migrations hold): "oddshist" as a number.
+    static let lockKey: Int64 = 0x6f64_6473_6869_7374
+    static let dayMillis: Int64 = 86_400_000
+
+    init(url text: String, writing: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        location = .postgres(url: text)
+        url = try PostgresURL(text, environment: environment)
+        do {
+            if writing { try migrate() } else { try checkVersion() }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let c = connection { _ = try? c.close().wait() }
+        connection = nil
+    }
+
+    // MARK: - Connection
+
+    private func connect() throws -> PostgresConnection {
+        if let c = connection, !c.isClosed { return c }
+        connection = nil
+        var config: PostgresConnection.Configuration
+        if let socket = url.socketPath {
+            config = .init(unixSocketPath: socket, username: url.user, password: url.password, database: url.database)
+        } else {
+            config = .init(host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: try tls())
+        }
+        config.options.connectTimeout = .milliseconds(Int64(url.connectTimeout * 1000))
+        do {
+            let c = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: config, id: 1,
+                                                   logger: logger).wait()
+            connection = c
+            return c
+        } catch {
+            throw OddsError.history("Cannot connect to the history at \(location): \(connectionReason(error)).")
+        }
+    }
+
+    /// Why a connection could not be made, in the words a user acts on.
+    private func connectionReason(_ error: Error) -> String {
+        let said = String(describing: (error as? PSQLError)?.underlying ?? error)
+        let server = url.socketPath ?? "\(url.host):\(url.port)"
+        if (error as? PSQLError)?.code == .connectionError {
+            if said.contains("refused") { return "the server at \(server) refused the connection (is it running?)" }
+            if said.lowercased().contains("timed out") || said.contains("Timeout") { return "the server at \(server) did not answer in \(Int(url.connectTimeout)) s" }
+            if said.contains("No such file") { return "there is no server socket at \(server)" }
+            if said.contains("resolve") || said.contains("not known") { return "the host \(url.host) is unknown" }
+            return "cannot reach the server at \(server)"
+        }
+        return PostgresHistory.reason(error)
+    }
+
+    private func tls() throws -> PostgresConnection.Configuration.TLS {
+        var config = TLSConfiguration.makeClientConfiguration()
+        switch url.tls {
+        case .disable: return .disable
+        case .prefer, .require: config.certificateVerification = .none
+        case .verifyCA: config.certificateVerification = .noHostnameVerification
+        case .verifyFull: config.certificateVerification = .fullVerification
+        }
+        if let root = url.rootCertificate { config.trustRoots = .file(root) }
+        do {
+            let context = try NIOSSLContext(configuration: config)
+            return url.tls == .prefer ? .prefer(context) : .require(context)
+        } catch {
+            throw OddsError.history("Cannot set up TLS for the history at \(location): \(error).")
+        }
+    }
+
+    @discardableResult
+    private func run(_ sql: String, _ values: [PostgresValue] = []) throws -> [PostgresCells] {
+        try connect().query(.bound(sql, values), logger: logger).wait().rows.map(PostgresCells.init)
+    }
+
+    private func transaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            _ = try? run("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// One sentence on what went wrong, from the server's own message where it sent one; never a credential.
+    static func reason(_ error: Error) -> String {
+        if let e = error as? OddsError { return e.message }
+        guard let e = error as? PSQLError else { return String(describing: error) }
+        if let message = e.serverInfo?[.message] { return message }
+        switch e.code {
+        case .sslUnsupported: return "the server does not offer TLS, which the URL's sslmode asks for"
+        case .authMechanismRequiresPassword: return "the server asks for a password and the URL (or PGPASSWORD) gives none"
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown: return "the connection to the server was lost"
+        case .connectionError:
+            if let io = e.underlying { return "\(io)".replacingOccurrences(of: "\n", with: " ") }
+            return "no connection"
+        default: return e.code.description
+        }
+    }
+
+    // MARK: - Schema
+
+    private func migrate() throws {
+        do {
+            try transaction {
+                try run("SELECT pg_advisory_xact_lock($1)", [.int(Self.lockKey)])
+                try run("CREATE TABLE IF NOT EXISTS history_meta (key text PRIMARY KEY, value text NOT NULL)")
+                let current = try storedVersion()
+                if current > HistorySchema.version {
+                    throw OddsError.history("The history at \(location) has schema version \(current), newer than this odds reads (\(HistorySchema.version)): update odds.")
+                }
+                guard current < HistorySchema.version else { return }
+                for version in (current + 1)...HistorySchema.version {
+                    for sql in HistorySchema.postgres(version) { try run(sql) }
+                }
+                try run("""
+                    INSERT INTO history_meta (key, value) VALUES ('schema_version', $1)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """, [.text(String(HistorySchema.version))])
+            }
+        } catch let e as OddsError {
+            throw e
+        } catch {
+            throw OddsError.history("Cannot prepare the history at \(location): \(PostgresHistory.reason(error)).")
+        }
+    }
+
+    private func storedVersion() throws -> Int {
+        let rows = try run("SELECT value FROM history_meta WHERE key = 'schema_version'")
+        return try rows.first.flatMap { Int(try $0.text(0)) } ?? 0
+    }
+
+    private func checkVersion() throws {
+        let current: Int
+        do {
+            let exists = try run("SELECT to_regclass('history_meta') IS NOT NULL")
+            current = try exists.first?.bool(0) == true ? try storedVersion() : 0
+        } catch let e as OddsError {
+            throw e
+        } catch {
+            throw OddsError.history("Cannot read the history at \(location): \(PostgresHistory.reason(error)).")
+        }
+        if current > HistorySchema.version {
+            throw OddsError.history("The history at \(location) has schema version \(current), newer than this odds reads (\(HistorySchema.version)): update odds.")
+        }
+        if current == 0 {
+            throw OddsError.history("There is no history in \(location) yet: run a stream, the dashboard or `odds history collect` with --history first.")
+        }
+    }
+
+    // MARK: - Writing
+
+    func write(_ batch: HistoryBatch) throws -> Int {
+        do {
+            return try transaction { try write(batch, in: ()) }
+        } catch {
+            // The transaction rolled back: ids and partitions made in it are gone.
+            sourceIDs = [:]
+            selectionIDs = [:]
+            days = []
+            if let e = error as? OddsError { throw e }
+            throw OddsError.history("Cannot write the history at \(location): \(PostgresHistory.reason(error)).")
+        }
+    }
+
+    private func write(_ batch: HistoryBatch, in transaction: Void) throws -> Int {
+        try run("SELECT pg_advisory_xact_lock($1)", [.int(Self.lockKey)])
+        let last = try run("SELECT value FROM history_meta WHERE key = 'writer'").first.map { try $0.text(0) }
+        let interleaved = last != nil && last != token
+        if last != token {
+            try run("INSERT INTO history_meta (key, value) VALUES ('writer', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    [.text(token)])
+        }
+
+        try writeSources(batch)
+        var written = 0
+        written += try writePrices(batch.prices, interleaved: interleaved)
+        written += try writeScores(batch.scores, interleaved: interleaved)
+
+        if !batch.incidents.isEmpty {
+            let rows = batch.incidents
+            let i = rows.map(\.incident)
+            let inserted = try run("""
+                INSERT INTO incident (source_id, received_at, identity, kind, minute, added_time, side, player, assist, player_out,
+                    reason, detail, score_home, score_away, rescinded)
+                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[],
+                    $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::bigint[], $15::boolean[])
+                ON CONFLICT (source_id, identity) DO NOTHING
+                RETURNING 1
+                """, [.ints(try rows.map { try sourceID($0.source) }), .ints(rows.map { $0.receivedAt.historyMillis }),
+                      .texts(rows.map(\.identity)), .texts(i.map(\.kind.rawValue)), .ints(i.map { $0.minute.map(Int64.init) }),
+                      .ints(i.map { $0.addedTime.map(Int64.init) }), .texts(i.map { $0.team?.rawValue }), .texts(i.map(\.player)),
+                      .texts(i.map(\.assist)), .texts(i.map(\.playerOut)), .texts(i.map(\.reason)), .texts(i.map(\.detail)),
+                      .ints(i.map { $0.score.map { Int64($0.home) } }), .ints(i.map { $0.score.map { Int64($0.away) } }),
+                      .bools(i.map(\.rescinded))])
+            written += inserted.count
+        }
+        if !batch.members.isEmpty {
+            let rows = batch.members
+            let inserted = try run("""
+                INSERT INTO match_member (match_key, source_id, reason, joined_at)
+                SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])
+                ON CONFLICT (match_key, source_id) DO NOTHING
+                RETURNING 1
+                """, [.texts(rows.map(\.matchKey)), .ints(try rows.map { try sourceID($0.source) }), .texts(rows.map(\.reason)),
+                      .ints(rows.map { $0.at.historyMillis })])
+            written += inserted.count
+        }
+        return written
+    }
+
+    private func writeSources(_ batch: HistoryBatch) throws {
+        guard !batch.sources.isEmpty else { return }
+        let rows = Array(batch.sources.values)
+        let returned = try run("""
+            INSERT INTO source (provider, event_id, sport, league, home, away, start_time, first_seen, last_seen, demo)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
+                                 $9::bigint[], $10::boolean[])
+            ON CONFLICT (provider, event_id) DO UPDATE SET sport = excluded.sport, league = excluded.league, home = excluded.home,
+                away = excluded.away, start_time = coalesce(excluded.start_time, source.start_time),
+                last_seen = greatest(source.last_seen, excluded.last_seen)
+            RETURNING id, provider, event_id
+            """, [.texts(rows.map(\.key.provider.rawValue)), .texts(rows.map(\.key.eventID)), .texts(rows.map(\.sport)),
+                  .texts(rows.map(\.league)), .texts(rows.map(\.home)), .texts(rows.map(\.away)),
+                  .ints(rows.map { $0.startTime?.historyMillis }), .ints(rows.map { $0.firstSeenAt.historyMillis }),
+                  .ints(rows.map { $0.seenAt.historyMillis }), .bools(rows.map(\.demo))])
+        let byName = Dictionary(rows.map { ("\($0.key.provider.rawValue)\u{0}\($0.key.eventID)", $0.key) }, uniquingKeysWith: { a, _ in a })
+        for r in returned {
+            if let key = byName["\(try r.text(1))\u{0}\(try r.text(2))"] { sourceIDs[key] = try r.int(0) }
+        }
+    }
+
+    /// What is stored last of a selection, as the writer compares with it.
+    private struct Last {
+        var at: Int64
+        var text: String?
+        var suspended: Bool
+    }
+
+    private func writePrices(_ prices: [PriceRow], interleaved: Bool) throws -> Int {
+        guard !prices.isEmpty else { return 0 }
+        try addPartitions(for: prices)
+
+        // Selections new to this writer are made (or found); with another writer in between, the known ones'
+        // last prices are read back too.
+        var refs: [SelectionRef] = []
+        var names: [SelectionRef: (market: String, selection: String)] = [:]
+        for p in prices where names[p.ref] == nil {
+            names[p.ref] = (p.marketName, p.selectionName)
+            refs.append(p.ref)
+        }
+        var stored: [Int64: Last] = [:]
+        let fresh = refs.filter { selectionIDs[$0] == nil }
+        if !fresh.isEmpty {
+            let sourceIDs = try fresh.map { try sourceID($0.source) }
+            var byKey: [String: SelectionRef] = [:]
+            for (ref, id) in zip(fresh, sourceIDs) { byKey[Self.selectionKey(id, ref.book, ref.marketID, ref.line, ref.selectionID)] = ref }
+            for r in try run("""
+                INSERT INTO selection (source_id, book, market_id, line, selection_key, market_name, selection_name)
+                SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                ON CONFLICT (source_id, book, market_id, line, selection_key) DO UPDATE SET market_name = excluded.market_name,
+                    selection_name = excluded.selection_name
+                RETURNING id, source_id, book, market_id, line, selection_key, last_at, last_text, last_suspended
+                """, [.ints(sourceIDs), .texts(fresh.map(\.book)), .texts(fresh.map(\.marketID)), .texts(fresh.map(\.line)),
+                      .texts(fresh.map(\.selectionID)), .texts(fresh.map { names[$0]?.market }),
+                      .texts(fresh.map { names[$0]?.selection })]) {
+                let key = Self.selectionKey(try r.int(1), try r.text(2), try r.text(3), try r.text(4), try r.text(5))
+                guard let ref = byKey[key] else { continue }
+                let id = try r.int(0)
+                if selectionIDs.count > 1_000_000 { selectionIDs = [:] }
+                selectionIDs[ref] = id
+                if interleaved, let at = try r.optionalInt(6) {
+                    stored[id] = Last(at: at, text: try r.optionalText(7), suspended: try r.optionalBool(8) ?? false)
+                }
+            }
+        }
+        if interleaved {
+            let known = refs.compactMap { ref -> Int64? in fresh.contains(ref) ? nil : selectionIDs[ref] }
+            if !known.isEmpty {
+                for r in try run("SELECT id, last_at, last_text, last_suspended FROM selection WHERE id = ANY($1::bigint[]) AND last_at IS NOT NULL",
+                                 [.ints(known)]) {
+                    stored[try r.int(0)] = Last(at: try r.int(1), text: try r.optionalText(2), suspended: try r.optionalBool(3) ?? false)
+                }
+            }
+        }
+
+        // Rows another writer stored already (as new or newer) are not stored again.
+        var rows: [(id: Int64, row: PriceRow)] = []
+        rows.reserveCapacity(prices.count)
+        var latest: [Int64: Last] = [:]
+        for p in prices {
+            guard let id = selectionIDs[p.ref] else { continue }
+            let at = p.receivedAt.historyMillis
+            if interleaved, let s = latest[id] ?? stored[id], at <= s.at || (s.text == p.text && s.suspended == p.suspended) { continue }
+            rows.append((id, p))
+            latest[id] = Last(at: at, text: p.text, suspended: p.suspended)
+        }
+        guard !rows.isEmpty else { return 0 }
+        try run("""
+            INSERT INTO price_change (selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended)
+            SELECT s, r, p, t, n, d, x FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[],
+                                               $7::boolean[]) WITH ORDINALITY AS v(s, r, p, t, n, d, x, o)
+            ORDER BY o
+            """, [.ints(rows.map(\.id)), .ints(rows.map { $0.row.receivedAt.historyMillis }), .ints(rows.map { $0.row.providerAt?.historyMillis }),
+                  .texts(rows.map(\.row.text)), .ints(rows.map { $0.row.odds?.numerator }), .ints(rows.map { $0.row.odds?.denominator }),
+                  .bools(rows.map(\.row.suspended))])
+
+        let ids = Array(latest.keys)
+        try run("""
+            UPDATE selection s SET last_at = v.a, last_text = v.t, last_suspended = v.x
+            FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[]) AS v(id, a, t, x) WHERE s.id = v.id
+            """, [.ints(ids), .ints(ids.map { latest[$0]?.at }), .texts(ids.map { latest[$0]?.text }), .bools(ids.map { latest[$0]?.suspended })])
+        var perSource: [Int64: Int64] = [:]
+        for r in rows { perSource[try sourceID(r.row.ref.source), default: 0] += 1 }
+        let sources = Array(perSource.keys)
+        try run("""
+            UPDATE source o SET price_changes = o.price_changes + v.n FROM unnest($1::bigint[], $2::bigint[]) AS v(id, n) WHERE o.id = v.id
+            """, [.ints(sources), .ints(sources.map { perSource[$0] })])
+        return rows.count
+    }
+
+    private static func selectionKey(_ source: Int64, _ book: String, _ market: String, _ line: String, _ selection: String) -> String {
+        "\(source)\u{0}\(book)\u{0}\(market)\u{0}\(line)\u{0}\(selection)"
+    }
+
+    private func writeScores(_ scores: [ScoreRow], interleaved: Bool) throws -> Int {
+        guard !scores.isEmpty else { return 0 }
+        var stored: [Int64: (at: Int64, state: ScoreState)] = [:]
+        let ids = try scores.map { try sourceID($0.source) }
+        if interleaved {
+            for r in try run("""
+                SELECT DISTINCT ON (source_id) source_id, received_at, home, away, score_text, status, period, clock FROM score_change
+                WHERE source_id = ANY($1::bigint[]) ORDER BY source_id, received_at DESC, seq DESC
+                """, [.ints(Array(Set(ids)))]) {
+                stored[try r.int(0)] = (try r.int(1), ScoreState(home: try r.optionalInt32(2), away: try r.optionalInt32(3), scoreText: try r.optionalText(4),
+                                                               status: try r.text(5), period: try r.optionalText(6), clock: try r.optionalText(7)))
+            }
+        }
+        var rows: [(id: Int64, row: ScoreRow)] = []
+        for (id, s) in zip(ids, scores) {
+            let at = s.receivedAt.historyMillis
+            if interleaved, let last = stored[id], at <= last.at || !s.state.differs(from: last.state) { continue }
+            rows.append((id, s))
+            stored[id] = (at, s.state)
+        }
+        guard !rows.isEmpty else { return 0 }
+        try run("""
+            INSERT INTO score_change (source_id, received_at, provider_at, home, away, score_text, status, period, clock)
+            SELECT s, r, p, h, a, t, st, pe, c FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::integer[], $5::integer[],
+                $6::text[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS v(s, r, p, h, a, t, st, pe, c, o)
+            ORDER BY o
+            """, [.ints(rows.map(\.id)), .ints(rows.map { $0.row.receivedAt.historyMillis }), .ints(rows.map { $0.row.providerAt?.historyMillis }),
+                  .ints(rows.map { $0.row.state.home.map(Int64.init) }), .ints(rows.map { $0.row.state.away.map(Int64.init) }),
+                  .texts(rows.map(\.row.state.scoreText)), .texts(rows.map(\.row.state.status)), .texts(rows.map(\.row.state.period)),
+                  .texts(rows.map(\.row.state.clock))])
+        return rows.count
+    }
+
+    /// Adds the day partitions `prices` need (under the writers' lock, so two writers never race to make one).
+    private func addPartitions(for prices: [PriceRow]) throws {
+        var needed = Set<Int64>()
+        for p in prices {
+            let day = Self.day(of: p.receivedAt.historyMillis)
+            if !days.contains(day) { needed.insert(day) }
+        }
+        for day in needed.sorted() {
+            let from = day * Self.dayMillis
+            // The name and bounds are numbers this program made, never provider text.
+            try run("CREATE TABLE IF NOT EXISTS \(Self.partitionName(day)) PARTITION OF price_change FOR VALUES FROM (\(from)) TO (\(from + Self.dayMillis))")
+            days.insert(day)
+        }
+    }
+
+    static func day(of millis: Int64) -> Int64 { millis >= 0 ? millis / dayMillis : (millis - dayMillis + 1) / dayMillis }
+
+    /// `price_change_20261127`: a day's partition, named by its UTC date.
+    static func partitionName(_ day: Int64) -> String {
+        let c = Calendar.utc.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(day) * 86_400))
+        return String(format: "price_change_%04d%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    /// The day a partition's name gives, if it is one of ours.
+    static func partitionDay(_ name: String) -> Int64? {
+        guard name.hasPrefix("price_change_"), name.count == 21, let n = Int(name.suffix(8)) else { return nil }
+        let parts = DateComponents(calendar: .utc, timeZone: TimeZone(identifier: "UTC"), year: n / 10_000, month: n / 100 % 100, day: n % 100)
+        guard let date = parts.date else { return nil }
+        return Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    }
+
+    private func sourceID(_ key: SourceKey) throws -> Int64 {
+        if let id = sourceIDs[key] { return id }
+        if let r = try run("SELECT id FROM source WHERE provider = $1 AND event_id = $2", [.text(key.provider.rawValue), .text(key.eventID)]).first {
+            let id = try r.int(0)
+            sourceIDs[key] = id
+            return id
+        }
+        throw OddsError.history("The history lost track of \(key.provider.rawValue) event \(key.eventID).")
+    }
+
+    // MARK: - Looking up what is stored
+
+    func known(_ source: SourceKey) throws -> KnownSource {
+        do {
+            guard let row = try run("SELECT id, last_seen FROM source WHERE provider = $1 AND event_id = $2",
+                                    [.text(source.provider.rawValue), .text(source.eventID)]).first else { return KnownSource() }
+            let id = try row.int(0)
+            sourceIDs[source] = id
+            var known = KnownSource(lastSeen: Date(historyMillis: try row.int(1)))
+            for r in try run("""
+                SELECT book, market_id, line, selection_key, last_text, last_suspended FROM selection
+                WHERE source_id = $1 AND last_at IS NOT NULL
+                """, [.int(id)]) {
+                let ref = SelectionRef(source: source, book: try r.text(0), marketID: try r.text(1), line: try r.text(2), selectionID: try r.text(3))
+                known.prices[ref] = LastPrice(text: try r.optionalText(4), suspended: try r.optionalBool(5) ?? false)
+            }
+            known.score = try run("""
+                SELECT home, away, score_text, status, period, clock FROM score_change WHERE source_id = $1
+                ORDER BY received_at DESC, seq DESC LIMIT 1
+                """, [.int(id)]).first.map {
+                ScoreState(home: try $0.optionalInt32(0), away: try $0.optionalInt32(1), scoreText: try $0.optionalText(2), status: try $0.text(3),
+                           period: try $0.optionalText(4), clock: try $0.optionalText(5))
+            }
+            return known
+        } catch let e as OddsError {
+            throw e
+        } catch {
+            throw OddsError.history("Cannot read the history at \(location): \(PostgresHistory.reason(error)).")
+        }
+    }
+
+    // MARK: - Reading
+
+    private func read<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as OddsError { throw e } catch {
+            throw OddsError.history("Cannot read the history at \(location): \(PostgresHistory.reason(error)).")
+        }
+    }
+
+    func matches(_ query: MatchQuery) throws -> [StoredSource] {
+        try read {
+            var sql = """
+                SELECT o.id, o.provider, o.event_id, o.sport, o.league, o.home, o.away, o.start_time, o.first_seen, o.last_seen,
+                       o.price_changes, o.demo,
+                       (SELECT match_key FROM match_member m WHERE m.source_id = o.id ORDER BY m.joined_at DESC LIMIT 1),
+                       (SELECT status FROM score_change c WHERE c.source_id = o.id ORDER BY c.received_at DESC, c.seq DESC LIMIT 1)
+                FROM source o WHERE o.last_seen >= $1
+                """
+            var values: [PostgresValue] = [.int(query.since?.historyMillis ?? 0)]
+            if let provider = query.provider {
+                sql += " AND o.provider = $2"
+                values.append(.text(provider.rawValue))
+            }
+            sql += " ORDER BY o.last_seen DESC, o.id DESC LIMIT $\(values.count + 1)"
+            values.append(.int(Int64(query.limit)))
+            return try run(sql, values).map { r in
+                StoredSource(rowID: try r.int(0), key: SourceKey(provider: SQLiteHistory.provider(try r.text(1)), eventID: try r.text(2)),
+                             sport: try r.text(3), league: try r.optionalText(4), home: try r.text(5), away: try r.optionalText(6),
+                             startTime: try r.optionalInt(7).map(Date.init(historyMillis:)), firstSeen: Date(historyMillis: try r.int(8)),
+                             lastSeen: Date(historyMillis: try r.int(9)), priceChanges: Int(try r.int(10)), matchKey: try r.optionalText(12),
+                             demo: try r.bool(11), status: try r.optionalText(13))
+            }
+        }
+    }
+
+    func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline {
+        guard !sources.isEmpty else { return Timeline() }
+        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
+        let ids = Array(byID.keys)
+        let since = filter.since?.historyMillis ?? Int64.min
+        return try read {
+            var out = Timeline()
+            var selections: [Int64: StoredSelection] = [:]
+            var sql = """
+                SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection
+                WHERE source_id = ANY($1::bigint[])
+                """
+            var values: [PostgresValue] = [.ints(ids)]
+            if let market = filter.market {
+                values.append(.text(market))
+                sql += " AND (lower(market_id) = lower($\(values.count)) OR lower(market_name) = lower($\(values.count)))"
+            }
+            if let book = filter.book {
+                values.append(.text(book))
+                sql += " AND lower(book) = lower($\(values.count))"
+            }
+            for r in try run(sql, values) {
+                guard let source = byID[try r.int(1)] else { continue }
+                let id = try r.int(0)
+                selections[id] = StoredSelection(rowID: id, source: source, book: try r.text(2), marketID: try r.text(3), marketName: try r.text(4),
+                                                 line: try r.text(5), selectionID: try r.text(6), selectionName: try r.text(7))
+            }
+            if !selections.isEmpty {
+                for r in try run("""
+                    SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
+                    WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
+                    """, [.ints(Array(selections.keys)), .int(since)]) {
+                    guard let selection = selections[try r.int(0)] else { continue }
+                    var odds: Rational?
+                    if let n = try r.optionalInt(4), let d = try r.optionalInt(5) { odds = Rational(n, d) }
+                    out.prices.append(StoredPrice(at: Date(historyMillis: try r.int(1)), providerAt: try r.optionalInt(2).map(Date.init(historyMillis:)),
+                                                  selection: selection, text: try r.optionalText(3), odds: odds, suspended: try r.bool(6)))
+                }
+            }
+            for r in try run("""
+                SELECT received_at, source_id, home, away, score_text, status, period, clock FROM score_change
+                WHERE source_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
+                """, [.ints(ids), .int(since)]) {
+                guard let source = byID[try r.int(1)] else { continue }
+                out.scores.append(StoredScore(at: Date(historyMillis: try r.int(0)), source: source,
+                                              state: ScoreState(home: try r.optionalInt32(2), away: try r.optionalInt32(3), scoreText: try r.optionalText(4),
+                                                                status: try r.text(5), period: try r.optionalText(6), clock: try r.optionalText(7))))
+            }
+            for r in try run("""
+                SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,
+                       score_home, score_away, rescinded
+                FROM incident WHERE source_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
+                """, [.ints(ids), .int(since)]) {
+                guard let source = byID[try r.int(1)] else { continue }
+                var score: Score?
+                if let h = try r.optionalInt32(11), let a = try r.optionalInt32(12) { score = Score(home: h, away: a) }
+                let incident = Incident(kind: IncidentKind(rawValue: try r.text(2)) ?? .other, minute: try r.optionalInt32(3),
+                                        team: try r.optionalText(5).flatMap(Side.init(rawValue:)), player: try r.optionalText(6),
+                                        detail: try r.optionalText(10), addedTime: try r.optionalInt32(4), assist: try r.optionalText(7),
+                                        playerOut: try r.optionalText(8), reason: try r.optionalText(9), score: score, rescinded: try r.bool(13))
+                out.incidents.append(StoredIncident(at: Date(historyMillis: try r.int(0)), source: source, incident: incident))
+            }
+            return out
+        }
+    }
+
+    func stats() throws -> HistoryStats {
+        try read {
+            func count(_ table: String) throws -> Int { Int(try run("SELECT count(*) FROM \(table)").first?.int(0) ?? 0) }
+            let span = try run("SELECT min(received_at), max(received_at) FROM price_change").first
+            let bytes = try run("""
+                SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
+                JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = current_schema() AND c.relkind = 'r'
+                  AND (c.relname IN ('source', 'selection', 'score_change', 'incident', 'match_member', 'prune_log', 'history_meta')
+                       OR c.relname LIKE 'price\\_change\\_%')
+                """).first?.int(0) ?? 0
+            let prune = try run("SELECT pruned_at, cutoff, changes FROM prune_log ORDER BY pruned_at DESC LIMIT 1").first.map {
+                PruneRecord(at: Date(historyMillis: try $0.int(0)), cutoff: Date(historyMillis: try $0.int(1)), changes: Int(try $0.int(2)))
+            }
+            return HistoryStats(schemaVersion: try storedVersion(), sources: try count("source"), selections: try count("selection"),
+                                priceChanges: try count("price_change"), scoreChanges: try count("score_change"), incidents: try count("incident"),
+                                bytes: bytes, oldest: try span?.optionalInt(0).map(Date.init(historyMillis:)),
+                                newest: try span?.optionalInt(1).map(Date.init(historyMillis:)), lastPrune: prune)
+        }
+    }
+
+    func prune(before cutoff: Date) throws -> Int {
+        let ms = cutoff.historyMillis
+        defer { sourceIDs = [:]; selectionIDs = [:]; days = [] }
+        do {
+            return try transaction {
+                try run("SELECT pg_advisory_xact_lock($1)", [.int(Self.lockKey)])
+                var dropped = 0
+                // Whole days before the cutoff go as partitions; the day the cutoff falls in stays until it has passed.
+                for r in try run("""
+                    SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                    WHERE i.inhparent = 'price_change'::regclass ORDER BY c.relname
+                    """) {
+                    let name = try r.text(0)
+                    guard let day = Self.partitionDay(name), (day + 1) * Self.dayMillis <= ms, name == Self.partitionName(day) else { continue }
+                    dropped += Int(try run("SELECT count(*) FROM \(name)").first?.int(0) ?? 0)
+                    try run("DROP TABLE \(name)")
+                }
+                for table in ["score_change", "incident"] {
+                    dropped += Int(try run("WITH d AS (DELETE FROM \(table) WHERE received_at < $1 RETURNING 1) SELECT count(*) FROM d",
+                                           [.int(ms)]).first?.int(0) ?? 0)
+                }
+                try run("DELETE FROM source WHERE last_seen < $1", [.int(ms)])
+                try run("INSERT INTO prune_log (pruned_at, cutoff, changes) VALUES ($1, $2, $3)",
+                        [.int(Date().historyMillis), .int(ms), .int(Int64(dropped))])
+                return dropped
+            }
+        } catch let e as OddsError {
+            throw e
+        } catch {
+            throw OddsError.history("Cannot prune the history at \(location): \(PostgresHistory.reason(error)).")
+        }
+    }
+}
+
+extension Calendar {
+    static let utc: Calendar = {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: "UTC")!
+        return c
+    }()
+}

@@ -1,0 +1,46 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// A value bound to a PostgreSQL statement: provider text reaches the server only this way, never in SQL.
+enum PostgresValue {
+    case int(Int64?)
+    case text(String?)
+    case bool(Bool?)
+    case ints([Int64?])
+    case texts([String?])
+    case bools([Bool?])
+}
+
+extension PostgresQuery {
+    /// `sql` with `$1`, `$2`… bound to `values` in order.
+    static func bound(_ sql: String, _ values: [PostgresValue] = []) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .int(let v): binds.append(v)
+            case .text(let v): binds.append(v)
+            case .bool(let v): binds.append(v)
+            case .ints(let v): binds.append(PostgresArray(v))
+            case .texts(let v): binds.append(PostgresArray(v))
+            case .bools(let v): binds.append(PostgresArray(v))
+            }
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+}
+
+/// One row read back, its columns by position.
+struct PostgresCells {
+    private let row: PostgresRandomAccessRow
+
+    init(_ row: PostgresRow) { self.row = row.makeRandomAccess() }
+
+    func int(_ i: Int) throws -> Int64 { try row[i].decode(Int64.self) }
+    func optionalInt(_ i: Int) throws -> Int64? { try row[i].decode(Int64?.self) }
+    func text(_ i: Int) throws -> String { try row[i].decode(String.self) }
+    func optionalText(_ i: Int) throws -> String? { try row[i].decode(String?.self) }
+    func bool(_ i: Int) throws -> Bool { try row[i].decode(Bool.self) }
+    func optionalBool(_ i: Int) throws -> Bool? { try row[i].decode(Bool?.self) }
+    func optionalInt32(_ i: Int) throws -> Int? { try row[i].decode(Int64?.self).map { Int($0) } }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import GRDB
+@testable import OddsHistory
+import OddsModel
+import OddsStore
+import OddsTestSupport
+import Testing
+
+/// What only a PostgreSQL history does: several collectors on one database, a server that goes away and comes
+/// back, day partitions, URLs and their secrets. (The suite over both backends is `HistoryBackendTests`.)
+@Suite("History in PostgreSQL", .heavyLane)
+struct PostgresHistoryTests {
+    typealias B = HistoryBackendTests
+
+    /// A feed of `count` messages in which prices and the score keep changing (and sometimes change back).
+    static func feed(_ count: Int) -> [FeedMessage] {
+        (0..<count).map { i in
+            let home = ["2.10", "2.20", "2.10", "2.30"][i % 4]
+            let away = ["3.60", "3.70"][(i / 3) % 2]
+            let goals = i / 50
+            return B.message(B.event(score: Score(home: goals, away: 0), prices: [home, "3.40", away], id: String(i % 3)), at: Double(i) * 0.4)
+        }
+    }
+
+    @Test("Two collectors on one feed and one database store each change once, whoever writes first")
+    func twoCollectors() throws {
+        guard let server = try PostgresTestServer.shared() else { return }
+        let messages = Self.feed(300)
+        // What one collector stores alone.
+        let alone = HistoryLocation.postgres(url: try server.createDatabase())
+        try Self.write(messages, to: [alone], lag: [0])
+        // Two, the second seeing each message 5 ms later, both writing as they go.
+        let shared = HistoryLocation.postgres(url: try server.createDatabase())
+        try Self.write(messages, to: [shared, shared], lag: [0, 0.005])
+        let expected = try Self.read(alone)
+        let got = try Self.read(shared)
+        #expect(expected.prices.count > 100 && expected.scores.count > 3)
+        #expect(got.prices.count == expected.prices.count, "\(got.prices.count) prices against \(expected.prices.count)")
+        #expect(got.scores.count == expected.scores.count)
+        // The same changes, in the same order (the times may be either collector's).
+        let sameChanges = got.prices.map { "\($0.source.eventID) \($0.selectionID) \($0.text ?? "-")" }
+            == expected.prices.map { "\($0.source.eventID) \($0.selectionID) \($0.text ?? "-")" }
+        #expect(sameChanges)
+    }
+
+    /// Writes `messages` through one writer per location, each seeing a message `lag` seconds after the first,
+    /// a message a millisecond so that their batches interleave.
+    static func write(_ messages: [FeedMessage], to locations: [HistoryLocation], lag: [Double]) throws {
+        let writers = try locations.map { HistoryWriter(backend: try History.open($0, writing: true), retentionDays: nil) { _ in } }
+        var stores = locations.map { _ in LiveStore() }
+        for m in messages {
+            for i in writers.indices {
+                var seen = m
+                seen.receivedAt = m.receivedAt.addingTimeInterval(lag[i])
+                stores[i].apply(seen)
+                writers[i].record(seen, in: stores[i])
+            }
+            usleep(1_000)
+        }
+        for w in writers { w.finish() }
+    }
+
+    static func read(_ location: HistoryLocation) throws -> Timeline {
+        let h = try History.open(location, writing: false)
+        defer { h.close() }
+        return try h.timeline(of: try h.matches(MatchQuery()), filter: TimelineFilter())
+    }
+
+    @Test("The server restarted: one warning, the live path goes on, the loss is counted; writing resumes with no duplicate")
+    func serverRestarted() throws {
+        guard try PostgresTestServer.shared() != nil else { return }
+        // A server of its own: stopping the shared one would fail other tests.
+        let server = try PostgresTestServer()
+        defer { server.shutdown() }
+        let location = HistoryLocation.postgres(url: try server.createDatabase())
+        let live = LiveWriter(try History.open(location, writing: true))
+        let (writer, warnings, send) = (live.writer, live.warnings, live.send)
+        send(B.event(id: "1"), 0)
+        try waitUntil("the first batch", { writer.counts.written == 4 })
+        server.stop()
+        send(B.event(prices: ["2.00", "3.40", "3.60"], id: "1"), 10)
+        try waitUntil("the warning", { !warnings.all.isEmpty })
+        #expect(warnings.all.count == 1 && warnings.all[0].contains("live view goes on"), "\(warnings.all)")
+        // The live path is not held up while the database is away.
+        let started = Date()
+        for i in 0..<50 { send(B.event(prices: ["2.0\(i % 10)", "3.40", "3.60"], id: "1"), 11 + Double(i)) }
+        #expect(Date().timeIntervalSince(started) < 1)
+        try waitUntil("the changes meanwhile lost", { writer.counts.lost > 1 })
+        #expect(warnings.all.count == 1)
+        try server.start()
+        send(B.event(prices: ["1.90", "3.40", "3.60"], id: "1"), 100)
+        send(B.event(prices: ["1.90", "3.40", "3.60"], id: "1"), 101)
+        try waitUntil("writing again", { warnings.all.count == 2 })
+        let counts = writer.finish()
+        #expect(counts.lost > 1)
+        #expect(warnings.all[0].contains("refused"))
+        #expect(warnings.all[1].contains("again") && !warnings.all.joined().contains(server.password), "\(warnings.all)")
+        let t = try Self.read(location)
+        // Before the outage three prices; after it the one change, once; the score once.
+        #expect(t.prices.map(\.text) == ["2.10", "3.40", "3.60", "1.90"], "\(t.prices.map(\.text))")
+        #expect(t.scores.count == 1)
+    }
+
+    @Test("Price changes live in day partitions; retention drops whole days")
+    func partitions() throws {
+        guard let server = try PostgresTestServer.shared() else { return }
+        let url = try server.createDatabase()
+        let database = String(url.split(separator: "/").last!)
+        let day = 86_400.0
+        try Self.write([B.message(B.event(id: "a"), at: 0), B.message(B.event(id: "b"), at: day), B.message(B.event(id: "c"), at: 2 * day)],
+                       to: [.postgres(url: url)], lag: [0])
+        let partitions = "SELECT string_agg(c.relname, ',' ORDER BY c.relname) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'price_change'::regclass"
+        let names = try server.psql(partitions, database: database).split(separator: ",")
+        #expect(names.count == 3 && names.allSatisfy { $0.hasPrefix("price_change_20") }, "\(names)")
+        #expect(try server.psql("SELECT count(*) FROM pg_indexes WHERE indexdef LIKE '%USING brin (received_at)%' AND tablename LIKE 'price_change%'",
+                                database: database) == "4")
+        let history = try History.open(.postgres(url: url), writing: true)
+        // An hour into the third day (which starts 8 hours before t0 + 2 days): the first two days go, the third
+        // stays whole.
+        let dropped = try history.prune(before: B.t0.addingTimeInterval(2 * day - 7 * 3600))
+        history.close()
+        #expect(dropped == 8)  // six prices in two partitions, two scores
+        #expect(try server.psql(partitions, database: database).split(separator: ",").count == 1)
+        #expect(try Self.read(.postgres(url: url)).prices.count == 3)
+    }
+
+    @Test("A URL's password is never shown; a bad password, a closed port, a missing TLS, a bad parameter: one sentence each")
+    func urls() throws {
+        guard let server = try PostgresTestServer.shared() else { return }
+        let good = try server.createDatabase()
+        #expect(!HistoryLocation.postgres(url: good).description.contains(server.password))
+        let cases: [(String, String)] = [
+            (good.replacingOccurrences(of: server.password, with: "wrong-secret"), "password authentication failed"),
+            ("postgres://odds:wrong-secret@127.0.0.1:1/x", "Cannot connect"),
+            (good + "?sslmode=require", "TLS"),
+            (good + "?sslmode=sometimes", "sslmode"),
+            (good + "?colour=blue", "colour"),
+        ]
+        for (url, expected) in cases {
+            do {
+                _ = try History.open(.postgres(url: url), writing: true)
+                Issue.record("\(url) opened")
+            } catch let e as OddsError {
+                #expect(e.exitCode == 9 && e.message.contains(expected), "\(e.message)")
+                #expect(!e.message.contains("wrong-secret") && !e.message.contains(server.password), "\(e.message)")
+                #expect(!e.message.contains("\n"))
+            }
+        }
+        // The password may come from PGPASSWORD instead of the URL.
+        let bare = try PostgresURL(server.url(database: "x", withPassword: false), environment: ["PGPASSWORD": "from-env"])
+        #expect(bare.password == "from-env" && bare.user == "odds" && bare.database == "x" && bare.tls == .prefer)
+        let socket = try PostgresURL("postgresql:///desk?host=/run/postgresql&port=5433&sslmode=disable", environment: ["USER": "ann"])
+        #expect(socket.socketPath == "/run/postgresql/.s.PGSQL.5433" && socket.user == "ann" && socket.database == "desk" && socket.tls == .disable)
+        let encoded = try PostgresURL("postgres://a%40b:p%2Fw@[::1]:6543/db", environment: [:])
+        #expect(encoded.user == "a@b" && encoded.password == "p/w" && encoded.host == "::1" && encoded.port == 6543)
+    }
+
+    @Test("A history of schema version 1 is migrated forward on open, its last prices filled in", arguments: HistoryHarness.Kind.allCases)
+    func migratesForward(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let t = 1_800_000_000_000 as Int64
+        let rows = [
+            "INSERT INTO source (provider, event_id, sport, home, away, first_seen, last_seen, price_changes) VALUES ('tickodds', '100', 'soccer', 'Arsenal', 'Chelsea', \(t), \(t + 2000), 2)",
+            "INSERT INTO selection (source_id, book, market_id, line, selection_key, market_name, selection_name) VALUES (1, 'tickodds', 'full_time_result:full_game', '', 'home', 'Fulltime Result', 'Arsenal')",
+            "INSERT INTO price_change (selection_id, received_at, price_text, odds_num, odds_den, suspended) VALUES (1, \(t), '2.10', 21, 10, \(kind == .sqlite ? "0" : "false"))",
+            "INSERT INTO price_change (selection_id, received_at, price_text, odds_num, odds_den, suspended) VALUES (1, \(t + 1000), '2.05', 41, 20, \(kind == .sqlite ? "0" : "false"))",
+        ]
+        switch h.location {
+        case .sqlite(let path):
+            let db = try DatabaseQueue(path: path)
+            try db.write { db in
+                for sql in HistorySchema.sqlite(1) + rows { try db.execute(sql: sql) }
+                try db.execute(sql: "PRAGMA user_version = 1")
+            }
+            try db.close()
+        case .postgres(let url):
+            let server = try #require(try PostgresTestServer.shared())
+            let database = String(url.split(separator: "/").last!)
+            let day = t / 86_400_000 * 86_400_000
+            let setup = ["CREATE TABLE history_meta (key text PRIMARY KEY, value text NOT NULL)", "INSERT INTO history_meta VALUES ('schema_version', '1')"]
+                + HistorySchema.postgres(1)
+                + ["CREATE TABLE price_change_old PARTITION OF price_change FOR VALUES FROM (\(day)) TO (\(day + 86_400_000))"] + rows
+            try server.psql(setup.joined(separator: ";\n"), database: database)
+        }
+        let history = try History.open(h.location, writing: true)
+        defer { history.close() }
+        let known = try history.known(SourceKey(provider: .tickodds, eventID: "100"))
+        #expect(known.prices.values.map(\.text) == ["2.05"])
+        #expect(try history.stats().schemaVersion == 2)
+    }
+}
