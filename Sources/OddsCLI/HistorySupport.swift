@@ -32,7 +32,11 @@ extension Runtime {
         let counts = writer.finish()
         if counts.dropped > 0 || counts.lost > 0 {
             io.err("history: \(counts.dropped) update(s) dropped (the writer fell behind), \(counts.lost) change(s) not written.")
-        } else if common.verbose {
+        }
+        if counts.skipped > 0 {
+            io.err("history: \(counts.skipped) update(s) not kept: an id longer than \(HistoryWriter.maxIDBytes) bytes is not an id.")
+        }
+        if common.verbose {
             io.err("history: \(counts.written) change(s) kept in \(writer.location).")
         }
     }

@@ -45,6 +45,8 @@ struct ChangeTracker {
 
     private var tracks: [SourceKey: Track] = [:]
     private var observed = 0
+    /// Sources and selections not kept because an id of theirs is longer than `HistoryKeys.maxIDBytes`.
+    private(set) var skipped = 0
     var idleLimit: TimeInterval = 6 * 3600
     /// Whether what is observed comes from the built-in simulator.
     var demo = false
@@ -58,6 +60,7 @@ struct ChangeTracker {
     mutating func observe(_ input: HistoryInput, lookup: any HistoryLookup, into batch: inout HistoryBatch) throws {
         let e = input.event
         let key = SourceKey(provider: e.provider, eventID: e.id)
+        guard HistoryKeys.fits(e.id) else { skipped += 1; return }
         let at = input.receivedAt
         var track: Track
         if let t = tracks[key] {
@@ -102,7 +105,7 @@ struct ChangeTracker {
 
         if e.incidents != track.lastIncidents {
             for incident in e.incidents {
-                let identity = incident.identity
+                let identity = HistoryKeys.identity(incident.identity)
                 guard !track.incidents.contains(identity) else { continue }
                 track.incidents.insert(identity)
                 batch.incidents.append(IncidentRow(source: key, receivedAt: at, identity: identity, incident: incident))
@@ -115,11 +118,12 @@ struct ChangeTracker {
         if observed % 10_000 == 0 { forgetIdle(now: at) }
     }
 
-    private func prices(of market: Market, _ key: SourceKey, _ at: Date, _ providerAt: Date?, _ track: inout Track,
+    private mutating func prices(of market: Market, _ key: SourceKey, _ at: Date, _ providerAt: Date?, _ track: inout Track,
                         _ batch: inout HistoryBatch, only: String? = nil) {
         for s in market.selections {
             if let only, s.id != only { continue }
             let ref = SelectionRef(source: key, book: market.book ?? "", marketID: market.id, line: s.line ?? "", selectionID: s.id)
+            guard HistoryKeys.fits(ref.book, ref.marketID, ref.line, ref.selectionID) else { skipped += 1; continue }
             let now = LastPrice(text: s.price?.text, suspended: s.suspended)
             if track.prices[ref] == now { continue }
             track.prices[ref] = now
@@ -131,5 +135,26 @@ struct ChangeTracker {
     private mutating func forgetIdle(now: Date) {
         let cutoff = now.addingTimeInterval(-idleLimit)
         tracks = tracks.filter { $0.value.touched >= cutoff }
+    }
+}
+
+/// The ids a history's unique indexes hold. No provider sends ids of hundreds of bytes, and an index entry has a
+/// limit (PostgreSQL's B-tree, about 2.7 kB): a longer id is not an id, and its source or selection is not kept
+/// (counted). Names, which no index holds, are kept whatever their length.
+enum HistoryKeys {
+    static let maxIDBytes = 512
+
+    static func fits(_ ids: String...) -> Bool { ids.allSatisfy { $0.utf8.count <= maxIDBytes } }
+
+    /// An incident's identity as stored: itself, or past the limit (it can hold a player's name) a digest of it
+    /// that is the same in every process.
+    static func identity(_ text: String) -> String {
+        guard text.utf8.count > maxIDBytes else { return text }
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in text.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 &+ 1
+        }
+        return "digest:" + String(a, radix: 16) + String(b, radix: 16) + ":\(text.utf8.count)"
     }
 }

@@ -11,6 +11,8 @@ public final class HistoryWriter: @unchecked Sendable {
 
     /// How long changes wait before their transaction.
     public static let flushInterval: TimeInterval = 0.25
+    /// The longest id (of an event, book, market, line or selection) kept; a longer one is not an id.
+    public static let maxIDBytes = HistoryKeys.maxIDBytes
     /// How often retention pruning runs.
     static let pruneInterval: TimeInterval = 3600
 
@@ -35,6 +37,8 @@ public final class HistoryWriter: @unchecked Sendable {
         public var dropped = 0
         public var lost = 0
         public var batches = 0
+        /// Sources and selections not kept because an id of theirs is too long to be one.
+        public var skipped = 0
     }
 
     /// Starts writing to `backend`. `retentionDays` (nil: keep everything) prunes older changes at start and hourly;
@@ -125,6 +129,7 @@ public final class HistoryWriter: @unchecked Sendable {
             condition.lock()
             tally.written += written
             tally.batches += 1
+            tally.skipped = tracker.skipped
             let lost = tally.lost
             condition.unlock()
             if failing {

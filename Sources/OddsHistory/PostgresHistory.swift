@@ -72,6 +72,9 @@ final class PostgresHistory: HistoryBackend {
     private func connectionReason(_ error: Error) -> String {
         let said = String(describing: (error as? PSQLError)?.underlying ?? error)
         let server = url.socketPath ?? "\(url.host):\(url.port)"
+        if said.contains("certificate") || said.contains("CERTIFICATE") || said.contains("handshake") {
+            return "the server's TLS certificate was not accepted (sslmode=\(url.tls.rawValue)\(url.rootCertificate == nil ? "; name the root that signed it with sslrootcert=FILE" : ""))"
+        }
         if (error as? PSQLError)?.code == .connectionError {
             if said.contains("refused") { return "the server at \(server) refused the connection (is it running?)" }
             if said.lowercased().contains("timed out") || said.contains("Timeout") { return "the server at \(server) did not answer in \(Int(url.connectTimeout)) s" }

@@ -161,11 +161,22 @@ struct HistoryBackendTests {
         let huge = String(repeating: "Ω", count: 512 * 1024)
         var e = Self.event(home: hostile, away: huge)
         e.league = "'; DELETE FROM price_change; --"
-        _ = try h.write([Self.message(e, at: 0)])
+        // A player's name of 1 MB in an incident without an id (its identity holds the name); an id of 10 kB, which
+        // no index can hold, is not kept (counted), and the rest goes on.
+        e.incidents = [Incident(kind: .goal, minute: 3, team: .away, player: huge, detail: "Goal")]
+        var long = Self.event(id: String(repeating: "9", count: 10_000))
+        long.markets[0].selections[0].id = String(repeating: "s", count: 3_000)
+        var tooLongSelection = Self.event(id: "200")
+        tooLongSelection.markets[0].selections[0].id = String(repeating: "s", count: 3_000)
+        let counts = try h.write([Self.message(e, at: 0), Self.message(long, at: 1), Self.message(tooLongSelection, at: 2)])
+        #expect(counts.skipped == 2 && counts.lost == 0, "\(counts)")
         try h.read { history in
-            let s = try history.matches(MatchQuery())
+            let s = try history.matches(MatchQuery()).filter { $0.key.eventID == "100" }
             #expect(s.count == 1 && s.first?.home == hostile && s.first?.away == huge && s.first?.league == e.league)
-            #expect(try history.timeline(of: s, filter: TimelineFilter()).prices.count == 3)
+            let t = try history.timeline(of: s, filter: TimelineFilter())
+            #expect(t.prices.count == 3 && t.incidents.first?.incident.player == huge)
+            let other = try history.matches(MatchQuery()).filter { $0.key.eventID == "200" }
+            #expect(try history.timeline(of: other, filter: TimelineFilter()).prices.count == 2)
         }
     }
 

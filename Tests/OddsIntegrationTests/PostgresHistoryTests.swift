@@ -70,9 +70,17 @@ struct PostgresHistoryTests {
     func serverRestarted() throws {
         guard try PostgresTestServer.shared() != nil else { return }
         // A server of its own: stopping the shared one would fail other tests.
-        let server = try PostgresTestServer()
+        let server = try PostgresTestServer(tls: false)
         defer { server.shutdown() }
-        let location = HistoryLocation.postgres(url: try server.createDatabase())
+        let url = try server.createDatabase()
+        // It offers no TLS: a URL that requires it is one sentence.
+        do {
+            _ = try History.open(.postgres(url: url + "?sslmode=require"), writing: true)
+            Issue.record("sslmode=require opened a server without TLS")
+        } catch let e as OddsError {
+            #expect(e.message.contains("does not offer TLS"), "\(e.message)")
+        }
+        let location = HistoryLocation.postgres(url: url)
         let live = LiveWriter(try History.open(location, writing: true))
         let (writer, warnings, send) = (live.writer, live.warnings, live.send)
         send(B.event(id: "1"), 0)
@@ -132,7 +140,8 @@ struct PostgresHistoryTests {
         let cases: [(String, String)] = [
             (good.replacingOccurrences(of: server.password, with: "wrong-secret"), "password authentication failed"),
             ("postgres://odds:wrong-secret@127.0.0.1:1/x", "Cannot connect"),
-            (good + "?sslmode=require", "TLS"),
+            // The server's certificate is its own: checked against the system's roots, it is refused.
+            (good + "?sslmode=verify-full", "certificate"),
             (good + "?sslmode=sometimes", "sslmode"),
             (good + "?colour=blue", "colour"),
         ]
@@ -145,6 +154,15 @@ struct PostgresHistoryTests {
                 #expect(!e.message.contains("wrong-secret") && !e.message.contains(server.password), "\(e.message)")
                 #expect(!e.message.contains("\n"))
             }
+        }
+        // TLS: required, and verified against the server's own certificate as the trusted root.
+        if let certificate = server.certificate {
+            for mode in ["require", "verify-ca&sslrootcert=\(certificate)", "verify-full&sslrootcert=\(certificate)"] {
+                let h = try History.open(.postgres(url: good + "?sslmode=" + mode), writing: true)
+                h.close()
+            }
+        } else if PostgresTestServer.required {
+            Issue.record("the test server offers no TLS (no openssl to make its certificate)")
         }
         // The password may come from PGPASSWORD instead of the URL.
         let bare = try PostgresURL(server.url(database: "x", withPassword: false), environment: ["PGPASSWORD": "from-env"])

@@ -20,6 +20,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     private let asPostgres: Bool
     private let lock = NSLock()
     private var databases = 0
+    /// The server's self-signed certificate (for 127.0.0.1 and localhost), when it offers TLS.
+    public private(set) var certificate: String?
 
     public struct Unavailable: Error, CustomStringConvertible {
         public let description: String
@@ -54,8 +56,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
     }
 
-    /// Starts a new server of its own (a test that stops and starts it uses one no other test shares).
-    public init() throws {
+    /// Starts a new server of its own (a test that stops and starts it uses one no other test shares); with `tls`
+    /// (and openssl to make a certificate) it offers TLS beside plain connections.
+    public init(tls: Bool = true) throws {
         guard let bin = Self.serverPrograms() else { throw Unavailable(description: "no PostgreSQL server programs (initdb, pg_ctl) are installed") }
         self.bin = bin
         asPostgres = getuid() == 0
@@ -73,6 +76,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         do {
             try server("initdb", ["-D", folder + "/data", "-U", user, "--pwfile=" + pwfile, "--auth-local=trust", "--auth-host=scram-sha-256",
                                   "-E", "UTF8", "--locale=C", "--no-sync"], timeout: 120)
+            if tls { try makeCertificate() }
             try start()
         } catch {
             remove()
@@ -81,9 +85,25 @@ public final class PostgresTestServer: @unchecked Sendable {
         watch()
     }
 
+    private func makeCertificate() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return }
+        let key = folder + "/server.key", cert = folder + "/server.crt"
+        try run("/usr/bin/openssl", ["req", "-new", "-x509", "-days", "2", "-nodes", "-subj", "/CN=localhost",
+                                     "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", cert],
+                asServer: false, timeout: 60, stdout: nil)
+        chmod(key, 0o600)
+        chmod(cert, 0o644)
+        if asPostgres, let pw = getpwnam("postgres") {
+            chown(key, pw.pointee.pw_uid, pw.pointee.pw_gid)
+            chown(cert, pw.pointee.pw_uid, pw.pointee.pw_gid)
+        }
+        certificate = cert
+    }
+
     /// Starts (or starts again) the server on its port.
     public func start() throws {
-        let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        var options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        if let certificate { options += " -c ssl=on -c ssl_cert_file=\(certificate) -c ssl_key_file=\(folder)/server.key" }
         try server("pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-o", options, "-w", "-t", "60", "start"], timeout: 90)
     }
 
