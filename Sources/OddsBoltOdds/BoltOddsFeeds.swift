@@ -156,6 +156,10 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
     }
 
     public func receive(span frame: UnsafeBufferPointer<UInt8>, first: Bool, mergingBookViews: Bool) throws -> Inbound {
+        try read(span: frame, mergingBookViews: mergingBookViews).stamped(ProviderTime.read(frame, key: "timestamp"))
+    }
+
+    private func read(span frame: UnsafeBufferPointer<UInt8>, mergingBookViews: Bool) throws -> Inbound {
         // The byte scanner for plain data frames (the initial state is tens of MB); the generic decoder otherwise.
         if let read = BoltOddsFast.frame(frame, dating: dating(), merging: mergingBookViews) {
             guard !read.later.isEmpty else { return .data(kept(read.updates, games: read.games)) }
@@ -190,6 +194,10 @@ public final class BoltOddsOddsFeed: FeedAdapter, @unchecked Sendable {
         }
 
         func element(_ bytes: UnsafeBufferPointer<UInt8>, generation: Int) throws -> Inbound {
+            try read(bytes, generation: generation).stamped(ProviderTime.read(bytes, key: "timestamp"))
+        }
+
+        private func read(_ bytes: UnsafeBufferPointer<UInt8>, generation: Int) throws -> Inbound {
             // As in a frame read whole: an element is one message, never a batch of its own.
             guard bytes.first == UInt8(ascii: "{") else { throw MalformedMessage("expected an object") }
             if generation != self.generation {

@@ -112,7 +112,7 @@ enum HistoryViews {
     static let timelineColumns: [Tabular.Column] = [
         .init("TIME"), .init("TYPE"), .init("PROVIDER"), .init("EVENT"), .init("BOOK"), .init("MARKET", shrinkable: true), .init("LINE"),
         .init("SELECTION", shrinkable: true), .init("PRICE", rightAligned: true), .init("AS SENT", rightAligned: true), .init("ODDS"),
-        .init("SUSPENDED"), .init("DETAIL", shrinkable: true),
+        .init("SUSPENDED"), .init("DETAIL", shrinkable: true), .init("SENT"),
     ]
 
     /// Every stored row in time order; prices, score changes and incidents interleaved.
@@ -132,23 +132,29 @@ enum HistoryViews {
                         ("event", .string(p.source.eventID)), ("book", .string(p.book)), ("market", .string(p.marketName)),
                         ("line", .optionalString(p.line.isEmpty ? nil : p.line)), ("selection", .string(p.selectionName)),
                         ("price", .string(priceText(p, format))), ("text", .optionalString(p.text)),
-                        ("odds", .optionalString(p.odds.map(\.description))), ("suspended", .bool(p.suspended)), ("detail", .null)]
+                        ("odds", .optionalString(p.odds.map(\.description))), ("suspended", .bool(p.suspended)), ("detail", .null),
+                        ("providerTime", sent(p.providerAt))]
             case .score(let s):
                 let score = s.state.home.flatMap { h in s.state.away.map { "\(h)-\($0)" } } ?? s.state.scoreText
                 let detail = [score, s.state.status, s.state.period, s.state.clock].compactMap { $0 }.joined(separator: " ")
                 return [("time", .string(time(at))), ("type", .string("score")), ("provider", .string(s.source.provider.rawValue)),
                         ("event", .string(s.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
-                        ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail))]
+                        ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail)),
+                        ("providerTime", sent(s.providerAt))]
             case .incident(let x):
                 let i = x.incident
                 let detail = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player, i.assist.map { "(\($0))" }, i.rescinded ? "rescinded" : nil,
                               i.score.map(\.text)].compactMap { $0 }.joined(separator: " ")
                 return [("time", .string(time(at))), ("type", .string("incident")), ("provider", .string(x.source.provider.rawValue)),
                         ("event", .string(x.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
-                        ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail))]
+                        ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail)),
+                        ("providerTime", sent(x.providerAt))]
             }
         }
     }
+
+    /// The provider's own time of a row, where it sent one.
+    private static func sent(_ at: Date?) -> JSONOutput { at.map { .string(time($0)) } ?? .null }
 
     static func stats(_ s: HistoryStats, location: HistoryLocation, days: Int, _ rt: Runtime) {
         let prune = s.lastPrune.map { "\(time($0.at)): \($0.changes) change(s) received before \(time($0.cutoff)) dropped" } ?? "not yet"

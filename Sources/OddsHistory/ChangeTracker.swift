@@ -108,7 +108,7 @@ struct ChangeTracker {
                 let identity = HistoryKeys.identity(incident.identity)
                 guard !track.incidents.contains(identity) else { continue }
                 track.incidents.insert(identity)
-                batch.incidents.append(IncidentRow(source: key, receivedAt: at, identity: identity, incident: incident))
+                batch.incidents.append(IncidentRow(source: key, receivedAt: at, providerAt: input.providerTime, identity: identity, incident: incident))
             }
             track.lastIncidents = e.incidents
         }

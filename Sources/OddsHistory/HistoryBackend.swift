@@ -121,6 +121,7 @@ public struct StoredPrice: Sendable, Equatable {
 /// A stored score, status or period change.
 public struct StoredScore: Sendable, Equatable {
     public var at: Date
+    public var providerAt: Date?
     public var source: SourceKey
     public var state: ScoreState
 }
@@ -128,6 +129,7 @@ public struct StoredScore: Sendable, Equatable {
 /// A stored incident.
 public struct StoredIncident: Sendable, Equatable {
     public var at: Date
+    public var providerAt: Date?
     public var source: SourceKey
     public var incident: Incident
 }

@@ -21,19 +21,25 @@ public struct HistoryInput: Sendable {
     public var event: Event
     public var scope: Scope
     public var receivedAt: Date
-    /// The provider's own time of the message, where it sends one and the decoder passes it on (none does yet:
-    /// `Event.updatedAt` is the store's receive time, not the provider's).
+    /// The provider's own time of the message, where it sends one (`FeedMessage.providerTime`; never
+    /// `Event.updatedAt`, which is the store's receive time).
     public var providerTime: Date?
     /// The fused match this source belongs to, and why, when several providers are joined.
     public var member: (matchKey: String, reason: String)?
 
-    public init(event: Event, scope: Scope, receivedAt: Date, member: (matchKey: String, reason: String)? = nil) {
-        self.event = event; self.scope = scope; self.receivedAt = receivedAt; self.member = member
+    public init(event: Event, scope: Scope, receivedAt: Date, providerTime: Date? = nil, member: (matchKey: String, reason: String)? = nil) {
+        self.event = event; self.scope = scope; self.receivedAt = receivedAt; self.providerTime = providerTime; self.member = member
     }
 
     /// What `message` changed, read from `store` after it was applied; empty for what is not about an event
     /// (heartbeats, connection states) or names one the store does not hold.
     public static func of(_ message: FeedMessage, in store: LiveStore) -> [HistoryInput] {
+        var inputs = inputs(message, in: store)
+        if let time = message.providerTime { for i in inputs.indices { inputs[i].providerTime = time } }
+        return inputs
+    }
+
+    private static func inputs(_ message: FeedMessage, in store: LiveStore) -> [HistoryInput] {
         func held(_ id: String) -> Event? { store.events[EventKey(provider: message.provider, id: id)]?.event }
         let at = message.receivedAt
         switch message.update {

@@ -81,6 +81,7 @@ public struct ScoreState: Sendable, Equatable {
 public struct IncidentRow: Sendable, Equatable {
     public var source: SourceKey
     public var receivedAt: Date
+    public var providerAt: Date?
     /// What identifies it when it is sent again (`Incident.identity`).
     public var identity: String
     public var incident: Incident

@@ -109,12 +109,13 @@ public enum HistorySchema {
                 """,
             ]
         case 2:
-            // Each selection's last stored price beside it: what a writer compares a new sighting with, without
+            // An incident's provider time, as prices and scores have. Each selection's last stored price beside it: what a writer compares a new sighting with, without
             // searching the price changes (and, in PostgreSQL, what a second collector is checked against).
             return [
                 "ALTER TABLE selection ADD COLUMN last_at INTEGER",
                 "ALTER TABLE selection ADD COLUMN last_text TEXT",
                 "ALTER TABLE selection ADD COLUMN last_suspended INTEGER",
+                "ALTER TABLE incident ADD COLUMN provider_at INTEGER",
                 """
                 UPDATE selection SET (last_at, last_text, last_suspended) = (
                     SELECT received_at, price_text, suspended FROM price_change p WHERE p.selection_id = selection.id
@@ -238,6 +239,7 @@ public enum HistorySchema {
         case 2:
             return [
                 "ALTER TABLE selection ADD COLUMN last_at bigint, ADD COLUMN last_text text, ADD COLUMN last_suspended boolean",
+                "ALTER TABLE incident ADD COLUMN provider_at bigint",
                 """
                 UPDATE selection SET (last_at, last_text, last_suspended) = (
                     SELECT received_at, price_text, suspended FROM price_change p WHERE p.selection_id = selection.id

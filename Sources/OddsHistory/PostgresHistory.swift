@@ -9,16 +9,14 @@ import PostgresNIO
 /// A history in a PostgreSQL database, through postgres-nio: for a desk, where one collector (or two, for
 /// safety) writes and everyone reads. A batch is one transaction of a few statements, each binding a whole
 /// column of rows as one array (no statement a row, and no provider text in SQL). Price changes are partitioned
-/// by day; retention drops whole days. Writers take turns on an advisory lock, and a writer that finds another
-/// wrote since its last turn checks its rows against what is stored, so two collectors on one feed store each
-/// change once.
+/// by day; retention drops whole days. Writers take turns on an advisory lock, and each checks its rows against
+/// each selection's last stored price and each match's last score, storing only what is newer and different, so
+/// two collectors on one feed store each change once.
 final class PostgresHistory: HistoryBackend {
     let location: HistoryLocation
     private let url: PostgresURL
     private let logger = Logger(label: "odds.history.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     private var connection: PostgresConnection?
-    /// Who this writer is, in `history_meta`'s `writer` row: another value there means someone else wrote last.
-    private let token = UUID().uuidString
     private var sourceIDs: [SourceKey: Int64] = [:]
     private var selectionIDs: [SelectionRef: Int64] = [:]
     /// Days whose price partition exists.
@@ -201,27 +199,23 @@ final class PostgresHistory: HistoryBackend {
     }
 
     private func write(_ batch: HistoryBatch, in transaction: Void) throws -> Int {
+        // Writers take turns; each checks its rows against what is stored, since another may have stored the same
+        // changes (or later ones) in any turn before this one.
         try run("SELECT pg_advisory_xact_lock($1)", [.int(Self.lockKey)])
-        let last = try run("SELECT value FROM history_meta WHERE key = 'writer'").first.map { try $0.text(0) }
-        let interleaved = last != nil && last != token
-        if last != token {
-            try run("INSERT INTO history_meta (key, value) VALUES ('writer', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    [.text(token)])
-        }
-
         try writeSources(batch)
         var written = 0
-        written += try writePrices(batch.prices, interleaved: interleaved)
-        written += try writeScores(batch.scores, interleaved: interleaved)
+        written += try writePrices(batch.prices)
+        written += try writeScores(batch.scores)
 
         if !batch.incidents.isEmpty {
             let rows = batch.incidents
             let i = rows.map(\.incident)
             let inserted = try run("""
                 INSERT INTO incident (source_id, received_at, identity, kind, minute, added_time, side, player, assist, player_out,
-                    reason, detail, score_home, score_away, rescinded)
+                    reason, detail, score_home, score_away, rescinded, provider_at)
                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[],
-                    $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::bigint[], $15::boolean[])
+                    $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::bigint[], $15::boolean[],
+                    $16::bigint[])
                 ON CONFLICT (source_id, identity) DO NOTHING
                 RETURNING 1
                 """, [.ints(try rows.map { try sourceID($0.source) }), .ints(rows.map { $0.receivedAt.historyMillis }),
@@ -229,7 +223,7 @@ final class PostgresHistory: HistoryBackend {
                       .ints(i.map { $0.addedTime.map(Int64.init) }), .texts(i.map { $0.team?.rawValue }), .texts(i.map(\.player)),
                       .texts(i.map(\.assist)), .texts(i.map(\.playerOut)), .texts(i.map(\.reason)), .texts(i.map(\.detail)),
                       .ints(i.map { $0.score.map { Int64($0.home) } }), .ints(i.map { $0.score.map { Int64($0.away) } }),
-                      .bools(i.map(\.rescinded))])
+                      .bools(i.map(\.rescinded)), .ints(rows.map { $0.providerAt?.historyMillis })])
             written += inserted.count
         }
         if !batch.members.isEmpty {
@@ -274,12 +268,12 @@ final class PostgresHistory: HistoryBackend {
         var suspended: Bool
     }
 
-    private func writePrices(_ prices: [PriceRow], interleaved: Bool) throws -> Int {
+    private func writePrices(_ prices: [PriceRow]) throws -> Int {
         guard !prices.isEmpty else { return 0 }
         try addPartitions(for: prices)
 
-        // Selections new to this writer are made (or found); with another writer in between, the known ones'
-        // last prices are read back too.
+        // Selections new to this writer are made (or found) and their last stored prices read back; the known
+        // ones' last prices are read back too.
         var refs: [SelectionRef] = []
         var names: [SelectionRef: (market: String, selection: String)] = [:]
         for p in prices where names[p.ref] == nil {
@@ -306,12 +300,12 @@ final class PostgresHistory: HistoryBackend {
                 let id = try r.int(0)
                 if selectionIDs.count > 1_000_000 { selectionIDs = [:] }
                 selectionIDs[ref] = id
-                if interleaved, let at = try r.optionalInt(6) {
+                if let at = try r.optionalInt(6) {
                     stored[id] = Last(at: at, text: try r.optionalText(7), suspended: try r.optionalBool(8) ?? false)
                 }
             }
         }
-        if interleaved {
+        do {
             let known = refs.compactMap { ref -> Int64? in fresh.contains(ref) ? nil : selectionIDs[ref] }
             if !known.isEmpty {
                 for r in try run("SELECT id, last_at, last_text, last_suspended FROM selection WHERE id = ANY($1::bigint[]) AND last_at IS NOT NULL",
@@ -321,14 +315,24 @@ final class PostgresHistory: HistoryBackend {
             }
         }
 
-        // Rows another writer stored already (as new or newer) are not stored again.
+        // Rows stored already (by another writer, as new or newer) are not stored again: older than a selection's
+        // last stored change, or at its very millisecond and stored there; a change that says what the one before
+        // it said is none.
+        let boundary = try pricesStored(at: prices.compactMap { p -> (Int64, Int64)? in
+            guard let id = selectionIDs[p.ref], let s = stored[id], p.receivedAt.historyMillis == s.at else { return nil }
+            return (id, s.at)
+        })
         var rows: [(id: Int64, row: PriceRow)] = []
         rows.reserveCapacity(prices.count)
         var latest: [Int64: Last] = [:]
         for p in prices {
             guard let id = selectionIDs[p.ref] else { continue }
             let at = p.receivedAt.historyMillis
-            if interleaved, let s = latest[id] ?? stored[id], at <= s.at || (s.text == p.text && s.suspended == p.suspended) { continue }
+            if let s = stored[id] {
+                if at < s.at { continue }
+                if at == s.at, boundary.contains(PriceAt(id: id, at: at, text: p.text, suspended: p.suspended)) { continue }
+            }
+            if let before = latest[id] ?? stored[id], before.text == p.text, before.suspended == p.suspended { continue }
             rows.append((id, p))
             latest[id] = Last(at: at, text: p.text, suspended: p.suspended)
         }
@@ -356,15 +360,36 @@ final class PostgresHistory: HistoryBackend {
         return rows.count
     }
 
+    /// A stored price change as the writer compares with it.
+    private struct PriceAt: Hashable {
+        var id: Int64
+        var at: Int64
+        var text: String?
+        var suspended: Bool
+    }
+
+    /// The price changes stored at exactly these selections' millisecond (their last stored one).
+    private func pricesStored(at keys: [(Int64, Int64)]) throws -> Set<PriceAt> {
+        guard !keys.isEmpty else { return [] }
+        var out = Set<PriceAt>()
+        for r in try run("""
+            SELECT p.selection_id, p.received_at, p.price_text, p.suspended FROM price_change p
+            JOIN unnest($1::bigint[], $2::bigint[]) AS v(id, at) ON p.selection_id = v.id AND p.received_at = v.at
+            """, [.ints(keys.map(\.0)), .ints(keys.map(\.1))]) {
+            out.insert(PriceAt(id: try r.int(0), at: try r.int(1), text: try r.optionalText(2), suspended: try r.bool(3)))
+        }
+        return out
+    }
+
     private static func selectionKey(_ source: Int64, _ book: String, _ market: String, _ line: String, _ selection: String) -> String {
         "\(source)\u{0}\(book)\u{0}\(market)\u{0}\(line)\u{0}\(selection)"
     }
 
-    private func writeScores(_ scores: [ScoreRow], interleaved: Bool) throws -> Int {
+    private func writeScores(_ scores: [ScoreRow]) throws -> Int {
         guard !scores.isEmpty else { return 0 }
         var stored: [Int64: (at: Int64, state: ScoreState)] = [:]
         let ids = try scores.map { try sourceID($0.source) }
-        if interleaved {
+        do {
             for r in try run("""
                 SELECT DISTINCT ON (source_id) source_id, received_at, home, away, score_text, status, period, clock FROM score_change
                 WHERE source_id = ANY($1::bigint[]) ORDER BY source_id, received_at DESC, seq DESC
@@ -373,12 +398,30 @@ final class PostgresHistory: HistoryBackend {
                                                                status: try r.text(5), period: try r.optionalText(6), clock: try r.optionalText(7)))
             }
         }
+        // As for prices: not older than the last stored score, not one stored at its very millisecond, and news.
+        var boundary: [Int64: [ScoreState]] = [:]
+        let ties = zip(ids, scores).filter { id, s in stored[id]?.at == s.receivedAt.historyMillis }.map(\.0)
+        if !ties.isEmpty {
+            for r in try run("""
+                SELECT c.source_id, c.home, c.away, c.score_text, c.status, c.period FROM score_change c
+                JOIN unnest($1::bigint[], $2::bigint[]) AS v(id, at) ON c.source_id = v.id AND c.received_at = v.at
+                """, [.ints(ties), .ints(ties.map { stored[$0]?.at })]) {
+                boundary[try r.int(0), default: []].append(ScoreState(home: try r.optionalInt32(1), away: try r.optionalInt32(2),
+                                                                      scoreText: try r.optionalText(3), status: try r.text(4),
+                                                                      period: try r.optionalText(5), clock: nil))
+            }
+        }
         var rows: [(id: Int64, row: ScoreRow)] = []
+        var latest: [Int64: ScoreState] = [:]
         for (id, s) in zip(ids, scores) {
             let at = s.receivedAt.historyMillis
-            if interleaved, let last = stored[id], at <= last.at || !s.state.differs(from: last.state) { continue }
+            if let last = stored[id] {
+                if at < last.at { continue }
+                if at == last.at, boundary[id]?.contains(where: { !s.state.differs(from: $0) }) == true { continue }
+            }
+            if let before = latest[id] ?? stored[id]?.state, !s.state.differs(from: before) { continue }
             rows.append((id, s))
-            stored[id] = (at, s.state)
+            latest[id] = s.state
         }
         guard !rows.isEmpty else { return 0 }
         try run("""
@@ -539,17 +582,18 @@ final class PostgresHistory: HistoryBackend {
                 }
             }
             for r in try run("""
-                SELECT received_at, source_id, home, away, score_text, status, period, clock FROM score_change
+                SELECT received_at, source_id, home, away, score_text, status, period, clock, provider_at FROM score_change
                 WHERE source_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
                 """, [.ints(ids), .int(since)]) {
                 guard let source = byID[try r.int(1)] else { continue }
-                out.scores.append(StoredScore(at: Date(historyMillis: try r.int(0)), source: source,
+                out.scores.append(StoredScore(at: Date(historyMillis: try r.int(0)), providerAt: try r.optionalInt(8).map(Date.init(historyMillis:)),
+                                              source: source,
                                               state: ScoreState(home: try r.optionalInt32(2), away: try r.optionalInt32(3), scoreText: try r.optionalText(4),
                                                                 status: try r.text(5), period: try r.optionalText(6), clock: try r.optionalText(7))))
             }
             for r in try run("""
                 SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,
-                       score_home, score_away, rescinded
+                       score_home, score_away, rescinded, provider_at
                 FROM incident WHERE source_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
                 """, [.ints(ids), .int(since)]) {
                 guard let source = byID[try r.int(1)] else { continue }
@@ -559,7 +603,8 @@ final class PostgresHistory: HistoryBackend {
                                         team: try r.optionalText(5).flatMap(Side.init(rawValue:)), player: try r.optionalText(6),
                                         detail: try r.optionalText(10), addedTime: try r.optionalInt32(4), assist: try r.optionalText(7),
                                         playerOut: try r.optionalText(8), reason: try r.optionalText(9), score: score, rescinded: try r.bool(13))
-                out.incidents.append(StoredIncident(at: Date(historyMillis: try r.int(0)), source: source, incident: incident))
+                out.incidents.append(StoredIncident(at: Date(historyMillis: try r.int(0)), providerAt: try r.optionalInt(14).map(Date.init(historyMillis:)),
+                                                    source: source, incident: incident))
             }
             return out
         }

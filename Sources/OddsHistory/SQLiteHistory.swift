@@ -185,15 +185,15 @@ final class SQLiteHistory: HistoryBackend {
 
         let insertIncident = try db.cachedStatement(sql: """
             INSERT INTO incident (source_id, received_at, identity, kind, minute, added_time, side, player, assist, player_out,
-                reason, detail, score_home, score_away, rescinded)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                reason, detail, score_home, score_away, rescinded, provider_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (source_id, identity) DO NOTHING
             """)
         for row in batch.incidents {
             let i = row.incident
             try insertIncident.execute(arguments: [try source(row.source, db), row.receivedAt.historyMillis, row.identity, i.kind.rawValue,
                                                    i.minute, i.addedTime, i.team?.rawValue, i.player, i.assist, i.playerOut, i.reason,
-                                                   i.detail, i.score?.home, i.score?.away, i.rescinded])
+                                                   i.detail, i.score?.home, i.score?.away, i.rescinded, row.providerAt?.historyMillis])
         }
 
         let insertMember = try db.cachedStatement(sql: """
@@ -328,16 +328,16 @@ final class SQLiteHistory: HistoryBackend {
                 }
             }
             for r in try Row.fetchAll(db, sql: """
-                SELECT received_at, source_id, home, away, score_text, status, period, clock FROM score_change
+                SELECT received_at, source_id, home, away, score_text, status, period, clock, provider_at FROM score_change
                 WHERE source_id IN (\(marks)) AND received_at >= ? ORDER BY received_at, rowid
                 """, arguments: ids + [since]) {
                 guard let source = byID[r[1]] else { continue }
-                out.scores.append(StoredScore(at: Date(historyMillis: r[0]), source: source,
+                out.scores.append(StoredScore(at: Date(historyMillis: r[0]), providerAt: (r[8] as Int64?).map(Date.init(historyMillis:)), source: source,
                                               state: ScoreState(home: r[2], away: r[3], scoreText: r[4], status: r[5], period: r[6], clock: r[7])))
             }
             for r in try Row.fetchAll(db, sql: """
                 SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,
-                       score_home, score_away, rescinded
+                       score_home, score_away, rescinded, provider_at
                 FROM incident WHERE source_id IN (\(marks)) AND received_at >= ? ORDER BY received_at, rowid
                 """, arguments: ids + [since]) {
                 guard let source = byID[r[1]] else { continue }
@@ -348,7 +348,8 @@ final class SQLiteHistory: HistoryBackend {
                 let incident = Incident(kind: IncidentKind(rawValue: r[2]) ?? .other, minute: r[3], team: (r[5] as String?).flatMap(Side.init(rawValue:)),
                                         player: r[6], detail: r[10], addedTime: r[4], assist: r[7], playerOut: r[8], reason: r[9],
                                         score: score, rescinded: r[13])
-                out.incidents.append(StoredIncident(at: Date(historyMillis: r[0]), source: source, incident: incident))
+                out.incidents.append(StoredIncident(at: Date(historyMillis: r[0]), providerAt: (r[14] as Int64?).map(Date.init(historyMillis:)),
+                                                    source: source, incident: incident))
             }
             return out
         }

@@ -232,8 +232,11 @@ public struct FeedMessage: Hashable, Sendable {
     /// The provider's connection it came on (`"live"` for providers with one; BoltOdds: odds, pbp, scores).
     public var connection: String
     public var receivedAt: Date
+    /// The provider's own time of the message (its envelope's timestamp), where it sends one.
+    public var providerTime: Date?
     public var update: FeedUpdate
-    public init(provider: ProviderID, connection: String = "live", receivedAt: Date, update: FeedUpdate) {
-        self.provider = provider; self.connection = connection; self.receivedAt = receivedAt; self.update = update
+    public init(provider: ProviderID, connection: String = "live", receivedAt: Date, providerTime: Date? = nil, update: FeedUpdate) {
+        self.provider = provider; self.connection = connection; self.receivedAt = receivedAt; self.providerTime = providerTime
+        self.update = update
     }
 }

@@ -211,9 +211,10 @@ public final class PulseScoreFeed: FeedAdapter {
         }
         guard let events = decoded else { return .keepalive }
         defer { previous = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-        if first { return .data([.snapshot(events)]) }
+        let stamp = { frame.withUnsafeBufferPointer { ProviderTime.read($0, key: "timestamp") } }
+        if first { return Inbound.data([.snapshot(events)]).stamped(stamp()) }
         let changes = PulseScoreFeed.difference(from: previous, to: events)
-        return changes.isEmpty ? .keepalive : .data(changes)
+        return changes.isEmpty ? .keepalive : Inbound.data(changes).stamped(stamp())
     }
 
     /// Normalized updates that turn `old` into `new`.

@@ -189,8 +189,8 @@ public final class SportsAPIProFeed: FeedAdapter, @unchecked Sendable {
             guard subscribed(channel) else {
                 return (.batch([], skipped: ["data on \(ProviderText.excerpt(name, limit: 80)), a channel not subscribed: dropped"]), nil)
             }
-            let updates = try self.updates(channel, data: data, at: timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date())
-            return (updates, snapshot ? name : nil)
+            let updates = try self.updates(channel, data: data, at: timestamp ?? Date())
+            return (updates.stamped(timestamp), snapshot ? name : nil)
         }
     }
 
@@ -395,7 +395,13 @@ public final class SportsAPIProV1Feed: FeedAdapter, @unchecked Sendable {
     }
 
     private func classify(_ frame: [UInt8]) throws -> (Inbound, received: String?) {
-        switch try SportsAPIProWire.v1Message(JSONParser.message(bytes: frame)) {
+        let message = try JSONParser.message(bytes: frame)
+        let (inbound, channel) = try classify(message: message)
+        return (inbound.stamped(ProviderTime.read(message["ts"])), channel)
+    }
+
+    private func classify(message: JSONValue) throws -> (Inbound, received: String?) {
+        switch try SportsAPIProWire.v1Message(message) {
         case .connected, .subscribed, .pong:
             return (.keepalive, nil)
         case .error(let text):

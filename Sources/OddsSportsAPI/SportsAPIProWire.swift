@@ -1,6 +1,7 @@
 import Foundation
 import OddsJSON
 import OddsModel
+import OddsTransport
 
 /// SportsAPIPro's sport names and the project's slugs.
 public enum SportsAPIProSports {
@@ -110,7 +111,8 @@ public enum SportsAPIProWire {
         case welcome(natsConnected: Bool?, sport: String?)
         case subscribed(channel: String, mode: String?)
         case unsubscribed(channel: String)
-        case data(channel: String, snapshot: Bool, data: JSONValue, source: String?, timestamp: Int?)
+        /// `timestamp`: the server's time of the message, in any form `ProviderTime` reads.
+        case data(channel: String, snapshot: Bool, data: JSONValue, source: String?, timestamp: Date?)
         case pong
         case error(String, channel: String?)
     }
@@ -134,7 +136,7 @@ public enum SportsAPIProWire {
             // A string or a number is no payload: unusable like null, never "nothing live".
             guard data.isObject || data.array != nil else { throw MalformedMessage("\(type) whose data is not an object or a list") }
             return .data(channel: channel, snapshot: type == "snapshot", data: data, source: v["source"]?.string,
-                         timestamp: v["timestamp"]?.int)
+                         timestamp: ProviderTime.read(v["timestamp"]))
         case "pong":
             return .pong
         case "error":

@@ -29,6 +29,9 @@ public enum Inbound: Sendable, Equatable {
     /// The messages of one frame, each classified on its own (BoltOdds batches them in a JSON array);
     /// `skipped` says why elements that could not be read were left out (each counts as malformed).
     indirect case batch([Inbound], skipped: [String])
+    /// A message with the time the provider put on it (its envelope's timestamp), kept beside the time it was
+    /// received.
+    indirect case stamped(Inbound, at: Date)
 }
 
 extension Inbound {
@@ -39,6 +42,7 @@ extension Inbound {
         case .data(let updates): return updates
         case .keepalive: return [.heartbeat]
         case .batch(let items, _): return items.flatMap(\.updates)
+        case .stamped(let inner, _): return inner.updates
         case .retry, .reconnect, .fatal, .notice: return []
         }
     }
@@ -48,6 +52,7 @@ extension Inbound {
         switch self {
         case .data(let updates): return updates.count
         case .batch(let items, _): return items.reduce(0) { $0 + $1.count }
+        case .stamped(let inner, _): return inner.count
         default: return 0
         }
     }
@@ -55,6 +60,10 @@ extension Inbound {
     /// `updates`, leaving a keepalive behind: the array is then the caller's alone, so that it can
     /// be let go of one update at a time (a frame of 24,000 games is not held twice).
     public mutating func takeUpdates() -> [FeedUpdate] {
+        if case .stamped(var inner, _) = self {
+            self = .keepalive
+            return inner.takeUpdates()
+        }
         guard case .data(let updates) = self else { return updates }
         self = .keepalive
         return updates
@@ -62,8 +71,15 @@ extension Inbound {
 
     /// Why the message's unreadable elements were left out (each one counts as malformed).
     public var skipped: [String] {
+        if case .stamped(let inner, _) = self { return inner.skipped }
         guard case .batch(let items, let skipped) = self else { return [] }
         return skipped + items.flatMap(\.skipped)
+    }
+
+    /// The provider's own time of the message, when it put one on it.
+    public var providerTime: Date? {
+        guard case .stamped(_, let at) = self else { return nil }
+        return at
     }
 
     /// What the message (or its batch's messages) says to the user, in order.
@@ -71,6 +87,7 @@ extension Inbound {
         switch self {
         case .notice(let text): return [text]
         case .batch(let items, _): return items.flatMap(\.notices)
+        case .stamped(let inner, _): return inner.notices
         default: return []
         }
     }
@@ -305,8 +322,9 @@ public enum FeedRunner {
                         group.addTask {
                             let adapter = box.value
                             let provider = adapter.provider, name = adapter.connectionName
-                            try await loop(adapter, transport: transport, stats: stats, policy: policy, gate: gate) { update in
-                                await queue.send(FeedMessage(provider: provider, connection: name, receivedAt: Date(), update: update))
+                            try await loop(adapter, transport: transport, stats: stats, policy: policy, gate: gate) { update, stamped in
+                                await queue.send(FeedMessage(provider: provider, connection: name, receivedAt: Date(), providerTime: stamped,
+                                                             update: update))
                             }
                         }
                     }
@@ -330,7 +348,7 @@ public enum FeedRunner {
     }
 
     static func loop(_ adapter: some FeedAdapter, transport: Transport, stats: FeedStats, policy: BackoffPolicy,
-                     gate: ConnectionGate, emit: (FeedUpdate) async -> Void) async throws {
+                     gate: ConnectionGate, emit: (FeedUpdate, Date?) async -> Void) async throws {
         let name = label(adapter)
         let logger = transport.logger
         let redactor = transport.redactor
@@ -338,7 +356,7 @@ public enum FeedRunner {
         let link = FeedLink(clock: clock) { text in logger.debug("\(name): sent \(redactor.redact(text))") }
         defer { link.detach() }
         var attempt = 0
-        await emit(.connection(.connecting))
+        await emit(.connection(.connecting), nil)
         while !Task.isCancelled {
             let reason: String
             var connectedAt: Date?
@@ -352,7 +370,7 @@ public enum FeedRunner {
                 connectedAt = clock.now
                 stats.connected()
                 logger.info("\(name): connected")
-                await emit(.connection(.live))
+                await emit(.connection(.live), nil)
                 link.attach(session)
                 adapter.didConnect(link)
                 let ended = try await pump(session, adapter: adapter, link: link, name: name, stats: stats,
@@ -366,11 +384,11 @@ public enum FeedRunner {
                     reason = "no message for \(Int(seconds)) s"
                 case .tooLarge(let limit):
                     let e = OddsError.provider(adapter.provider, "sent a message over the \(limit >> 20) MiB limit (max_frame_mb raises it)")
-                    await emit(.connection(.stopped(reason: e.message)))
+                    await emit(.connection(.stopped(reason: e.message)), nil)
                     throw e
                 case .fatal(let e):
                     await session.close()
-                    await emit(.connection(.stopped(reason: e.message)))
+                    await emit(.connection(.stopped(reason: e.message)), nil)
                     throw e
                 case .reconnect(let why):
                     await session.close()
@@ -378,7 +396,7 @@ public enum FeedRunner {
                 case .closed(let code):
                     switch adapter.closeAction(code: code) {
                     case .stop(let error):
-                        await emit(.connection(.stopped(reason: error.message)))
+                        await emit(.connection(.stopped(reason: error.message)), nil)
                         throw error
                     case .reconnect(let why):
                         reason = why
@@ -391,11 +409,11 @@ public enum FeedRunner {
                 switch error {
                 case .upgradeRejected(let status) where status == 401:
                     let e = OddsError.authentication(adapter.provider, "HTTP 401 on the WebSocket upgrade")
-                    await emit(.connection(.stopped(reason: e.message)))
+                    await emit(.connection(.stopped(reason: e.message)), nil)
                     throw e
                 case .upgradeRejected(let status) where status == 403:
                     let e = OddsError.accessDenied(adapter.provider, "HTTP 403 on the WebSocket upgrade")
-                    await emit(.connection(.stopped(reason: e.message)))
+                    await emit(.connection(.stopped(reason: e.message)), nil)
                     throw e
                 case .invalidURL(let u):
                     throw OddsError.usage("Invalid \(name) WebSocket URL \(u).")
@@ -409,12 +427,12 @@ public enum FeedRunner {
             attempt += 1
             guard policy.allows(attempt: attempt) else {
                 let e = OddsError.network("\(name) live feed lost and \(attempt - 1) reconnects failed: \(reason).")
-                await emit(.connection(.stopped(reason: e.message)))
+                await emit(.connection(.stopped(reason: e.message)), nil)
                 throw e
             }
             let delay = policy.delay(attempt: attempt, jitter: Double.random(in: 0..<1))
             logger.info("\(name): \(reason); reconnecting in \(String(format: "%.2f", delay)) s (attempt \(attempt))")
-            await emit(.connection(.reconnecting(seconds: delay, attempt: attempt, reason: reason)))
+            await emit(.connection(.reconnecting(seconds: delay, attempt: attempt, reason: reason)), nil)
             do { try await clock.sleep(delay) } catch { return }
         }
     }
@@ -429,7 +447,7 @@ public enum FeedRunner {
     /// Time spent waiting for the consumer does not count as silence: the server is then held back
     /// by us, through TCP.
     static func pump(_ session: WebSocketSession, adapter: some FeedAdapter, link: FeedLink, name: String,
-                     stats: FeedStats, transport: Transport, emit: (FeedUpdate) async -> Void) async throws -> Ending {
+                     stats: FeedStats, transport: Transport, emit: (FeedUpdate, Date?) async -> Void) async throws -> Ending {
         let clock = transport.clock
         let activity = NIOLockedValueBox(Activity(last: clock.now, busy: false))
         let silentFor = NIOLockedValueBox<TimeInterval?>(nil)
@@ -478,13 +496,15 @@ public enum FeedRunner {
             if warnings.hasPending { for line in warnings.due(now: clock.now) { transport.logger.warning("\(line)") } }
         }
         /// Emits the message's updates and acts on its errors; an ending stops the connection.
-        func act(on inbound: Inbound) async -> Ending? {
+        func act(on inbound: Inbound, stamped: Date? = nil) async -> Ending? {
             switch inbound {
             case .data, .keepalive:
-                for u in inbound.updates { await emit(u) }
+                for u in inbound.updates { await emit(u, stamped) }
             case .batch(let items, let skipped):
                 for reason in skipped { skip(reason) }
-                for item in items { if let ending = await act(on: item) { return ending } }
+                for item in items { if let ending = await act(on: item, stamped: stamped) { return ending } }
+            case .stamped(let inner, let at):
+                return await act(on: inner, stamped: at)
             case .notice(let text):
                 let text = ProviderText.excerpt(transport.redactor.redact(text))
                 if notices.count < 100, notices.insert(text).inserted { transport.logger.warning("\(name): \(text)") }

@@ -227,12 +227,17 @@ public final class ReplayDecoder {
 
     /// A frame's updates as messages to `body`, each moved out of the list as it goes (a heartbeat left
     /// in its place): nothing is copied, and what the consumer keeps is not held twice.
-    private static func handOver(_ inbound: inout Inbound, from adapter: any FeedAdapter, at date: Date,
+    private static func handOver(_ inbound: inout Inbound, from adapter: any FeedAdapter, at date: Date, stamped: Date? = nil,
                                  to body: (consuming FeedMessage) -> Void) {
         // A batch's messages each in turn, in place (a large frame read in halves is two lists).
         if case .batch(var items, _) = inbound {
             inbound = .keepalive
-            for i in items.indices { handOver(&items[i], from: adapter, at: date, to: body) }
+            for i in items.indices { handOver(&items[i], from: adapter, at: date, stamped: stamped, to: body) }
+            return
+        }
+        if case .stamped(var inner, let at) = inbound {
+            inbound = .keepalive
+            handOver(&inner, from: adapter, at: date, stamped: at, to: body)
             return
         }
         let provider = adapter.provider, connection = adapter.connectionName
@@ -240,7 +245,7 @@ public final class ReplayDecoder {
         for i in updates.indices {
             var update = FeedUpdate.heartbeat
             swap(&update, &updates[i])
-            body(FeedMessage(provider: provider, connection: connection, receivedAt: date, update: consume update))
+            body(FeedMessage(provider: provider, connection: connection, receivedAt: date, providerTime: stamped, update: consume update))
         }
     }
 

@@ -164,6 +164,22 @@ struct HistoryCLITests {
         #expect(r.stdout.isEmpty)
         let list = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--json"]).stdout)
         #expect(Set(list.compactMap { $0["provider"] as? String }).count >= 3)
+        // The providers that put a time on their messages have it kept (close to when it was received); TickOdds
+        // puts none on its updates, and none is made up.
+        let stamped = try Self.reading(db) { db in
+            try Row.fetchAll(db, sql: """
+                SELECT o.provider, count(p.provider_at), count(*), max(abs(p.provider_at - p.received_at))
+                FROM price_change p JOIN selection s ON s.id = p.selection_id JOIN source o ON o.id = s.source_id GROUP BY o.provider
+                """).map { (provider: $0[0] as String, stamped: $0[1] as Int, rows: $0[2] as Int, skew: $0[3] as Int64?) }
+        }
+        for p in stamped {
+            if p.provider == "tickodds" {
+                #expect(p.stamped == 0, "\(p)")
+            } else {
+                #expect(p.stamped == p.rows && (p.skew ?? 0) < 60_000, "\(p)")
+            }
+        }
+        #expect(stamped.contains { $0.provider == "boltodds" } && stamped.contains { $0.provider == "pulsescore" }, "\(stamped)")
         let fused = try #require(list.first { $0["match"] is String }?["match"] as? String)
         let show = try await CLI.run(["history", "show", fused, "--history", db, "--json"])
         #expect(show.status == 0, "\(show.stderr)")
@@ -191,7 +207,9 @@ struct HistoryCLITests {
         WHERE before_suspended IS NOT NULL AND before_text IS NOT DISTINCT FROM price_text AND before_suspended = suspended
         """
 
-    @Test("A desk on PostgreSQL: two writers at once store each change once; every history command reads it; the password is never shown")
+    // On its own lane: starting the test server and asking it questions (psql) wait without suspending.
+    @Test("A desk on PostgreSQL: two writers at once store each change once; every history command reads it; the password is never shown",
+          .heavyLane)
     func desk() async throws {
         guard let server = try PostgresTestServer.shared() else { return }
         let dir = try Self.folder()

@@ -117,6 +117,27 @@ struct HistoryBackendTests {
         }
     }
 
+    @Test("The provider's own time is kept beside the time received, on prices, scores and incidents", arguments: HistoryHarness.Kind.allCases)
+    func providerTime(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let goal = Incident(kind: .goal, minute: 12, team: .home, player: "Saka", detail: "Goal", id: "g1", score: Score(home: 1, away: 0))
+        var first = Self.message(Self.event(), at: 0)
+        first.providerTime = Self.t0.addingTimeInterval(-0.25)
+        var second = Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.50", "4.00", "6.00"], incidents: [goal]), at: 5)
+        second.providerTime = Self.t0.addingTimeInterval(4.9)
+        let unstamped = Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.45", "4.00", "6.00"], incidents: [goal]), at: 6)
+        _ = try h.write([first, second, unstamped])
+        try h.read { history in
+            let t = try history.timeline(of: try history.matches(MatchQuery()), filter: TimelineFilter())
+            func ms(_ d: Date?) -> Int64? { d.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } }
+            let (a, b) = (ms(first.providerTime), ms(second.providerTime))
+            #expect(t.prices.map { ms($0.providerAt) } == [a, a, a, b, b, b, nil])
+            #expect(t.scores.map { ms($0.providerAt) } == [a, b])
+            #expect(t.incidents.map { ms($0.providerAt) } == [b])
+        }
+    }
+
     @Test("A writer started again on the same history stores nothing twice, and carries on", arguments: HistoryHarness.Kind.allCases)
     func restartNoDuplicates(_ kind: HistoryHarness.Kind) throws {
         guard let h = try HistoryHarness.make(kind) else { return }

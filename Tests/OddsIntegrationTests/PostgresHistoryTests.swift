@@ -43,6 +43,33 @@ struct PostgresHistoryTests {
         #expect(sameChanges)
     }
 
+    @Test("A collector far behind another (which stored later changes meanwhile) stores nothing twice in any later turn")
+    func behindAnother() throws {
+        guard let server = try PostgresTestServer.shared() else { return }
+        let messages = Self.feed(300)
+        let alone = HistoryLocation.postgres(url: try server.createDatabase())
+        try Self.write(messages, to: [alone], lag: [0])
+        let shared = HistoryLocation.postgres(url: try server.createDatabase())
+        // The slow one meets the matches first, then the fast one stores the whole feed, then the slow one goes
+        // on, in many small turns.
+        let slow = HistoryWriter(backend: try History.open(shared, writing: true), capacity: 30, retentionDays: nil, lossless: true) { _ in }
+        var store = LiveStore()
+        func feed(_ part: ArraySlice<FeedMessage>) {
+            for m in part {
+                store.apply(m)
+                slow.record(m, in: store)
+            }
+        }
+        feed(messages[0..<10])
+        try waitUntil("the slow writer's first turn", { slow.counts.batches >= 1 })
+        try Self.write(messages, to: [shared], lag: [0])
+        feed(messages[10...])
+        let counts = slow.finish()
+        #expect(counts.batches > 5)
+        #expect(try Self.read(shared).prices.count == (try Self.read(alone).prices.count))
+        #expect(try Self.read(shared).scores.count == (try Self.read(alone).scores.count))
+    }
+
     /// Writes `messages` through one writer per location, each seeing a message `lag` seconds after the first,
     /// a message a millisecond so that their batches interleave.
     static func write(_ messages: [FeedMessage], to locations: [HistoryLocation], lag: [Double]) throws {
