@@ -173,7 +173,11 @@ public final class PostgresTestServer: @unchecked Sendable {
     private func watch() {
         let stop = (asPostgres ? "/usr/sbin/runuser -u postgres -- " : "") + "\(bin)/pg_ctl -D \(folder)/data -m immediate stop"
         let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(stop) >/dev/null 2>&1; rm -rf \(folder)"
-        _ = try? Subprocess("/bin/sh", ["-c", script])
+        // Started in the background by a shell that ends at once: the watcher is nobody's child here, so nothing
+        // of this process (which kills a child it still has) takes it down with it.
+        guard let shell = try? Subprocess("/bin/sh", ["-c", "(\(script)) </dev/null >/dev/null 2>&1 &"]) else { return }
+        let deadline = Date().addingTimeInterval(10)
+        while shell.poll() == nil, Date() < deadline { usleep(5_000) }
     }
 
     private static func serverPrograms() -> String? {
