@@ -342,7 +342,7 @@ _odds_dash() {
     repeating_flags=()
     non_repeating_flags=(--no-history --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --book)
-    non_repeating_options=(--provider --replay --speed --fair --devig --max-age --history --odds-format --color --format --min-ev --stale-after)
+    non_repeating_options=(--provider --replay --speed --fair --devig --max-age --history --odds-format --color --format --min-ev --stale-after --move-window)
     __odds_offer_flags_options 0
 
     # Offer option value completions
@@ -394,6 +394,9 @@ _odds_dash() {
         return
         ;;
     '--stale-after')
+        return
+        ;;
+    '--move-window')
         return
         ;;
     esac

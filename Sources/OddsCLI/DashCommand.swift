@@ -48,8 +48,14 @@ struct Dash: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds without a message after which rows are shown as stale (default: the feed's own bound, 30 s for TickOdds, 120 s for PulseScore).")
     var staleAfter: Double?
 
+    @Option(name: .customLong("move-window"), help: ArgumentHelp("The MOVE column's window: each row's biggest change over that time (90s, 5m, 1h); default: since the dashboard first saw each price.", valueName: "duration"))
+    var moveWindow: String?
+
     func validate() throws {
         if let staleAfter, staleAfter <= 0 { throw ValidationError("--stale-after must be positive.") }
+        if let moveWindow, (ValueOptions.seconds(moveWindow) ?? 0) <= 0 {
+            throw ValidationError("--move-window takes a duration such as 90s, 5m or 1h; not '\(moveWindow)'.")
+        }
         _ = try fractionArgument(minEV, option: "--min-ev")
         if case .several = providerOption.choice, replay.replay != nil {
             throw ValidationError("--replay shows the recording's own providers; drop --provider all (or the list).")
@@ -120,6 +126,7 @@ struct Dash: AsyncParsableCommand {
                 }
             }
             model.replay = rt.replaying
+            model.moveWindow = moveWindow.flatMap(ValueOptions.seconds)
             model.valueSettings = try value.settings()
             model.minEV = try fractionArgument(minEV, option: "--min-ev")
             model.priceAges = .registered

@@ -185,6 +185,8 @@ public enum DashboardLayout {
         var src = 0, srcX = 0
         /// The MARGIN column (after the prices) of value mode; 0 otherwise.
         var margin = 0, marginX = 0
+        /// The MOVE column (after the prices and MARGIN) on a terminal of 100 columns or more; 0 otherwise.
+        var move = 0, moveX = 0
         var x: [Int] = []
     }
 
@@ -198,9 +200,10 @@ public enum DashboardLayout {
         if multiSport && width >= 100 { c.sport = 10 }
         if fused { c.src = 3 }
         if value { c.margin = 10 }
+        if width >= 100 { c.move = 7 }
         // One space between the columns.
         let fixed = c.mark + c.time + c.score + 3 * c.price + 9 + (c.sport > 0 ? c.sport + 1 : 0) + (c.src > 0 ? c.src + 1 : 0)
-            + (c.margin > 0 ? c.margin + 1 : 0)
+            + (c.margin > 0 ? c.margin + 1 : 0) + (c.move > 0 ? c.move + 1 : 0)
         let flexible = width - fixed
         c.league = max(8, min(18, flexible * 18 / 100))
         c.home = max(10, min(24, flexible * 25 / 100))
@@ -221,6 +224,7 @@ public enum DashboardLayout {
             x += w + 1
         }
         if c.margin > 0 { c.marginX = x; x += c.margin + 1 }
+        if c.move > 0 { c.moveX = x; x += c.move + 1 }
         c.x.append(x)
         return c
     }
@@ -230,6 +234,7 @@ public enum DashboardLayout {
                         multiSport: SportSelection.isAll(model.sport) || (SportSelection.sports(model.sport)?.count ?? 0) > 1,
                         fused: model.isFused, value: model.valueMode)
         if c.margin > 0 { screen.put("MARGIN", x: c.marginX, y: 1, attributes: [.bold, .underline], width: c.margin, right: true) }
+        if c.move > 0 { screen.put("MOVE", x: c.moveX, y: 1, attributes: [.bold, .underline], width: c.move, right: true) }
         if c.sport > 0 { screen.put("SPORT", x: c.sportX, y: 1, attributes: [.bold, .underline], width: c.sport) }
         if c.src > 0 { screen.put("SRC", x: c.srcX, y: 1, attributes: [.bold, .underline], width: c.src) }
         let titles = ["", "TIME", "LEAGUE", "HOME", "SCORE", "AWAY", "1", "X", "2", "LATEST INCIDENT"]
@@ -298,11 +303,21 @@ public enum DashboardLayout {
                                attributes: base.union(margin.isNegative ? .yellow : .dim))
                 }
             }
+            if c.move > 0, let (label, change) = model.biggestMove(key, state) {
+                let text = label + (change > 0 ? "▲" : "▼") + percentText(abs(change))
+                screen.put(text, x: c.moveX, y: y, attributes: base.union(change > 0 ? .green : .red), width: c.move, right: true)
+            }
             if c.incident > 0, let incident = e.incidents.last {
                 screen.put(EventReporter.incidentLine(incident, event: e), x: c.x[9], y: y,
                            attributes: base.union(incident.kind == .goal ? .bold : []), width: c.incident)
             }
         }
+    }
+
+    /// A move as the MOVE column prints it: "1.5%", "12%".
+    static func percentText(_ f: Double) -> String {
+        let p = f * 100
+        return p < 9.95 ? String(format: "%.1f%%", p) : String(format: "%.0f%%", p)
     }
 
     /// The main market's 1 / X / 2 cells: price, move marker and colour; SUSP for suspended lines.
@@ -382,9 +397,15 @@ public enum DashboardLayout {
         if let value {
             line("value: fair prices by \(model.valueSettings.reference) (\(model.valueSettings.method.rawValue)), EV per price, margin per book", .dim)
         }
+        // Each price's line since the dashboard first saw the row, incidents marked on the same cells.
+        let axis = model.trailStart(key).map { (from: $0, to: max(model.now, $0)) }
+        let marks = model.trails.marks[key] ?? []
+        if let axis {
+            line("lines: since \(ISODate.timeOfDay(axis.from)) UTC, as this dashboard saw them; G goal, R red card, P penalty, V VAR", .dim)
+        }
         line("")
         if e.hasSeveralBooks || e.match.map({ $0.sources.count > 1 }) == true {
-            lines += bookGrid(model, state, value: value)
+            lines += bookGrid(model, state, value: value, axis: axis)
         } else {
             for (index, market) in e.markets.enumerated() {
                 var title: [(String, CellAttributes)] = [(market.name, [.bold, .underline])]
@@ -393,14 +414,22 @@ public enum DashboardLayout {
                         .joined(separator: ", "), .dim))
                 }
                 lines.append(title)
+                let source = model.trailEvent(key, market)
+                if index == 0, let axis, value == nil, let ruler = ruler(marks, from: axis.from, to: axis.to, width: sparkWidth) {
+                    lines.append([(String(repeating: " ", count: 2 + 30 + 2 + 18 + 2) + ruler, [.yellow, .bold])])
+                }
                 for (i, s) in market.selections.enumerated() {
                     let (price, attributes) = priceText(model, state, market, s, was: true)
-                    var row = [("  " + TextWidth.pad(selectionName(s), to: 30) + "  " + price, attributes)]
+                    var row = [("  " + TextWidth.pad(selectionName(s), to: 30) + "  " + (axis == nil ? price : TextWidth.pad(price, to: 18)), attributes)]
                     if let q = value?.quotes[index]?[i] {
                         let fair = q.market.fairPrice(q.outcome).map { ValueReport.fairText($0, model.oddsFormat) } ?? "-"
                         let ev = q.ev
                         row.append(("  fair " + fair, .dim))
                         if let ev { row.append(("  EV " + signedPercent(ev), model.minEV < ev ? [.cyan, .bold] : .dim)) }
+                    }
+                    if let axis, let source {
+                        let points = model.trails.points(PriceTrails.Key(event: source, market: market.id, book: market.book ?? "", selection: s.id))
+                        row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: sparkWidth), .dim))
                     }
                     lines.append(row)
                 }
@@ -412,6 +441,7 @@ public enum DashboardLayout {
         for i in e.incidents.reversed() {
             line("  " + EventReporter.incidentLine(i, event: e), i.kind == .goal ? .bold : [])
         }
+        if !marks.isEmpty, e.mainMarket != nil { lines += aroundIncidents(model, marks, event: e) }
         if !e.stats.isEmpty {
             line("")
             line("Statistics", [.bold, .underline])
@@ -478,7 +508,8 @@ public enum DashboardLayout {
     /// Several books (or sources): per market, a grid of selections × sources with moves, suspensions and
     /// the best price bold (fused: each source's age under its name), then where each selection's best
     /// price is, with the book's link.
-    static func bookGrid(_ model: DashboardModel, _ state: EventState, value: ValueLookup? = nil) -> [[(String, CellAttributes)]] {
+    static func bookGrid(_ model: DashboardModel, _ state: EventState, value: ValueLookup? = nil,
+                         axis: (from: Date, to: Date)? = nil) -> [[(String, CellAttributes)]] {
         let e = state.event
         var sources: [GridSource] = []
         var seen = Set<GridSource>()
@@ -560,6 +591,12 @@ public enum DashboardLayout {
                     }
                     row.append((TextWidth.pad(text, to: cell, right: true), attributes))
                 }
+                // The best price's own line (its book's), as the dashboard saw it.
+                if let axis, let source = best[ref], let (m, s, _, _) = offer(source, ref),
+                   let key = model.trailEvent(EventKey(provider: e.provider, id: e.id), m) {
+                    let points = model.trails.points(PriceTrails.Key(event: key, market: m.id, book: m.book ?? "", selection: s.id))
+                    row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: 16), .dim))
+                }
                 out.append(row)
             }
             for ref in refs {
@@ -625,5 +662,100 @@ public enum DashboardLayout {
         for (i, line) in helpLines.prefix(h - 2).enumerated() {
             screen.put(line, x: x0 + 2, y: y0 + 1 + i, attributes: i == 0 ? [.reverse, .bold] : .reverse, maxWidth: w - 4)
         }
+    }
+}
+
+// MARK: - Trails
+
+extension DashboardLayout {
+    static let sparkWidth = 24
+
+    /// A selection's prices as the dashboard saw them, in `width` cells from `from` to `to`: each cell the price
+    /// at its end, in blocks between the line's low and high; `·` while suspended; blank before it was first seen.
+    static func sparkline(_ points: [PriceTrails.Point], from: Date, to: Date, width: Int) -> String {
+        guard width > 0, !points.isEmpty else { return "" }
+        let ramp = Array("▁▂▃▄▅▆▇█")
+        let values = points.compactMap(\.odds)
+        let low = values.min() ?? 0, high = values.max() ?? 0
+        let span = max(to.timeIntervalSince(from), 1)
+        var out = ""
+        var next = 0
+        var current: PriceTrails.Point?
+        for cell in 0..<width {
+            let end = from.addingTimeInterval(span * Double(cell + 1) / Double(width))
+            while next < points.count, points[next].at <= end {
+                current = points[next]
+                next += 1
+            }
+            guard let point = current else { out.append(" "); continue }
+            guard let odds = point.odds else { out.append("·"); continue }
+            out.append(high > low ? ramp[min(ramp.count - 1, Int((odds - low) / (high - low) * Double(ramp.count - 1) + 0.5))] : ramp[3])
+        }
+        return out
+    }
+
+    /// Where `marks` fall on the same cells: G, R, P, V; nil when none does.
+    static func ruler(_ marks: [PriceTrails.Mark], from: Date, to: Date, width: Int) -> String? {
+        let span = max(to.timeIntervalSince(from), 1)
+        var cells = Array(repeating: Character(" "), count: width)
+        var any = false
+        for m in marks where m.at >= from && m.at <= to {
+            guard let letter = m.incident.markLetter else { continue }
+            cells[min(width - 1, max(0, Int(m.at.timeIntervalSince(from) / span * Double(width))))] = letter
+            any = true
+        }
+        return any ? String(cells) : nil
+    }
+
+    /// The prices of a row's incidents, before and first after, as lines of the detail pane.
+    static func aroundIncidents(_ model: DashboardModel, _ marks: [PriceTrails.Mark], event e: Event) -> [[(String, CellAttributes)]] {
+        let labels = e.mainColumns.outright ? ["1", "", ""] : ["1", "X", "2"]
+        func cells(_ prices: [Price?]) -> String {
+            zip(labels, prices).filter { !$0.0.isEmpty }.map { "\($0.0) \($0.1?.formatted(model.oddsFormat) ?? "-")" }.joined(separator: "  ")
+        }
+        var out: [[(String, CellAttributes)]] = [[("", [])], [("Prices around incidents (as this dashboard saw them)", [.bold, .underline])]]
+        for m in marks.reversed() {
+            let title = TextWidth.pad(EventReporter.incidentLine(m.incident, event: e), to: 32)
+            let goal: CellAttributes = m.incident.kind == .goal ? .bold : []
+            let after: CellAttributes = m.after == nil ? .dim : []
+            let plain: CellAttributes = [], arrow: CellAttributes = .dim
+            out.append([("  " + title + "  ", goal), (cells(m.before), plain), ("  →  ", arrow), (m.after.map(cells) ?? "no change seen yet", after)])
+        }
+        return out
+    }
+}
+
+extension DashboardModel {
+    /// A row's biggest move among its 1 / X / 2 cells (since each price was first seen, or over `moveWindow`):
+    /// the cell's label and the change (+0.12 for 12 % longer odds).
+    func biggestMove(_ key: EventKey, _ state: EventState) -> (String, Double)? {
+        let e = state.event
+        guard let main = e.mainMarket else { return nil }
+        let columns = e.mainColumns
+        let labels = columns.outright ? ["1", "", ""] : ["1", "X", "2"]
+        var best: (String, Double)?
+        for (i, cell) in columns.cells.enumerated() {
+            guard let cell, !cell.selection.suspended else { continue }
+            let market = e.markets.first { $0.id == main.id && $0.book == (cell.book ?? main.book) && $0.selections.contains { $0.id == cell.selection.id } } ?? main
+            guard let source = trailEvent(key, market) else { continue }
+            let trail = PriceTrails.Key(event: source, market: market.id, book: market.book ?? "", selection: cell.selection.id)
+            guard let change = trails.move(trail, window: moveWindow, now: now), abs(change) >= 0.0005 else { continue }
+            if abs(change) > abs(best?.1 ?? 0) { best = (labels[i], change) }
+        }
+        return best
+    }
+
+    /// The time the detail pane's lines start at: when the dashboard first saw any price of the row.
+    func trailStart(_ key: EventKey) -> Date? {
+        guard let e = shown.events[key]?.event else { return nil }
+        var start: Date?
+        for m in e.markets {
+            guard let source = trailEvent(key, m) else { continue }
+            for s in m.selections {
+                if let first = trails.points(PriceTrails.Key(event: source, market: m.id, book: m.book ?? "", selection: s.id)).first?.at,
+                   first < (start ?? .distantFuture) { start = first }
+            }
+        }
+        return start
     }
 }

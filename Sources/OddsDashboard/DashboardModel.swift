@@ -91,6 +91,10 @@ public struct DashboardModel: Sendable {
     public internal(set) var favourites: Set<String>
     public internal(set) var showHelp = false
     public internal(set) var ticker: [TickerItem] = []
+    /// Each price's path since the dashboard started, and each row's incidents with the prices around them.
+    public internal(set) var trails = PriceTrails()
+    /// The MOVE column's window (`--move-window`): the change over that many seconds; nil: since the open.
+    public var moveWindow: TimeInterval?
     public internal(set) var feedEnded: String?
     /// Feed messages per tenth of a second, for messages per second.
     var recent = MessageRate()
@@ -285,6 +289,7 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
     switch message {
     case .feed(let m):
         model.store.apply(m)
+        model.trails.record(m.update, provider: m.provider, at: m.receivedAt)
         model.recent.count(at: m.receivedAt)
         // A second provider's messages (a recording of several): from now on, one row per real match.
         if model.fused == nil, m.provider != model.provider {
@@ -315,6 +320,9 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
             if let id = m.update.eventID { touched = [EventKey(provider: m.provider, id: id)] }
         }
         model.now = max(model.now, m.receivedAt)
+        for key in touched where model.trails.awaitsChange(key) {
+            model.trails.mainLine(key, model.mainPrices(key), at: m.receivedAt)
+        }
         if model.ticker.first != told { model.needsDraw = true }
         if case .connection = m.update { model.needsDraw = true }
         // The paused view's rows are the frozen store's: the feed changes none of them.
@@ -421,6 +429,22 @@ extension DashboardModel {
     mutating func tell(_ item: TickerItem) {
         ticker.insert(item, at: 0)
         if ticker.count > 100 { ticker.removeLast(ticker.count - 100) }
+        if PriceTrails.marks(item.incident) { trails.mark(item.incident, row: item.key, at: item.at, prices: mainPrices(item.key)) }
+    }
+
+    /// The 1 / X / 2 cells' prices of a row as it stands (nil: suspended, or no price).
+    func mainPrices(_ key: EventKey) -> [Price?] {
+        guard let e = live.events[key]?.event, e.mainMarket != nil else { return [] }
+        return e.mainColumns.cells.map { c in c.flatMap { $0.selection.suspended ? nil : $0.selection.price } }
+    }
+
+    /// Where a market of row `row`'s event keeps its prices: its provider's own event (a fused row's market names
+    /// its source).
+    func trailEvent(_ row: EventKey, _ market: Market) -> EventKey? {
+        guard let e = live.events[row]?.event ?? shown.events[row]?.event else { return nil }
+        guard let match = e.match else { return row }
+        let provider = market.provider ?? row.provider
+        return match.sources.first { $0.provider == provider }.map { EventKey(provider: provider, id: $0.id) }
     }
 
     mutating func handle(_ key: Key) -> [DashboardEffect] {

@@ -133,17 +133,7 @@ public enum HistoryReport {
     }
 
     /// Goals, red cards, penalties and VAR decisions: what moves a price.
-    public static func matters(_ i: Incident) -> Bool {
-        switch i.kind {
-        case .goal, .var: return true
-        case .card:
-            let d = (i.detail ?? "").lowercased()
-            return !i.rescinded && (d.contains("red") || d.contains("second yellow") || d.contains("yellowred"))
-        case .other:
-            return (i.detail ?? "").lowercased().contains("penalt")
-        default: return false
-        }
-    }
+    public static func matters(_ i: Incident) -> Bool { i.markLetter != nil }
 
     /// A sparkline of `values` in at most `width` cells: Unicode blocks, or ASCII.
     public static func sparkline(_ values: [Rational], width: Int, ascii: Bool) -> String {

@@ -74,14 +74,9 @@ public struct PriceChart: Sendable, Equatable {
         }
         let all = series.flatMap { $0.points }
         guard let low = all.map(\.odds).min(), let high = all.map(\.odds).max() else { return nil }
-        let marks = t.incidents.filter { HistoryReport.matters($0.incident) }.map { s -> Mark in
+        let marks = t.incidents.compactMap { s -> Mark? in
             let i = s.incident
-            let symbol: Character = switch i.kind {
-            case .goal: "G"
-            case .var: "V"
-            case .card: "R"
-            default: "P"
-            }
+            guard let symbol = i.markLetter else { return nil }
             let label = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player].compactMap { $0 }.joined(separator: " ")
             return Mark(at: s.at, symbol: symbol, label: label)
         }

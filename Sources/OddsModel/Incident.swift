@@ -94,3 +94,18 @@ public struct Incident: Hashable, Sendable {
                 player ?? "", playerOut ?? "", detail ?? ""].joined(separator: "|")
     }
 }
+
+extension Incident {
+    /// What moves a price, as a chart marks it: G for a goal, R for a red card (a second yellow included, never
+    /// one rescinded), P for a penalty, V for a VAR decision; nil for anything else.
+    public var markLetter: Character? {
+        let d = (detail ?? "").lowercased()
+        switch kind {
+        case .goal: return "G"
+        case .var: return "V"
+        case .card: return !rescinded && (d.contains("red") || d.contains("second yellow") || d.contains("yellowred")) ? "R" : nil
+        case .other: return d.contains("penalt") ? "P" : nil
+        default: return nil
+        }
+    }
+}

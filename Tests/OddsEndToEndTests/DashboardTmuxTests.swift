@@ -92,7 +92,7 @@ struct DashboardTmuxTests {
         defer { for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         try await Self.withSession { session in
             try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo --history \(db); echo EXIT=$?")
-            _ = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Lea") }
+            _ = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Le") }
             try await waitFor("changes kept", timeout: 20) { ((try? HistoryCLITests.count(db, "price_change")) ?? 0) > 0 }
             try await session.keys("q")
             let after = try await session.waitFor("exit", timeout: 15) { Self.exitLine($0) != nil }
@@ -104,7 +104,7 @@ struct DashboardTmuxTests {
     @Test("Fills with matches, updates without a key, filters, opens details, quits and leaves the terminal sane")
     func interactive() async throws { try await Self.withSession { session in
         try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo; echo EXIT=$?")
-        let first = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Lea") }
+        let first = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Le") }
         #expect(first.contains("LATEST INCIDENT"))
         #expect(first.contains("鹿島アントラーズ") || first.contains("セレッソ大阪"))
         // No key pressed: clocks, scores and prices move by themselves.
@@ -124,7 +124,7 @@ struct DashboardTmuxTests {
         #expect(filtered.contains("Bayern München"))
         #expect(!filtered.contains("Premier Lea"))
         try await session.keys("Escape")
-        try await session.waitFor("the filter cleared") { !$0.contains("filter: Bayern") && $0.contains("Premier Lea") }
+        try await session.waitFor("the filter cleared") { !$0.contains("filter: Bayern") && $0.contains("Premier Le") }
 
         try await session.keys("Enter")
         let detail = try await session.waitFor("the detail pane") { $0.contains("Both Teams to Score") && $0.contains("Incidents") }
@@ -206,12 +206,17 @@ struct DashboardTmuxTests {
             }.count >= 6
         }
         try await session.keys("Enter")
-        let detail = try await session.waitFor("statistics and lineups in the detail pane") {
-            $0.contains("Statistics") && $0.contains("Ball possession") && $0.contains("Lineups")
+        let detail = try await session.waitFor("statistics in the detail pane") {
+            $0.contains("Statistics") && $0.contains("Ball possession")
         }
         // Each statistics group under its own heading: a name that two groups share is not a duplicate line.
         #expect(detail.contains("Match overview") && detail.contains("    Total shots"))
         #expect(detail.contains("Incidents"))
+        // Each price's line since the dashboard first saw it, beside the grid.
+        #expect(detail.contains("lines: since") && detail.contains(try! Regex("[▁▂▃▄▅▆▇█]{8}")))
+        // The lineups, further down.
+        try await session.keys("NPage")
+        try await session.waitFor("lineups in the detail pane") { $0.contains("Lineups") }
         try await session.keys("Escape")
         try await session.waitFor("back to the table") { $0.contains("LATEST INCIDENT") }
         try await session.keys("q")
@@ -245,7 +250,7 @@ struct DashboardTmuxTests {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         try await session.start(Self.command() + "sh -c 'echo $$ > \(pidFile); exec \(CLI.binary.path) dash --demo'; echo EXIT=$?")
-        try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Lea") }
+        try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Le") }
         let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, signal) == 0)
         let after = try await session.waitFor("exit") { Self.exitLine($0) != nil }

@@ -1,0 +1,147 @@
+import Foundation
+import OddsModel
+import OddsStore
+
+/// What the dashboard has seen of each price since it started, bounded in memory: for each selection (per source
+/// event, market, book), at most `pointsPerSelection` points, halved in resolution when full so that a line always
+/// reaches back to its first sighting (its open); at most `maxSelections` selections, the ones not changed for
+/// longest let go first. And each row's incidents with the main line's prices just before and first after them.
+/// Recorded from what each message carries (a price, an event, a book's view), never by scanning the store.
+public struct PriceTrails: Sendable {
+    /// One selection's prices: from one provider's event, in one market and book.
+    public struct Key: Hashable, Sendable {
+        public var event: EventKey
+        public var market: String
+        public var book: String
+        public var selection: String
+        public init(event: EventKey, market: String, book: String, selection: String) {
+            self.event = event; self.market = market; self.book = book; self.selection = selection
+        }
+    }
+
+    /// A price as seen: its decimal odds (for drawing), nil while suspended or without a price.
+    public struct Point: Sendable, Equatable {
+        public var at: Date
+        public var odds: Double?
+    }
+
+    /// An incident as the dashboard saw it arrive, with the main line's prices then and at its first change after.
+    public struct Mark: Sendable, Equatable {
+        public var at: Date
+        public var incident: Incident
+        /// The 1 / X / 2 cells' prices when it arrived.
+        public var before: [Price?]
+        /// The same cells at the first change after it; nil until one is seen.
+        public var after: [Price?]?
+    }
+
+    public static let pointsPerSelection = 32
+    public static let maxSelections = 8_000
+    /// Incidents kept a row, and rows with incidents kept.
+    public static let marksPerRow = 12
+    public static let maxMarkedRows = 500
+
+    private var trails: [Key: [Point]] = [:]
+    private var lastChange: [Key: Date] = [:]
+    public private(set) var marks: [EventKey: [Mark]] = [:]
+    private var markOrder: [EventKey] = []
+
+    public init() {}
+
+    /// Selections followed.
+    public var count: Int { trails.count }
+
+    /// The points of one selection, oldest first.
+    public func points(_ key: Key) -> [Point] { trails[key] ?? [] }
+
+    /// Records what `update` carries for `provider`, seen at `at`.
+    public mutating func record(_ update: FeedUpdate, provider: ProviderID, at: Date) {
+        switch update {
+        case .snapshot(let events):
+            for e in events { record(e, provider: provider, at: at) }
+        case .upsert(let e), .bookUpsert(let e, _), .bookViews(let e, _):
+            record(e, provider: provider, at: at)
+        case .price(let p):
+            add(Key(event: EventKey(provider: provider, id: p.eventID), market: p.marketID, book: p.book ?? "", selection: p.selection.id),
+                p.selection, at)
+        default:
+            break
+        }
+    }
+
+    private mutating func record(_ e: Event, provider: ProviderID, at: Date) {
+        let event = EventKey(provider: provider, id: e.id)
+        for m in e.markets {
+            for s in m.selections { add(Key(event: event, market: m.id, book: m.book ?? "", selection: s.id), s, at) }
+        }
+    }
+
+    private mutating func add(_ key: Key, _ s: Selection, _ at: Date) {
+        let odds = s.suspended ? nil : s.price.map { Double($0.decimalOdds.numerator) / Double($0.decimalOdds.denominator) }
+        if var points = trails[key] {
+            guard points.last?.odds != odds else { return }
+            if points.count >= Self.pointsPerSelection {
+                // Half the resolution: the open, every other point after it, and the latest.
+                let last = points.last!
+                points = [points[0]] + stride(from: 2, to: points.count - 1, by: 2).map { points[$0] } + [last]
+            }
+            points.append(Point(at: at, odds: odds))
+            trails[key] = points
+        } else {
+            if trails.count >= Self.maxSelections { letGo() }
+            trails[key] = [Point(at: at, odds: odds)]
+        }
+        lastChange[key] = at
+    }
+
+    /// Lets go of the quarter of the selections that changed longest ago.
+    private mutating func letGo() {
+        let cutoff = lastChange.values.sorted()[lastChange.count / 4]
+        for (key, at) in lastChange where at <= cutoff {
+            trails[key] = nil
+            lastChange[key] = nil
+        }
+    }
+
+    /// The move of a selection: its last price against its open, or against its price `window` seconds before
+    /// `now`; nil without two prices to compare.
+    public func move(_ key: Key, window: TimeInterval?, now: Date) -> Double? {
+        guard let points = trails[key], let last = points.last?.odds else { return nil }
+        var from = points.first?.odds
+        if let window {
+            let start = now.addingTimeInterval(-window)
+            from = (points.last { $0.at <= start } ?? points.first)?.odds
+        }
+        guard let from, from > 0, points.count > 1 else { return nil }
+        return last / from - 1
+    }
+
+    // MARK: Incidents
+
+    /// The incidents marked: goals, red cards, penalties and VAR decisions (`Incident.markLetter`).
+    public static func marks(_ i: Incident) -> Bool { i.markLetter != nil }
+
+    /// An incident of row `row` arrived at `at`, the main line then at `prices`.
+    public mutating func mark(_ incident: Incident, row: EventKey, at: Date, prices: [Price?]) {
+        if marks[row] == nil {
+            if markOrder.count >= Self.maxMarkedRows { marks[markOrder.removeFirst()] = nil }
+            markOrder.append(row)
+        }
+        var list = marks[row] ?? []
+        list.append(Mark(at: at, incident: incident, before: prices, after: nil))
+        if list.count > Self.marksPerRow { list.removeFirst(list.count - Self.marksPerRow) }
+        marks[row] = list
+    }
+
+    /// Whether `row` has an incident still waiting for the main line's first change after it.
+    public func awaitsChange(_ row: EventKey) -> Bool { marks[row]?.contains { $0.after == nil } ?? false }
+
+    /// The main line of `row` is `prices` at `at`: the first change after each waiting incident.
+    public mutating func mainLine(_ row: EventKey, _ prices: [Price?], at: Date) {
+        guard var list = marks[row] else { return }
+        for i in list.indices where list[i].after == nil && list[i].at < at && list[i].before != prices {
+            list[i].after = prices
+        }
+        marks[row] = list
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+@testable import OddsCLI
+@testable import OddsDashboard
+import OddsModel
+import OddsStore
+import OddsTestSupport
+import Testing
+
+/// What the dashboard keeps of each price since it started: lines in the detail pane, incidents on them, the
+/// prices around each incident, and the table's MOVE column; bounded in memory.
+@Suite("Dashboard price trails")
+struct DashboardTrailTests {
+    static let t0 = DashboardFixture.t0
+    static let key = PriceTrails.Key(event: EventKey(provider: .tickodds, id: "1"), market: "m", book: "", selection: "home")
+
+    static func price(_ text: String?, suspended: Bool = false) -> FeedUpdate { price("1", text, suspended: suspended) }
+
+    static func price(_ event: String, _ text: String?, suspended: Bool = false) -> FeedUpdate {
+        .price(PriceUpdate(eventID: event, marketID: "m", marketName: "Match", book: nil,
+                           selection: Selection(id: "home", name: "Home", price: text.flatMap(Price.init(decimal:)), suspended: suspended)))
+    }
+
+    @Test("A line keeps its open and reaches back to it when full; a price sent again is not a point")
+    func bounded() {
+        var trails = PriceTrails()
+        trails.record(Self.price("2.00"), provider: .tickodds, at: Self.t0)
+        trails.record(Self.price("2.00"), provider: .tickodds, at: Self.t0.addingTimeInterval(1))
+        #expect(trails.points(Self.key).count == 1)
+        for i in 1...500 {
+            trails.record(Self.price(i % 2 == 0 ? "2.10" : "2.20"), provider: .tickodds, at: Self.t0.addingTimeInterval(Double(i)))
+        }
+        trails.record(Self.price(nil, suspended: true), provider: .tickodds, at: Self.t0.addingTimeInterval(600))
+        let points = trails.points(Self.key)
+        #expect(points.count <= PriceTrails.pointsPerSelection)
+        #expect(points.first == PriceTrails.Point(at: Self.t0, odds: 2.0))
+        #expect(points.last == PriceTrails.Point(at: Self.t0.addingTimeInterval(600), odds: nil))
+        #expect(points.map(\.at) == points.map(\.at).sorted())
+    }
+
+    @Test("No more than so many selections: those changed longest ago go first")
+    func selectionsBounded() {
+        var trails = PriceTrails()
+        for i in 0..<(PriceTrails.maxSelections + 100) {
+            trails.record(Self.price(String(i), "2.00"), provider: .tickodds, at: Self.t0.addingTimeInterval(Double(i)))
+        }
+        #expect(trails.count <= PriceTrails.maxSelections)
+        #expect(trails.points(PriceTrails.Key(event: EventKey(provider: .tickodds, id: "0"), market: "m", book: "", selection: "home")).isEmpty)
+        let newest = String(PriceTrails.maxSelections + 99)
+        #expect(!trails.points(PriceTrails.Key(event: EventKey(provider: .tickodds, id: newest), market: "m", book: "", selection: "home")).isEmpty)
+    }
+
+    @Test("A move since the open, or over a window")
+    func moves() throws {
+        var trails = PriceTrails()
+        for (s, text) in [(0.0, "2.00"), (100, "2.50"), (200, "2.40")] {
+            trails.record(Self.price(text), provider: .tickodds, at: Self.t0.addingTimeInterval(s))
+        }
+        let now = Self.t0.addingTimeInterval(250)
+        #expect(abs(try #require(trails.move(Self.key, window: nil, now: now)) - 0.2) < 1e-9)
+        // Over the last 120 s: from 2.50 (the price 120 s ago) to 2.40.
+        #expect(abs(try #require(trails.move(Self.key, window: 120, now: now)) - (2.4 / 2.5 - 1)) < 1e-9)
+    }
+
+    @Test("The detail pane: each selection's line since the dashboard saw it, the goal marked, the prices around it")
+    func detailPane() throws {
+        var model = try DashboardFixture.model()
+        let events = try DashboardFixture.events()
+        let scorer = events[1]
+        let main = scorer.mainMarket!
+        // After the goal the home side shortens: the first change after it.
+        var home = main.selections[0]
+        home.price = Price(decimal: "1.40")
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(30), update:
+            .price(PriceUpdate(eventID: scorer.id, marketID: main.id, marketName: main.name, book: main.book, selection: home)))))
+        _ = update(&model, .tick(Self.t0.addingTimeInterval(60)))
+        let row = EventKey(provider: .tickodds, id: scorer.id)
+        let marks = try #require(model.trails.marks[row])
+        // The goal came with the draw on offer; the first change after it suspended the draw (the fixture's
+        // next message), not the later 1.40.
+        let mark = try #require(marks.first)
+        #expect(marks.count == 1 && mark.before.count == 3 && mark.before[1] != nil)
+        #expect(mark.after.map { $0[1] == nil && $0[0]?.text == main.selections[0].price?.text } == true, "\(mark)")
+
+        while model.selected != row { _ = update(&model, .key(.down)) }
+        _ = update(&model, .key(.enter))
+        let text = DashboardLayout.layout(model, width: 120, height: 60).text
+        #expect(text.contains("lines: since"))
+        #expect(text.contains("Prices around incidents"))
+        #expect(text.contains("X -  2"), "\(text)")
+        // The home line: long, then short after the goal; the goal's G on the ruler above the lines.
+        let lines = text.split(separator: "\n")
+        let homeLine = try #require(lines.first { $0.contains(selectionLabel(home)) && $0.contains("1.40") })
+        #expect(homeLine.contains("█") && homeLine.contains("▁"), "\(homeLine)")
+        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("G") })
+    }
+
+    func selectionLabel(_ s: Selection) -> String { DashboardLayout.selectionName(s) }
+
+    @Test("The MOVE column: the biggest change of the row's 1 / X / 2, over --move-window when given")
+    func moveColumn() throws {
+        var model = try DashboardFixture.model(width: 120)
+        #expect(DashboardLayout.layout(model).text.contains("1▼8.9%"))
+        // Over the last 0.2 s the move (0.5 s after the open, now 1 s) is out of the window.
+        model.moveWindow = 0.2
+        #expect(!DashboardLayout.layout(model).text.contains("1▼8.9%"))
+        // Narrow terminals keep their columns.
+        let narrow = try DashboardFixture.model(width: 80, height: 24)
+        #expect(!DashboardLayout.layout(narrow).text.contains("MOVE"))
+    }
+
+    @Test("--move-window takes a duration")
+    func moveWindowOption() throws {
+        #expect(throws: (any Error).self) { try Dash.parse(["--move-window", "soon"]) }
+        #expect(throws: (any Error).self) { try Dash.parse(["--move-window", "0"]) }
+        #expect(try Dash.parse(["--move-window", "5m"]).moveWindow == "5m")
+    }
+}
