@@ -265,6 +265,9 @@ enum DashboardRunner {
         // own ids (a fused row's source of that provider).
         var focused: [ProviderID: String] = [:]
         var shownRows: [ProviderID: [String]] = [:]
+        // With a history: what it kept of the detail pane's row from before the dashboard started.
+        let historyReader = history.map { DashboardHistoryReader(location: $0.location) }
+        var askedHistory: EventKey?
         defer { for (p, f) in focus where focused[p] != nil { f.focus(nil) } }
         var lastDraw = Date.distantPast
         var lastTick = Date()
@@ -326,6 +329,13 @@ enum DashboardRunner {
             for (p, f) in focus {
                 let id = model.focused.flatMap { model.sourceID(of: $0, provider: p) }
                 if id != focused[p] { focused[p] = id; f.focus(id) }
+            }
+            if let historyReader {
+                if let row = model.focused, row != askedHistory, let request = model.historyRequest(row) {
+                    askedHistory = row
+                    historyReader.ask(row, sources: request.sources, main: request.main)
+                }
+                for (row, seed) in historyReader.take() { _ = update(&model, .history(row: row, seed: seed)) }
             }
             if model.needsDraw && (pressed || now.timeIntervalSince(lastDraw) >= frameInterval) {
                 terminal.draw(DashboardLayout.layout(model))

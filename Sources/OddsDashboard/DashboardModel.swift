@@ -18,6 +18,8 @@ public enum DashboardMessage: Sendable {
     case feedEnded(reason: String?)
     case tick(Date)
     case resize(width: Int, height: Int)
+    /// What the history kept of a row from before the dashboard started.
+    case history(row: EventKey, seed: TrailSeed)
 }
 
 /// What the run loop must do after an update.
@@ -364,6 +366,10 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         model.needsDraw = true
         model.clampSelection()
         return []
+    case .history(let row, let seed):
+        model.trails.seed(row, seed)
+        model.needsDraw = true
+        return []
     case .key(let key):
         model.needsDraw = true
         let wasPaused = model.paused
@@ -565,5 +571,19 @@ struct MessageRate: Sendable {
         var total = 0
         for t in lo...hi { total += slots[((t % 64) + 64) % 64] }
         return Double(total) / MessageRate.window
+    }
+}
+
+extension DashboardModel {
+    /// What the history is asked for a row: its sources (a fused row's, else the row's own event) and its main
+    /// line's cells (market, book, selection), to put the prices around its incidents in the same columns.
+    public func historyRequest(_ row: EventKey) -> (sources: [EventKey], main: [(market: String, book: String, selection: String)?])? {
+        guard let e = shown.events[row]?.event else { return nil }
+        let sources = e.match?.sources.map { EventKey(provider: $0.provider, id: $0.id) } ?? [row]
+        guard let main = e.mainMarket else { return (sources, []) }
+        let cells = e.mainColumns.cells.map { cell in
+            cell.map { (market: main.id, book: $0.book ?? main.book ?? "", selection: $0.selection.id) }
+        }
+        return (sources, cells)
     }
 }

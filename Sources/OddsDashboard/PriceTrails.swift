@@ -23,6 +23,7 @@ public struct PriceTrails: Sendable {
     public struct Point: Sendable, Equatable {
         public var at: Date
         public var odds: Double?
+        public init(at: Date, odds: Double?) { self.at = at; self.odds = odds }
     }
 
     /// An incident as the dashboard saw it arrive, with the main line's prices then and at its first change after.
@@ -33,6 +34,9 @@ public struct PriceTrails: Sendable {
         public var before: [Price?]
         /// The same cells at the first change after it; nil until one is seen.
         public var after: [Price?]?
+        public init(at: Date, incident: Incident, before: [Price?], after: [Price?]?) {
+            self.at = at; self.incident = incident; self.before = before; self.after = after
+        }
     }
 
     public static let pointsPerSelection = 32
@@ -143,5 +147,44 @@ public struct PriceTrails: Sendable {
             list[i].after = prices
         }
         marks[row] = list
+    }
+
+    // MARK: From a history
+
+    /// Takes what a history kept of a row from before the dashboard saw it: earlier points go in front of each
+    /// line (the line bounded as always), earlier incidents before the row's own.
+    public mutating func seed(_ row: EventKey, _ seed: TrailSeed) {
+        for (key, stored) in seed.points {
+            let mine = trails[key] ?? []
+            let earlier = stored.filter { $0.at < (mine.first?.at ?? .distantFuture) }
+            guard !earlier.isEmpty else { continue }
+            var merged = earlier + mine
+            if merged.count > Self.pointsPerSelection {
+                // Evenly thinned, the open and the latest kept.
+                let n = Self.pointsPerSelection
+                merged = (0..<n).map { merged[$0 * (merged.count - 1) / (n - 1)] }
+            }
+            if trails[key] == nil, trails.count >= Self.maxSelections { letGo() }
+            trails[key] = merged
+            lastChange[key] = max(lastChange[key] ?? .distantPast, merged.last!.at)
+        }
+        let mine = marks[row] ?? []
+        let earlier = seed.marks.filter { $0.at < (mine.first?.at ?? .distantFuture) }
+        guard !earlier.isEmpty else { return }
+        if marks[row] == nil {
+            if markOrder.count >= Self.maxMarkedRows { marks[markOrder.removeFirst()] = nil }
+            markOrder.append(row)
+        }
+        marks[row] = Array((earlier + mine).suffix(Self.marksPerRow))
+    }
+}
+
+/// What a history holds of a row from before the dashboard started: each line's points, and its incidents with
+/// the main line's prices around them.
+public struct TrailSeed: Sendable {
+    public var points: [PriceTrails.Key: [PriceTrails.Point]]
+    public var marks: [PriceTrails.Mark]
+    public init(points: [PriceTrails.Key: [PriceTrails.Point]], marks: [PriceTrails.Mark]) {
+        self.points = points; self.marks = marks
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import OddsCommandSupport
+@testable import OddsCLI
+import OddsDashboard
 @testable import OddsHistory
 import OddsModel
 import OddsStore
@@ -136,6 +138,33 @@ struct HistoryBackendTests {
             #expect(t.scores.map { ms($0.providerAt) } == [a, b])
             #expect(t.incidents.map { ms($0.providerAt) } == [b])
         }
+    }
+
+    @Test("A dashboard started later draws what the history kept of the match: its lines, and the prices around its goal",
+          arguments: HistoryHarness.Kind.allCases)
+    func dashboardReadsHistory(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let goal = Incident(kind: .goal, minute: 12, team: .home, player: "Saka", detail: "Goal", id: "g1", score: Score(home: 1, away: 0))
+        _ = try h.write([Self.message(Self.event(), at: 0),
+                         Self.message(Self.event(prices: ["2.40", "3.40", "3.60"]), at: 60),
+                         Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["2.40", "3.40", "3.60"], incidents: [goal]), at: 120),
+                         Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.50", "4.20", "6.00"], incidents: [goal]), at: 130)])
+        var model = DashboardModel(provider: .tickodds, sport: "soccer", demo: false, oddsFormat: .decimal, now: Self.t0.addingTimeInterval(200))
+        _ = update(&model, .resize(width: 120, height: 50))
+        let now = Self.event(score: Score(home: 1, away: 0), prices: ["1.45", "4.20", "6.00"], incidents: [goal])
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(200), update: .snapshot([now]))))
+        let row = EventKey(provider: .tickodds, id: "100")
+        let request = try #require(model.historyRequest(row))
+        let seed = try DashboardHistoryReader.read(h.location, sources: request.sources, main: request.main)
+        _ = update(&model, .history(row: row, seed: seed))
+        let home = PriceTrails.Key(event: row, market: "full_time_result:full_game", book: "tickodds", selection: "home")
+        #expect(model.trails.points(home).map(\.odds) == [2.10, 2.40, 1.50, 1.45])
+        let mark = try #require(model.trails.marks[row]?.first)
+        #expect(mark.before.map { $0?.text } == ["2.40", "3.40", "3.60"] && mark.after?.map { $0?.text } == ["1.50", "4.20", "6.00"], "\(mark)")
+        _ = update(&model, .key(.enter))
+        let pane = DashboardLayout.layout(model).text
+        #expect(pane.contains("Prices around incidents") && pane.contains("1 2.40  X 3.40  2 3.60  →  1 1.50  X 4.20  2 6.00"), "\(pane)")
     }
 
     @Test("A writer started again on the same history stores nothing twice, and carries on", arguments: HistoryHarness.Kind.allCases)

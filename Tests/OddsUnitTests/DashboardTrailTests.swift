@@ -49,6 +49,22 @@ struct DashboardTrailTests {
         #expect(!trails.points(PriceTrails.Key(event: EventKey(provider: .tickodds, id: newest), market: "m", book: "", selection: "home")).isEmpty)
     }
 
+    @Test("What a history kept goes in front of each line, bounded as always; earlier incidents before the row's own")
+    func seeded() {
+        var trails = PriceTrails()
+        trails.record(Self.price("2.00"), provider: .tickodds, at: Self.t0.addingTimeInterval(1000))
+        let stored = (0..<100).map { PriceTrails.Point(at: Self.t0.addingTimeInterval(Double($0)), odds: 3.0 + Double($0 % 7) / 10) }
+        let goal = Incident(kind: .goal, minute: 5, team: .home, detail: "Goal")
+        let row = Self.key.event
+        trails.mark(goal, row: row, at: Self.t0.addingTimeInterval(1001), prices: [])
+        trails.seed(row, TrailSeed(points: [Self.key: stored + [PriceTrails.Point(at: Self.t0.addingTimeInterval(1000), odds: 2.0)]],
+                                   marks: [PriceTrails.Mark(at: Self.t0.addingTimeInterval(50), incident: goal, before: [], after: nil)]))
+        let points = trails.points(Self.key)
+        #expect(points.count == PriceTrails.pointsPerSelection)
+        #expect(points.first == stored.first && points.last == PriceTrails.Point(at: Self.t0.addingTimeInterval(1000), odds: 2.0))
+        #expect(trails.marks[row]?.map(\.at) == [Self.t0.addingTimeInterval(50), Self.t0.addingTimeInterval(1001)])
+    }
+
     @Test("A move since the open, or over a window")
     func moves() throws {
         var trails = PriceTrails()

@@ -1,0 +1,90 @@
+import Foundation
+import OddsDashboard
+import OddsHistory
+import OddsModel
+import OddsStore
+
+/// Reads what the history kept of the row the dashboard's detail pane shows, off the UI loop: on a thread of its
+/// own, one read at a time, each row once. The loop takes what was read when it is ready.
+final class DashboardHistoryReader: @unchecked Sendable {
+    // @unchecked: `ready`, `asked` and `busy` are behind `lock`.
+    typealias Cell = (market: String, book: String, selection: String)
+
+    private let location: HistoryLocation
+    private let lock = NSLock()
+    private var ready: [(EventKey, TrailSeed)] = []
+    private var asked = Set<EventKey>()
+    private var busy = false
+
+    init(location: HistoryLocation) { self.location = location }
+
+    /// Reads `row`'s sources from the history, unless it was read before or a read is under way.
+    func ask(_ row: EventKey, sources: [EventKey], main: [Cell?]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !busy, asked.insert(row).inserted else { return }
+        busy = true
+        let location = location
+        let thread = Thread { [self] in
+            // A history that cannot be read leaves the pane with what the dashboard saw itself.
+            let seed = try? Self.read(location, sources: sources, main: main)
+            lock.withLock {
+                if let seed { ready.append((row, seed)) }
+                busy = false
+            }
+        }
+        thread.name = "odds-dash-history"
+        thread.start()
+    }
+
+    /// What was read since the last call.
+    func take() -> [(EventKey, TrailSeed)] {
+        lock.withLock {
+            defer { ready = [] }
+            return ready
+        }
+    }
+
+    static func read(_ location: HistoryLocation, sources: [EventKey], main: [Cell?]) throws -> TrailSeed {
+        let history = try History.open(location, writing: false)
+        defer { history.close() }
+        let wanted = Set(sources)
+        var stored: [StoredSource] = []
+        for provider in Set(sources.map(\.provider)) {
+            stored += try history.matches(MatchQuery(provider: provider)).filter {
+                wanted.contains(EventKey(provider: provider, id: $0.key.eventID))
+            }
+        }
+        guard !stored.isEmpty else { return TrailSeed(points: [:], marks: []) }
+        return seed(try history.timeline(of: stored, filter: TimelineFilter()), main: main)
+    }
+
+    /// Each stored line as the dashboard draws one, and each incident that moves a price with the main line's
+    /// prices just before it and at its first change after.
+    static func seed(_ t: Timeline, main: [Cell?]) -> TrailSeed {
+        var points: [PriceTrails.Key: [PriceTrails.Point]] = [:]
+        for p in t.prices {
+            let key = PriceTrails.Key(event: EventKey(provider: p.source.provider, id: p.source.eventID), market: p.marketID, book: p.book,
+                                      selection: p.selectionID)
+            let odds = p.suspended ? nil : p.odds.map { Double($0.numerator) / Double($0.denominator) }
+            if let last = points[key]?.last, last.odds == odds { continue }
+            points[key, default: []].append(PriceTrails.Point(at: p.at, odds: odds))
+        }
+        let series: [[StoredPrice]] = main.map { cell in
+            guard let cell else { return [] }
+            return t.prices.filter { $0.marketID == cell.market && $0.book == cell.book && $0.selectionID == cell.selection }
+        }
+        func line(at time: Date) -> [Price?] { series.map { s in s.last { $0.at <= time }.flatMap(price) } }
+        let marks = t.incidents.filter { $0.incident.markLetter != nil }.map { i -> PriceTrails.Mark in
+            let next = series.compactMap { s in s.first { $0.at > i.at }?.at }.min()
+            return PriceTrails.Mark(at: i.at, incident: i.incident, before: line(at: i.at), after: next.map(line(at:)))
+        }
+        return TrailSeed(points: points, marks: marks)
+    }
+
+    /// A stored price as the dashboard shows one: from the provider's text in its own format, else its exact odds.
+    static func price(_ p: StoredPrice) -> Price? {
+        guard !p.suspended, let text = p.text else { return nil }
+        return Price(decimal: text) ?? Price(american: text) ?? Price(fractional: text) ?? p.odds.flatMap { Price(decimalOdds: $0) }
+    }
+}
