@@ -5,6 +5,7 @@
 #
 #   Benchmarks/dash-cpu.sh [--binary PATH] [--seconds 60] [--warmup 10] [--providers all] [--width 160] [--height 45]
 #   Benchmarks/dash-cpu.sh --replay REC [--binary PATH] [--seconds 60] [--warmup 10] [--width 160] [--height 45]
+#   ... --dash-args "--history /tmp/h.sqlite"     (more options for odds dash)
 #
 # With --replay, the dashboard replays a recording at its recorded pace instead (`odds dash --replay REC`:
 # the provider's own decoder, no simulator): Benchmarks/dash_recording.py writes recordings of 2,000 or
@@ -20,6 +21,7 @@ seconds=60
 warmup=10
 providers=all
 replay=""
+dash_args=""
 width=160
 height=45
 while [[ $# -gt 0 ]]; do
@@ -29,6 +31,7 @@ while [[ $# -gt 0 ]]; do
         --warmup) warmup="$2"; shift 2 ;;
         --providers) providers="$2"; shift 2 ;;
         --replay) replay="$2"; shift 2 ;;
+        --dash-args) dash_args="$2"; shift 2 ;;
         --width) width="$2"; shift 2 ;;
         --height) height="$2"; shift 2 ;;
         *) echo "dash-cpu.sh: unknown option $1" >&2; exit 2 ;;
@@ -58,7 +61,7 @@ trap cleanup EXIT INT TERM
 
 if [[ -n "$replay" ]]; then
     [[ -r "$replay" ]] || { echo "dash-cpu.sh: cannot read $replay" >&2; exit 2; }
-    command_line="dash --replay $replay"
+    command_line="dash --replay $replay${dash_args:+ $dash_args}"
     {
         echo "export ODDS_CONFIG=$work/none.toml LANG=C.UTF-8 TERM=xterm-256color"
         echo "exec \"$binary\" $command_line"
@@ -68,7 +71,7 @@ else
     sim_pid=$!
     for _ in $(seq 1 100); do grep -q "ODDS_SPORTSAPI_V1_WS_URL" "$work/sim.env" 2>/dev/null && break; sleep 0.1; done
     grep -q "ODDS_SPORTSAPI_V1_WS_URL" "$work/sim.env" || { echo "dash-cpu.sh: the simulator did not start" >&2; cat "$work/sim.err" >&2; exit 2; }
-    command_line="dash --provider $providers"
+    command_line="dash --provider $providers${dash_args:+ $dash_args}"
     {
         grep '^export ' "$work/sim.env"
         for p in PULSESCORE TICKODDS BOLTODDS SPORTSAPI SPORTSAPI_V1; do echo "export ODDS_${p}_KEY=demo-key"; done

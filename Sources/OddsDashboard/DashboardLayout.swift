@@ -285,7 +285,9 @@ public enum DashboardLayout {
                            attributes: base.union(conflicted ? .yellow : .dim), width: c.src, right: true)
             }
             let value = model.valueMode ? model.rowValue(key) : nil
-            for (i, cell) in priceCells(model, state, width: c.price).enumerated() {
+            // The 1 / X / 2 cells are worked out once a row, for the prices and the move.
+            let columns = e.mainMarket == nil ? nil : e.mainColumns
+            for (i, cell) in priceCells(model, state, columns: columns, width: c.price).enumerated() {
                 var (text, attributes) = cell
                 // A price whose EV passes the threshold: cyan and bold, "+" in the move marker's place when it has none.
                 if let ev = value?.ev[i], model.minEV < ev {
@@ -303,7 +305,7 @@ public enum DashboardLayout {
                                attributes: base.union(margin.isNegative ? .yellow : .dim))
                 }
             }
-            if c.move > 0, let (label, change) = model.biggestMove(key, state) {
+            if c.move > 0, let columns, let (label, change) = model.biggestMove(key, state, columns: columns) {
                 let text = label + (change > 0 ? "▲" : "▼") + percentText(abs(change))
                 screen.put(text, x: c.moveX, y: y, attributes: base.union(change > 0 ? .green : .red), width: c.move, right: true)
             }
@@ -321,7 +323,8 @@ public enum DashboardLayout {
     }
 
     /// The main market's 1 / X / 2 cells: price, move marker and colour; SUSP for suspended lines.
-    static func priceCells(_ model: DashboardModel, _ state: EventState, width: Int = 13) -> [(String, CellAttributes)] {
+    static func priceCells(_ model: DashboardModel, _ state: EventState, columns: MainColumns? = nil,
+                           width: Int = 13) -> [(String, CellAttributes)] {
         guard let market = state.event.mainMarket else { return [("", []), ("", []), ("", [])] }
         // Fused rows always name the source of the price, be it one.
         let multiBook = state.event.hasSeveralBooks || model.isFused
@@ -343,7 +346,7 @@ public enum DashboardLayout {
             if age <= model.flashSeconds { attributes.insert(.bold); attributes.insert(.underline) }
             return (text + (direction == .up ? "▲" : "▼"), attributes)
         }
-        return state.event.mainColumns.cells.map(cell)
+        return (columns ?? state.event.mainColumns).cells.map(cell)
     }
 
     // MARK: Ticker
@@ -728,16 +731,16 @@ extension DashboardLayout {
 extension DashboardModel {
     /// A row's biggest move among its 1 / X / 2 cells (since each price was first seen, or over `moveWindow`):
     /// the cell's label and the change (+0.12 for 12 % longer odds).
-    func biggestMove(_ key: EventKey, _ state: EventState) -> (String, Double)? {
+    func biggestMove(_ key: EventKey, _ state: EventState, columns: MainColumns) -> (String, Double)? {
         let e = state.event
         guard let main = e.mainMarket else { return nil }
-        let columns = e.mainColumns
         let labels = columns.outright ? ["1", "", ""] : ["1", "X", "2"]
         var best: (String, Double)?
         for (i, cell) in columns.cells.enumerated() {
             guard let cell, !cell.selection.suspended else { continue }
-            let market = e.markets.first { $0.id == main.id && $0.book == (cell.book ?? main.book) && $0.selections.contains { $0.id == cell.selection.id } } ?? main
-            guard let source = trailEvent(key, market) else { continue }
+            let market = e.markets.count == 1 ? main
+                : e.markets.first { $0.id == main.id && $0.book == (cell.book ?? main.book) && $0.selections.contains { $0.id == cell.selection.id } } ?? main
+            guard let source = trailEvent(key, market, event: e) else { continue }
             let trail = PriceTrails.Key(event: source, market: market.id, book: market.book ?? "", selection: cell.selection.id)
             guard let change = trails.move(trail, window: moveWindow, now: now), abs(change) >= 0.0005 else { continue }
             if abs(change) > abs(best?.1 ?? 0) { best = (labels[i], change) }

@@ -446,8 +446,8 @@ extension DashboardModel {
 
     /// Where a market of row `row`'s event keeps its prices: its provider's own event (a fused row's market names
     /// its source).
-    func trailEvent(_ row: EventKey, _ market: Market) -> EventKey? {
-        guard let e = live.events[row]?.event ?? shown.events[row]?.event else { return nil }
+    func trailEvent(_ row: EventKey, _ market: Market, event: Event? = nil) -> EventKey? {
+        guard let e = event ?? live.events[row]?.event ?? shown.events[row]?.event else { return nil }
         guard let match = e.match else { return row }
         let provider = market.provider ?? row.provider
         return match.sources.first { $0.provider == provider }.map { EventKey(provider: provider, id: $0.id) }

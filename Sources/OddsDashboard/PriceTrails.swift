@@ -4,8 +4,8 @@ import OddsStore
 
 /// What the dashboard has seen of each price since it started, bounded in memory: for each selection (per source
 /// event, market, book), at most `pointsPerSelection` points, halved in resolution when full so that a line always
-/// reaches back to its first sighting (its open); at most `maxSelections` selections, the ones not changed for
-/// longest let go first. And each row's incidents with the main line's prices just before and first after them.
+/// reaches back to its first sighting (its open); at most `maxSelections` selections in two generations: when
+/// the newer one is full, the older (what has not changed since) is let go whole, without sorting anything. And each row's incidents with the main line's prices just before and first after them.
 /// Recorded from what each message carries (a price, an event, a book's view), never by scanning the store.
 public struct PriceTrails: Sendable {
     /// One selection's prices: from one provider's event, in one market and book.
@@ -45,18 +45,19 @@ public struct PriceTrails: Sendable {
     public static let marksPerRow = 12
     public static let maxMarkedRows = 500
 
+    /// The selections changed lately, and before them those not changed since the newer generation began.
     private var trails: [Key: [Point]] = [:]
-    private var lastChange: [Key: Date] = [:]
+    private var older: [Key: [Point]] = [:]
     public private(set) var marks: [EventKey: [Mark]] = [:]
     private var markOrder: [EventKey] = []
 
     public init() {}
 
     /// Selections followed.
-    public var count: Int { trails.count }
+    public var count: Int { trails.count + older.count }
 
     /// The points of one selection, oldest first.
-    public func points(_ key: Key) -> [Point] { trails[key] ?? [] }
+    public func points(_ key: Key) -> [Point] { trails[key] ?? older[key] ?? [] }
 
     /// Records what `update` carries for `provider`, seen at `at`.
     public mutating func record(_ update: FeedUpdate, provider: ProviderID, at: Date) {
@@ -82,35 +83,43 @@ public struct PriceTrails: Sendable {
 
     private mutating func add(_ key: Key, _ s: Selection, _ at: Date) {
         let odds = s.suspended ? nil : s.price.map { Double($0.decimalOdds.numerator) / Double($0.decimalOdds.denominator) }
-        if var points = trails[key] {
+        if let i = trails.index(forKey: key) {
+            // In place: one lookup, and the line's storage is not copied.
+            guard trails.values[i].last?.odds != odds else { return }
+            Self.append(&trails.values[i], Point(at: at, odds: odds))
+        } else if var points = older[key] {
             guard points.last?.odds != odds else { return }
-            if points.count >= Self.pointsPerSelection {
-                // Half the resolution: the open, every other point after it, and the latest.
-                let last = points.last!
-                points = [points[0]] + stride(from: 2, to: points.count - 1, by: 2).map { points[$0] } + [last]
-            }
-            points.append(Point(at: at, odds: odds))
-            trails[key] = points
+            older[key] = nil
+            Self.append(&points, Point(at: at, odds: odds))
+            keep(key, points)
         } else {
-            if trails.count >= Self.maxSelections { letGo() }
-            trails[key] = [Point(at: at, odds: odds)]
+            keep(key, [Point(at: at, odds: odds)])
         }
-        lastChange[key] = at
     }
 
-    /// Lets go of the quarter of the selections that changed longest ago.
-    private mutating func letGo() {
-        let cutoff = lastChange.values.sorted()[lastChange.count / 4]
-        for (key, at) in lastChange where at <= cutoff {
-            trails[key] = nil
-            lastChange[key] = nil
+    private static func append(_ points: inout [Point], _ point: Point) {
+        if points.count >= pointsPerSelection {
+            // Half the resolution: the open, every other point after it, and the latest.
+            let last = points.last!
+            points = [points[0]] + stride(from: 2, to: points.count - 1, by: 2).map { points[$0] } + [last]
         }
+        points.append(point)
+    }
+
+    /// Puts a line in the newer generation; a full one becomes the older, and the older is let go.
+    private mutating func keep(_ key: Key, _ points: [Point]) {
+        if trails.count >= Self.maxSelections / 2 {
+            older = trails
+            trails = [:]
+        }
+        trails[key] = points
     }
 
     /// The move of a selection: its last price against its open, or against its price `window` seconds before
     /// `now`; nil without two prices to compare.
     public func move(_ key: Key, window: TimeInterval?, now: Date) -> Double? {
-        guard let points = trails[key], let last = points.last?.odds else { return nil }
+        let points = self.points(key)
+        guard let last = points.last?.odds else { return nil }
         var from = points.first?.odds
         if let window {
             let start = now.addingTimeInterval(-window)
@@ -155,7 +164,7 @@ public struct PriceTrails: Sendable {
     /// line (the line bounded as always), earlier incidents before the row's own.
     public mutating func seed(_ row: EventKey, _ seed: TrailSeed) {
         for (key, stored) in seed.points {
-            let mine = trails[key] ?? []
+            let mine = points(key)
             let earlier = stored.filter { $0.at < (mine.first?.at ?? .distantFuture) }
             guard !earlier.isEmpty else { continue }
             var merged = earlier + mine
@@ -164,9 +173,9 @@ public struct PriceTrails: Sendable {
                 let n = Self.pointsPerSelection
                 merged = (0..<n).map { merged[$0 * (merged.count - 1) / (n - 1)] }
             }
-            if trails[key] == nil, trails.count >= Self.maxSelections { letGo() }
-            trails[key] = merged
-            lastChange[key] = max(lastChange[key] ?? .distantPast, merged.last!.at)
+            older[key] = nil
+            trails[key] = nil
+            keep(key, merged)
         }
         let mine = marks[row] ?? []
         let earlier = seed.marks.filter { $0.at < (mine.first?.at ?? .distantFuture) }

@@ -170,6 +170,16 @@ public enum History {
     /// Opens (and, writing, creates and migrates) the history at `location`. Throws `OddsError.history` with one
     /// sentence when it cannot.
     public static func open(_ location: HistoryLocation, writing: Bool) throws -> any HistoryBackend {
+        do {
+            return try backend(location, writing: writing)
+        } catch is OlderSchema {
+            // A history of an earlier version is migrated forward before it is read (as a writer would on open).
+            try backend(location, writing: true).close()
+            return try backend(location, writing: false)
+        }
+    }
+
+    private static func backend(_ location: HistoryLocation, writing: Bool) throws -> any HistoryBackend {
         switch location {
         case .sqlite(let path):
             return try SQLiteHistory(path: path, writing: writing)
@@ -178,6 +188,9 @@ public enum History {
         }
     }
 }
+
+/// A history opened for reading whose schema is of an earlier version: migrated first.
+struct OlderSchema: Error {}
 
 extension Date {
     /// Milliseconds since 1970, as the history stores times.

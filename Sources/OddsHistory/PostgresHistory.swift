@@ -181,6 +181,7 @@ final class PostgresHistory: HistoryBackend {
         if current == 0 {
             throw OddsError.history("There is no history in \(location) yet: run a stream, the dashboard or `odds history collect` with --history first.")
         }
+        if current < HistorySchema.version { throw OlderSchema() }
     }
 
     // MARK: - Writing

@@ -52,6 +52,9 @@ final class SQLiteHistory: HistoryBackend {
         } catch let error as OddsError {
             close()
             throw error
+        } catch let error as OlderSchema {
+            close()
+            throw error
         } catch {
             close()
             throw OddsError.history("Cannot open the history at \(path): \(SQLiteHistory.reason(error)).")
@@ -107,6 +110,7 @@ final class SQLiteHistory: HistoryBackend {
             throw OddsError.history("The history at \(path) has schema version \(current), newer than this odds reads (\(HistorySchema.version)): update odds.")
         }
         if current == 0 { throw OddsError.history("\(path) is not an odds history (no schema).") }
+        if current < HistorySchema.version { throw OlderSchema() }
     }
 
     // MARK: - Writing

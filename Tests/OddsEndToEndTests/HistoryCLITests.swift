@@ -155,8 +155,15 @@ struct HistoryCLITests {
         let db = dir + "/h.sqlite"
         let r = try await CLI.run(["history", "collect", "--provider", "all", "--demo", "--history", db],
                                   env: CLI.environment(["ODDS_DEMO_TICK": "0.02"])) { process, _ in
-            try await waitFor("changes of three providers", timeout: 30) {
-                ((try? Self.count(db, "price_change")) ?? 0) >= 300 && ((try? Self.count(db, "match_member")) ?? 0) > 0
+            try await waitFor("changes of three providers, BoltOdds' and PulseScore's among them", timeout: 30) {
+                guard ((try? Self.count(db, "price_change")) ?? 0) >= 300, ((try? Self.count(db, "match_member")) ?? 0) > 0 else { return false }
+                let priced = try? Self.reading(db) { db in
+                    try Int.fetchOne(db, sql: """
+                        SELECT count(DISTINCT o.provider) FROM price_change p JOIN selection s ON s.id = p.selection_id
+                        JOIN source o ON o.id = s.source_id WHERE o.provider IN ('boltodds', 'pulsescore')
+                        """)
+                }
+                return (priced ?? 0) == 2
             }
             process.signal(SIGTERM)
         }

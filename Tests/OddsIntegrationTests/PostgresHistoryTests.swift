@@ -228,10 +228,14 @@ struct PostgresHistoryTests {
                 + ["CREATE TABLE price_change_old PARTITION OF price_change FOR VALUES FROM (\(day)) TO (\(day + 86_400_000))"] + rows
             try server.psql(setup.joined(separator: ";\n"), database: database)
         }
+        // Read first (as history show would, before any writer opened it): migrated forward, then read.
+        try h.read { (history) throws in
+            #expect(try history.stats().schemaVersion == 2)
+            #expect(try history.timeline(of: try history.matches(MatchQuery()), filter: TimelineFilter()).prices.map(\.text) == ["2.10", "2.05"])
+        }
         let history = try History.open(h.location, writing: true)
         defer { history.close() }
         let known = try history.known(SourceKey(provider: .tickodds, eventID: "100"))
         #expect(known.prices.values.map(\.text) == ["2.05"])
-        #expect(try history.stats().schemaVersion == 2)
     }
 }

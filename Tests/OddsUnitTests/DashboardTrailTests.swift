@@ -37,7 +37,7 @@ struct DashboardTrailTests {
         #expect(points.map(\.at) == points.map(\.at).sorted())
     }
 
-    @Test("No more than so many selections: those changed longest ago go first")
+    @Test("No more than so many selections: those not changed lately go first")
     func selectionsBounded() {
         var trails = PriceTrails()
         for i in 0..<(PriceTrails.maxSelections + 100) {
