@@ -13,7 +13,6 @@
 Usage: Benchmarks/history_postgres.py [--recording FIRE] [--binary .build/release/odds] [--repeat 3]
 Without --recording, a TickOdds firehose recording is made first (as history_write.py does).
 """
-import argparse
 import glob
 import os
 import pwd
@@ -25,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from history_write import make_recording, timed  # noqa: E402
+from history_write import arguments, make_recording, timed  # noqa: E402
 
 
 class Server:
@@ -66,12 +65,7 @@ class Server:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--recording")
-    ap.add_argument("--frames", type=int, default=95000)
-    ap.add_argument("--binary", default=".build/release/odds")
-    ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args()
+    args = arguments()
     binary = os.path.abspath(args.binary)
     work = tempfile.mkdtemp(prefix="odds-history-pg-bench-")
     server = None

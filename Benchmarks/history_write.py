@@ -92,13 +92,18 @@ def timed(cmd, **kw):
     return time.perf_counter() - start
 
 
-def main():
+def arguments():
+    """The options both history write benchmarks take."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--recording")
     ap.add_argument("--frames", type=int, default=95000)
     ap.add_argument("--binary", default=".build/release/odds")
     ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    args = arguments()
     work = tempfile.mkdtemp(prefix="odds-history-bench-")
     try:
         rec = args.recording or os.path.join(work, "fire.ndjson")

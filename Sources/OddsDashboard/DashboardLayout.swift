@@ -431,7 +431,7 @@ public enum DashboardLayout {
                         if let ev { row.append(("  EV " + signedPercent(ev), model.minEV < ev ? [.cyan, .bold] : .dim)) }
                     }
                     if let axis, let source {
-                        let points = model.trails.points(PriceTrails.Key(event: source, market: market.id, book: market.book ?? "", selection: s.id))
+                        let points = model.trails.points(PriceTrails.Key(event: source, market: market, selection: s.id))
                         row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: sparkWidth), .dim))
                     }
                     lines.append(row)
@@ -597,7 +597,7 @@ public enum DashboardLayout {
                 // The best price's own line (its book's), as the dashboard saw it.
                 if let axis, let source = best[ref], let (m, s, _, _) = offer(source, ref),
                    let key = model.trailEvent(EventKey(provider: e.provider, id: e.id), m) {
-                    let points = model.trails.points(PriceTrails.Key(event: key, market: m.id, book: m.book ?? "", selection: s.id))
+                    let points = model.trails.points(PriceTrails.Key(event: key, market: m, selection: s.id))
                     row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: 16), .dim))
                 }
                 out.append(row)
@@ -710,9 +710,12 @@ extension DashboardLayout {
         return any ? String(cells) : nil
     }
 
+    /// The 1 / X / 2 cells' labels; an outright's one cell is its favourite's.
+    static func columnLabels(_ columns: MainColumns) -> [String] { columns.outright ? ["1", "", ""] : ["1", "X", "2"] }
+
     /// The prices of a row's incidents, before and first after, as lines of the detail pane.
     static func aroundIncidents(_ model: DashboardModel, _ marks: [PriceTrails.Mark], event e: Event) -> [[(String, CellAttributes)]] {
-        let labels = e.mainColumns.outright ? ["1", "", ""] : ["1", "X", "2"]
+        let labels = columnLabels(e.mainColumns)
         func cells(_ prices: [Price?]) -> String {
             zip(labels, prices).filter { !$0.0.isEmpty }.map { "\($0.0) \($0.1?.formatted(model.oddsFormat) ?? "-")" }.joined(separator: "  ")
         }
@@ -734,14 +737,14 @@ extension DashboardModel {
     func biggestMove(_ key: EventKey, _ state: EventState, columns: MainColumns) -> (String, Double)? {
         let e = state.event
         guard let main = e.mainMarket else { return nil }
-        let labels = columns.outright ? ["1", "", ""] : ["1", "X", "2"]
+        let labels = DashboardLayout.columnLabels(columns)
         var best: (String, Double)?
         for (i, cell) in columns.cells.enumerated() {
             guard let cell, !cell.selection.suspended else { continue }
             let market = e.markets.count == 1 ? main
                 : e.markets.first { $0.id == main.id && $0.book == (cell.book ?? main.book) && $0.selections.contains { $0.id == cell.selection.id } } ?? main
             guard let source = trailEvent(key, market, event: e) else { continue }
-            let trail = PriceTrails.Key(event: source, market: market.id, book: market.book ?? "", selection: cell.selection.id)
+            let trail = PriceTrails.Key(event: source, market: market, selection: cell.selection.id)
             guard let change = trails.move(trail, window: moveWindow, now: now), abs(change) >= 0.0005 else { continue }
             if abs(change) > abs(best?.1 ?? 0) { best = (labels[i], change) }
         }
@@ -755,7 +758,7 @@ extension DashboardModel {
         for m in e.markets {
             guard let source = trailEvent(key, m) else { continue }
             for s in m.selections {
-                if let first = trails.points(PriceTrails.Key(event: source, market: m.id, book: m.book ?? "", selection: s.id)).first?.at,
+                if let first = trails.points(PriceTrails.Key(event: source, market: m, selection: s.id)).first?.at,
                    first < (start ?? .distantFuture) { start = first }
             }
         }

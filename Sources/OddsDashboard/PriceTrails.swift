@@ -17,6 +17,11 @@ public struct PriceTrails: Sendable {
         public init(event: EventKey, market: String, book: String, selection: String) {
             self.event = event; self.market = market; self.book = book; self.selection = selection
         }
+
+        /// A selection of `market` (its book, or "" for a feed that names none).
+        public init(event: EventKey, market: Market, selection: String) {
+            self.init(event: event, market: market.id, book: market.book ?? "", selection: selection)
+        }
     }
 
     /// A price as seen: its decimal odds (for drawing), nil while suspended or without a price.
@@ -77,7 +82,7 @@ public struct PriceTrails: Sendable {
     private mutating func record(_ e: Event, provider: ProviderID, at: Date) {
         let event = EventKey(provider: provider, id: e.id)
         for m in e.markets {
-            for s in m.selections { add(Key(event: event, market: m.id, book: m.book ?? "", selection: s.id), s, at) }
+            for s in m.selections { add(Key(event: event, market: m, selection: s.id), s, at) }
         }
     }
 

@@ -188,7 +188,7 @@ final class PostgresHistory: HistoryBackend {
 
     func write(_ batch: HistoryBatch) throws -> Int {
         do {
-            return try transaction { try write(batch, in: ()) }
+            return try transaction { try writeTurn(batch) }
         } catch {
             // The transaction rolled back: ids and partitions made in it are gone.
             sourceIDs = [:]
@@ -199,7 +199,8 @@ final class PostgresHistory: HistoryBackend {
         }
     }
 
-    private func write(_ batch: HistoryBatch, in transaction: Void) throws -> Int {
+    /// One writer's turn, inside its transaction.
+    private func writeTurn(_ batch: HistoryBatch) throws -> Int {
         // Writers take turns; each checks its rows against what is stored, since another may have stored the same
         // changes (or later ones) in any turn before this one.
         try run("SELECT pg_advisory_xact_lock($1)", [.int(Self.lockKey)])
@@ -282,6 +283,7 @@ final class PostgresHistory: HistoryBackend {
             refs.append(p.ref)
         }
         var stored: [Int64: Last] = [:]
+        let known = refs.compactMap { selectionIDs[$0] }
         let fresh = refs.filter { selectionIDs[$0] == nil }
         if !fresh.isEmpty {
             let sourceIDs = try fresh.map { try sourceID($0.source) }
@@ -306,13 +308,10 @@ final class PostgresHistory: HistoryBackend {
                 }
             }
         }
-        do {
-            let known = refs.compactMap { ref -> Int64? in fresh.contains(ref) ? nil : selectionIDs[ref] }
-            if !known.isEmpty {
-                for r in try run("SELECT id, last_at, last_text, last_suspended FROM selection WHERE id = ANY($1::bigint[]) AND last_at IS NOT NULL",
-                                 [.ints(known)]) {
-                    stored[try r.int(0)] = Last(at: try r.int(1), text: try r.optionalText(2), suspended: try r.optionalBool(3) ?? false)
-                }
+        if !known.isEmpty {
+            for r in try run("SELECT id, last_at, last_text, last_suspended FROM selection WHERE id = ANY($1::bigint[]) AND last_at IS NOT NULL",
+                             [.ints(known)]) {
+                stored[try r.int(0)] = Last(at: try r.int(1), text: try r.optionalText(2), suspended: try r.optionalBool(3) ?? false)
             }
         }
 
@@ -390,26 +389,21 @@ final class PostgresHistory: HistoryBackend {
         guard !scores.isEmpty else { return 0 }
         var stored: [Int64: (at: Int64, state: ScoreState)] = [:]
         let ids = try scores.map { try sourceID($0.source) }
-        do {
-            for r in try run("""
-                SELECT DISTINCT ON (source_id) source_id, received_at, home, away, score_text, status, period, clock FROM score_change
-                WHERE source_id = ANY($1::bigint[]) ORDER BY source_id, received_at DESC, seq DESC
-                """, [.ints(Array(Set(ids)))]) {
-                stored[try r.int(0)] = (try r.int(1), ScoreState(home: try r.optionalInt32(2), away: try r.optionalInt32(3), scoreText: try r.optionalText(4),
-                                                               status: try r.text(5), period: try r.optionalText(6), clock: try r.optionalText(7)))
-            }
+        for r in try run("""
+            SELECT DISTINCT ON (source_id) source_id, received_at, home, away, score_text, status, period, clock FROM score_change
+            WHERE source_id = ANY($1::bigint[]) ORDER BY source_id, received_at DESC, seq DESC
+            """, [.ints(Array(Set(ids)))]) {
+            stored[try r.int(0)] = (try r.int(1), try r.scoreState(from: 2))
         }
         // As for prices: not older than the last stored score, not one stored at its very millisecond, and news.
         var boundary: [Int64: [ScoreState]] = [:]
         let ties = zip(ids, scores).filter { id, s in stored[id]?.at == s.receivedAt.historyMillis }.map(\.0)
         if !ties.isEmpty {
             for r in try run("""
-                SELECT c.source_id, c.home, c.away, c.score_text, c.status, c.period FROM score_change c
+                SELECT c.source_id, c.home, c.away, c.score_text, c.status, c.period, c.clock FROM score_change c
                 JOIN unnest($1::bigint[], $2::bigint[]) AS v(id, at) ON c.source_id = v.id AND c.received_at = v.at
                 """, [.ints(ties), .ints(ties.map { stored[$0]?.at })]) {
-                boundary[try r.int(0), default: []].append(ScoreState(home: try r.optionalInt32(1), away: try r.optionalInt32(2),
-                                                                      scoreText: try r.optionalText(3), status: try r.text(4),
-                                                                      period: try r.optionalText(5), clock: nil))
+                boundary[try r.int(0), default: []].append(try r.scoreState(from: 1))
             }
         }
         var rows: [(id: Int64, row: ScoreRow)] = []
@@ -497,10 +491,7 @@ final class PostgresHistory: HistoryBackend {
             known.score = try run("""
                 SELECT home, away, score_text, status, period, clock FROM score_change WHERE source_id = $1
                 ORDER BY received_at DESC, seq DESC LIMIT 1
-                """, [.int(id)]).first.map {
-                ScoreState(home: try $0.optionalInt32(0), away: try $0.optionalInt32(1), scoreText: try $0.optionalText(2), status: try $0.text(3),
-                           period: try $0.optionalText(4), clock: try $0.optionalText(5))
-            }
+                """, [.int(id)]).first.map { try $0.scoreState(from: 0) }
             return known
         } catch let e as OddsError {
             throw e
@@ -589,8 +580,7 @@ final class PostgresHistory: HistoryBackend {
                 guard let source = byID[try r.int(1)] else { continue }
                 out.scores.append(StoredScore(at: Date(historyMillis: try r.int(0)), providerAt: try r.optionalInt(8).map(Date.init(historyMillis:)),
                                               source: source,
-                                              state: ScoreState(home: try r.optionalInt32(2), away: try r.optionalInt32(3), scoreText: try r.optionalText(4),
-                                                                status: try r.text(5), period: try r.optionalText(6), clock: try r.optionalText(7))))
+                                              state: try r.scoreState(from: 2)))
             }
             for r in try run("""
                 SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,

@@ -44,3 +44,11 @@ struct PostgresCells {
     func optionalBool(_ i: Int) throws -> Bool? { try row[i].decode(Bool?.self) }
     func optionalInt32(_ i: Int) throws -> Int? { try row[i].decode(Int64?.self).map { Int($0) } }
 }
+
+extension PostgresCells {
+    /// A score change read from six columns from `first` on: home, away, score_text, status, period, clock.
+    func scoreState(from first: Int) throws -> ScoreState {
+        ScoreState(home: try optionalInt32(first), away: try optionalInt32(first + 1), scoreText: try optionalText(first + 2),
+                   status: try text(first + 3), period: try optionalText(first + 4), clock: try optionalText(first + 5))
+    }
+}
