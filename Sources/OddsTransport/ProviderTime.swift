@@ -35,6 +35,11 @@ public enum ProviderTime {
                     try s.skip()
                     continue
                 }
+                // The common form read from its bytes (a frame each, on the replay's path); any other as text.
+                if let bytes = s.plainString() {
+                    if let date = ISODate.parse(bytes: bytes) { return ISODate.unix(date.timeIntervalSince1970) }
+                    return ISODate.parse(lenient: String(decoding: bytes, as: UTF8.self))
+                }
                 switch try s.scalar() {
                 case .number(let n): return Double(n).flatMap(ISODate.unix)
                 case .string(let t): return ISODate.parse(lenient: t)
