@@ -33,7 +33,15 @@ struct HistorySource: ParsableArguments {
 
     /// The stored match `typed` names (an id or a team); exit 5 when there is none.
     static func find(_ typed: String, in history: any HistoryBackend) throws -> StoredMatchFinder.Found {
-        guard let found = StoredMatchFinder.find(typed, in: try history.matches(MatchQuery())) else {
+        // An event id or a fused match's key is looked up by index; anything else (a short id, a team) among all.
+        let id = typed.trimmingCharacters(in: .whitespaces)
+        var direct = id.isEmpty ? [] : try history.matches(MatchQuery(id: id))
+        for key in Set(direct.compactMap(\.matchKey)) where key != id { direct += try history.matches(MatchQuery(id: key)) }
+        var seen = Set<Int64>()
+        direct = direct.filter { seen.insert($0.rowID).inserted }
+        var found = StoredMatchFinder.find(typed, in: direct)
+        if found == nil { found = StoredMatchFinder.find(typed, in: try history.matches(MatchQuery())) }
+        guard let found else {
             throw OddsError.notFound("The history has no match '\(typed)' (see odds history matches).")
         }
         return found
@@ -163,9 +171,14 @@ extension HistoryCommand {
                 }
                 var sources = found.sources
                 if let provider { sources = sources.filter { $0.key.provider.rawValue == provider.lowercased() } }
-                let timeline = try history.timeline(of: sources, filter: TimelineFilter(since: since.date, market: market,
-                                                                                         book: common.book.first))
-                HistoryViews.show(sources, timeline, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment), all: everyRow)
+                let filter = TimelineFilter(since: since.date, market: market, book: common.book.first)
+                if rt.outputFormat == .table {
+                    // Every selection's line, and the latest rows (or all of them).
+                    let summary = try history.summary(of: sources, filter: filter, recent: everyRow ? Int.max : HistoryViews.recentRows)
+                    HistoryViews.show(sources, summary, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment), all: everyRow)
+                } else {
+                    HistoryViews.rows(sources, try history.timeline(of: sources, filter: filter), rt)
+                }
             }
         }
     }

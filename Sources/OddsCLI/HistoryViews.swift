@@ -46,7 +46,8 @@ enum HistoryViews {
     /// Rows of the timeline a terminal shows without `--all`: the latest.
     static let recentRows = 40
 
-    static func show(_ sources: [StoredSource], _ timeline: Timeline, _ rt: Runtime, ascii: Bool, all: Bool) {
+    /// Every row of a timeline, for scripts (JSON, NDJSON, CSV, TSV).
+    static func rows(_ sources: [StoredSource], _ timeline: Timeline, _ rt: Runtime) {
         let o = options(rt, demo: sources.contains { $0.demo })
         let format = rt.outputFormat
         if format == .json || format == .ndjson {
@@ -62,17 +63,20 @@ enum HistoryViews {
             rt.io.out(out + (format == .json ? "]\n" : ""))
             return
         }
-        if format != .table {
-            rt.io.out(RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: format, options: o))
-            return
-        }
+        rt.io.out(RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: format, options: o))
+    }
+
+    /// A match on a terminal: its sources, each selection's line, the main market around each incident, and the
+    /// latest rows of its timeline.
+    static func show(_ sources: [StoredSource], _ summary: TimelineSummary, _ rt: Runtime, ascii: Bool, all: Bool) {
+        let o = options(rt, demo: sources.contains { $0.demo })
         var out = o.banner
         for s in sources {
             let facts = "\(s.title) — \(s.key.provider.displayName) \(s.key.eventID), \(s.sport)\(s.league.map { ", " + $0 } ?? "")"
             out += TerminalText.safe(facts) + "; kept \(time(s.firstSeen)) to \(time(s.lastSeen))\n"
         }
-        let lines = HistoryReport.lines(timeline)
-        if lines.isEmpty { out += "No price was kept for this match\(timeline.scores.isEmpty ? "" : " (score changes below)").\n" }
+        let lines = summary.lines
+        if lines.isEmpty { out += "No price was kept for this match\(summary.recent.scores.isEmpty ? "" : " (score changes below)").\n" }
         if !lines.isEmpty {
             let records: [[(String, JSONOutput)]] = lines.map { l in
                 let s = l.selection
@@ -81,7 +85,7 @@ enum HistoryViews {
                         ("open", .string(priceText(l.open, o.oddsFormat))), ("high", .string(priceText(l.high, o.oddsFormat))),
                         ("low", .string(priceText(l.low, o.oddsFormat))), ("last", .string(priceText(l.last, o.oddsFormat))),
                         ("close", .string(l.close.map { priceText($0, o.oddsFormat) } ?? "-")),
-                        ("moves", .string(HistoryReport.sparkline(l.path, width: 16, ascii: ascii)))]
+                        ("moves", .string(HistoryReport.sparkline(l.moves, width: HistoryReport.sparkCells, ascii: ascii)))]
             }
             var plain = o
             plain.demo = false
@@ -90,7 +94,7 @@ enum HistoryViews {
                                                    .init("LAST", rightAligned: true), .init("CLOSE", rightAligned: true), .init("MOVES")],
                                          records: records, format: .table, options: plain)
         }
-        let around = HistoryReport.aroundIncidents(timeline)
+        let around = summary.around
         if !around.isEmpty {
             out += "\nAround each incident (\(TerminalText.safe(around[0].marketName)), before → after):\n"
             for a in around {
@@ -100,8 +104,8 @@ enum HistoryViews {
                 out += "  \(time(a.incident.at).dropFirst(11).prefix(12))  " + TerminalText.safe("\(what):  " + moves.joined(separator: "  ")) + "\n"
             }
         }
-        let records = timelineRecords(timeline, o.oddsFormat, last: all ? nil : recentRows)
-        let total = timeline.prices.count + timeline.scores.count + timeline.incidents.count
+        let records = timelineRecords(summary.recent, o.oddsFormat, last: all ? nil : recentRows)
+        let total = summary.rows
         out += total > records.count ? "\nTimeline, the latest \(records.count) of \(total) rows (--all for every row; --json, --csv for scripts):\n" : "\nTimeline:\n"
         var plain = o
         plain.demo = false

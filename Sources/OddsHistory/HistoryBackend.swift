@@ -13,6 +13,9 @@ public protocol HistoryBackend: AnyObject, HistoryLookup {
     func matches(_ query: MatchQuery) throws -> [StoredSource]
     /// Every stored change of `sources`, oldest first.
     func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline
+    /// What a terminal shows of `sources` without reading every row whole: each selection's line, the latest
+    /// `recent` price changes (and every score change and incident), the main market around each incident.
+    func summary(of sources: [StoredSource], filter: TimelineFilter, recent: Int) throws -> TimelineSummary
     func stats() throws -> HistoryStats
     /// Drops what was received before `cutoff`; returns the changes dropped.
     func prune(before cutoff: Date) throws -> Int
@@ -23,9 +26,11 @@ public protocol HistoryBackend: AnyObject, HistoryLookup {
 public struct MatchQuery: Sendable {
     public var since: Date?
     public var provider: ProviderID?
+    /// Only the sources with this event id, or fused into the match with this key (found by index).
+    public var id: String?
     public var limit: Int
-    public init(since: Date? = nil, provider: ProviderID? = nil, limit: Int = 10_000) {
-        self.since = since; self.provider = provider; self.limit = limit
+    public init(since: Date? = nil, provider: ProviderID? = nil, id: String? = nil, limit: Int = 10_000) {
+        self.since = since; self.provider = provider; self.id = id; self.limit = limit
     }
 }
 

@@ -11,8 +11,11 @@ public struct SelectionLine: Sendable, Equatable {
     public var last: StoredPrice
     /// The last price before the match went live, when it was seen before kick-off.
     public var close: StoredPrice?
-    /// Every priced change, oldest first: what the sparkline draws.
-    public var path: [Rational]
+    /// Its stored changes (suspensions too).
+    public var changes: Int
+    /// Its priced changes sampled to at most `HistoryReport.sparkCells`, oldest first: each the last of its slice
+    /// (what the sparkline draws).
+    public var moves: [Rational]
 
     /// The selection this is the line of: the source, book, market, line and names, as its prices share them.
     public var selection: StoredSelection { open.selection }
@@ -58,25 +61,37 @@ public enum HistoryReport {
         // Mutated in place (by index): a line's path is never copied as it grows.
         var index: [LineKey: Int] = [:]
         var lines: [SelectionLine] = []
+        var paths: [[Rational]] = []
         for p in t.prices {
             let key = LineKey(p)
             let priced = p.odds != nil && !p.suspended
             let beforeKickoff = kickoffs[p.source].map { p.at < $0 } ?? false
             if let i = index[key] {
                 lines[i].last = p
+                lines[i].changes += 1
                 if let o = p.odds, !p.suspended {
-                    lines[i].path.append(o)
+                    paths[i].append(o)
                     if lines[i].high.odds.map({ o > $0 }) ?? true { lines[i].high = p }
                     if lines[i].low.odds.map({ o < $0 }) ?? true { lines[i].low = p }
                 }
                 if beforeKickoff, priced { lines[i].close = p }
             } else {
                 index[key] = lines.count
-                lines.append(SelectionLine(open: p, high: p, low: p, last: p, close: beforeKickoff && priced ? p : nil,
-                                           path: priced ? [p.odds!] : []))
+                lines.append(SelectionLine(open: p, high: p, low: p, last: p, close: beforeKickoff && priced ? p : nil, changes: 1, moves: []))
+                paths.append(priced ? [p.odds!] : [])
             }
         }
+        for i in lines.indices { lines[i].moves = sample(paths[i]) }
         return lines
+    }
+
+    /// Cells of a line's sparkline.
+    public static let sparkCells = 16
+
+    /// `values` down-sampled to at most `sparkCells`: each the last of its slice.
+    static func sample<T>(_ values: [T]) -> [T] {
+        let n = values.count
+        return n <= sparkCells ? values : (0..<sparkCells).map { values[min(n - 1, (($0 + 1) * n) / sparkCells - 1)] }
     }
 
     /// What tells one selection's line from another: its row in the history, else its names.
@@ -94,14 +109,20 @@ public enum HistoryReport {
         // Counted per selection first (a pointer a row), then per market.
         var perSelection: [ObjectIdentifier: (selection: StoredSelection, n: Int)] = [:]
         for p in t.prices { perSelection[ObjectIdentifier(p.selection), default: (p.selection, 0)].n += 1 }
+        return mainMarket(perSelection.values.map { ($0.selection, $0.n) })
+    }
+
+    /// The same from each selection's count of changes.
+    static func mainMarket(_ counted: [(selection: StoredSelection, n: Int)]) -> (source: SourceKey, book: String, marketID: String)? {
         var counts: [String: (key: (SourceKey, String, String), name: String, n: Int)] = [:]
-        for (s, n) in perSelection.values {
+        for (s, n) in counted {
             let k = [s.source.provider.rawValue, s.source.eventID, s.book, s.marketID].joined(separator: "\u{1F}")
             counts[k, default: ((s.source, s.book, s.marketID), s.marketName, 0)].n += n
         }
         let words = ["result", "1x2", "match odds", "money line", "moneyline", "winner", "full time", "fulltime", "3-way", "h2h"]
         func isMain(_ name: String) -> Bool { let n = name.lowercased(); return words.contains { n.contains($0) } }
-        let best = counts.values.max { a, b in
+        // Ties go to the market named first in key order: the same choice every time.
+        let best = counts.sorted { $0.key < $1.key }.map(\.value).max { a, b in
             let ma = isMain(a.name), mb = isMain(b.name)
             return ma != mb ? !ma : a.n < b.n
         }
@@ -129,6 +150,32 @@ public enum HistoryReport {
                 return (name, split > 0 ? mine[split - 1] : nil, split < mine.count ? mine[split] : nil)
             }
             return IncidentPrices(incident: i, marketName: marketName, selections: selections)
+        }
+    }
+
+    /// The same from each selection's line, reading the prices either side of each incident through `before` (the
+    /// latest of these selection rows before a time) and `after` (the first at or after it).
+    static func aroundIncidents(lines: [SelectionLine], incidents all: [StoredIncident],
+                                before: ([Int64], Int64) throws -> StoredPrice?,
+                                after: ([Int64], Int64) throws -> StoredPrice?) rethrows -> [IncidentPrices] {
+        let incidents = all.filter { matters($0.incident) }
+        guard !incidents.isEmpty, let main = mainMarket(lines.map { ($0.selection, $0.changes) }) else { return [] }
+        var names: [String] = []
+        var rows: [String: [Int64]] = [:]
+        var marketName: String?
+        for l in lines {
+            let s = l.selection
+            guard s.source == main.source, s.book == main.book, s.marketID == main.marketID else { continue }
+            marketName = marketName ?? s.marketName
+            if rows[s.selectionName] == nil { names.append(s.selectionName) }
+            rows[s.selectionName, default: []].append(s.rowID)
+        }
+        return try incidents.map { i in
+            let at = i.at.historyMillis
+            let selections = try names.map { name -> (name: String, before: StoredPrice?, after: StoredPrice?) in
+                (name, try before(rows[name]!, at), try after(rows[name]!, at))
+            }
+            return IncidentPrices(incident: i, marketName: marketName ?? main.marketID, selections: selections)
         }
     }
 

@@ -4,7 +4,7 @@
 /// changes are partitioned by day. docs/history.md describes every table and column.
 public enum HistorySchema {
     /// The version this program writes and reads.
-    public static let version = 2
+    public static let version = 3
 
     /// The statements that take a SQLite database from `version - 1` to `version`.
     static func sqlite(_ version: Int) -> [String] {
@@ -121,6 +121,14 @@ public enum HistorySchema {
                     SELECT received_at, price_text, suspended FROM price_change p WHERE p.selection_id = selection.id
                     ORDER BY received_at DESC, rowid DESC LIMIT 1)
                 """,
+            ]
+        case 3:
+            // The (selection, time) index carries each change's price: a match's lines are read from the index alone.
+            // A source is found by its event id alone.
+            return [
+                "DROP INDEX price_change_selection_time",
+                "CREATE INDEX price_change_selection_time ON price_change (selection_id, received_at, odds_num, odds_den, suspended)",
+                "CREATE INDEX source_event ON source (event_id)",
             ]
         default:
             return []
@@ -245,6 +253,12 @@ public enum HistorySchema {
                     SELECT received_at, price_text, suspended FROM price_change p WHERE p.selection_id = selection.id
                     ORDER BY received_at DESC, seq DESC LIMIT 1)
                 """,
+            ]
+        case 3:
+            return [
+                "DROP INDEX price_change_selection_time",
+                "CREATE INDEX price_change_selection_time ON price_change (selection_id, received_at, seq) INCLUDE (odds_num, odds_den, suspended)",
+                "CREATE INDEX source_event ON source (event_id)",
             ]
         default:
             return []

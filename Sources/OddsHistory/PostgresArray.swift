@@ -32,3 +32,54 @@ struct PostgresArray<Element: PostgresArrayEncodable & PostgresNonThrowingEncoda
         }
     }
 }
+
+/// A one-dimensional array read back in the binary format, element by element, into a caller's closure: a match's
+/// price changes come back as a few arrays a selection rather than as a row each.
+enum PostgresArrayReader {
+    struct Malformed: Error {}
+
+    /// Calls `element` with each element's bytes (nil for NULL), in order; returns the count.
+    @discardableResult
+    static func read(_ cell: ByteBuffer?, _ element: (inout ByteBuffer?) throws -> Void) throws -> Int {
+        guard var buffer = cell else { throw Malformed() }
+        guard let dimensions = buffer.readInteger(as: Int32.self), buffer.readInteger(as: Int32.self) != nil,
+              buffer.readInteger(as: UInt32.self) != nil else { throw Malformed() }
+        if dimensions == 0 { return 0 }
+        guard dimensions == 1, let count = buffer.readInteger(as: Int32.self), count >= 0, buffer.readInteger(as: Int32.self) != nil
+        else { throw Malformed() }
+        for _ in 0..<Int(count) {
+            guard let length = buffer.readInteger(as: Int32.self) else { throw Malformed() }
+            if length < 0 {
+                var none: ByteBuffer? = nil
+                try element(&none)
+            } else {
+                guard let slice = buffer.readSlice(length: Int(length)) else { throw Malformed() }
+                var bytes: ByteBuffer? = slice
+                try element(&bytes)
+            }
+        }
+        return Int(count)
+    }
+
+    /// A bigint[]'s elements.
+    static func ints(_ cell: ByteBuffer?) throws -> [Int64?] {
+        var out: [Int64?] = []
+        try read(cell) { bytes in
+            guard bytes != nil else { out.append(nil); return }
+            guard bytes!.readableBytes == 8, let v = bytes!.readInteger(as: Int64.self) else { throw Malformed() }
+            out.append(v)
+        }
+        return out
+    }
+
+    /// A boolean[]'s elements.
+    static func bools(_ cell: ByteBuffer?) throws -> [Bool?] {
+        var out: [Bool?] = []
+        try read(cell) { bytes in
+            guard bytes != nil else { out.append(nil); return }
+            guard bytes!.readableBytes == 1, let v = bytes!.readInteger(as: UInt8.self) else { throw Malformed() }
+            out.append(v != 0)
+        }
+        return out
+    }
+}

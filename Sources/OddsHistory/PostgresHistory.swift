@@ -519,8 +519,12 @@ final class PostgresHistory: HistoryBackend {
                 """
             var values: [PostgresValue] = [.int(query.since?.historyMillis ?? 0)]
             if let provider = query.provider {
-                sql += " AND o.provider = $2"
                 values.append(.text(provider.rawValue))
+                sql += " AND o.provider = $\(values.count)"
+            }
+            if let id = query.id {
+                values.append(.text(id))
+                sql += " AND (o.event_id = $\(values.count) OR o.id IN (SELECT source_id FROM match_member WHERE match_key = $\(values.count)))"
             }
             sql += " ORDER BY o.last_seen DESC, o.id DESC LIMIT $\(values.count + 1)"
             values.append(.int(Int64(query.limit)))
@@ -536,68 +540,178 @@ final class PostgresHistory: HistoryBackend {
 
     func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline {
         guard !sources.isEmpty else { return Timeline() }
-        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
-        let ids = Array(byID.keys)
         let since = filter.since?.historyMillis ?? Int64.min
         return try read {
             var out = Timeline()
-            var selections: [Int64: StoredSelection] = [:]
-            var sql = """
-                SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection
-                WHERE source_id = ANY($1::bigint[])
-                """
-            var values: [PostgresValue] = [.ints(ids)]
-            if let market = filter.market {
-                values.append(.text(market))
-                sql += " AND (lower(market_id) = lower($\(values.count)) OR lower(market_name) = lower($\(values.count)))"
-            }
-            if let book = filter.book {
-                values.append(.text(book))
-                sql += " AND lower(book) = lower($\(values.count))"
-            }
-            for r in try run(sql, values) {
-                guard let source = byID[try r.int(1)] else { continue }
-                let id = try r.int(0)
-                selections[id] = StoredSelection(rowID: id, source: source, book: try r.text(2), marketID: try r.text(3), marketName: try r.text(4),
-                                                 line: try r.text(5), selectionID: try r.text(6), selectionName: try r.text(7))
-            }
+            let selections = try self.selections(of: sources, filter: filter)
             if !selections.isEmpty {
                 for r in try run("""
                     SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
                     WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
                     """, [.ints(Array(selections.keys)), .int(since)]) {
                     guard let selection = selections[try r.int(0)] else { continue }
-                    var odds: Rational?
-                    if let n = try r.optionalInt(4), let d = try r.optionalInt(5) { odds = Rational(n, d) }
-                    out.prices.append(StoredPrice(at: Date(historyMillis: try r.int(1)), providerAt: try r.optionalInt(2).map(Date.init(historyMillis:)),
-                                                  selection: selection, text: try r.optionalText(3), odds: odds, suspended: try r.bool(6)))
+                    out.prices.append(try Self.price(r, from: 1, selection))
                 }
             }
-            for r in try run("""
-                SELECT received_at, source_id, home, away, score_text, status, period, clock, provider_at FROM score_change
-                WHERE source_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
-                """, [.ints(ids), .int(since)]) {
-                guard let source = byID[try r.int(1)] else { continue }
-                out.scores.append(StoredScore(at: Date(historyMillis: try r.int(0)), providerAt: try r.optionalInt(8).map(Date.init(historyMillis:)),
-                                              source: source,
-                                              state: try r.scoreState(from: 2)))
-            }
-            for r in try run("""
-                SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,
-                       score_home, score_away, rescinded, provider_at
-                FROM incident WHERE source_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
-                """, [.ints(ids), .int(since)]) {
-                guard let source = byID[try r.int(1)] else { continue }
-                var score: Score?
-                if let h = try r.optionalInt32(11), let a = try r.optionalInt32(12) { score = Score(home: h, away: a) }
-                let incident = Incident(kind: IncidentKind(rawValue: try r.text(2)) ?? .other, minute: try r.optionalInt32(3),
-                                        team: try r.optionalText(5).flatMap(Side.init(rawValue:)), player: try r.optionalText(6),
-                                        detail: try r.optionalText(10), addedTime: try r.optionalInt32(4), assist: try r.optionalText(7),
-                                        playerOut: try r.optionalText(8), reason: try r.optionalText(9), score: score, rescinded: try r.bool(13))
-                out.incidents.append(StoredIncident(at: Date(historyMillis: try r.int(0)), providerAt: try r.optionalInt(14).map(Date.init(historyMillis:)),
-                                                    source: source, incident: incident))
-            }
+            out.scores = try scores(of: sources, since: since)
+            out.incidents = try incidents(of: sources, since: since)
             return out
+        }
+    }
+
+    func summary(of sources: [StoredSource], filter: TimelineFilter, recent: Int) throws -> TimelineSummary {
+        guard !sources.isEmpty else { return TimelineSummary() }
+        let since = filter.since?.historyMillis ?? Int64.min
+        return try read {
+            var out = TimelineSummary()
+            let selections = try self.selections(of: sources, filter: filter)
+            out.recent.scores = try scores(of: sources, since: since)
+            out.recent.incidents = try incidents(of: sources, since: since)
+            let kickoffs = HistoryReport.kickoffs(out.recent)
+            var builder = LineBuilder(kickoffs: selections.compactMapValues { s in kickoffs[s.source]?.historyMillis }, recent: recent)
+            if !selections.isEmpty {
+                // From the (selection, time, seq) index and the prices it carries; a selection's changes come back as
+                // one array a column (a row each would cost the client more than the server's whole scan).
+                for r in try run("""
+                    SELECT s, array_agg(a), array_agg(q), array_agg(n), array_agg(d), array_agg(x) FROM (
+                        SELECT selection_id AS s, received_at AS a, seq AS q, odds_num AS n, odds_den AS d, suspended AS x
+                        FROM price_change WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2) p
+                    GROUP BY s ORDER BY s
+                    """, [.ints(Array(selections.keys)), .int(since)]) {
+                    let id = try r.int(0)
+                    let at = try PostgresArrayReader.ints(r.bytes(1)), seq = try PostgresArrayReader.ints(r.bytes(2))
+                    let num = try PostgresArrayReader.ints(r.bytes(3)), den = try PostgresArrayReader.ints(r.bytes(4))
+                    let suspended = try PostgresArrayReader.bools(r.bytes(5))
+                    guard [seq.count, num.count, den.count, suspended.count].allSatisfy({ $0 == at.count }) else { throw PostgresArrayReader.Malformed() }
+                    // Aggregated in the order read, which the server does not promise: put right where it is not.
+                    var order = Array(at.indices)
+                    let key = { (i: Int) in (at[i] ?? 0, seq[i] ?? 0) }
+                    if zip(order, order.dropFirst()).contains(where: { key($0) > key($1) }) { order.sort { key($0) < key($1) } }
+                    for i in order {
+                        builder.add(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0, num: num[i], den: den[i], suspended: suspended[i] ?? false)
+                    }
+                }
+            }
+            let (partials, latest) = builder.finish()
+            var rows: [PriceRef: StoredPrice] = [:]
+            let refs = Array(LineBuilder.refs(partials, latest))
+            // Every lookup below is bounded by the days the match's rows span: the server plans over those partitions only.
+            let span = builder.span ?? 0...0
+            if !refs.isEmpty {
+                for r in try run("""
+                    SELECT p.seq, p.selection_id, p.received_at, p.provider_at, p.price_text, p.odds_num, p.odds_den, p.suspended
+                    FROM price_change p JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(s, a, q)
+                      ON p.selection_id = v.s AND p.received_at = v.a AND p.seq = v.q
+                    WHERE p.received_at BETWEEN $4 AND $5
+                    """, [.ints(refs.map(\.selection)), .ints(refs.map(\.at)), .ints(refs.map(\.seq)), .int(span.lowerBound), .int(span.upperBound)]) {
+                    guard let selection = selections[try r.int(1)] else { continue }
+                    rows[PriceRef(selection: try r.int(1), at: try r.int(2), seq: try r.int(0))] = try Self.price(r, from: 2, selection)
+                }
+            }
+            out.lines = LineBuilder.lines(partials, rows)
+            out.recent.prices = latest.compactMap { rows[$0] }
+            out.rows = builder.rows + out.recent.scores.count + out.recent.incidents.count
+            // The prices either side of each incident: what is asked for is gathered first, then read in two statements.
+            var asked = Set<PriceAsk>()
+            _ = HistoryReport.aroundIncidents(lines: out.lines, incidents: out.recent.incidents,
+                                              before: { ids, at in ids.forEach { asked.insert(PriceAsk(selection: $0, at: at)) }; return nil },
+                                              after: { _, _ in nil })
+            var before: [PriceAsk: (PriceRef, StoredPrice)] = [:], after: [PriceAsk: (PriceRef, StoredPrice)] = [:]
+            if !asked.isEmpty {
+                let asks = Array(asked)
+                for (earlier, sql) in [(true, "received_at < v.at ORDER BY received_at DESC, seq DESC"), (false, "received_at >= v.at ORDER BY received_at, seq")] {
+                    for r in try run("""
+                        SELECT v.s, v.at, p.received_at, p.provider_at, p.price_text, p.odds_num, p.odds_den, p.suspended, p.seq
+                        FROM unnest($1::bigint[], $2::bigint[]) AS v(s, at) CROSS JOIN LATERAL (
+                            SELECT * FROM price_change WHERE selection_id = v.s AND received_at >= $3 AND received_at BETWEEN $4 AND $5
+                            AND \(sql) LIMIT 1) p
+                        """, [.ints(asks.map(\.selection)), .ints(asks.map(\.at)), .int(since), .int(span.lowerBound), .int(span.upperBound)]) {
+                        let ask = PriceAsk(selection: try r.int(0), at: try r.int(1))
+                        guard let selection = selections[ask.selection] else { continue }
+                        let found = (PriceRef(selection: ask.selection, at: try r.int(2), seq: try r.int(8)), try Self.price(r, from: 2, selection))
+                        if earlier { before[ask] = found } else { after[ask] = found }
+                    }
+                }
+            }
+            func pick(_ ids: [Int64], _ at: Int64, _ from: [PriceAsk: (PriceRef, StoredPrice)], latest: Bool) -> StoredPrice? {
+                let found = ids.compactMap { from[PriceAsk(selection: $0, at: at)] }
+                let order = { (a: (PriceRef, StoredPrice), b: (PriceRef, StoredPrice)) in (a.0.at, a.0.seq) < (b.0.at, b.0.seq) }
+                return (latest ? found.max(by: order) : found.min(by: order))?.1
+            }
+            out.around = HistoryReport.aroundIncidents(lines: out.lines, incidents: out.recent.incidents,
+                                                       before: { pick($0, $1, before, latest: true) }, after: { pick($0, $1, after, latest: false) })
+            return out
+        }
+    }
+
+    /// A selection's price either side of a time, as `history show` asks for it.
+    private struct PriceAsk: Hashable {
+        var selection: Int64
+        var at: Int64
+    }
+
+    /// A price change from six columns from `first` on: received_at, provider_at, price_text, odds_num, odds_den, suspended.
+    private static func price(_ r: PostgresCells, from first: Int, _ selection: StoredSelection) throws -> StoredPrice {
+        var odds: Rational?
+        if let n = try r.optionalInt(first + 3), let d = try r.optionalInt(first + 4) { odds = Rational(n, d) }
+        return StoredPrice(at: Date(historyMillis: try r.int(first)), providerAt: try r.optionalInt(first + 1).map(Date.init(historyMillis:)),
+                           selection: selection, text: try r.optionalText(first + 2), odds: odds, suspended: try r.bool(first + 5))
+    }
+
+    /// The sources' selections, as `filter` narrows them, by row id.
+    private func selections(of sources: [StoredSource], filter: TimelineFilter) throws -> [Int64: StoredSelection] {
+        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
+        var sql = """
+            SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection
+            WHERE source_id = ANY($1::bigint[])
+            """
+        var values: [PostgresValue] = [.ints(Array(byID.keys))]
+        if let market = filter.market {
+            values.append(.text(market))
+            sql += " AND (lower(market_id) = lower($\(values.count)) OR lower(market_name) = lower($\(values.count)))"
+        }
+        if let book = filter.book {
+            values.append(.text(book))
+            sql += " AND lower(book) = lower($\(values.count))"
+        }
+        var selections: [Int64: StoredSelection] = [:]
+        for r in try run(sql, values) {
+            guard let source = byID[try r.int(1)] else { continue }
+            let id = try r.int(0)
+            selections[id] = StoredSelection(rowID: id, source: source, book: try r.text(2), marketID: try r.text(3), marketName: try r.text(4),
+                                             line: try r.text(5), selectionID: try r.text(6), selectionName: try r.text(7))
+        }
+        return selections
+    }
+
+    private func scores(of sources: [StoredSource], since: Int64) throws -> [StoredScore] {
+        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
+        return try run("""
+            SELECT received_at, source_id, home, away, score_text, status, period, clock, provider_at FROM score_change
+            WHERE source_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
+            """, [.ints(Array(byID.keys)), .int(since)]).compactMap { r in
+            guard let source = byID[try r.int(1)] else { return nil }
+            return StoredScore(at: Date(historyMillis: try r.int(0)), providerAt: try r.optionalInt(8).map(Date.init(historyMillis:)),
+                               source: source, state: try r.scoreState(from: 2))
+        }
+    }
+
+    private func incidents(of sources: [StoredSource], since: Int64) throws -> [StoredIncident] {
+        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
+        return try run("""
+            SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,
+                   score_home, score_away, rescinded, provider_at
+            FROM incident WHERE source_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
+            """, [.ints(Array(byID.keys)), .int(since)]).compactMap { r in
+            guard let source = byID[try r.int(1)] else { return nil }
+            var score: Score?
+            if let h = try r.optionalInt32(11), let a = try r.optionalInt32(12) { score = Score(home: h, away: a) }
+            let incident = Incident(kind: IncidentKind(rawValue: try r.text(2)) ?? .other, minute: try r.optionalInt32(3),
+                                    team: try r.optionalText(5).flatMap(Side.init(rawValue:)), player: try r.optionalText(6),
+                                    detail: try r.optionalText(10), addedTime: try r.optionalInt32(4), assist: try r.optionalText(7),
+                                    playerOut: try r.optionalText(8), reason: try r.optionalText(9), score: score, rescinded: try r.bool(13))
+            return StoredIncident(at: Date(historyMillis: try r.int(0)), providerAt: try r.optionalInt(14).map(Date.init(historyMillis:)),
+                                  source: source, incident: incident)
         }
     }
 

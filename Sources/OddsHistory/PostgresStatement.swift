@@ -43,6 +43,8 @@ struct PostgresCells {
     func bool(_ i: Int) throws -> Bool { try row[i].decode(Bool.self) }
     func optionalBool(_ i: Int) throws -> Bool? { try row[i].decode(Bool?.self) }
     func optionalInt32(_ i: Int) throws -> Int? { try row[i].decode(Int64?.self).map { Int($0) } }
+    /// A column's bytes as sent (binary format), nil for NULL.
+    func bytes(_ i: Int) -> ByteBuffer? { row[i].bytes }
 }
 
 extension PostgresCells {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import OddsModel
 
 /// A history in one SQLite file, through GRDB: WAL (readers never wait on the writer), one transaction a batch,
@@ -270,6 +271,10 @@ final class SQLiteHistory: HistoryBackend {
                 sql += " AND o.provider = ?"
                 arguments += [provider.rawValue]
             }
+            if let id = query.id {
+                sql += " AND (o.event_id = ? OR o.id IN (SELECT source_id FROM match_member WHERE match_key = ?))"
+                arguments += [id, id]
+            }
             sql += " ORDER BY o.last_seen DESC, o.id DESC LIMIT ?"
             arguments += [query.limit]
             return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(SQLiteHistory.storedSource)
@@ -290,72 +295,154 @@ final class SQLiteHistory: HistoryBackend {
 
     func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline {
         guard !sources.isEmpty else { return Timeline() }
-        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
-        let marks = Array(repeating: "?", count: sources.count).joined(separator: ", ")
-        let ids = StatementArguments(sources.map(\.rowID))
         let since = filter.since?.historyMillis ?? Int64.min
         return try read { db in
             var out = Timeline()
-            // The selections once (their names shared by every row), then their prices by the (selection, time) index.
-            var sql = """
-                SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection
-                WHERE source_id IN (\(marks))
-                """
-            var arguments = ids
-            if let book = filter.book {
-                sql += " AND lower(book) = lower(?)"
-                arguments += [book]
-            }
-            if let market = filter.market {
-                sql += " AND (lower(market_id) = lower(?) OR lower(market_name) = lower(?))"
-                arguments += [market, market]
-            }
-            var selections: [Int64: StoredSelection] = [:]
-            for r in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                guard let source = byID[r[1]] else { continue }
-                selections[r[0]] = StoredSelection(rowID: r[0], source: source, book: r[2], marketID: r[3], marketName: r[4], line: r[5],
-                                                   selectionID: r[6], selectionName: r[7])
-            }
+            let selections = try self.selections(of: sources, filter: filter, db)
             if !selections.isEmpty {
                 let keys = Array(selections.keys)
                 let cursor = try Row.fetchCursor(db, sql: """
                     SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
-                    WHERE selection_id IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", "))) AND received_at >= ?
+                    WHERE selection_id IN (\(Self.marks(keys.count))) AND received_at >= ?
                     ORDER BY received_at, rowid
                     """, arguments: StatementArguments(keys) + [since])
                 while let r = try cursor.next() {
                     guard let selection = selections[r[0]] else { continue }
-                    var odds: Rational?
-                    if let n = r[4] as Int64?, let d = r[5] as Int64? { odds = Rational(n, d) }
-                    out.prices.append(StoredPrice(at: Date(historyMillis: r[1]), providerAt: (r[2] as Int64?).map(Date.init(historyMillis:)),
-                                                  selection: selection, text: r[3], odds: odds, suspended: r[6]))
+                    out.prices.append(Self.price(r, from: 1, selection))
                 }
             }
-            for r in try Row.fetchAll(db, sql: """
-                SELECT received_at, source_id, home, away, score_text, status, period, clock, provider_at FROM score_change
-                WHERE source_id IN (\(marks)) AND received_at >= ? ORDER BY received_at, rowid
-                """, arguments: ids + [since]) {
-                guard let source = byID[r[1]] else { continue }
-                out.scores.append(StoredScore(at: Date(historyMillis: r[0]), providerAt: (r[8] as Int64?).map(Date.init(historyMillis:)), source: source,
-                                              state: ScoreState(home: r[2], away: r[3], scoreText: r[4], status: r[5], period: r[6], clock: r[7])))
-            }
-            for r in try Row.fetchAll(db, sql: """
-                SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,
-                       score_home, score_away, rescinded, provider_at
-                FROM incident WHERE source_id IN (\(marks)) AND received_at >= ? ORDER BY received_at, rowid
-                """, arguments: ids + [since]) {
-                guard let source = byID[r[1]] else { continue }
-                let score: Score? = { () -> Score? in
-                    guard let h = r[11] as Int?, let a = r[12] as Int? else { return nil }
-                    return Score(home: h, away: a)
-                }()
-                let incident = Incident(kind: IncidentKind(rawValue: r[2]) ?? .other, minute: r[3], team: (r[5] as String?).flatMap(Side.init(rawValue:)),
-                                        player: r[6], detail: r[10], addedTime: r[4], assist: r[7], playerOut: r[8], reason: r[9],
-                                        score: score, rescinded: r[13])
-                out.incidents.append(StoredIncident(at: Date(historyMillis: r[0]), providerAt: (r[14] as Int64?).map(Date.init(historyMillis:)),
-                                                    source: source, incident: incident))
-            }
+            out.scores = try scores(of: sources, since: since, db)
+            out.incidents = try incidents(of: sources, since: since, db)
             return out
+        }
+    }
+
+    func summary(of sources: [StoredSource], filter: TimelineFilter, recent: Int) throws -> TimelineSummary {
+        guard !sources.isEmpty else { return TimelineSummary() }
+        let since = filter.since?.historyMillis ?? Int64.min
+        return try read { db in
+            var out = TimelineSummary()
+            let selections = try self.selections(of: sources, filter: filter, db)
+            out.recent.scores = try scores(of: sources, since: since, db)
+            out.recent.incidents = try incidents(of: sources, since: since, db)
+            let kickoffs = HistoryReport.kickoffs(out.recent)
+            var builder = LineBuilder(kickoffs: selections.compactMapValues { s in kickoffs[s.source]?.historyMillis }, recent: recent)
+            if !selections.isEmpty {
+                let keys = selections.keys.sorted()
+                // In the (selection, time, price) index's order: read from the index alone, never sorted.
+                let statement = try db.makeStatement(sql: """
+                    SELECT selection_id, received_at, rowid, odds_num, odds_den, suspended FROM price_change
+                    WHERE selection_id IN (\(Self.marks(keys.count))) AND received_at >= ?
+                    ORDER BY selection_id, received_at
+                    """)
+                try statement.setArguments(StatementArguments(keys) + [since])
+                // Stepped by hand: the one loop over every row, where a typed cursor's checks per column would dominate.
+                let raw = statement.sqliteStatement
+                defer { sqlite3_reset(raw) }
+                while true {
+                    let code = sqlite3_step(raw)
+                    if code == SQLITE_DONE { break }
+                    guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))) }
+                    let priced = sqlite3_column_type(raw, 3) != SQLITE_NULL && sqlite3_column_type(raw, 4) != SQLITE_NULL
+                    builder.add(selection: sqlite3_column_int64(raw, 0), at: sqlite3_column_int64(raw, 1), seq: sqlite3_column_int64(raw, 2),
+                                num: priced ? sqlite3_column_int64(raw, 3) : nil, den: priced ? sqlite3_column_int64(raw, 4) : nil,
+                                suspended: sqlite3_column_int64(raw, 5) != 0)
+                }
+            }
+            let (partials, latest) = builder.finish()
+            var rows: [PriceRef: StoredPrice] = [:]
+            let refs = Array(LineBuilder.refs(partials, latest))
+            for start in stride(from: 0, to: refs.count, by: 10_000) {
+                let chunk = refs[start..<min(refs.count, start + 10_000)].map(\.seq)
+                for r in try Row.fetchAll(db, sql: """
+                    SELECT rowid, selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
+                    WHERE rowid IN (\(Self.marks(chunk.count)))
+                    """, arguments: StatementArguments(chunk)) {
+                    guard let selection = selections[r[1]] else { continue }
+                    rows[PriceRef(selection: r[1], at: r[2], seq: r[0])] = Self.price(r, from: 2, selection)
+                }
+            }
+            out.lines = LineBuilder.lines(partials, rows)
+            out.recent.prices = latest.compactMap { rows[$0] }
+            out.rows = builder.rows + out.recent.scores.count + out.recent.incidents.count
+            func edge(_ ids: [Int64], _ at: Int64, before: Bool) throws -> StoredPrice? {
+                let r = try Row.fetchOne(db, sql: """
+                    SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
+                    WHERE selection_id IN (\(Self.marks(ids.count))) AND received_at >= ? AND received_at \(before ? "<" : ">=") ?
+                    ORDER BY received_at \(before ? "DESC" : ""), rowid \(before ? "DESC" : "") LIMIT 1
+                    """, arguments: StatementArguments(ids) + [since, at])
+                return r.flatMap { r in selections[r[0]].map { Self.price(r, from: 1, $0) } }
+            }
+            out.around = try HistoryReport.aroundIncidents(lines: out.lines, incidents: out.recent.incidents,
+                                                           before: { try edge($0, $1, before: true) }, after: { try edge($0, $1, before: false) })
+            return out
+        }
+    }
+
+    private static func marks(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
+
+    /// A price change from six columns from `first` on: received_at, provider_at, price_text, odds_num, odds_den, suspended.
+    private static func price(_ r: Row, from first: Int, _ selection: StoredSelection) -> StoredPrice {
+        var odds: Rational?
+        if let n = r[first + 3] as Int64?, let d = r[first + 4] as Int64? { odds = Rational(n, d) }
+        return StoredPrice(at: Date(historyMillis: r[first]), providerAt: (r[first + 1] as Int64?).map(Date.init(historyMillis:)),
+                           selection: selection, text: r[first + 2], odds: odds, suspended: r[first + 5])
+    }
+
+    /// The sources' selections, as `filter` narrows them, by row id.
+    private func selections(of sources: [StoredSource], filter: TimelineFilter, _ db: Database) throws -> [Int64: StoredSelection] {
+        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
+        var sql = """
+            SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection
+            WHERE source_id IN (\(Self.marks(sources.count)))
+            """
+        var arguments = StatementArguments(sources.map(\.rowID))
+        if let book = filter.book {
+            sql += " AND lower(book) = lower(?)"
+            arguments += [book]
+        }
+        if let market = filter.market {
+            sql += " AND (lower(market_id) = lower(?) OR lower(market_name) = lower(?))"
+            arguments += [market, market]
+        }
+        var selections: [Int64: StoredSelection] = [:]
+        for r in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+            guard let source = byID[r[1]] else { continue }
+            selections[r[0]] = StoredSelection(rowID: r[0], source: source, book: r[2], marketID: r[3], marketName: r[4], line: r[5],
+                                               selectionID: r[6], selectionName: r[7])
+        }
+        return selections
+    }
+
+    private func scores(of sources: [StoredSource], since: Int64, _ db: Database) throws -> [StoredScore] {
+        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
+        return try Row.fetchAll(db, sql: """
+            SELECT received_at, source_id, home, away, score_text, status, period, clock, provider_at FROM score_change
+            WHERE source_id IN (\(Self.marks(sources.count))) AND received_at >= ? ORDER BY received_at, rowid
+            """, arguments: StatementArguments(sources.map(\.rowID)) + [since]).compactMap { r in
+            guard let source = byID[r[1]] else { return nil }
+            return StoredScore(at: Date(historyMillis: r[0]), providerAt: (r[8] as Int64?).map(Date.init(historyMillis:)), source: source,
+                               state: ScoreState(home: r[2], away: r[3], scoreText: r[4], status: r[5], period: r[6], clock: r[7]))
+        }
+    }
+
+    private func incidents(of sources: [StoredSource], since: Int64, _ db: Database) throws -> [StoredIncident] {
+        let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
+        return try Row.fetchAll(db, sql: """
+            SELECT received_at, source_id, kind, minute, added_time, side, player, assist, player_out, reason, detail,
+                   score_home, score_away, rescinded, provider_at
+            FROM incident WHERE source_id IN (\(Self.marks(sources.count))) AND received_at >= ? ORDER BY received_at, rowid
+            """, arguments: StatementArguments(sources.map(\.rowID)) + [since]).compactMap { r in
+            guard let source = byID[r[1]] else { return nil }
+            let score: Score? = { () -> Score? in
+                guard let h = r[11] as Int?, let a = r[12] as Int? else { return nil }
+                return Score(home: h, away: a)
+            }()
+            let incident = Incident(kind: IncidentKind(rawValue: r[2]) ?? .other, minute: r[3], team: (r[5] as String?).flatMap(Side.init(rawValue:)),
+                                    player: r[6], detail: r[10], addedTime: r[4], assist: r[7], playerOut: r[8], reason: r[9],
+                                    score: score, rescinded: r[13])
+            return StoredIncident(at: Date(historyMillis: r[0]), providerAt: (r[14] as Int64?).map(Date.init(historyMillis:)),
+                                  source: source, incident: incident)
         }
     }
 

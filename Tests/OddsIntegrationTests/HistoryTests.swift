@@ -64,6 +64,9 @@ struct HistoryBackendTests {
 
     static func price(_ text: String) -> Price { Price(decimal: text)! }
 
+    /// Saka's goal at 12 minutes, 1-0.
+    static let goal = Incident(kind: .goal, minute: 12, team: .home, player: "Saka", detail: "Goal", id: "g1", score: Score(home: 1, away: 0))
+
     static func event(home: String = "Arsenal", away: String = "Chelsea", status: EventStatus = .live, score: Score? = Score(home: 0, away: 0),
                       clock: String? = "10:00", prices: [String?] = ["2.10", "3.40", "3.60"], suspended: Bool = false,
                       incidents: [Incident] = [], id: String = "100") -> Event {
@@ -85,7 +88,7 @@ struct HistoryBackendTests {
     func oneRowPerChange(_ kind: HistoryHarness.Kind) throws {
         guard let h = try HistoryHarness.make(kind) else { return }
         defer { h.remove() }
-        let goal = Incident(kind: .goal, minute: 12, team: .home, player: "Saka", detail: "Goal", id: "g1", score: Score(home: 1, away: 0))
+        let goal = Self.goal
         let messages = [
             Self.message(Self.event(), at: 0),
             Self.message(Self.event(clock: "10:05"), at: 1),                                   // nothing new
@@ -123,7 +126,7 @@ struct HistoryBackendTests {
     func providerTime(_ kind: HistoryHarness.Kind) throws {
         guard let h = try HistoryHarness.make(kind) else { return }
         defer { h.remove() }
-        let goal = Incident(kind: .goal, minute: 12, team: .home, player: "Saka", detail: "Goal", id: "g1", score: Score(home: 1, away: 0))
+        let goal = Self.goal
         var first = Self.message(Self.event(), at: 0)
         first.providerTime = Self.t0.addingTimeInterval(-0.25)
         var second = Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.50", "4.00", "6.00"], incidents: [goal]), at: 5)
@@ -145,7 +148,7 @@ struct HistoryBackendTests {
     func dashboardReadsHistory(_ kind: HistoryHarness.Kind) throws {
         guard let h = try HistoryHarness.make(kind) else { return }
         defer { h.remove() }
-        let goal = Incident(kind: .goal, minute: 12, team: .home, player: "Saka", detail: "Goal", id: "g1", score: Score(home: 1, away: 0))
+        let goal = Self.goal
         _ = try h.write([Self.message(Self.event(), at: 0),
                          Self.message(Self.event(prices: ["2.40", "3.40", "3.60"]), at: 60),
                          Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["2.40", "3.40", "3.60"], incidents: [goal]), at: 120),
@@ -296,6 +299,59 @@ struct HistoryBackendTests {
     }
 }
 
+extension HistoryBackendTests {
+    @Test("A match's summary is what its whole timeline says: lines, the latest rows, the prices around each incident",
+          arguments: HistoryHarness.Kind.allCases)
+    func summaryIsTheTimeline(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let goal = Self.goal
+        let red = Incident(kind: .card, minute: 30, team: .away, player: "James", detail: "Red card", id: "r1")
+        // Suspended before it is priced, then forty moves before kick-off (more than a sparkline's cells), two
+        // changes in one millisecond (the later one lower), kick-off, a goal, a red card, and moves after.
+        var messages = [Self.message(Self.event(status: .scheduled, score: nil, suspended: true), at: 0)]
+        for i in 1...40 {
+            let p = ["\(2 + Double(i % 7) / 10)", "3.\(10 + i % 13)", "\(3 + Double(i % 5) / 4)"]
+            messages.append(Self.message(Self.event(status: .scheduled, score: nil, prices: p), at: Double(i)))
+        }
+        messages.append(Self.message(Self.event(status: .scheduled, score: nil, prices: ["2.50", "3.30", "3.10"]), at: 41))
+        messages.append(Self.message(Self.event(status: .scheduled, score: nil, prices: ["2.20", "3.30", "3.10"]), at: 41))
+        messages.append(Self.message(Self.event(prices: ["2.20", "3.30", "3.10"]), at: 50))
+        messages.append(Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.40", "4.50", "7.00"], incidents: [goal]), at: 60))
+        for i in 1...10 {
+            messages.append(Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.\(40 + i)", "4.50", "7.00"], incidents: [goal]),
+                                         at: 60 + Double(i)))
+        }
+        messages.append(Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.20", "6.00", "11.00"], incidents: [goal, red]), at: 80))
+        messages.append(Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.20", "6.00", "11.00"], suspended: true,
+                                                incidents: [goal, red]), at: 81))
+        _ = try h.write(messages)
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            let filters = [TimelineFilter(), TimelineFilter(since: Self.t0.addingTimeInterval(20)), TimelineFilter(market: "FULLTIME RESULT"),
+                           TimelineFilter(book: "TickOdds"), TimelineFilter(market: "no such market")]
+            for filter in filters {
+                let t = try history.timeline(of: sources, filter: filter)
+                for recent in [0, 7, Int.max] {
+                    let s = try history.summary(of: sources, filter: filter, recent: recent)
+                    #expect(s.lines == HistoryReport.lines(t), "\(filter)")
+                    #expect(s.around == HistoryReport.aroundIncidents(t), "\(filter)")
+                    #expect(s.rows == t.prices.count + t.scores.count + t.incidents.count)
+                    #expect(s.recent.prices == Array(t.prices.suffix(recent)))
+                    #expect(s.recent.scores == t.scores && s.recent.incidents == t.incidents)
+                }
+            }
+            // What the comparison covered: a close, sampled moves, a tie kept in the order written, incidents.
+            let s = try history.summary(of: sources, filter: TimelineFilter(), recent: 40)
+            let home = try #require(s.lines.first { $0.selection.selectionID == "home" })
+            #expect(home.open.suspended && home.close?.text == "2.20" && home.last.suspended && home.changes == 56)
+            #expect(home.moves.count == HistoryReport.sparkCells && home.high.text == "2.6" && home.low.text == "1.20")
+            #expect(s.around.count == 2 && s.around[0].selections[0].before?.text == "2.20" && s.around[0].selections[0].after?.text == "1.40")
+            #expect(s.lines.count == 3 && s.recent.prices.count == 40)
+        }
+    }
+}
+
 @Suite("History reports")
 struct HistoryReportTests {
     @Test("Open, high, low, last and close (the last price before kick-off); prices around a goal")
@@ -314,11 +370,11 @@ struct HistoryReportTests {
         let line = try #require(HistoryReport.lines(t).first)
         #expect(line.open.text == "2.00" && line.high.text == "2.40" && line.low.text == "1.20" && line.last.text == "1.20")
         #expect(line.close?.text == "1.90")
-        #expect(line.path.count == 4)
+        #expect(line.moves.count == 4 && line.changes == 5)
         let around = try #require(HistoryReport.aroundIncidents(t).first)
         #expect(around.selections.first?.before?.suspended == true && around.selections.first?.after?.text == "1.20")
-        #expect(HistoryReport.sparkline(line.path, width: 8, ascii: false) == "▆█▅▁")
-        #expect(HistoryReport.sparkline(line.path, width: 8, ascii: true).allSatisfy { $0.isASCII })
+        #expect(HistoryReport.sparkline(line.moves, width: 8, ascii: false) == "▆█▅▁")
+        #expect(HistoryReport.sparkline(line.moves, width: 8, ascii: true).allSatisfy { $0.isASCII })
     }
 
     @Test("A chart: one line per book or the best price, exact prices on the axis, goals marked; SVG text escaped")

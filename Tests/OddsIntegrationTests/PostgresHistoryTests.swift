@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOCore
 @testable import OddsHistory
 import OddsModel
 import OddsStore
@@ -200,7 +201,7 @@ struct PostgresHistoryTests {
         #expect(encoded.user == "a@b" && encoded.password == "p/w" && encoded.host == "::1" && encoded.port == 6543)
     }
 
-    @Test("A history of schema version 1 is migrated forward on open, its last prices filled in", arguments: HistoryHarness.Kind.allCases)
+    @Test("A history of schema version 1 is migrated forward on open: its last prices filled in, its index carrying prices", arguments: HistoryHarness.Kind.allCases)
     func migratesForward(_ kind: HistoryHarness.Kind) throws {
         guard let h = try HistoryHarness.make(kind) else { return }
         defer { h.remove() }
@@ -230,8 +231,18 @@ struct PostgresHistoryTests {
         }
         // Read first (as history show would, before any writer opened it): migrated forward, then read.
         try h.read { (history) throws in
-            #expect(try history.stats().schemaVersion == 2)
-            #expect(try history.timeline(of: try history.matches(MatchQuery()), filter: TimelineFilter()).prices.map(\.text) == ["2.10", "2.05"])
+            #expect(try history.stats().schemaVersion == HistorySchema.version)
+            let sources = try history.matches(MatchQuery())
+            #expect(try history.timeline(of: sources, filter: TimelineFilter()).prices.map(\.text) == ["2.10", "2.05"])
+            let line = try #require(try history.summary(of: sources, filter: TimelineFilter(), recent: 1).lines.first)
+            #expect(line.open.text == "2.10" && line.last.text == "2.05" && line.changes == 2)
+            #expect(try history.matches(MatchQuery(id: "100")).count == 1 && history.matches(MatchQuery(id: "10")).isEmpty)
+        }
+        if case .sqlite(let path) = h.location {
+            // Version 3's index carries the prices (what `history show` reads a match's lines from).
+            let db = try DatabaseQueue(path: path)
+            #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM pragma_index_info('price_change_selection_time')") } == 5)
+            try db.close()
         }
         let history = try History.open(h.location, writing: true)
         defer { history.close() }
@@ -239,3 +250,52 @@ struct PostgresHistoryTests {
         #expect(known.prices.values.map(\.text) == ["2.05"])
     }
 }
+
+@Suite("PostgreSQL arrays read back")
+struct PostgresArrayReaderTests {
+    /// The binary array format, written by hand: one dimension, element type, length and lower bound, then each element.
+    static func array(_ elements: [Int64?], type: UInt32 = 20) -> ByteBuffer {
+        var b = ByteBuffer()
+        b.writeInteger(1, as: Int32.self)
+        b.writeInteger(elements.contains { $0 == nil } ? 1 : 0, as: Int32.self)
+        b.writeInteger(type)
+        b.writeInteger(Int32(elements.count))
+        b.writeInteger(1, as: Int32.self)
+        for e in elements {
+            if let e { b.writeInteger(8, as: Int32.self); b.writeInteger(e) } else { b.writeInteger(-1, as: Int32.self) }
+        }
+        return b
+    }
+
+    @Test("bigint[] and boolean[] with NULLs; an empty array; anything cut short or of another shape is refused, never read past")
+    func reads() throws {
+        #expect(try PostgresArrayReader.ints(Self.array([1, nil, -5, Int64.max])) == [1, nil, -5, Int64.max])
+        var empty = ByteBuffer()
+        empty.writeInteger(0, as: Int32.self); empty.writeInteger(0, as: Int32.self); empty.writeInteger(20, as: UInt32.self)
+        #expect(try PostgresArrayReader.ints(empty) == [])
+        var bools = ByteBuffer()
+        for v in [1, 1, 16] as [Int32] { bools.writeInteger(v) }
+        bools.writeInteger(3, as: Int32.self); bools.writeInteger(1, as: Int32.self)
+        for v in [1, 0] as [UInt8] { bools.writeInteger(1, as: Int32.self); bools.writeInteger(v) }
+        bools.writeInteger(-1, as: Int32.self)
+        #expect(try PostgresArrayReader.bools(bools) == [true, false, nil])
+        let whole = Self.array([7, 8, 9])
+        for cut in 0..<whole.readableBytes {
+            let short = whole.getSlice(at: whole.readerIndex, length: cut)!
+            #expect(throws: PostgresArrayReader.Malformed.self) { try PostgresArrayReader.ints(short) }
+        }
+        // A 4-byte element where 8 were meant, a 9-byte one, two dimensions, a NULL cell: refused.
+        var wide = ByteBuffer()
+        for v in [1, 0, 20, 1, 1, 9] as [Int32] { wide.writeInteger(v) }
+        wide.writeInteger(Int64(1)); wide.writeInteger(UInt8(0))
+        #expect(throws: PostgresArrayReader.Malformed.self) { try PostgresArrayReader.ints(wide) }
+        var narrow = ByteBuffer()
+        for v in [1, 0, 23, 1, 1, 4, 5] as [Int32] { narrow.writeInteger(v) }
+        #expect(throws: PostgresArrayReader.Malformed.self) { try PostgresArrayReader.ints(narrow) }
+        var square = ByteBuffer()
+        for v in [2, 0, 20, 1, 1, 1, 1] as [Int32] { square.writeInteger(v) }
+        #expect(throws: PostgresArrayReader.Malformed.self) { try PostgresArrayReader.ints(square) }
+        #expect(throws: PostgresArrayReader.Malformed.self) { try PostgresArrayReader.ints(nil) }
+    }
+}
+
