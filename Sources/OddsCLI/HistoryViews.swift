@@ -51,16 +51,26 @@ enum HistoryViews {
         let o = options(rt, demo: sources.contains { $0.demo })
         let format = rt.outputFormat
         if format == .json || format == .ndjson {
-            // Every row, written as it is made: a match of many changes is never held twice over.
-            var out = format == .json ? "[" : ""
-            var first = true
-            for record in timelineRecords(timeline, o.oddsFormat) {
-                let line = JSONOutput.object(record + o.jsonLabels).rendered
-                if format == .json { out += first ? line : "," + line } else { out += line + "\n" }
-                first = false
-                if out.utf8.count >= 1 << 20 { rt.io.out(out); out = "" }
+            // Every row, written as bytes as it is made: a match of many changes is never held twice over.
+            var out: [UInt8] = []
+            out.reserveCapacity(1 << 21)
+            if format == .json { out.append(UInt8(ascii: "[")) }
+            let labels = o.jsonLabels
+            // The labels as they close every object: `,"demo":true}`.
+            var tail = Array(JSONOutput.object(labels).rendered.utf8.dropFirst())
+            if !labels.isEmpty { tail.insert(UInt8(ascii: ","), at: 0) }
+            for (n, row) in timelineOrder(timeline).enumerated() {
+                if format == .json, n > 0 { out.append(UInt8(ascii: ",")) }
+                if case .price(let p) = row {
+                    writePrice(p, o.oddsFormat, tail, into: &out)
+                } else {
+                    JSONOutput.object(record(row, o.oddsFormat) + labels).write(to: &out)
+                }
+                if format == .ndjson { out.append(UInt8(ascii: "\n")) }
+                if out.count >= 1 << 20 { rt.io.out(String(decoding: out, as: UTF8.self)); out.removeAll(keepingCapacity: true) }
             }
-            rt.io.out(out + (format == .json ? "]\n" : ""))
+            if format == .json { out.append(contentsOf: "]\n".utf8) }
+            rt.io.out(String(decoding: out, as: UTF8.self))
             return
         }
         rt.io.out(RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: format, options: o))
@@ -119,42 +129,82 @@ enum HistoryViews {
         .init("SUSPENDED"), .init("DETAIL", shrinkable: true), .init("SENT"),
     ]
 
-    /// Every stored row in time order; prices, score changes and incidents interleaved.
-    static func timelineRecords(_ t: Timeline, _ format: OddsFormat, last: Int? = nil) -> [[(String, JSONOutput)]] {
-        enum Row { case price(StoredPrice), score(StoredScore), incident(StoredIncident) }
-        var rows: [(Date, Int, Row)] = []
-        rows.reserveCapacity(t.prices.count + t.scores.count + t.incidents.count)
-        for (i, p) in t.prices.enumerated() { rows.append((p.at, i, .price(p))) }
-        for (i, s) in t.scores.enumerated() { rows.append((s.at, i, .score(s))) }
-        for (i, x) in t.incidents.enumerated() { rows.append((x.at, i, .incident(x))) }
-        rows.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        if let last, rows.count > last { rows.removeFirst(rows.count - last) }
-        return rows.map { at, _, row in
-            switch row {
-            case .price(let p):
-                return [("time", .string(time(at))), ("type", .string("price")), ("provider", .string(p.source.provider.rawValue)),
-                        ("event", .string(p.source.eventID)), ("book", .string(p.book)), ("market", .string(p.marketName)),
-                        ("line", .optionalString(p.line.isEmpty ? nil : p.line)), ("selection", .string(p.selectionName)),
-                        ("price", .string(priceText(p, format))), ("text", .optionalString(p.text)),
-                        ("odds", .optionalString(p.odds.map(\.description))), ("suspended", .bool(p.suspended)), ("detail", .null),
-                        ("providerTime", sent(p.providerAt))]
-            case .score(let s):
-                let score = s.state.home.flatMap { h in s.state.away.map { "\(h)-\($0)" } } ?? s.state.scoreText
-                let detail = [score, s.state.status, s.state.period, s.state.clock].compactMap { $0 }.joined(separator: " ")
-                return [("time", .string(time(at))), ("type", .string("score")), ("provider", .string(s.source.provider.rawValue)),
-                        ("event", .string(s.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
-                        ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail)),
-                        ("providerTime", sent(s.providerAt))]
-            case .incident(let x):
-                let i = x.incident
-                let detail = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player, i.assist.map { "(\($0))" }, i.rescinded ? "rescinded" : nil,
-                              i.score.map(\.text)].compactMap { $0 }.joined(separator: " ")
-                return [("time", .string(time(at))), ("type", .string("incident")), ("provider", .string(x.source.provider.rawValue)),
-                        ("event", .string(x.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
-                        ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail)),
-                        ("providerTime", sent(x.providerAt))]
+    /// A row of a timeline.
+    enum Row { case price(StoredPrice), score(StoredScore), incident(StoredIncident) }
+
+    /// Every stored row in time order; prices, score changes and incidents interleaved (at one time, by their
+    /// place in their own list).
+    static func timelineOrder(_ t: Timeline) -> [Row] {
+        var keys: [(at: Date, index: Int, kind: Int)] = []
+        keys.reserveCapacity(t.prices.count + t.scores.count + t.incidents.count)
+        for (i, p) in t.prices.enumerated() { keys.append((p.at, i, 0)) }
+        for (i, s) in t.scores.enumerated() { keys.append((s.at, i, 1)) }
+        for (i, x) in t.incidents.enumerated() { keys.append((x.at, i, 2)) }
+        keys.sort { ($0.at, $0.index, $0.kind) < ($1.at, $1.index, $1.kind) }
+        return keys.map { k in
+            switch k.kind {
+            case 0: return .price(t.prices[k.index])
+            case 1: return .score(t.scores[k.index])
+            default: return .incident(t.incidents[k.index])
             }
         }
+    }
+
+    /// Every stored row in time order, as records; the latest `last` of them when given.
+    static func timelineRecords(_ t: Timeline, _ format: OddsFormat, last: Int? = nil) -> [[(String, JSONOutput)]] {
+        var rows = timelineOrder(t)
+        if let last, rows.count > last { rows.removeFirst(rows.count - last) }
+        return rows.map { record($0, format) }
+    }
+
+    /// One row's record: the same keys for every type, null where a type has none.
+    static func record(_ row: Row, _ format: OddsFormat) -> [(String, JSONOutput)] {
+        switch row {
+        case .price(let p):
+            return [("time", .string(time(p.at))), ("type", .string("price")), ("provider", .string(p.source.provider.rawValue)),
+                    ("event", .string(p.source.eventID)), ("book", .string(p.book)), ("market", .string(p.marketName)),
+                    ("line", .optionalString(p.line.isEmpty ? nil : p.line)), ("selection", .string(p.selectionName)),
+                    ("price", .string(priceText(p, format))), ("text", .optionalString(p.text)),
+                    ("odds", .optionalString(p.odds.map(\.description))), ("suspended", .bool(p.suspended)), ("detail", .null),
+                    ("providerTime", sent(p.providerAt))]
+        case .score(let s):
+            let score = s.state.home.flatMap { h in s.state.away.map { "\(h)-\($0)" } } ?? s.state.scoreText
+            let detail = [score, s.state.status, s.state.period, s.state.clock].compactMap { $0 }.joined(separator: " ")
+            return [("time", .string(time(s.at))), ("type", .string("score")), ("provider", .string(s.source.provider.rawValue)),
+                    ("event", .string(s.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
+                    ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail)),
+                    ("providerTime", sent(s.providerAt))]
+        case .incident(let x):
+            let i = x.incident
+            let detail = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player, i.assist.map { "(\($0))" }, i.rescinded ? "rescinded" : nil,
+                          i.score.map(\.text)].compactMap { $0 }.joined(separator: " ")
+            return [("time", .string(time(x.at))), ("type", .string("incident")), ("provider", .string(x.source.provider.rawValue)),
+                    ("event", .string(x.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
+                    ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail)),
+                    ("providerTime", sent(x.providerAt))]
+        }
+    }
+
+    /// A price row's record written straight to bytes, as `JSONOutput.object(record(.price(p)) + labels)` writes it
+    /// (the bulk of a long timeline: its keys are not quoted again for every row); `tail` closes the object.
+    static func writePrice(_ p: StoredPrice, _ format: OddsFormat, _ tail: [UInt8], into out: inout [UInt8]) {
+        func key(_ k: StaticString) { k.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func text(_ s: String?) { if let s { JSONWriter.quote(s, into: &out) } else { key("null") } }
+        key("{\"time\":\"")
+        ISODate.write(p.at, milliseconds: true, into: &out)
+        key("\",\"type\":\"price\",\"provider\":"); text(p.source.provider.rawValue)
+        key(",\"event\":"); text(p.source.eventID)
+        key(",\"book\":"); text(p.book)
+        key(",\"market\":"); text(p.marketName)
+        key(",\"line\":"); text(p.line.isEmpty ? nil : p.line)
+        key(",\"selection\":"); text(p.selectionName)
+        key(",\"price\":"); text(priceText(p, format))
+        key(",\"text\":"); text(p.text)
+        key(",\"odds\":"); text(p.odds?.description)
+        key(p.suspended ? ",\"suspended\":true" : ",\"suspended\":false")
+        key(",\"detail\":null,\"providerTime\":")
+        if let at = p.providerAt { out.append(0x22); ISODate.write(at, milliseconds: true, into: &out); out.append(0x22) } else { key("null") }
+        out.append(contentsOf: tail)
     }
 
     /// The provider's own time of a row, where it sent one.

@@ -97,6 +97,19 @@ public enum ISODate {
             }
             return ISO8601DateFormatter().string(from: date)
         }
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        write(date, milliseconds: milliseconds, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text(date, milliseconds:)` to `out` as UTF-8 (a writer of many rows formats no String a time).
+    public static func write(_ date: Date, milliseconds: Bool = false, into out: inout [UInt8]) {
+        let t = date.timeIntervalSince1970
+        guard t.isFinite, t >= -2_208_988_800, t < 253_402_300_800 else {
+            out.append(contentsOf: text(date, milliseconds: milliseconds).utf8)
+            return
+        }
         var whole = t.rounded(.down)
         var ms = Int(((t - whole) * 1000).rounded(.down))
         if ms > 999 { ms = 999 }
@@ -105,19 +118,16 @@ public enum ISODate {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
         let (y, m, d) = civil(fromDays: days)
-        var out = [UInt8]()
-        out.reserveCapacity(24)
         func put(_ v: Int, _ width: Int) {
-            var digits = [UInt8](repeating: 0x30, count: width)
+            let at = out.count
+            out.append(contentsOf: repeatElement(0x30, count: width))
             var v = v
-            for i in stride(from: width - 1, through: 0, by: -1) { digits[i] = UInt8(0x30 + v % 10); v /= 10 }
-            out += digits
+            for i in stride(from: at + width - 1, through: at, by: -1) { out[i] = UInt8(0x30 + v % 10); v /= 10 }
         }
         put(y, 4); out.append(0x2D); put(m, 2); out.append(0x2D); put(d, 2); out.append(0x54)
         put(inDay / 3600, 2); out.append(0x3A); put(inDay / 60 % 60, 2); out.append(0x3A); put(inDay % 60, 2)
         if milliseconds { out.append(0x2E); put(ms, 3) }
         out.append(0x5A)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The number written by the `count` ASCII digits of `b` from `at`; nil unless each is a digit.

@@ -2,6 +2,7 @@ import Foundation
 import OddsCommandSupport
 @testable import OddsCLI
 import OddsDashboard
+import OddsJSON
 @testable import OddsHistory
 import OddsModel
 import OddsStore
@@ -375,6 +376,29 @@ struct HistoryReportTests {
         #expect(around.selections.first?.before?.suspended == true && around.selections.first?.after?.text == "1.20")
         #expect(HistoryReport.sparkline(line.moves, width: 8, ascii: false) == "▆█▅▁")
         #expect(HistoryReport.sparkline(line.moves, width: 8, ascii: true).allSatisfy { $0.isASCII })
+    }
+
+    @Test("A price row written straight to bytes is the record the other formats print, with hostile text, labels and no price")
+    func priceRowBytes() throws {
+        let key = SourceKey(provider: .boltodds, eventID: "ev\"1\u{7}")
+        let rows = [
+            StoredPrice(at: HistoryBackendTests.t0, providerAt: HistoryBackendTests.t0.addingTimeInterval(-0.5), source: key, book: "Draft\\Kings",
+                        marketID: "m", marketName: "Total \u{1B}[31m", line: "2.5", selectionID: "over", selectionName: "Over \u{202E}",
+                        text: "+150", odds: Price(american: "+150")?.decimalOdds, suspended: false),
+            StoredPrice(at: Date(timeIntervalSince1970: 1_800_000_000.0009), providerAt: nil, source: key, book: "", marketID: "m", marketName: "",
+                        line: "", selectionID: "x", selectionName: "", text: nil, odds: nil, suspended: true),
+        ]
+        for labels in [[], [("demo", JSONOutput.bool(true)), ("replay", .bool(true))]] as [[(String, JSONOutput)]] {
+            var tail = Array(JSONOutput.object(labels).rendered.utf8.dropFirst())
+            if !labels.isEmpty { tail.insert(UInt8(ascii: ","), at: 0) }
+            for p in rows {
+                for format in [OddsFormat.decimal, .american, .fractional] {
+                    var bytes: [UInt8] = []
+                    HistoryViews.writePrice(p, format, tail, into: &bytes)
+                    #expect(String(decoding: bytes, as: UTF8.self) == JSONOutput.object(HistoryViews.record(.price(p), format) + labels).rendered)
+                }
+            }
+        }
     }
 
     @Test("A chart: one line per book or the best price, exact prices on the axis, goals marked; SVG text escaped")
