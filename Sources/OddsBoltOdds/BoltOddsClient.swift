@@ -8,7 +8,8 @@ import OddsTransport
 /// BoltOdds: the multi-book odds stream, play-by-play and live scores over WebSocket, and REST
 /// listings. Books are BoltOdds' sportsbooks; an event is a game, identified by its label.
 public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
-    // @unchecked: `prepared` is behind `lock`; the rest is immutable.
+    // @unchecked: `prepared` is behind `lock`; the rest is immutable (`initialStateTimeout` is set before the first
+    // query, if at all).
     public let id = ProviderID.boltodds
     /// Documented.
     public static let defaultRESTURL = "https://spro.agency/api"
@@ -30,6 +31,8 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     let settings: ProviderSettings
     let transport: Transport
     let rest: RESTClient
+    /// How long a one-shot answer waits for the odds stream's first game (tests under load give it longer).
+    public var initialStateTimeout = BoltOddsClient.defaultInitialStateTimeout
     private let lock = NIOLock()
     private var prepared: BoltOddsFilters?
     private var infoObserver: (@Sendable (_ sports: [String], _ books: [String]) -> Void)?
@@ -247,7 +250,7 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     /// How long the initial state may take, and how long without a new game ends it (BoltOdds sends
     /// it as a burst of messages with no end marker: inferred). Live scores, asked for once the games
     /// are known, get a moment more.
-    static let initialStateTimeout: TimeInterval = 20
+    public static let defaultInitialStateTimeout: TimeInterval = 20
     static let initialStateQuiet: TimeInterval = 1.0
     static let scoresGrace: TimeInterval = 3.0
 
@@ -258,7 +261,7 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
         // When the last new game appeared, and whether live scores have spoken.
         let state = try await FeedRunner.collect(
             feedConnections(filters: filters, pbp: false), transport: transport,
-            initial: (store: LiveStore(), lastNewGame: Date?.none, scores: false), poll: 0.1, timeout: BoltOddsClient.initialStateTimeout,
+            initial: (store: LiveStore(), lastNewGame: Date?.none, scores: false), poll: 0.1, timeout: initialStateTimeout,
             fold: { s, message in
                 let before = s.store.events.count
                 s.store.apply(message)
@@ -272,7 +275,7 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
             },
             timedOut: { s in
                 guard s.lastNewGame != nil else {
-                    throw OddsError.network("No odds from BoltOdds within \(Int(BoltOddsClient.initialStateTimeout)) s.")
+                    throw OddsError.network("No odds from BoltOdds within \(Int(self.initialStateTimeout)) s.")
                 }
                 return s
             })

@@ -1,5 +1,6 @@
 import Foundation
 import OddsModel
+import OddsBoltOdds
 import OddsProviders
 import OddsSimulator
 import OddsSimulatorFaults
@@ -32,6 +33,7 @@ struct ProviderConformanceTests {
         // one-shot answer may take longer than the 15 s a user waits (it did, under that load).
         (client as? SportsAPIProClient)?.answerTimeout = 45
         (client as? SportsAPIProV1Client)?.answerTimeout = 45
+        (client as? BoltOddsClient)?.initialStateTimeout = 45
         return client
     }
 
