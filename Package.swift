@@ -6,6 +6,7 @@ let testDependencies: [Target.Dependency] = [
     "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
     "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
     "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsCommandSupport", "OddsTestSupport", "CFileMap", "OddsHistory",
+    "OddsAlerts",
     .product(name: "Logging", package: "swift-log"),
     // A scripted WebSocket server for the transport's tests (frames a simulator would never send).
     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -82,6 +83,8 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
+        // Alerts: the rule grammar and its parser, the evaluator over the change stream, and delivery.
+        .target(name: "OddsAlerts", dependencies: ["OddsModel", "OddsStore"]),
         .target(name: "OddsTransport", dependencies: [
             "OddsModel", "OddsJSON", "CFileMap",
             .product(name: "NIOCore", package: "swift-nio"),

@@ -1,0 +1,42 @@
+import Foundation
+import OddsModel
+
+/// A rule that fired: what, when, on which match, selection and book, at what price and from what.
+public struct Alert: Sendable, Equatable {
+    public var rule: AlertRule
+    /// When the change that made the rule true was received.
+    public var at: Date
+    public var provider: ProviderID
+    public var eventID: String
+    public var home: String
+    public var away: String?
+    public var league: String?
+    public var marketID: String?
+    public var marketName: String?
+    public var line: String?
+    public var selection: String?
+    /// The book whose price it is (nil: the feed's only book).
+    public var book: String?
+    public var price: Price?
+    /// Where the price moved from, and when it stood there (a move rule).
+    public var from: Price?
+    public var fromAt: Date?
+    /// The incident or status change that fired it.
+    public var incident: Incident?
+    public var status: EventStatus?
+
+    /// What kind of rule fired ("price", "move", "goal", …).
+    public var kind: String {
+        switch rule.kind {
+        case .price: return "price"
+        case .move: return "move"
+        case .steam: return "steam"
+        case .incident(let k, _): return k.rawValue
+        case .value: return "value"
+        case .arbitrage: return "arb"
+        case .stale: return "stale"
+        }
+    }
+
+    public var match: String { away.map { "\(home) v \($0)" } ?? home }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import OddsModel
+import OddsStore
+
+/// Checks every change of the live stream against the rules and says which fired. A rule fires on the change
+/// that makes it true, never on a suspended price, and not on what the first sight of a match already shows
+/// (unless `initial`); having fired for a selection, it re-arms there only once it has been false again (a
+/// level) or its window has passed (a move): one event, one alert. Memory is bounded by what the store holds:
+/// state is kept per match and let go when the store lets the match go.
+public struct AlertEngine: Sendable {
+    public let rules: [AlertRule]
+    /// Fire on what the first sight of a match already shows.
+    public var initial: Bool
+
+    /// A level rule's state for one selection (and book, or the best across books).
+    private enum Level { case armed, fired }
+    private struct LevelKey: Hashable {
+        var rule: Int
+        var market: String
+        var selection: SelectionRef
+        var book: String?
+    }
+
+    private struct MoveKey: Hashable {
+        var rule: Int
+        var market: String
+        var selection: SelectionRef
+        var book: String
+    }
+
+    /// A move rule's recent prices of one selection at one book, oldest first, and when it last fired.
+    private struct Trail {
+        var points: [(at: Date, price: Price)] = []
+        var firedAt: Date?
+    }
+
+    private struct Match {
+        var levels: [LevelKey: Level] = [:]
+        var trails: [MoveKey: Trail] = [:]
+        var incidents: Set<String> = []
+        var status: EventStatus?
+    }
+
+    private var matches: [EventKey: Match] = [:]
+    private var observed = 0
+    /// Points a move trail keeps at most (the oldest go first).
+    static let trailLimit = 256
+
+    public init(rules: [AlertRule], initial: Bool = false) {
+        self.rules = rules
+        self.initial = initial
+    }
+
+    /// Matches followed.
+    public var count: Int { matches.count }
+
+    /// The alerts `message` sets off, read from `store` after the message was applied to it.
+    public mutating func observe(_ message: FeedMessage, in store: LiveStore) -> [Alert] {
+        var alerts: [Alert] = []
+        for key in Self.events(message) {
+            guard let event = store.events[key]?.event else {
+                matches[key] = nil
+                continue
+            }
+            let first = matches[key] == nil
+            var match = matches[key] ?? Match()
+            let quiet = first && !initial
+            check(event, &match, at: message.receivedAt, quiet: quiet, into: &alerts)
+            matches[key] = match
+        }
+        if case .remove(let id) = message.update { matches[EventKey(provider: message.provider, id: id)] = nil }
+        // Matches the store has let go (ended, removed) are let go here too, now and then.
+        observed += 1
+        if observed % 4096 == 0 { matches = matches.filter { store.events[$0.key] != nil } }
+        return alerts
+    }
+
+    /// The matches a message can have changed.
+    public static func events(_ message: FeedMessage) -> [EventKey] {
+        func key(_ id: String) -> [EventKey] { [EventKey(provider: message.provider, id: id)] }
+        switch message.update {
+        case .snapshot(let events): return events.map { EventKey(provider: message.provider, id: $0.id) }
+        case .upsert(let e), .bookUpsert(let e, _), .bookViews(let e, _): return key(e.id)
+        case .price(let p): return key(p.eventID)
+        case .scoreboard(let b): return key(b.eventID)
+        case .score(let id, _, _), .incident(let id, _), .status(let id, _, _): return key(id)
+        case .stats, .lineups, .remove, .clear, .heartbeat, .connection: return []
+        }
+    }
+
+    private func check(_ event: Event, _ match: inout Match, at: Date, quiet: Bool, into alerts: inout [Alert]) {
+        for (i, rule) in rules.enumerated() {
+            switch rule.kind {
+            case .price(let level): checkLevel(i, rule, level, event, &match, at: at, quiet: quiet, into: &alerts)
+            case .move(let move): checkMove(i, rule, move, event, &match, at: at, into: &alerts)
+            case .incident(let kind, let team): checkIncident(rule, kind, team, event, &match, at: at, quiet: quiet, into: &alerts)
+            case .steam, .value, .arbitrage, .stale: break
+            }
+        }
+        // What is seen now is seen: incidents and status are remembered once every rule has looked.
+        for incident in event.incidents { match.incidents.insert(incident.identity) }
+        match.status = event.status
+    }
+
+    private func alert(_ rule: AlertRule, _ event: Event, at: Date) -> Alert {
+        Alert(rule: rule, at: at, provider: event.provider, eventID: event.id, home: event.home, away: event.away, league: event.league)
+    }
+
+    /// A level rule over each matching selection: at its book, or the best available price across books.
+    private func checkLevel(_ i: Int, _ rule: AlertRule, _ level: AlertRule.PriceLevel, _ event: Event, _ match: inout Match,
+                            at: Date, quiet: Bool, into alerts: inout [Alert]) {
+        // The best price of each selection per market, among the books asked for; suspended prices do not count.
+        var best: [LevelKey: (market: Market, selection: Selection, price: Price)] = [:]
+        for market in event.markets {
+            if let book = level.book, !Self.sameBook(market.book, book, event) { continue }
+            for s in market.selections where level.selection.matches(selectionID: s.id, selectionName: s.name, line: s.line, event: event) {
+                guard !s.suspended, let price = s.price else { continue }
+                let key = LevelKey(rule: i, market: market.id, selection: s.ref, book: level.book)
+                if let held = best[key], !(held.price.decimalOdds < price.decimalOdds) { continue }
+                best[key] = (market, s, price)
+            }
+        }
+        for (key, found) in best {
+            let holds = level.comparison.holds(found.price.decimalOdds, level.level)
+            let state = match.levels[key]
+            if !holds {
+                match.levels[key] = .armed
+                continue
+            }
+            guard state != .fired else { continue }
+            match.levels[key] = .fired
+            // First sight of a match: what it already shows is not news (unless asked for).
+            if state == nil && quiet { continue }
+            var a = alert(rule, event, at: at)
+            a.marketID = found.market.id; a.marketName = found.market.name; a.line = found.selection.line
+            a.selection = found.selection.name; a.book = found.market.book; a.price = found.price
+            alerts.append(a)
+        }
+    }
+
+    /// A move rule over each matching selection at each book: the price now against the farthest from it
+    /// within the window.
+    private func checkMove(_ i: Int, _ rule: AlertRule, _ move: AlertRule.PriceMove, _ event: Event, _ match: inout Match,
+                           at: Date, into alerts: inout [Alert]) {
+        for market in event.markets {
+            if let book = move.book, !Self.sameBook(market.book, book, event) { continue }
+            for s in market.selections where move.selection.matches(selectionID: s.id, selectionName: s.name, line: s.line, event: event) {
+                guard !s.suspended, let price = s.price else { continue }
+                let key = MoveKey(rule: i, market: market.id, selection: s.ref, book: market.book ?? "")
+                var trail = match.trails[key] ?? Trail()
+                if trail.points.last?.price.decimalOdds == price.decimalOdds { continue }
+                trail.points.removeAll { at.timeIntervalSince($0.at) > move.window }
+                if trail.points.count >= Self.trailLimit { trail.points.removeFirst(trail.points.count - Self.trailLimit + 1) }
+                let armed = trail.firedAt.map { at.timeIntervalSince($0) >= move.window } ?? true
+                if armed, let from = Self.farthest(trail.points, from: price), Self.moved(from.price.decimalOdds, price.decimalOdds, by: move.change) {
+                    trail.firedAt = at
+                    var a = alert(rule, event, at: at)
+                    a.marketID = market.id; a.marketName = market.name; a.line = s.line; a.selection = s.name; a.book = market.book
+                    a.price = price; a.from = from.price; a.fromAt = from.at
+                    alerts.append(a)
+                }
+                trail.points.append((at, price))
+                match.trails[key] = trail
+            }
+        }
+    }
+
+    /// The point of `points` farthest from `price` (by ratio).
+    static func farthest(_ points: [(at: Date, price: Price)], from price: Price) -> (at: Date, price: Price)? {
+        guard let low = points.min(by: { $0.price.decimalOdds < $1.price.decimalOdds }),
+              let high = points.max(by: { $0.price.decimalOdds < $1.price.decimalOdds }) else { return nil }
+        // The larger of high/now and now/low, compared exactly: high·low against now².
+        let p = price.decimalOdds
+        guard let up = high.price.decimalOdds.multiplied(by: low.price.decimalOdds), let square = p.multiplied(by: p) else { return high }
+        return square < up ? high : low
+    }
+
+    /// |to / from − 1| ≥ change, exactly.
+    static func moved(_ from: Rational, _ to: Rational, by change: Rational) -> Bool {
+        guard let ratio = to.multiplied(by: from.reciprocal ?? from), let one = Rational(1, 1) else { return false }
+        let delta = one < ratio ? ratio.subtracting(one) : one.subtracting(ratio)
+        guard let delta else { return false }
+        return !(delta < change)
+    }
+
+    /// Incidents new since the match was last seen, and status changes (kick-off, full time).
+    private func checkIncident(_ rule: AlertRule, _ kind: AlertRule.IncidentKind, _ team: String?, _ event: Event, _ match: inout Match,
+                               at: Date, quiet: Bool, into alerts: inout [Alert]) {
+        if quiet { return }
+        if let team, !Self.names(team, event) { return }
+        switch kind {
+        case .kickoff, .final:
+            let now = event.status
+            let was = match.status
+            let fires = kind == .kickoff ? now.isInPlay && !(was?.isInPlay ?? false) && was != .ended : now == .ended && was != .ended
+            guard fires else { return }
+            var a = alert(rule, event, at: at)
+            a.status = now
+            alerts.append(a)
+        case .goal, .redCard, .penalty, .var:
+            let letter: Character = kind == .goal ? "G" : kind == .redCard ? "R" : kind == .penalty ? "P" : "V"
+            for incident in event.incidents where !match.incidents.contains(incident.identity) && incident.markLetter == letter {
+                if let team, let side = incident.team, !Self.names(team, side == .home ? event.home : event.away ?? "") { continue }
+                var a = alert(rule, event, at: at)
+                a.incident = incident
+                alerts.append(a)
+            }
+        }
+    }
+
+    /// Whether `name` names one of the match's teams (folded: the whole name, or a part of it).
+    static func names(_ name: String, _ event: Event) -> Bool {
+        names(name, event.home) || names(name, event.away ?? "")
+    }
+
+    static func names(_ name: String, _ team: String) -> Bool {
+        let n = TeamName.fold(name), t = TeamName.fold(team)
+        return !n.isEmpty && !t.isEmpty && (t == n || t.contains(n))
+    }
+
+    /// A market's book against one a rule names: its key or its name, any case; a single-book feed's own.
+    static func sameBook(_ book: String?, _ wanted: String, _ event: Event) -> Bool {
+        let b = book ?? event.provider.singleBook ?? ""
+        return b.lowercased() == wanted.lowercased() || TeamName.fold(b) == TeamName.fold(wanted)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import OddsAlerts
+import OddsBoltOdds
+import OddsModel
+import OddsSimulator
+import OddsStore
+import OddsTestSupport
+import OddsTransport
+import Testing
+
+@Suite("Alerts over the simulator", .heavyLane)
+struct AlertSimulatorTests {
+    /// Every price a selection at a book was seen at, in order, from the messages as the store applied them.
+    struct Seen: Hashable {
+        var event: String
+        var market: String
+        var book: String
+        var selection: String
+        var line: String?
+    }
+
+    @Test("Over BoltOdds' real stream: each move alert's from and to were that price's, that far apart, within the window; each goal once")
+    func boltOdds() async throws {
+        try await withSimulator({ $0.enforceRateLimit = false }) { sim, transport in
+            let client = BoltOddsSocketTests.client(sim, transport)
+            let probe = FeedProbe(FeedRunner.run(client.feedConnections(filters: BoltOddsFilters(sports: ["EPL", "La Liga", "Bundesliga"])),
+                                                 transport: transport, stats: FeedStats()))
+            defer { probe.stop() }
+            try await probe.wait("games with prices") { p in BoltOddsSocketTests.store(p).events.values.contains { !$0.event.markets.isEmpty } }
+            // The world is seeded: these ticks bring the same goals every run.
+            for _ in 0..<200 {
+                await sim.tick()
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+            try await probe.wait("a goal from play-by-play", timeout: 20) { p in
+                p.updates.contains { if case .incident(_, let i) = $0 { return i.kind == .goal } else { return false } }
+                    || BoltOddsSocketTests.store(p).events.values.contains { $0.event.incidents.contains { $0.kind == .goal } }
+            }
+            let rules = try ["move any 4% in 60s", "goal"].map { try AlertRule.parse($0) }
+            var engine = AlertEngine(rules: rules)
+            var store = LiveStore()
+            var history: [Seen: [(at: Date, price: Price, suspended: Bool)]] = [:]
+            var alerts: [Alert] = []
+            for m in probe.messages {
+                store.apply(m)
+                alerts += engine.observe(m, in: store)
+                for key in AlertEngine.events(m) {
+                    guard let e = store.events[key]?.event else { continue }
+                    for market in e.markets {
+                        for s in market.selections {
+                            guard let p = s.price else { continue }
+                            let k = Seen(event: e.id, market: market.id, book: market.book ?? "", selection: s.name, line: s.line)
+                            if let last = history[k]?.last, last.price == p, last.suspended == s.suspended { continue }
+                            history[k, default: []].append((m.receivedAt, p, s.suspended))
+                        }
+                    }
+                }
+            }
+            let moves = alerts.filter { $0.kind == "move" }
+            #expect(!moves.isEmpty, "the simulator moved no price 4% within a minute")
+            for a in moves {
+                let k = Seen(event: a.eventID, market: try #require(a.marketID), book: a.book ?? "", selection: try #require(a.selection), line: a.line)
+                let seen = try #require(history[k], "\(a)")
+                let to = try #require(seen.last { $0.at == a.at && $0.price == a.price }, "\(a.match) \(a.selection ?? "") now \(a.price?.decimalText ?? "")")
+                #expect(!to.suspended)
+                let from = try #require(a.from), fromAt = try #require(a.fromAt)
+                #expect(seen.contains { $0.at == fromAt && $0.price == from && !$0.suspended }, "\(a.match): from \(from.decimalText)")
+                #expect(a.at.timeIntervalSince(fromAt) <= 60)
+                let ratio = Double(to.price.decimalOdds.numerator * from.decimalOdds.denominator) / Double(to.price.decimalOdds.denominator * from.decimalOdds.numerator)
+                #expect(abs(ratio - 1) >= 0.04 - 1e-12)
+            }
+            // Each goal fires once: no incident identity twice in one match.
+            let fired = alerts.filter { $0.kind == "goal" }.map { "\($0.eventID)/\($0.incident?.identity ?? "")" }
+            #expect(!fired.isEmpty, "a goal came, and no alert")
+            #expect(Set(fired).count == fired.count)
+            #expect(fired.allSatisfy { !$0.hasSuffix("/") })
+        }
+    }
+}

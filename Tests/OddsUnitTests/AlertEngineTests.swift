@@ -1,0 +1,101 @@
+import Foundation
+@testable import OddsAlerts
+import OddsModel
+import OddsStore
+import Testing
+
+@Suite("Alert engine")
+struct AlertEngineTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A match priced by two books, home/draw/away.
+    static func event(_ prices: [String: [String?]], status: EventStatus = .live, suspended: Set<String> = [], incidents: [Incident] = [],
+                      home: String = "Arsenal", away: String = "Chelsea") -> Event {
+        let markets = prices.keys.sorted().map { book in
+            Market(id: "1x2", name: "Match Result", book: book, selections: zip(["home", "draw", "away"], prices[book]!).map { id, p in
+                Selection(id: id, name: id == "home" ? home : id == "away" ? away : "Draw", price: p.flatMap { Price(decimal: $0) },
+                          suspended: suspended.contains("\(book)/\(id)"))
+            })
+        }
+        return Event(provider: .boltodds, id: "g1", sport: "soccer", league: "EPL", home: home, away: away, status: status, score: nil,
+                     clock: nil, period: nil, markets: markets, incidents: incidents)
+    }
+
+    /// Feeds `events` through a store and the engine, a second apart; the alerts of each.
+    static func run(_ rules: [String], _ events: [Event], initial: Bool = false, seconds: Double = 1) throws -> [[Alert]] {
+        var engine = AlertEngine(rules: try rules.map { try AlertRule.parse($0) }, initial: initial)
+        var store = LiveStore()
+        return events.enumerated().map { i, e in
+            let m = FeedMessage(provider: .boltodds, receivedAt: t0.addingTimeInterval(Double(i) * seconds), update: .upsert(e))
+            store.apply(m)
+            return engine.observe(m, in: store)
+        }
+    }
+
+    @Test("A level fires on the change that makes it true, once, re-arms only after it was false; the first sight is not news")
+    func level() throws {
+        let steps = [
+            Self.event(["a": ["2.60", "3.3", "2.9"]]),                                   // true already: not news
+            Self.event(["a": ["2.40", "3.3", "2.9"]]),                                   // false: re-armed
+            Self.event(["a": ["2.50", "3.3", "2.9"]]),                                   // true: fires
+            Self.event(["a": ["2.55", "3.3", "2.9"]]),                                   // still true: nothing
+            Self.event(["a": ["2.40", "3.3", "2.9"]], suspended: ["a/home"]),            // suspended: nothing, and not false
+            Self.event(["a": ["2.70", "3.3", "2.9"]]),                                   // still fired: nothing
+            Self.event(["a": ["2.40", "3.3", "2.9"], "b": ["2.45", "3.3", "2.9"]]),      // false at every book
+            Self.event(["a": ["2.40", "3.3", "2.9"], "b": ["2.50", "3.3", "2.9"]]),
+        ]
+        let fired = try Self.run([#"price "Arsenal" >= 2.50"#], steps)
+        #expect(fired.map(\.count) == [0, 0, 1, 0, 0, 0, 0, 1])
+        let a = try #require(fired[2].first)
+        #expect(a.price?.decimalText == "2.50" && a.book == "a" && a.selection == "Arsenal" && a.kind == "price" && a.match == "Arsenal v Chelsea")
+        // The best across books: b's 2.50 while a's is 2.40.
+        #expect(fired[7].first?.book == "b")
+        // With --initial, the first sight counts.
+        #expect(try Self.run([#"price "Arsenal" >= 2.50"#], [steps[0]], initial: true).map(\.count) == [1])
+        // At one book only.
+        #expect(try Self.run(["price home >= 2.5 at B"], steps).map(\.count) == [0, 0, 0, 0, 0, 0, 0, 1])
+    }
+
+    @Test("A move fires with its from and to when a price moves that much within the window, once a window, never on a suspension")
+    func move() throws {
+        let prices = ["2.00", "2.04", "2.11", "2.12", "1.90", "2.00", "2.30"]
+        let steps = prices.map { Self.event(["a": [$0, "3.3", "3.9"]]) }
+        // A second apart, 5% in 3 s: 2.00 → 2.11 (5.5%) fires; 2.12 and 1.90 come within the window after it; once it has
+        // passed, 2.12 → 2.00 (5.7% within 2 s) fires; 2.30 comes within the window after that.
+        let fired = try Self.run(["move home 5% in 3s"], steps)
+        #expect(fired.map(\.count) == [0, 0, 1, 0, 0, 1, 0])
+        #expect(fired[5].first?.from?.decimalText == "2.12" && fired[5].first?.price?.decimalText == "2.00")
+        let a = try #require(fired[2].first)
+        #expect(a.from?.decimalText == "2.00" && a.price?.decimalText == "2.11" && a.fromAt == Self.t0)
+        // Further apart than the window, nothing moves within it.
+        #expect(try Self.run(["move home 5% in 3s"], steps, seconds: 4).allSatisfy(\.isEmpty))
+        // A suspension with a far price is no move; the price after it is measured against what was seen before.
+        let suspended = [Self.event(["a": ["2.00", "3.3", "3.9"]]), Self.event(["a": ["9.00", "3.3", "3.9"]], suspended: ["a/home"]),
+                         Self.event(["a": ["2.02", "3.3", "3.9"]])]
+        #expect(try Self.run(["move any 5% in 30s"], suspended).map(\.count) == [0, 0, 0])
+        // A fall counts as a move too: exact, 2.00 → 1.90 is 5%.
+        #expect(try Self.run(["move any 5% in 30s"], [steps[0], Self.event(["a": ["1.90", "3.3", "3.9"]])]).map(\.count) == [0, 1])
+    }
+
+    @Test("Goals, red cards, penalties and VAR fire once each, for the team named; kick-off and full time on the status change")
+    func incidents() throws {
+        let goal = Incident(kind: .goal, minute: 10, team: .away, player: "Palmer", detail: "Goal", id: "g1")
+        let red = Incident(kind: .card, minute: 20, team: .home, player: "Saliba", detail: "Red card", id: "r1")
+        let yellow = Incident(kind: .card, minute: 21, team: .home, player: "Rice", detail: "Yellow card", id: "y1")
+        let steps = [
+            Self.event(["a": ["2.1", "3.3", "3.9"]], status: .scheduled),
+            Self.event(["a": ["2.1", "3.3", "3.9"]], status: .live),
+            Self.event(["a": ["2.9", "3.3", "2.4"]], incidents: [goal]),
+            Self.event(["a": ["2.9", "3.3", "2.4"]], incidents: [goal]),
+            Self.event(["a": ["3.9", "3.3", "1.9"]], incidents: [goal, yellow, red]),
+            Self.event(["a": ["3.9", "3.3", "1.9"]], status: .ended, incidents: [goal, yellow, red]),
+        ]
+        let fired = try Self.run(["goal", #"goal "Chelsea""#, #"goal "Arsenal""#, "red-card", "kickoff", "final"], steps)
+        #expect(fired.map { $0.map(\.rule.text) } == [[], ["kickoff"], ["goal", #"goal "Chelsea""#], [], ["red-card"], ["final"]])
+        #expect(fired[2].first?.incident?.player == "Palmer" && fired[4].first?.incident?.player == "Saliba")
+        // A match first seen with a goal already in it: not news.
+        #expect(try Self.run(["goal"], [steps[2], steps[4]]).map(\.count) == [0, 0])
+        // A rule for a team not in the match never fires.
+        #expect(try Self.run([#"goal "Spurs""#], steps).allSatisfy(\.isEmpty))
+    }
+}
