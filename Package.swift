@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
             "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal", "OddsFusion", "OddsValue",
-            "CBuildInfo", "CAllocator", "OddsCommandSupport", "OddsHistory",
+            "CBuildInfo", "CAllocator", "OddsCommandSupport", "OddsHistory", "OddsAlerts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -84,7 +84,7 @@ let package = Package(
         ]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         // Alerts: the rule grammar and its parser, the evaluator over the change stream, and delivery.
-        .target(name: "OddsAlerts", dependencies: ["OddsModel", "OddsStore"]),
+        .target(name: "OddsAlerts", dependencies: ["OddsModel", "OddsStore", "OddsJSON", "OddsOutput"]),
         .target(name: "OddsTransport", dependencies: [
             "OddsModel", "OddsJSON", "CFileMap",
             .product(name: "NIOCore", package: "swift-nio"),

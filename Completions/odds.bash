@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|dash|value|arb|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|history|config|sim|help|help)
+    live|sports|event|stream|dash|value|arb|alert|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|history|config|sim|help|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream dash value arb record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch history config sim help help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash value arb alert record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch history config sim help help' -- "${cur}"))
         ;;
     esac
 }
@@ -507,6 +507,54 @@ _odds_arb() {
         ;;
     '--book')
         __odds_add_completions -W "$(__odds_custom_complete ---completion arb -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_alert() {
+    repeating_flags=()
+    non_repeating_flags=(--once --initial --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--sport --book)
+    non_repeating_options=(--provider --replay --speed --match --timeout --odds-format --color --format)
+    __odds_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __odds_add_completions -W 'pulsescore'$'\n''tickodds'$'\n''boltodds'$'\n''sportsapi'$'\n''sportsapi-v1'$'\n''all'
+        return
+        ;;
+    '--sport')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion alert -- --sport "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--replay')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--match')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion alert -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -91,7 +91,7 @@ public struct AlertEngine: Sendable {
     private func check(_ event: Event, _ match: inout Match, at: Date, quiet: Bool, into alerts: inout [Alert]) {
         for (i, rule) in rules.enumerated() {
             switch rule.kind {
-            case .price(let level): checkLevel(i, rule, level, event, &match, at: at, quiet: quiet, into: &alerts)
+            case .price(let level): checkLevel(i, rule, level, event, &match, at: at, into: &alerts)
             case .move(let move): checkMove(i, rule, move, event, &match, at: at, into: &alerts)
             case .incident(let kind, let team): checkIncident(rule, kind, team, event, &match, at: at, quiet: quiet, into: &alerts)
             case .steam, .value, .arbitrage, .stale: break
@@ -108,7 +108,7 @@ public struct AlertEngine: Sendable {
 
     /// A level rule over each matching selection: at its book, or the best available price across books.
     private func checkLevel(_ i: Int, _ rule: AlertRule, _ level: AlertRule.PriceLevel, _ event: Event, _ match: inout Match,
-                            at: Date, quiet: Bool, into alerts: inout [Alert]) {
+                            at: Date, into alerts: inout [Alert]) {
         // The best price of each selection per market, among the books asked for; suspended prices do not count.
         var best: [LevelKey: (market: Market, selection: Selection, price: Price)] = [:]
         for market in event.markets {
@@ -129,8 +129,8 @@ public struct AlertEngine: Sendable {
             }
             guard state != .fired else { continue }
             match.levels[key] = .fired
-            // First sight of a match: what it already shows is not news (unless asked for).
-            if state == nil && quiet { continue }
+            // The first sight of a price (a match, or a market new to it) is not a change: not news, unless asked for.
+            if state == nil && !initial { continue }
             var a = alert(rule, event, at: at)
             a.marketID = found.market.id; a.marketName = found.market.name; a.line = found.selection.line
             a.selection = found.selection.name; a.book = found.market.book; a.price = found.price

@@ -22,6 +22,8 @@ public enum OddsError: Error, Hashable, Sendable {
     /// The history database cannot be opened, read or written (unreachable, not writable, another writer,
     /// a schema newer than this program): exit 9.
     case history(String)
+    /// A command that waits for something (`odds alert --timeout`) saw nothing before its time was up: exit 10.
+    case quiet(String)
 
     /// The process exit code; the README and man page list these.
     public var exitCode: Int32 {
@@ -36,6 +38,7 @@ public enum OddsError: Error, Hashable, Sendable {
         case .provider: return 8
         case .output: return 1
         case .history: return 9
+        case .quiet: return 10
         }
     }
 
@@ -43,7 +46,7 @@ public enum OddsError: Error, Hashable, Sendable {
     /// provider's own words in it are cut to `ProviderText.excerptLimit`.
     public var message: String {
         switch self {
-        case .usage(let m), .config(let m), .notFound(let m), .network(let m), .output(let m), .history(let m): return m
+        case .usage(let m), .config(let m), .notFound(let m), .network(let m), .output(let m), .history(let m), .quiet(let m): return m
         case .missingKey(let p):
             return "No API key for \(p.displayName): set ODDS_\(p.environmentName)_KEY or `key` under [\(p.configName)] in the config file (or use --demo)."
         case .authentication(let p, let m): return "\(p.displayName) rejected the API key: \(ProviderText.excerpt(m))."

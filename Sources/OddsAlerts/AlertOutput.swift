@@ -1,0 +1,64 @@
+import Foundation
+import OddsJSON
+import OddsModel
+import OddsOutput
+
+/// How an alert is written: one JSON object (`--ndjson`), a record of named cells (TSV, CSV), or one line for a
+/// person on a terminal.
+extension Alert {
+    /// `{"type":"alert","rule":…,"kind":…,"time":…,"match":{…},…}`; prices as `odds stream` writes them.
+    public func json(labels: [(String, JSONOutput)] = []) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = [
+            ("type", .string("alert")), ("rule", .string(rule.text)), ("name", .optionalString(rule.name)), ("kind", .string(kind)),
+            ("time", .string(EventJSON.date(at))), ("provider", .string(provider.rawValue)), ("event", .string(eventID)),
+            ("match", .string(match)), ("home", .string(home)), ("away", .optionalString(away)), ("league", .optionalString(league)),
+            ("market", .optionalString(marketID)), ("marketName", .optionalString(marketName)), ("line", .optionalString(line)),
+            ("selection", .optionalString(selection)), ("book", .optionalString(book)),
+            ("price", price.map { EventJSON.price($0, book: book) } ?? .null),
+            ("from", from.map { EventJSON.price($0, book: book) } ?? .null),
+            ("fromTime", .optionalString(fromAt.map(EventJSON.date))),
+            ("incident", incident.map(EventJSON.incident) ?? .null),
+            ("status", .optionalString(status?.rawValue)),
+        ]
+        fields += labels
+        return .object(fields)
+    }
+
+    /// The cells of `columns`, in order.
+    public func record(_ format: OddsFormat) -> [(String, JSONOutput)] {
+        [("time", .string(EventJSON.date(at))), ("rule", .string(rule.name ?? rule.text)), ("kind", .string(kind)),
+         ("provider", .string(provider.rawValue)), ("event", .string(eventID)), ("match", .string(match)),
+         ("market", .optionalString(marketName ?? marketID)), ("line", .optionalString(line)), ("selection", .optionalString(selection)),
+         ("book", .optionalString(book)), ("price", .optionalString(price?.formatted(format))),
+         ("from", .optionalString(from?.formatted(format))), ("detail", .optionalString(detail))]
+    }
+
+    public static let columns: [Tabular.Column] = [
+        .init("TIME"), .init("RULE", shrinkable: true), .init("KIND"), .init("PROVIDER"), .init("EVENT"), .init("MATCH", shrinkable: true),
+        .init("MARKET", shrinkable: true), .init("LINE"), .init("SELECTION", shrinkable: true), .init("BOOK"), .init("PRICE", rightAligned: true),
+        .init("FROM", rightAligned: true), .init("DETAIL", shrinkable: true),
+    ]
+
+    /// What happened, in words: the incident, the status, or nothing for a price.
+    public var detail: String? {
+        if let i = incident {
+            return [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player].compactMap { $0 }.joined(separator: " ")
+        }
+        return status.map { $0 == .ended ? "full time" : "kick-off" }
+    }
+
+    /// One line for a person: `19:42:07  move any 5% in 30s  Arsenal v Chelsea  Arsenal 2.00 → 2.11 (pinnacle)`.
+    /// Not yet made terminal-safe (the caller does).
+    public func line(_ format: OddsFormat) -> String {
+        var what: [String] = []
+        if let selection {
+            var s = selection + (line.map { " " + $0 } ?? "")
+            if let from { s += " " + from.formatted(format) + " →" }
+            if let price { s += " " + price.formatted(format) }
+            if let book { s += " (\(book))" }
+            what.append(s)
+        }
+        if let detail { what.append(detail) }
+        return ([ISODate.timeOfDay(at), rule.name ?? rule.text, match] + what).joined(separator: "  ")
+    }
+}

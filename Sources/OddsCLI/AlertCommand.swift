@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import OddsAlerts
+import OddsCommandSupport
+import OddsFusion
+import OddsJSON
+import OddsModel
+import OddsOutput
+import OddsStore
+import OddsTransport
+
+extension OddsCommand {
+    /// `odds alert RULE...`: a line the moment a rule comes true.
+    struct Alert: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "alert",
+            abstract: "Be told the moment a price, a move or a goal happens.",
+            discussion: """
+            Each RULE is one argument (quote it); every rule is checked against every change of the live feed. \
+            A rule fires on the change that makes it true, never on a suspended price, and not on what the first \
+            sight of a match already shows (--initial: it does); then, for that selection, only once it has been \
+            false again (a level) or its window has passed (a move): one event, one alert. A bad rule is one \
+            sentence naming the word that is wrong, before anything connects (exit 64). Runs until interrupted, \
+            --once (exit 0 after the first alert) or --timeout (exit 10 when nothing fired). Rules:
+            \(AlertRule.grammar.split(separator: "\n").map { "  " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
+            (steam, value, arb and stale rules are read but do not fire yet). \
+            Example: odds alert 'move any 5% in 30s' 'goal' --provider boltodds --sport all --ndjson
+            """)
+
+        @Argument(help: ArgumentHelp("Rules, one argument each: 'price \"Arsenal\" >= 2.50', 'move any 5% in 30s', goal.", valueName: "rule"))
+        var rules: [String] = []
+
+        @OptionGroup var providerOption: ProviderOption
+        @OptionGroup var sportOption: SportOption
+        @OptionGroup var replay: ReplayOptions
+
+        @Option(name: .long, help: ArgumentHelp("Only this match: an id, a short id, or a team.", valueName: "match"))
+        var match: String?
+
+        @Flag(name: .long, help: "Exit 0 after the first alert.")
+        var once = false
+
+        @Option(name: .long, help: ArgumentHelp("Stop after this long (30s, 10m, 2h); exit 10 if nothing fired.", valueName: "duration"))
+        var timeout: String?
+
+        @Flag(name: .long, help: "Fire on what the first sight of a match already shows (a price already past its level, an incident already in).")
+        var initial = false
+
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            guard !rules.isEmpty else {
+                throw ValidationError("Give at least one rule, such as 'move any 5% in 30s' or goal (see odds alert --help).")
+            }
+            _ = try parsedRules()
+            if let timeout, (ValueOptions.seconds(timeout) ?? 0) <= 0 {
+                throw ValidationError("--timeout takes a duration such as 30s, 10m or 2h, not '\(timeout)'.")
+            }
+            if case .several = providerOption.choice, replay.replay != nil {
+                throw ValidationError("--replay alerts on the recording's own provider; drop --provider all (or the list).")
+            }
+        }
+
+        func parsedRules() throws -> [AlertRule] {
+            try rules.map { text in
+                do { return try AlertRule.parse(text) } catch let e as AlertRuleError { throw ValidationError(e.message) }
+            }
+        }
+
+        func run() async throws {
+            let engine = AlertEngine(rules: try parsedRules(), initial: initial)
+            let options = AlertRunOptions(match: match, once: once, timeout: timeout.flatMap(ValueOptions.seconds))
+            if case .several(let ids, let all) = providerOption.choice {
+                try await withRuntime(common, sport: sportOption.value) { rt in
+                    let stats = FeedStats()
+                    let feed = try await rt.fusedStream(ids, all: all, stats: stats).stream
+                    try await runAlerts(feed, stats: stats, engine: engine, options: options, rt)
+                }
+                return
+            }
+            try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
+                if let path = replay.replay {
+                    let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerOption.provider, sport: nil, speed: replay.replaySpeed)
+                    try await runAlerts(feed, stats: stats, engine: engine, options: options, rt, replayed: true)
+                    return
+                }
+                let stats = FeedStats()
+                let feed = try await rt.preparedProvider(rt.settings.provider).stream(sport: rt.settings.sport, stats: stats)
+                try await runAlerts(feed, stats: stats, engine: engine, options: options, rt)
+            }
+        }
+    }
+}
+
+/// What `odds alert` was asked besides its rules.
+struct AlertRunOptions: Sendable {
+    var match: String?
+    var once: Bool
+    var timeout: TimeInterval?
+}
+
+/// Checks the feed against the rules and prints each alert as it fires: one line on a terminal, a TSV row
+/// piped (the header first), a JSON object a line with --ndjson. Ends on a signal, --once, --timeout (exit 10 when
+/// nothing fired), or the end of a replay.
+func runAlerts(_ feed: FeedStream, stats: FeedStats, engine initialEngine: AlertEngine, options: AlertRunOptions, _ rt: Runtime,
+               replayed: Bool = false) async throws {
+    let io = rt.io
+    let format = rt.outputFormat
+    let render = rt.renderOptions
+    let books = rt.common.bookFilter
+    let fired = ManagedCounter()
+    let body: @Sendable () async throws -> Void = {
+        var engine = initialEngine
+        var store = LiveStore()
+        var headerDone = false
+        for try await received in feed {
+            guard let message = books.apply(received) else { continue }
+            store.apply(message)
+            for alert in engine.observe(message, in: store) {
+                if let wanted = options.match, !AlertMatch.named(wanted, alert, store) { continue }
+                switch format {
+                case .json, .ndjson:
+                    io.out(alert.json(labels: render.jsonLabels).rendered + "\n")
+                case .table:
+                    io.out(TerminalText.safe(alert.line(render.oddsFormat)) + "\n")
+                case .tsv, .csv:
+                    var text = RecordReporter.render(columns: OddsAlerts.Alert.columns, records: [alert.record(render.oddsFormat)],
+                                                     format: format, options: render)
+                    if headerDone, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }
+                    headerDone = true
+                    io.out(text)
+                }
+                fired.add()
+                if options.once || io.stdoutClosed { return }
+            }
+        }
+    }
+    let interrupted = try await untilInterrupted {
+        guard let timeout = options.timeout else { return try await body() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await body() }
+            group.addTask { try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000)) }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+    if replayed {
+        rt.reportReplay(stats)
+    } else if rt.common.verbose || stats.malformed > 0 || interrupted {
+        io.err("\(fired.value) alert(s); \(stats.frames) messages received, \(stats.malformed) malformed skipped, \(stats.connects) connection(s).")
+    }
+    if !interrupted, options.timeout != nil, fired.value == 0 {
+        throw OddsError.quiet("No rule fired within --timeout.")
+    }
+}
+
+/// Whether `--match` names an alert's match: its id, its short id, or one of its teams.
+enum AlertMatch {
+    static func named(_ wanted: String, _ alert: OddsAlerts.Alert, _ store: LiveStore) -> Bool {
+        let w = wanted.trimmingCharacters(in: .whitespaces)
+        if alert.eventID == w || Event.shortID(for: alert.eventID) == w { return true }
+        let folded = TeamName.fold(w)
+        return !folded.isEmpty && [alert.home, alert.away ?? ""].contains { TeamName.fold($0).contains(folded) }
+    }
+}
+
+/// A count kept from any task. @unchecked Sendable: `_value` is only touched under `lock`.
+final class ManagedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _value = 0
+    var value: Int { lock.lock(); defer { lock.unlock() }; return _value }
+    func add() { lock.lock(); _value += 1; lock.unlock() }
+}

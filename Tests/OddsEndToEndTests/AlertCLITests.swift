@@ -1,0 +1,66 @@
+import Foundation
+import OddsTestSupport
+import Testing
+
+@Suite("Alerts from the binary")
+struct AlertCLITests {
+    static func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func decimal(_ price: Any?) -> Double? {
+        ((price as? [String: Any])?["decimal"] as? String).flatMap(Double.init)
+    }
+
+    @Test("Over a replay: NDJSON alerts with from and to, the same alerts as TSV rows under one header, --once, --match; labelled replayed")
+    func replay() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-alert-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rec = dir + "/rec.ndjson"
+        let record = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "400", "-o", rec],
+                                       env: CLI.environment(["ODDS_DEMO_TICK": "0.01"]))
+        #expect(record.status == 0, "\(record.stderr)")
+        let rules = ["move any 3% in 30s", "goal", #"price draw >= 1.01"#]
+        let json = try await CLI.run(["alert"] + rules + ["--replay", rec, "--speed", "max", "--ndjson"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let alerts = Self.lines(json.stdout)
+        #expect(alerts.count == json.stdout.split(separator: "\n").count, "every line is one JSON object")
+        let moves = alerts.filter { $0["kind"] as? String == "move" }
+        #expect(!moves.isEmpty, "\(json.stdout.prefix(500))")
+        for m in moves {
+            let to = try #require(Self.decimal(m["price"])), from = try #require(Self.decimal(m["from"]))
+            #expect(abs(to / from - 1) >= 0.03 - 1e-9, "\(m)")
+            #expect(m["type"] as? String == "alert" && m["replay"] as? Bool == true && m["fromTime"] is String)
+        }
+        // A level already true at first sight is not news: the draw's price is never below 1.01, so it never fires.
+        #expect(!alerts.contains { $0["kind"] as? String == "price" })
+        let kinds = Set(alerts.compactMap { $0["kind"] as? String })
+        #expect(kinds.isSubset(of: ["move", "goal"]))
+
+        let tsv = try await CLI.run(["alert"] + rules + ["--replay", rec, "--speed", "max"])
+        #expect(tsv.status == 0, "\(tsv.stderr)")
+        let rows = tsv.stdout.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("TIME\tRULE\tKIND") == true && rows.count == alerts.count + 1)
+        #expect(rows.dropFirst().allSatisfy { !$0.hasPrefix("TIME\t") })
+
+        let once = try await CLI.run(["alert", "move any 3% in 30s", "--replay", rec, "--speed", "max", "--ndjson", "--once"])
+        #expect(once.status == 0 && Self.lines(once.stdout).count == 1, "\(once.stdout)")
+
+        let team = try #require(moves.first?["home"] as? String)
+        let one = try await CLI.run(["alert", "move any 3% in 30s", "--replay", rec, "--speed", "max", "--ndjson", "--match", team])
+        let mine = Self.lines(one.stdout)
+        #expect(!mine.isEmpty && mine.allSatisfy { $0["home"] as? String == team || $0["away"] as? String == team })
+    }
+
+    @Test("A bad rule is one sentence naming the word, exit 64, before anything connects; --timeout with nothing fired is exit 10")
+    func errors() async throws {
+        let bad = try await CLI.run(["alert", #"price "Arsenal" >== 2.50"#, "--provider", "tickodds", "--demo"])
+        #expect(bad.status == 64 && bad.stdout.isEmpty)
+        #expect(bad.stderr.contains("word 3 ('>==')") && bad.stderr.contains("comparison") && !bad.stderr.contains("DEMO"), "\(bad.stderr)")
+        let none = try await CLI.run(["alert", "--provider", "tickodds", "--demo"])
+        #expect(none.status == 64 && none.stderr.contains("at least one rule"))
+        let quiet = try await CLI.run(["alert", #"price "Nobody FC" >= 2"#, "--provider", "tickodds", "--demo", "--timeout", "2s"])
+        #expect(quiet.status == 10 && quiet.stdout.isEmpty && quiet.stderr.contains("No rule fired within --timeout."), "\(quiet.stderr)")
+    }
+}
