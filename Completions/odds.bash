@@ -514,9 +514,9 @@ _odds_arb() {
 
 _odds_alert() {
     repeating_flags=()
-    non_repeating_flags=(--once --initial --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    non_repeating_flags=(--once --initial --bell --notify --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --book)
-    non_repeating_options=(--provider --replay --speed --match --timeout --odds-format --color --format)
+    non_repeating_options=(--provider --replay --speed --match --timeout --exec --webhook --odds-format --color --format)
     __odds_offer_flags_options -1
 
     # Offer option value completions
@@ -539,6 +539,12 @@ _odds_alert() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--exec')
+        return
+        ;;
+    '--webhook')
         return
         ;;
     '--odds-format')

@@ -46,6 +46,20 @@ extension OddsCommand {
         @Flag(name: .long, help: "Fire on what the first sight of a match already shows (a price already past its level, an incident already in).")
         var initial = false
 
+        @Flag(name: .long, help: "Ring the terminal bell with each alert.")
+        var bell = false
+
+        @Flag(name: .long, help: "A desktop notification with each alert (notify-send; one warning where it is not installed).")
+        var notify = false
+
+        @Option(name: .long, help: ArgumentHelp(
+            "Run this command with each alert (split into words once, never through a shell); the alert is in its environment: ODDS_ALERT_RULE, _KIND, _MATCH, _SELECTION, _BOOK, _PRICE and _JSON.",
+            valueName: "command"))
+        var exec: String?
+
+        @Option(name: .long, help: ArgumentHelp("POST each alert's JSON object to this URL (retried with backoff; failures are warnings).", valueName: "url"))
+        var webhook: String?
+
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -59,6 +73,26 @@ extension OddsCommand {
             if case .several = providerOption.choice, replay.replay != nil {
                 throw ValidationError("--replay alerts on the recording's own provider; drop --provider all (or the list).")
             }
+            _ = try delivery()
+        }
+
+        func delivery() throws -> DeliveryOptions {
+            var d = DeliveryOptions()
+            d.bell = bell
+            d.notify = notify
+            if let exec {
+                guard let argv = DeliveryOptions.words(exec), !argv.isEmpty else {
+                    throw ValidationError("--exec takes a command, its words split once as a shell would (no quote left open): '\(exec)' is not one.")
+                }
+                d.exec = argv
+            }
+            if let webhook {
+                guard let url = URL(string: webhook), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    throw ValidationError("--webhook takes an http:// or https:// URL, not '\(webhook)'.")
+                }
+                d.webhook = webhook
+            }
+            return d
         }
 
         func parsedRules() throws -> [AlertRule] {
@@ -69,7 +103,7 @@ extension OddsCommand {
 
         func run() async throws {
             let engine = AlertEngine(rules: try parsedRules(), initial: initial)
-            let options = AlertRunOptions(match: match, once: once, timeout: timeout.flatMap(ValueOptions.seconds))
+            let options = AlertRunOptions(match: match, once: once, timeout: timeout.flatMap(ValueOptions.seconds), delivery: try delivery())
             if case .several(let ids, let all) = providerOption.choice {
                 try await withRuntime(common, sport: sportOption.value) { rt in
                     let stats = FeedStats()
@@ -97,6 +131,7 @@ struct AlertRunOptions: Sendable {
     var match: String?
     var once: Bool
     var timeout: TimeInterval?
+    var delivery = DeliveryOptions()
 }
 
 /// Checks the feed against the rules and prints each alert as it fires: one line on a terminal, a TSV row
@@ -109,6 +144,9 @@ func runAlerts(_ feed: FeedStream, stats: FeedStats, engine initialEngine: Alert
     let render = rt.renderOptions
     let books = rt.common.bookFilter
     let fired = ManagedCounter()
+    let delivery: AlertDelivery? = options.delivery.isEmpty ? nil : AlertDelivery(
+        options: options.delivery, transport: rt.transport, warn: { io.err($0) },
+        ring: { if io.stdoutIsTTY { io.out("\u{07}") } else { io.ring() } })
     let body: @Sendable () async throws -> Void = {
         var engine = initialEngine
         var store = LiveStore()
@@ -118,9 +156,10 @@ func runAlerts(_ feed: FeedStream, stats: FeedStats, engine initialEngine: Alert
             store.apply(message)
             for alert in engine.observe(message, in: store) {
                 if let wanted = options.match, !AlertMatch.named(wanted, alert, store) { continue }
+                let json = alert.json(labels: render.jsonLabels).rendered
                 switch format {
                 case .json, .ndjson:
-                    io.out(alert.json(labels: render.jsonLabels).rendered + "\n")
+                    io.out(json + "\n")
                 case .table:
                     io.out(TerminalText.safe(alert.line(render.oddsFormat)) + "\n")
                 case .tsv, .csv:
@@ -131,6 +170,7 @@ func runAlerts(_ feed: FeedStream, stats: FeedStats, engine initialEngine: Alert
                     io.out(text)
                 }
                 fired.add()
+                await delivery?.deliver(alert, json: json)
                 if options.once || io.stdoutClosed { return }
             }
         }
@@ -142,6 +182,14 @@ func runAlerts(_ feed: FeedStream, stats: FeedStats, engine initialEngine: Alert
             group.addTask { try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000)) }
             try await group.next()
             group.cancelAll()
+        }
+    }
+    if let delivery {
+        // What was handed over is delivered before the end (or given up on, after a while).
+        await delivery.finish(timeout: max(options.delivery.execTimeout, 10) + 5)
+        let totals = await delivery.totals
+        if totals.failed > 0 || totals.dropped > 0 {
+            io.err("\(totals.failed) alert deliver\(totals.failed == 1 ? "y" : "ies") failed, \(totals.dropped) dropped (of \(fired.value) alert(s)).")
         }
     }
     if replayed {

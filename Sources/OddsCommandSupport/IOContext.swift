@@ -92,6 +92,11 @@ public final class IOContext: @unchecked Sendable {
         text.withUTF8 { FileHandle.standardError.write(Data(bytes: $0.baseAddress!, count: $0.count)) }
     }
 
+    /// Rings the terminal bell on stderr (stdout may be a pipe of JSON lines).
+    public func ring() {
+        FileHandle.standardError.write(Data([0x07]))
+    }
+
     /// A logger that writes redacted lines to stderr.
     public func logger(verbose: Bool) -> Logger {
         var logger = Logger(label: "odds") { _ in StderrLogHandler(io: self) }

@@ -2,6 +2,10 @@ import Foundation
 import OddsTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("Alerts from the binary")
 struct AlertCLITests {
     static func lines(_ text: String) -> [[String: Any]] {
@@ -51,6 +55,30 @@ struct AlertCLITests {
         let one = try await CLI.run(["alert", "move any 3% in 30s", "--replay", rec, "--speed", "max", "--ndjson", "--match", team])
         let mine = Self.lines(one.stdout)
         #expect(!mine.isEmpty && mine.allSatisfy { $0["home"] as? String == team || $0["away"] as? String == team })
+    }
+
+    @Test("--exec runs once per alert beside the output; a webhook that cannot be reached is a warning and a count, never the exit code")
+    func delivery() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-alert-exec-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rec = dir + "/rec.ndjson", script = dir + "/hook.sh"
+        try "#!/bin/sh\nprintf '%s\\n' \"$ODDS_ALERT_KIND $ODDS_ALERT_PRICE\" >> \"$1\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let record = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "300", "-o", rec],
+                                       env: CLI.environment(["ODDS_DEMO_TICK": "0.01"]))
+        #expect(record.status == 0, "\(record.stderr)")
+        // A port nothing listens on: each POST is refused.
+        let run = try await CLI.run(["alert", "move any 3% in 30s", "--replay", rec, "--speed", "max", "--ndjson",
+                                     "--exec", "\(script) \(dir)/ran.txt", "--webhook", "http://127.0.0.1:9/hook"], timeout: 90)
+        #expect(run.status == 0, "\(run.stderr)")
+        let alerts = Self.lines(run.stdout)
+        #expect(!alerts.isEmpty)
+        let ran = (try? String(contentsOfFile: dir + "/ran.txt", encoding: .utf8)) ?? ""
+        #expect(ran.split(separator: "\n").count == alerts.count && ran.split(separator: "\n").allSatisfy { $0.hasPrefix("move ") })
+        #expect(run.stderr.contains("--webhook: an alert was not delivered"), "\(run.stderr)")
+        #expect(run.stderr.contains("\(alerts.count) alert deliveries failed") || (alerts.count == 1 && run.stderr.contains("1 alert delivery failed")),
+                "\(run.stderr)")
     }
 
     @Test("A bad rule is one sentence naming the word, exit 64, before anything connects; --timeout with nothing fired is exit 10")

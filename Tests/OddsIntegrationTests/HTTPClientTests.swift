@@ -43,18 +43,7 @@ struct HTTPClientTests {
         var seen: [Seen] { state.withLockedValue { $0.seen } }
 
         init(script: @escaping @Sendable (_ request: Int, _ connection: Int) -> Reply) throws {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var one: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-            guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw Fixture.FixtureMissing(name: "a loopback listener") }
-            _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-            listener = fd
-            port = Int(UInt16(bigEndian: addr.sin_port))
+            (listener, port) = try LoopbackListener.open()
             self.script = script
             Thread.detachNewThread { [self] in serve(); done.signal() }
         }
