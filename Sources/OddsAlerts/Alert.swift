@@ -21,6 +21,8 @@ public struct Alert: Sendable, Equatable {
     /// Where the price moved from, and when it stood there (a move rule).
     public var from: Price?
     public var fromAt: Date?
+    /// Steam: each book that moved, from what to what and when, the first mover first.
+    public var books: [BookMove] = []
     /// The incident or status change that fired it.
     public var incident: Incident?
     public var status: EventStatus?
@@ -39,4 +41,14 @@ public struct Alert: Sendable, Equatable {
     }
 
     public var match: String { away.map { "\(home) v \($0)" } ?? home }
+}
+
+/// One book's part in a steam move.
+public struct BookMove: Sendable, Equatable {
+    public var book: String
+    public var from: Price
+    public var fromAt: Date
+    public var to: Price
+    /// When its price reached `to`.
+    public var at: Date
 }

@@ -34,9 +34,17 @@ public struct AlertEngine: Sendable {
         var firedAt: Date?
     }
 
+    /// One selection of one market, across its books: where a steam rule fires.
+    private struct SteamKey: Hashable {
+        var rule: Int
+        var market: String
+        var selection: SelectionRef
+    }
+
     private struct Match {
         var levels: [LevelKey: Level] = [:]
         var trails: [MoveKey: Trail] = [:]
+        var steam: [SteamKey: Date] = [:]
         var incidents: Set<String> = []
         var status: EventStatus?
     }
@@ -93,8 +101,9 @@ public struct AlertEngine: Sendable {
             switch rule.kind {
             case .price(let level): checkLevel(i, rule, level, event, &match, at: at, into: &alerts)
             case .move(let move): checkMove(i, rule, move, event, &match, at: at, into: &alerts)
+            case .steam(let steam): checkSteam(i, rule, steam, event, &match, at: at, into: &alerts)
             case .incident(let kind, let team): checkIncident(rule, kind, team, event, &match, at: at, quiet: quiet, into: &alerts)
-            case .steam, .value, .arbitrage, .stale: break
+            case .value, .arbitrage, .stale: break
             }
         }
         // What is seen now is seen: incidents and status are remembered once every rule has looked.
@@ -161,6 +170,56 @@ public struct AlertEngine: Sendable {
                 }
                 trail.points.append((at, price))
                 match.trails[key] = trail
+            }
+        }
+    }
+
+    /// A steam rule over each matching selection: its books' prices within the window, each book's now against the
+    /// farthest the other way; enough books moved the same way fires, once a window.
+    private func checkSteam(_ i: Int, _ rule: AlertRule, _ steam: AlertRule.Steam, _ event: Event, _ match: inout Match,
+                            at: Date, into alerts: inout [Alert]) {
+        var groups: [SteamKey: [(market: Market, selection: Selection, price: Price)]] = [:]
+        for market in event.markets {
+            for s in market.selections where steam.selection.matches(selectionID: s.id, selectionName: s.name, line: s.line, event: event) {
+                guard !s.suspended, let price = s.price else { continue }
+                let key = MoveKey(rule: i, market: market.id, selection: s.ref, book: market.book ?? "")
+                var trail = match.trails[key] ?? Trail()
+                trail.points.removeAll { at.timeIntervalSince($0.at) > steam.window }
+                if trail.points.last?.price.decimalOdds != price.decimalOdds {
+                    if trail.points.count >= Self.trailLimit { trail.points.removeFirst(trail.points.count - Self.trailLimit + 1) }
+                    trail.points.append((at, price))
+                }
+                match.trails[key] = trail
+                groups[SteamKey(rule: i, market: market.id, selection: s.ref), default: []].append((market, s, price))
+            }
+        }
+        for (key, books) in groups where books.count >= steam.books {
+            if let fired = match.steam[key], at.timeIntervalSince(fired) < steam.window { continue }
+            var down: [BookMove] = [], up: [BookMove] = []
+            for b in books {
+                guard let trail = match.trails[MoveKey(rule: i, market: key.market, selection: key.selection, book: b.market.book ?? "")],
+                      let now = trail.points.last else { continue }
+                let p = now.price.decimalOdds
+                let earlier = trail.points.dropLast()
+                if let high = earlier.max(by: { $0.price.decimalOdds < $1.price.decimalOdds }), p < high.price.decimalOdds,
+                   Self.moved(high.price.decimalOdds, p, by: steam.change) {
+                    down.append(BookMove(book: b.market.book ?? "", from: high.price, fromAt: high.at, to: now.price, at: now.at))
+                } else if let low = earlier.min(by: { $0.price.decimalOdds < $1.price.decimalOdds }), low.price.decimalOdds < p,
+                          Self.moved(low.price.decimalOdds, p, by: steam.change) {
+                    up.append(BookMove(book: b.market.book ?? "", from: low.price, fromAt: low.at, to: now.price, at: now.at))
+                }
+            }
+            for moved in [down, up] where moved.count >= steam.books {
+                match.steam[key] = at
+                let ordered = moved.sorted { ($0.at, $0.book) < ($1.at, $1.book) }
+                let s = books[0].selection, m = books[0].market
+                var a = alert(rule, event, at: at)
+                a.marketID = m.id; a.marketName = m.name; a.line = s.line; a.selection = s.name
+                a.books = ordered
+                a.book = ordered.first?.book
+                a.price = ordered.first?.to; a.from = ordered.first?.from; a.fromAt = ordered.first?.fromAt
+                alerts.append(a)
+                break
             }
         }
     }

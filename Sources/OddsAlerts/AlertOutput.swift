@@ -17,6 +17,11 @@ extension Alert {
             ("price", price.map { EventJSON.price($0, book: book) } ?? .null),
             ("from", from.map { EventJSON.price($0, book: book) } ?? .null),
             ("fromTime", .optionalString(fromAt.map(EventJSON.date))),
+            ("books", .array(books.map { b in
+                .object([("book", .string(b.book)), ("from", EventJSON.price(b.from, book: b.book)), ("fromTime", .string(EventJSON.date(b.fromAt))),
+                         ("to", EventJSON.price(b.to, book: b.book)), ("time", .string(EventJSON.date(b.at)))])
+            })),
+            ("first", .optionalString(books.first?.book)),
             ("incident", incident.map(EventJSON.incident) ?? .null),
             ("status", .optionalString(status?.rawValue)),
         ]
@@ -41,6 +46,10 @@ extension Alert {
 
     /// What happened, in words: the incident, the status, or nothing for a price.
     public var detail: String? {
+        if !books.isEmpty {
+            let moves = books.map { "\($0.book) \($0.from.decimalText)→\($0.to.decimalText)" }
+            return "\(books.count) books: " + moves.joined(separator: ", ") + " (first \(books[0].book))"
+        }
         if let i = incident {
             return [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player].compactMap { $0 }.joined(separator: " ")
         }
@@ -51,13 +60,14 @@ extension Alert {
     /// Not yet made terminal-safe (the caller does).
     public func line(_ format: OddsFormat) -> String {
         var what: [String] = []
-        if let selection {
+        if let selection, books.isEmpty {
             var s = selection + (line.map { " " + $0 } ?? "")
             if let from { s += " " + from.formatted(format) + " →" }
             if let price { s += " " + price.formatted(format) }
             if let book { s += " (\(book))" }
             what.append(s)
         }
+        if !books.isEmpty, let selection { what.append(selection + (line.map { " " + $0 } ?? "")) }
         if let detail { what.append(detail) }
         return ([ISODate.timeOfDay(at), rule.name ?? rule.text, match] + what).joined(separator: "  ")
     }

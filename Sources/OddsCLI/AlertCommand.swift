@@ -23,7 +23,7 @@ extension OddsCommand {
             sentence naming the word that is wrong, before anything connects (exit 64). Runs until interrupted, \
             --once (exit 0 after the first alert) or --timeout (exit 10 when nothing fired). Rules:
             \(AlertRule.grammar.split(separator: "\n").map { "  " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
-            (steam, value, arb and stale rules are read but do not fire yet). \
+            (value, arb and stale rules are read but do not fire yet). \
             Example: odds alert 'move any 5% in 30s' 'goal' --provider boltodds --sport all --ndjson
             """)
 

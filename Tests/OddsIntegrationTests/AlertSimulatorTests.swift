@@ -36,7 +36,7 @@ struct AlertSimulatorTests {
                 p.updates.contains { if case .incident(_, let i) = $0 { return i.kind == .goal } else { return false } }
                     || BoltOddsSocketTests.store(p).events.values.contains { $0.event.incidents.contains { $0.kind == .goal } }
             }
-            let rules = try ["move any 4% in 60s", "goal"].map { try AlertRule.parse($0) }
+            let rules = try ["move any 4% in 60s", "goal", "steam 3 books 2% in 60s"].map { try AlertRule.parse($0) }
             var engine = AlertEngine(rules: rules)
             var store = LiveStore()
             var history: [Seen: [(at: Date, price: Price, suspended: Bool)]] = [:]
@@ -69,11 +69,33 @@ struct AlertSimulatorTests {
                 let ratio = Double(to.price.decimalOdds.numerator * from.decimalOdds.denominator) / Double(to.price.decimalOdds.denominator * from.decimalOdds.numerator)
                 #expect(abs(ratio - 1) >= 0.04 - 1e-12)
             }
+            // Steam: the simulator moves books together; each book named moved that way, from and to as it was seen.
+            let steam = alerts.filter { $0.kind == "steam" }
+            #expect(!steam.isEmpty, "no steam in the simulator's books")
+            for a in steam {
+                #expect(a.books.count >= 3 && Set(a.books.map(\.book)).count == a.books.count)
+                let down = a.books[0].to.decimalOdds < a.books[0].from.decimalOdds
+                for b in a.books {
+                    let k = Seen(event: a.eventID, market: try #require(a.marketID), book: b.book, selection: try #require(a.selection), line: a.line)
+                    let seen = try #require(history[k], "\(a.match) \(b.book)")
+                    #expect(seen.contains { $0.at == b.fromAt && $0.price == b.from } && seen.contains { $0.at == b.at && $0.price == b.to })
+                    #expect((b.to.decimalOdds < b.from.decimalOdds) == down && a.at.timeIntervalSince(b.fromAt) <= 60)
+                    #expect(AlertEngineProbe.moved(b.from, b.to, by: 0.02))
+                }
+            }
             // Each goal fires once: no incident identity twice in one match.
             let fired = alerts.filter { $0.kind == "goal" }.map { "\($0.eventID)/\($0.incident?.identity ?? "")" }
             #expect(!fired.isEmpty, "a goal came, and no alert")
             #expect(Set(fired).count == fired.count)
             #expect(fired.allSatisfy { !$0.hasSuffix("/") })
         }
+    }
+}
+
+/// The size of a move, as the tests measure it.
+enum AlertEngineProbe {
+    static func moved(_ from: Price, _ to: Price, by fraction: Double) -> Bool {
+        let ratio = Double(to.decimalOdds.numerator * from.decimalOdds.denominator) / Double(to.decimalOdds.denominator * from.decimalOdds.numerator)
+        return abs(ratio - 1) >= fraction - 1e-12
     }
 }

@@ -99,3 +99,31 @@ struct AlertEngineTests {
         #expect(try Self.run([#"goal "Spurs""#], steps).allSatisfy(\.isEmpty))
     }
 }
+
+extension AlertEngineTests {
+    @Test("Steam fires once when enough books move one selection the same way within the window, naming each and the first")
+    func steam() throws {
+        let books = ["a", "b", "c", "d"]
+        func at(_ home: [String: String]) -> Event {
+            Self.event(Dictionary(uniqueKeysWithValues: books.map { ($0, [home[$0] ?? "2.00", "3.3", "3.9"]) }))
+        }
+        var prices = Dictionary(uniqueKeysWithValues: books.map { ($0, "2.00") })
+        var steps = [at(prices)]
+        for (book, price) in [("a", "1.90"), ("b", "1.92"), ("c", "1.94"), ("d", "1.90"), ("a", "2.00")] {
+            prices[book] = price
+            steps.append(at(prices))
+        }
+        // Ten seconds apart: a, b and c have shortened by 3% or more within the minute when c moves.
+        let fired = try Self.run(["steam 3 books 3% in 60s"], steps, seconds: 10)
+        #expect(fired.map(\.count) == [0, 0, 0, 1, 0, 0], "\(fired.map { $0.map(\.books) })")
+        let a = try #require(fired[3].first)
+        #expect(a.books.map(\.book) == ["a", "b", "c"] && a.books.first?.from.decimalText == "2.00" && a.books.first?.to.decimalText == "1.90")
+        #expect(a.selection == "Arsenal" && a.kind == "steam" && a.detail?.contains("first a") == true)
+        // Too slow: a minute and a half between moves, never three within the window.
+        #expect(try Self.run(["steam 3 books 3% in 60s"], steps, seconds: 45).allSatisfy(\.isEmpty))
+        // Books moving opposite ways are no steam.
+        let mixed = [at([:]), at(["a": "1.90"]), at(["a": "1.90", "b": "2.10"]), at(["a": "1.90", "b": "2.10", "c": "1.94"])]
+        #expect(try Self.run(["steam 3 books 3% in 60s"], mixed).allSatisfy(\.isEmpty))
+        #expect(try Self.run(["steam 2 books 3% in 60s"], mixed).map(\.count) == [0, 0, 0, 1])
+    }
+}
