@@ -84,7 +84,7 @@ let package = Package(
         ]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         // Alerts: the rule grammar and its parser, the evaluator over the change stream, and delivery.
-        .target(name: "OddsAlerts", dependencies: ["OddsModel", "OddsStore", "OddsJSON", "OddsOutput", "OddsTransport"]),
+        .target(name: "OddsAlerts", dependencies: ["OddsModel", "OddsStore", "OddsJSON", "OddsOutput", "OddsTransport", "OddsValue"]),
         .target(name: "OddsTransport", dependencies: [
             "OddsModel", "OddsJSON", "CFileMap",
             .product(name: "NIOCore", package: "swift-nio"),

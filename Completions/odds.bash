@@ -516,7 +516,7 @@ _odds_alert() {
     repeating_flags=()
     non_repeating_flags=(--once --initial --bell --notify --verbose -v --demo --json --ndjson --csv --links --version -h --help)
     repeating_options=(--sport --book)
-    non_repeating_options=(--provider --replay --speed --match --timeout --exec --webhook --odds-format --color --format)
+    non_repeating_options=(--provider --replay --speed --match --timeout --exec --webhook --fair --devig --max-age --odds-format --color --format)
     __odds_offer_flags_options -1
 
     # Offer option value completions
@@ -545,6 +545,16 @@ _odds_alert() {
         return
         ;;
     '--webhook')
+        return
+        ;;
+    '--fair')
+        return
+        ;;
+    '--devig')
+        __odds_add_completions -W 'multiplicative'$'\n''additive'$'\n''power'$'\n''shin'
+        return
+        ;;
+    '--max-age')
         return
         ;;
     '--odds-format')

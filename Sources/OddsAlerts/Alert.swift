@@ -23,6 +23,12 @@ public struct Alert: Sendable, Equatable {
     public var fromAt: Date?
     /// Steam: each book that moved, from what to what and when, the first mover first.
     public var books: [BookMove] = []
+    /// Value: the fair price, and the expected value of the price against it ("3.25%").
+    public var fair: String?
+    public var ev: String?
+    /// Arbitrage: the best price of each outcome and its book, and the return on the whole stake ("1.20%").
+    public var legs: [ArbitrageLeg] = []
+    public var profit: String?
     /// The incident or status change that fired it.
     public var incident: Incident?
     public var status: EventStatus?
@@ -41,6 +47,13 @@ public struct Alert: Sendable, Equatable {
     }
 
     public var match: String { away.map { "\(home) v \($0)" } ?? home }
+}
+
+/// One leg of an arbitrage: an outcome's best price and the book offering it.
+public struct ArbitrageLeg: Sendable, Equatable {
+    public var selection: String
+    public var book: String
+    public var price: Price
 }
 
 /// One book's part in a steam move.

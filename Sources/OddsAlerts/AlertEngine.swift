@@ -1,6 +1,7 @@
 import Foundation
 import OddsModel
 import OddsStore
+import OddsValue
 
 /// Checks every change of the live stream against the rules and says which fired. A rule fires on the change
 /// that makes it true, never on a suspended price, and not on what the first sight of a match already shows
@@ -11,6 +12,10 @@ public struct AlertEngine: Sendable {
     public let rules: [AlertRule]
     /// Fire on what the first sight of a match already shows.
     public var initial: Bool
+    /// How fair prices are made for value and arbitrage rules, and how old a price may be to count.
+    public var valueSettings = ValueSettings()
+    /// How old each book's prices are (nil: as of their arrival, every book fresh).
+    public var ages: PriceAges?
 
     /// A level rule's state for one selection (and book, or the best across books).
     private enum Level { case armed, fired }
@@ -41,7 +46,18 @@ public struct AlertEngine: Sendable {
         var selection: SelectionRef
     }
 
+    /// A value price (a book's outcome) or an arbitrage (a market, `book` nil) that is open now.
+    private struct OpenKey: Hashable {
+        var rule: Int
+        var market: String
+        var line: String?
+        var outcome: String
+        var book: String?
+    }
+
     private struct Match {
+        var open: Set<OpenKey> = []
+        var seenOpen = false
         var levels: [LevelKey: Level] = [:]
         var trails: [MoveKey: Trail] = [:]
         var steam: [SteamKey: Date] = [:]
@@ -73,7 +89,7 @@ public struct AlertEngine: Sendable {
             let first = matches[key] == nil
             var match = matches[key] ?? Match()
             let quiet = first && !initial
-            check(event, &match, at: message.receivedAt, quiet: quiet, into: &alerts)
+            check(event, &match, at: message.receivedAt, quiet: quiet, store: store, into: &alerts)
             matches[key] = match
         }
         if case .remove(let id) = message.update { matches[EventKey(provider: message.provider, id: id)] = nil }
@@ -96,16 +112,30 @@ public struct AlertEngine: Sendable {
         }
     }
 
-    private func check(_ event: Event, _ match: inout Match, at: Date, quiet: Bool, into alerts: inout [Alert]) {
+    private func check(_ event: Event, _ match: inout Match, at: Date, quiet: Bool, store: LiveStore, into alerts: inout [Alert]) {
+        // Margins, fair prices, value and arbitrage are worked out once a message, only when a rule asks; a book
+        // whose prices are older than the settings allow counts for none of them.
+        let ages = self.ages
+        let values: [MarketValue] = rules.contains(where: { if case .value = $0.kind { true } else if case .arbitrage = $0.kind { true } else { false } })
+            ? ValueAnalysis.analyze(event, settings: valueSettings) { market in ages.map { $0.age(of: market, in: event, sources: store, now: at) } ?? 0 }
+            : []
+        var open = Set<OpenKey>()
         for (i, rule) in rules.enumerated() {
             switch rule.kind {
             case .price(let level): checkLevel(i, rule, level, event, &match, at: at, into: &alerts)
             case .move(let move): checkMove(i, rule, move, event, &match, at: at, into: &alerts)
             case .steam(let steam): checkSteam(i, rule, steam, event, &match, at: at, into: &alerts)
             case .incident(let kind, let team): checkIncident(rule, kind, team, event, &match, at: at, quiet: quiet, into: &alerts)
-            case .value, .arbitrage, .stale: break
+            case .value(let edge, let strict):
+                checkValue(i, rule, Fraction(edge), strict, values, event, &match, open: &open, at: at, into: &alerts)
+            case .arbitrage(let margin, let strict):
+                checkArbitrage(i, rule, Fraction(margin), strict, values, event, &match, open: &open, at: at, into: &alerts)
+            case .stale: break
             }
         }
+        // What is open now; what was open and is not has closed (and may fire again when it opens again).
+        match.open = open
+        match.seenOpen = true
         // What is seen now is seen: incidents and status are remembered once every rule has looked.
         for incident in event.incidents { match.incidents.insert(incident.identity) }
         match.status = event.status
@@ -221,6 +251,44 @@ public struct AlertEngine: Sendable {
                 alerts.append(a)
                 break
             }
+        }
+    }
+
+    /// A value rule: each fresh, available price whose EV against the fair price reaches the edge, firing as it opens.
+    private func checkValue(_ i: Int, _ rule: AlertRule, _ edge: Fraction, _ strict: Bool, _ values: [MarketValue], _ event: Event,
+                            _ match: inout Match, open: inout Set<OpenKey>, at: Date, into alerts: inout [Alert]) {
+        for m in values {
+            for book in m.books where book.fresh {
+                for (o, outcome) in m.outcomes.enumerated() {
+                    guard let ev = book.ev[o], strict ? edge < ev : !(ev < edge), let quote = book.quotes[o] ?? nil, quote.isAvailable,
+                          let price = quote.price else { continue }
+                    let key = OpenKey(rule: i, market: m.id, line: outcome.line, outcome: outcome.id, book: book.source.book)
+                    open.insert(key)
+                    guard !match.open.contains(key), match.seenOpen || initial else { continue }
+                    var a = alert(rule, event, at: at)
+                    a.marketID = m.id; a.marketName = m.name; a.line = outcome.line; a.selection = outcome.name; a.book = book.source.book
+                    a.price = price
+                    a.fair = m.fairPrice(o).map { $0.rounded(places: 2) }
+                    a.ev = ValueReport.percent(ev)
+                    alerts.append(a)
+                }
+            }
+        }
+    }
+
+    /// An arbitrage rule: a market whose best prices across books return at least the margin, firing as it opens.
+    private func checkArbitrage(_ i: Int, _ rule: AlertRule, _ margin: Fraction, _ strict: Bool, _ values: [MarketValue], _ event: Event,
+                                _ match: inout Match, open: inout Set<OpenKey>, at: Date, into alerts: inout [Alert]) {
+        for m in values {
+            guard let arb = m.arbitrage, strict ? margin < arb.profit : !(arb.profit < margin) else { continue }
+            let key = OpenKey(rule: i, market: m.id, line: m.outcomes.first?.line, outcome: "", book: nil)
+            open.insert(key)
+            guard !match.open.contains(key), match.seenOpen || initial else { continue }
+            var a = alert(rule, event, at: at)
+            a.marketID = m.id; a.marketName = m.name; a.line = m.outcomes.first?.line
+            a.legs = arb.legs.map { ArbitrageLeg(selection: m.outcomes[$0.outcome].name, book: $0.source.book, price: $0.price) }
+            a.profit = ValueReport.percent(arb.profit)
+            alerts.append(a)
         }
     }
 

@@ -22,6 +22,11 @@ extension Alert {
                          ("to", EventJSON.price(b.to, book: b.book)), ("time", .string(EventJSON.date(b.at)))])
             })),
             ("first", .optionalString(books.first?.book)),
+            ("fair", .optionalString(fair)), ("ev", .optionalString(ev)),
+            ("legs", .array(legs.map { l in
+                .object([("selection", .string(l.selection)), ("book", .string(l.book)), ("price", EventJSON.price(l.price, book: l.book))])
+            })),
+            ("profit", .optionalString(profit)),
             ("incident", incident.map(EventJSON.incident) ?? .null),
             ("status", .optionalString(status?.rawValue)),
         ]
@@ -46,6 +51,10 @@ extension Alert {
 
     /// What happened, in words: the incident, the status, or nothing for a price.
     public var detail: String? {
+        if !legs.isEmpty {
+            return "arbitrage \(profit ?? ""): " + legs.map { "\($0.selection) \($0.price.decimalText) (\($0.book))" }.joined(separator: ", ")
+        }
+        if let ev { return "EV \(ev)" + (fair.map { " against a fair \($0)" } ?? "") }
         if !books.isEmpty {
             let moves = books.map { "\($0.book) \($0.from.decimalText)→\($0.to.decimalText)" }
             return "\(books.count) books: " + moves.joined(separator: ", ") + " (first \(books[0].book))"

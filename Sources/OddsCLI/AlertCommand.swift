@@ -8,6 +8,7 @@ import OddsModel
 import OddsOutput
 import OddsStore
 import OddsTransport
+import OddsValue
 
 extension OddsCommand {
     /// `odds alert RULE...`: a line the moment a rule comes true.
@@ -23,7 +24,8 @@ extension OddsCommand {
             sentence naming the word that is wrong, before anything connects (exit 64). Runs until interrupted, \
             --once (exit 0 after the first alert) or --timeout (exit 10 when nothing fired). Rules:
             \(AlertRule.grammar.split(separator: "\n").map { "  " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
-            (value, arb and stale rules are read but do not fire yet). \
+            (stale rules are read but do not fire yet). Value and arb rules use fair prices as odds value makes \
+            them (--fair, --devig), and a price older than --max-age counts for neither. \
             Example: odds alert 'move any 5% in 30s' 'goal' --provider boltodds --sport all --ndjson
             """)
 
@@ -60,6 +62,7 @@ extension OddsCommand {
         @Option(name: .long, help: ArgumentHelp("POST each alert's JSON object to this URL (retried with backoff; failures are warnings).", valueName: "url"))
         var webhook: String?
 
+        @OptionGroup var value: ValueOptions
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -102,7 +105,9 @@ extension OddsCommand {
         }
 
         func run() async throws {
-            let engine = AlertEngine(rules: try parsedRules(), initial: initial)
+            var engine = AlertEngine(rules: try parsedRules(), initial: initial)
+            engine.valueSettings = try value.settings()
+            engine.ages = PriceAges.registered
             let options = AlertRunOptions(match: match, once: once, timeout: timeout.flatMap(ValueOptions.seconds), delivery: try delivery())
             if case .several(let ids, let all) = providerOption.choice {
                 try await withRuntime(common, sport: sportOption.value) { rt in

@@ -127,3 +127,27 @@ extension AlertEngineTests {
         #expect(try Self.run(["steam 2 books 3% in 60s"], mixed).map(\.count) == [0, 0, 0, 1])
     }
 }
+
+extension AlertEngineTests {
+    @Test("Value and arbitrage fire as they open (not on first sight), once while open, again after they close and reopen")
+    func valueAndArbitrage() throws {
+        func at(_ cAway: String) -> Event {
+            Self.event(["a": ["2.2", "3.4", "3.6"], "b": ["2.0", "3.3", "3.3"], "c": ["2.1", "3.5", cAway]])
+        }
+        // Best prices 2.2 / 3.5 / 3.6: no arbitrage. c's away at 4.6: 1/2.2 + 1/3.5 + 1/4.6 < 1.
+        let steps = [at("3.5"), at("4.6"), at("4.6"), at("3.5"), at("4.6")]
+        let arb = try Self.run(["arb >= 1%"], steps)
+        #expect(arb.map(\.count) == [0, 1, 0, 0, 1])
+        let a = try #require(arb[1].first)
+        #expect(a.legs.map(\.book) == ["a", "c", "c"] && a.legs.map { $0.price.decimalText } == ["2.20", "3.50", "4.60"], "\(a.legs)")
+        #expect(a.profit == "4.42%" && a.kind == "arb" && a.detail?.hasPrefix("arbitrage 4.42%") == true, "\(a.profit ?? "")")
+        #expect(try Self.run(["arb >= 5%"], steps).allSatisfy(\.isEmpty))
+        let value = try Self.run(["value >= 3%"], steps)
+        #expect(value.map { $0.map(\.book) } == [[], ["c"], [], [], ["c"]])
+        let v = try #require(value[1].first)
+        #expect(v.selection == "Chelsea" && v.price?.decimalText == "4.60" && v.ev != nil && v.fair != nil)
+        // Open at first sight: not news, unless --initial.
+        #expect(try Self.run(["arb >= 1%"], [at("4.6")]).map(\.count) == [0])
+        #expect(try Self.run(["arb >= 1%"], [at("4.6")], initial: true).map(\.count) == [1])
+    }
+}
