@@ -17,7 +17,8 @@ extension OddsCommand {
             commandName: "alert",
             abstract: "Be told the moment a price, a move or a goal happens.",
             discussion: """
-            Each RULE is one argument (quote it); every rule is checked against every change of the live feed. \
+            Each RULE is one argument (quote it); without one, the config's [[alerts]] (name = "…", rule = "…") are used. \
+            Every rule is checked against every change of the live feed. \
             A rule fires on the change that makes it true, never on a suspended price, and not on what the first \
             sight of a match already shows (--initial: it does); then, for that selection, only once it has been \
             false again (a level) or its window has passed (a move): one event, one alert. A bad rule is one \
@@ -66,9 +67,6 @@ extension OddsCommand {
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
-            guard !rules.isEmpty else {
-                throw ValidationError("Give at least one rule, such as 'move any 5% in 30s' or goal (see odds alert --help).")
-            }
             _ = try parsedRules()
             if let timeout, (ValueOptions.seconds(timeout) ?? 0) <= 0 {
                 throw ValidationError("--timeout takes a duration such as 30s, 10m or 2h, not '\(timeout)'.")
@@ -104,13 +102,30 @@ extension OddsCommand {
             }
         }
 
-        func run() async throws {
-            var engine = AlertEngine(rules: try parsedRules(), initial: initial)
+        /// The rules given, else the config's `[[alerts]]` (a bad one there is a config error, exit 2).
+        func engine(_ rt: Runtime) throws -> AlertEngine {
+            var list = try parsedRules()
+            if list.isEmpty {
+                list = try rt.config.alerts.map { entry in
+                    do { return try AlertRule.parse(entry.rule, name: entry.name) } catch let e as AlertRuleError {
+                        throw OddsError.config("In [[alerts]] of \(rt.settings.configPath)\(entry.name.map { " (\($0))" } ?? ""): \(e.message)")
+                    }
+                }
+            }
+            guard !list.isEmpty else {
+                throw OddsError.usage("Give at least one rule, such as 'move any 5% in 30s' or goal, or name some under [[alerts]] in the config (see odds alert --help).")
+            }
+            var engine = AlertEngine(rules: list, initial: initial)
             engine.valueSettings = try value.settings()
             engine.ages = PriceAges.registered
+            return engine
+        }
+
+        func run() async throws {
             let options = AlertRunOptions(match: match, once: once, timeout: timeout.flatMap(ValueOptions.seconds), delivery: try delivery())
             if case .several(let ids, let all) = providerOption.choice {
                 try await withRuntime(common, sport: sportOption.value) { rt in
+                    let engine = try engine(rt)
                     let stats = FeedStats()
                     let feed = try await rt.fusedStream(ids, all: all, stats: stats).stream
                     try await runAlerts(feed, stats: stats, engine: engine, options: options, rt)
@@ -118,6 +133,7 @@ extension OddsCommand {
                 return
             }
             try await withRuntime(common, provider: providerOption.provider, sport: sportOption.value) { rt in
+                let engine = try engine(rt)
                 if let path = replay.replay {
                     let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerOption.provider, sport: nil, speed: replay.replaySpeed)
                     try await runAlerts(feed, stats: stats, engine: engine, options: options, rt, replayed: true)

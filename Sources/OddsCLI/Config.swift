@@ -37,6 +37,8 @@ public struct ConfigFile: Sendable {
     /// `[aliases]`: a team name and the name it stands for (`"Man Utd" = "Manchester United"`), for
     /// matching one real match across providers.
     public var aliases: [String: String] = [:]
+    /// `[[alerts]]`: named rules, for `odds alert` without a rule.
+    public var alerts: [ConfigAlert] = []
     /// Per provider: `key`, `url`, `ws_url` and provider options, as strings.
     public var providers: [ProviderID: [String: String]] = [:]
 
@@ -93,6 +95,14 @@ public struct ConfigFile: Sendable {
         if let aliases = table["aliases"]?.table {
             for name in aliases.keys { if let meaning = aliases[name]?.string { config.aliases[name] = meaning } }
         }
+        if let list = table["alerts"]?.array {
+            for (i, item) in list.enumerated() {
+                guard let entry = item.table, let rule = entry["rule"]?.string else {
+                    throw OddsError.config("Alert \(i + 1) under [[alerts]] in \(path) needs rule = \"…\" (and may have a name).")
+                }
+                config.alerts.append(ConfigAlert(name: entry["name"]?.string, rule: rule))
+            }
+        }
         for id in ProviderRegistry.ids {
             guard let section = table[id.configName]?.table else { continue }
             var values: [String: String] = [:]
@@ -107,6 +117,12 @@ public struct ConfigFile: Sendable {
         }
         return config
     }
+}
+
+/// One `[[alerts]]` entry: a rule, and the name its alerts carry.
+public struct ConfigAlert: Sendable, Equatable {
+    public var name: String?
+    public var rule: String
 }
 
 extension ConfigFile {

@@ -70,6 +70,8 @@ enum Docs {
     providers (one row per real match) when no --provider is given; [aliases] maps a team name to the name it \
     stands for ("Man Utd" = "Manchester United") where the shipped table does not join two spellings.
 
+    ALERTS: [[alerts]] tables, each with rule = "…" and a name, are the rules odds alert checks when given none.
+
     HISTORY: history = "PATH" (a SQLite file) or "postgres://…" keeps every change odds stream, watch and dash \
     see without --history; history_days (default 90) is how long changes are kept. --no-history turns it off.
 

@@ -51,6 +51,26 @@ struct AlertCLITests {
         let once = try await CLI.run(["alert", "move any 3% in 30s", "--replay", rec, "--speed", "max", "--ndjson", "--once"])
         #expect(once.status == 0 && Self.lines(once.stdout).count == 1, "\(once.stdout)")
 
+        // Without a rule, the config's [[alerts]]: the same alerts, carrying their name.
+        let config = dir + "/config.toml"
+        try """
+            [[alerts]]
+            name = "fast moves"
+            rule = "move any 3% in 30s"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let named = try await CLI.run(["alert", "--replay", rec, "--speed", "max", "--ndjson"], env: CLI.environment(["ODDS_CONFIG": config]))
+        #expect(named.status == 0, "\(named.stderr)")
+        let fromConfig = Self.lines(named.stdout)
+        #expect(fromConfig.count == moves.count && fromConfig.allSatisfy { $0["name"] as? String == "fast moves" && $0["kind"] as? String == "move" })
+        try """
+            [[alerts]]
+            name = "typo"
+            rule = "move any 3 in 30s"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let typo = try await CLI.run(["alert", "--replay", rec, "--speed", "max"], env: CLI.environment(["ODDS_CONFIG": config]))
+        #expect(typo.status == 2 && typo.stderr.contains("[[alerts]]") && typo.stderr.contains("(typo)") && typo.stderr.contains("word 3"),
+                "\(typo.stderr)")
+
         let team = try #require(moves.first?["home"] as? String)
         let one = try await CLI.run(["alert", "move any 3% in 30s", "--replay", rec, "--speed", "max", "--ndjson", "--match", team])
         let mine = Self.lines(one.stdout)
