@@ -29,6 +29,8 @@ public struct Alert: Sendable, Equatable {
     /// Arbitrage: the best price of each outcome and its book, and the return on the whole stake ("1.20%").
     public var legs: [ArbitrageLeg] = []
     public var profit: String?
+    /// Stale: how long the feed had been silent.
+    public var silentFor: TimeInterval?
     /// The incident or status change that fired it.
     public var incident: Incident?
     public var status: EventStatus?

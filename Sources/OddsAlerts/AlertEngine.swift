@@ -67,6 +67,9 @@ public struct AlertEngine: Sendable {
 
     private var matches: [EventKey: Match] = [:]
     private var observed = 0
+    /// When each provider's feed last said anything, and the stale rules (by index) that fired for it since.
+    private var lastHeard: [ProviderID: Date] = [:]
+    private var staleFired: [ProviderID: Set<Int>] = [:]
     /// Points a move trail keeps at most (the oldest go first).
     static let trailLimit = 256
 
@@ -81,6 +84,9 @@ public struct AlertEngine: Sendable {
     /// The alerts `message` sets off, read from `store` after the message was applied to it.
     public mutating func observe(_ message: FeedMessage, in store: LiveStore) -> [Alert] {
         var alerts: [Alert] = []
+        // Anything from a feed, a heartbeat too, is word that it is alive: its stale rules re-arm.
+        lastHeard[message.provider] = max(lastHeard[message.provider] ?? message.receivedAt, message.receivedAt)
+        staleFired[message.provider] = nil
         for key in Self.events(message) {
             guard let event = store.events[key]?.event else {
                 matches[key] = nil
@@ -96,6 +102,25 @@ public struct AlertEngine: Sendable {
         // Matches the store has let go (ended, removed) are let go here too, now and then.
         observed += 1
         if observed % 4096 == 0 { matches = matches.filter { store.events[$0.key] != nil } }
+        return alerts
+    }
+
+    /// The stale rules' alerts at `now`: each feed of `providers` silent for longer than a rule's limit, once until
+    /// it speaks again. A feed not heard from yet counts from `since` (when the command started).
+    public mutating func tick(now: Date, providers: [ProviderID], since: Date) -> [Alert] {
+        var alerts: [Alert] = []
+        for (i, rule) in rules.enumerated() {
+            guard case .stale(let after) = rule.kind else { continue }
+            for provider in providers {
+                let heard = lastHeard[provider] ?? since
+                let silent = now.timeIntervalSince(heard)
+                guard silent > after, staleFired[provider]?.contains(i) != true else { continue }
+                staleFired[provider, default: []].insert(i)
+                var a = Alert(rule: rule, at: now, provider: provider, eventID: "", home: "\(provider.displayName) feed", away: nil, league: nil)
+                a.silentFor = silent
+                alerts.append(a)
+            }
+        }
         return alerts
     }
 
@@ -130,7 +155,7 @@ public struct AlertEngine: Sendable {
                 checkValue(i, rule, Fraction(edge), strict, values, event, &match, open: &open, at: at, into: &alerts)
             case .arbitrage(let margin, let strict):
                 checkArbitrage(i, rule, Fraction(margin), strict, values, event, &match, open: &open, at: at, into: &alerts)
-            case .stale: break
+            case .stale: break  // by the clock: `tick`
             }
         }
         // What is open now; what was open and is not has closed (and may fire again when it opens again).

@@ -10,8 +10,8 @@ extension Alert {
     public func json(labels: [(String, JSONOutput)] = []) -> JSONOutput {
         var fields: [(String, JSONOutput)] = [
             ("type", .string("alert")), ("rule", .string(rule.text)), ("name", .optionalString(rule.name)), ("kind", .string(kind)),
-            ("time", .string(EventJSON.date(at))), ("provider", .string(provider.rawValue)), ("event", .string(eventID)),
-            ("match", .string(match)), ("home", .string(home)), ("away", .optionalString(away)), ("league", .optionalString(league)),
+            ("time", .string(EventJSON.date(at))), ("provider", .string(provider.rawValue)),
+            ("event", .optionalString(eventID.isEmpty ? nil : eventID)), ("match", .string(match)), ("home", .string(home)), ("away", .optionalString(away)), ("league", .optionalString(league)),
             ("market", .optionalString(marketID)), ("marketName", .optionalString(marketName)), ("line", .optionalString(line)),
             ("selection", .optionalString(selection)), ("book", .optionalString(book)),
             ("price", price.map { EventJSON.price($0, book: book) } ?? .null),
@@ -27,6 +27,7 @@ extension Alert {
                 .object([("selection", .string(l.selection)), ("book", .string(l.book)), ("price", EventJSON.price(l.price, book: l.book))])
             })),
             ("profit", .optionalString(profit)),
+            ("silentSeconds", silentFor.map { .number(String(format: "%.1f", $0)) } ?? .null),
             ("incident", incident.map(EventJSON.incident) ?? .null),
             ("status", .optionalString(status?.rawValue)),
         ]
@@ -51,6 +52,7 @@ extension Alert {
 
     /// What happened, in words: the incident, the status, or nothing for a price.
     public var detail: String? {
+        if let silentFor { return "no message for \(Int(silentFor)) s" }
         if !legs.isEmpty {
             return "arbitrage \(profit ?? ""): " + legs.map { "\($0.selection) \($0.price.decimalText) (\($0.book))" }.joined(separator: ", ")
         }

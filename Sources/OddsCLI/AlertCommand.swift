@@ -25,7 +25,7 @@ extension OddsCommand {
             sentence naming the word that is wrong, before anything connects (exit 64). Runs until interrupted, \
             --once (exit 0 after the first alert) or --timeout (exit 10 when nothing fired). Rules:
             \(AlertRule.grammar.split(separator: "\n").map { "  " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
-            (stale rules are read but do not fire yet). Value and arb rules use fair prices as odds value makes \
+            Value and arb rules use fair prices as odds value makes \
             them (--fair, --devig), and a price older than --max-age counts for neither. \
             Example: odds alert 'move any 5% in 30s' 'goal' --provider boltodds --sport all --ndjson
             """)
@@ -128,7 +128,7 @@ extension OddsCommand {
                     let engine = try engine(rt)
                     let stats = FeedStats()
                     let feed = try await rt.fusedStream(ids, all: all, stats: stats).stream
-                    try await runAlerts(feed, stats: stats, engine: engine, options: options, rt)
+                    try await runAlerts(feed, stats: stats, engine: engine, options: options, rt, providers: ids)
                 }
                 return
             }
@@ -141,7 +141,7 @@ extension OddsCommand {
                 }
                 let stats = FeedStats()
                 let feed = try await rt.preparedProvider(rt.settings.provider).stream(sport: rt.settings.sport, stats: stats)
-                try await runAlerts(feed, stats: stats, engine: engine, options: options, rt)
+                try await runAlerts(feed, stats: stats, engine: engine, options: options, rt, providers: [rt.settings.provider])
             }
         }
     }
@@ -158,68 +158,116 @@ struct AlertRunOptions: Sendable {
 /// Checks the feed against the rules and prints each alert as it fires: one line on a terminal, a TSV row
 /// piped (the header first), a JSON object a line with --ndjson. Ends on a signal, --once, --timeout (exit 10 when
 /// nothing fired), or the end of a replay.
-func runAlerts(_ feed: FeedStream, stats: FeedStats, engine initialEngine: AlertEngine, options: AlertRunOptions, _ rt: Runtime,
-               replayed: Bool = false) async throws {
+func runAlerts(_ feed: FeedStream, stats: FeedStats, engine: AlertEngine, options: AlertRunOptions, _ rt: Runtime,
+               providers: [ProviderID] = [], replayed: Bool = false) async throws {
     let io = rt.io
-    let format = rt.outputFormat
-    let render = rt.renderOptions
     let books = rt.common.bookFilter
-    let fired = ManagedCounter()
     let delivery: AlertDelivery? = options.delivery.isEmpty ? nil : AlertDelivery(
         options: options.delivery, transport: rt.transport, warn: { io.err($0) },
         ring: { if io.stdoutIsTTY { io.out("\u{07}") } else { io.ring() } })
-    let body: @Sendable () async throws -> Void = {
-        var engine = initialEngine
-        var store = LiveStore()
-        var headerDone = false
+    let state = AlertState(engine: engine, format: rt.outputFormat, render: rt.renderOptions, match: options.match, io: io)
+    // The feed's changes, and (for a live feed with a stale rule) the clock once a second.
+    let loop: @Sendable () async throws -> Void = {
         for try await received in feed {
             guard let message = books.apply(received) else { continue }
-            store.apply(message)
-            for alert in engine.observe(message, in: store) {
-                if let wanted = options.match, !AlertMatch.named(wanted, alert, store) { continue }
-                let json = alert.json(labels: render.jsonLabels).rendered
-                switch format {
-                case .json, .ndjson:
-                    io.out(json + "\n")
-                case .table:
-                    io.out(TerminalText.safe(alert.line(render.oddsFormat)) + "\n")
-                case .tsv, .csv:
-                    var text = RecordReporter.render(columns: OddsAlerts.Alert.columns, records: [alert.record(render.oddsFormat)],
-                                                     format: format, options: render)
-                    if headerDone, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }
-                    headerDone = true
-                    io.out(text)
-                }
-                fired.add()
+            for (alert, json) in state.observe(message) {
                 await delivery?.deliver(alert, json: json)
-                if options.once || io.stdoutClosed { return }
+                if options.once { return }
+            }
+            if io.stdoutClosed { return }
+        }
+    }
+    let ticking = !replayed && engine.rules.contains { if case .stale = $0.kind { true } else { false } }
+    let since = Date()
+    let clock: @Sendable () async throws -> Void = {
+        while true {
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            for (alert, json) in state.tick(now: Date(), providers: providers, since: since) {
+                await delivery?.deliver(alert, json: json)
+                if options.once { return }
             }
         }
     }
     let interrupted = try await untilInterrupted {
-        guard let timeout = options.timeout else { return try await body() }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await body() }
-            group.addTask { try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000)) }
+            group.addTask { try await loop() }
+            if ticking { group.addTask { try await clock() } }
+            if let timeout = options.timeout { group.addTask { try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000)) } }
             try await group.next()
             group.cancelAll()
         }
     }
+    let fired = state.fired
     if let delivery {
         // What was handed over is delivered before the end (or given up on, after a while).
         await delivery.finish(timeout: max(options.delivery.execTimeout, 10) + 5)
         let totals = await delivery.totals
         if totals.failed > 0 || totals.dropped > 0 {
-            io.err("\(totals.failed) alert deliver\(totals.failed == 1 ? "y" : "ies") failed, \(totals.dropped) dropped (of \(fired.value) alert(s)).")
+            io.err("\(totals.failed) alert deliver\(totals.failed == 1 ? "y" : "ies") failed, \(totals.dropped) dropped (of \(fired) alert(s)).")
         }
     }
     if replayed {
         rt.reportReplay(stats)
     } else if rt.common.verbose || stats.malformed > 0 || interrupted {
-        io.err("\(fired.value) alert(s); \(stats.frames) messages received, \(stats.malformed) malformed skipped, \(stats.connects) connection(s).")
+        io.err("\(fired) alert(s); \(stats.frames) messages received, \(stats.malformed) malformed skipped, \(stats.connects) connection(s).")
     }
-    if !interrupted, options.timeout != nil, fired.value == 0 {
+    if !interrupted, options.timeout != nil, fired == 0 {
         throw OddsError.quiet("No rule fired within --timeout.")
+    }
+}
+
+/// The engine and the store, shared by the feed's loop and the clock, and the printing of alerts in order.
+/// @unchecked Sendable: every field is touched only with `lock` held.
+final class AlertState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var engine: AlertEngine
+    private var store = LiveStore()
+    private var headerDone = false
+    private var count = 0
+    private let format: OutputFormat
+    private let render: RenderOptions
+    private let match: String?
+    private let io: IOContext
+
+    init(engine: AlertEngine, format: OutputFormat, render: RenderOptions, match: String?, io: IOContext) {
+        self.engine = engine; self.format = format; self.render = render; self.match = match; self.io = io
+    }
+
+    var fired: Int { lock.lock(); defer { lock.unlock() }; return count }
+
+    /// Applies `message` and prints what it sets off; returns each alert with its JSON object, for delivery.
+    func observe(_ message: FeedMessage) -> [(OddsAlerts.Alert, String)] {
+        lock.lock(); defer { lock.unlock() }
+        store.apply(message)
+        return emit(engine.observe(message, in: store))
+    }
+
+    func tick(now: Date, providers: [ProviderID], since: Date) -> [(OddsAlerts.Alert, String)] {
+        lock.lock(); defer { lock.unlock() }
+        return emit(engine.tick(now: now, providers: providers, since: since))
+    }
+
+    private func emit(_ alerts: [OddsAlerts.Alert]) -> [(OddsAlerts.Alert, String)] {
+        var out: [(OddsAlerts.Alert, String)] = []
+        for alert in alerts {
+            if let match, !alert.eventID.isEmpty, !AlertMatch.named(match, alert, store) { continue }
+            let json = alert.json(labels: render.jsonLabels).rendered
+            switch format {
+            case .json, .ndjson:
+                io.out(json + "\n")
+            case .table:
+                io.out(TerminalText.safe(alert.line(render.oddsFormat)) + "\n")
+            case .tsv, .csv:
+                var text = RecordReporter.render(columns: OddsAlerts.Alert.columns, records: [alert.record(render.oddsFormat)],
+                                                 format: format, options: render)
+                if headerDone, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }
+                headerDone = true
+                io.out(text)
+            }
+            count += 1
+            out.append((alert, json))
+        }
+        return out
     }
 }
 
@@ -233,10 +281,3 @@ enum AlertMatch {
     }
 }
 
-/// A count kept from any task. @unchecked Sendable: `_value` is only touched under `lock`.
-final class ManagedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _value = 0
-    var value: Int { lock.lock(); defer { lock.unlock() }; return _value }
-    func add() { lock.lock(); _value += 1; lock.unlock() }
-}

@@ -101,7 +101,7 @@ struct AlertCLITests {
                 "\(run.stderr)")
     }
 
-    @Test("A bad rule is one sentence naming the word, exit 64, before anything connects; --timeout with nothing fired is exit 10")
+    @Test("A bad rule is one sentence naming the word, exit 64, before anything connects; --timeout with nothing fired is exit 10; stale")
     func errors() async throws {
         let bad = try await CLI.run(["alert", #"price "Arsenal" >== 2.50"#, "--provider", "tickodds", "--demo"])
         #expect(bad.status == 64 && bad.stdout.isEmpty)
@@ -110,5 +110,10 @@ struct AlertCLITests {
         #expect(none.status == 64 && none.stderr.contains("at least one rule"))
         let quiet = try await CLI.run(["alert", #"price "Nobody FC" >= 2"#, "--provider", "tickodds", "--demo", "--timeout", "2s"])
         #expect(quiet.status == 10 && quiet.stdout.isEmpty && quiet.stderr.contains("No rule fired within --timeout."), "\(quiet.stderr)")
+        // A frozen simulator sends its snapshot, then only a heartbeat every 15 s: a 2 s silence is stale.
+        let stale = try await CLI.run(["alert", "stale 2s", "--provider", "tickodds", "--demo", "--once", "--timeout", "20s", "--ndjson"])
+        let said = Self.lines(stale.stdout)
+        #expect(stale.status == 0 && said.count == 1 && said.first?["kind"] as? String == "stale" && said.first?["provider"] as? String == "tickodds",
+                "\(stale.stdout) \(stale.stderr)")
     }
 }

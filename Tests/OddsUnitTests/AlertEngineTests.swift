@@ -151,3 +151,27 @@ extension AlertEngineTests {
         #expect(try Self.run(["arb >= 1%"], [at("4.6")], initial: true).map(\.count) == [1])
     }
 }
+
+extension AlertEngineTests {
+    @Test("A stale rule fires once a feed has been silent that long, once, and again only after it has spoken")
+    func stale() throws {
+        var engine = AlertEngine(rules: [try AlertRule.parse("stale 30s")])
+        var store = LiveStore()
+        let start = Self.t0
+        func hear(_ s: Double) {
+            let m = FeedMessage(provider: .tickodds, receivedAt: start.addingTimeInterval(s), update: .heartbeat)
+            store.apply(m)
+            _ = engine.observe(m, in: store)
+        }
+        func tick(_ s: Double) -> Int { engine.tick(now: start.addingTimeInterval(s), providers: [.tickodds, .boltodds], since: start).count }
+        hear(0)
+        #expect(tick(20) == 0)
+        // BoltOdds, never heard from, counts from the start; TickOdds from its last word.
+        let both = engine.tick(now: start.addingTimeInterval(31), providers: [.tickodds, .boltodds], since: start)
+        #expect(both.map(\.provider) == [.tickodds, .boltodds] && both.allSatisfy { $0.kind == "stale" && ($0.silentFor ?? 0) > 30 })
+        #expect(tick(40) == 0)
+        hear(41)
+        #expect(tick(60) == 0)
+        #expect(tick(72) == 1)
+    }
+}
