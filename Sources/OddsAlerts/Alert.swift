@@ -8,6 +8,8 @@ public struct Alert: Sendable, Equatable {
     public var at: Date
     public var provider: ProviderID
     public var eventID: String
+    /// The fused match's id, when several providers are followed.
+    public var fusedMatch: String?
     public var home: String
     public var away: String?
     public var league: String?

@@ -11,7 +11,7 @@ extension Alert {
         var fields: [(String, JSONOutput)] = [
             ("type", .string("alert")), ("rule", .string(rule.text)), ("name", .optionalString(rule.name)), ("kind", .string(kind)),
             ("time", .string(EventJSON.date(at))), ("provider", .string(provider.rawValue)),
-            ("event", .optionalString(eventID.isEmpty ? nil : eventID)), ("match", .string(match)), ("home", .string(home)), ("away", .optionalString(away)), ("league", .optionalString(league)),
+            ("event", .optionalString(eventID.isEmpty ? nil : eventID)), ("fusedMatch", .optionalString(fusedMatch)), ("match", .string(match)), ("home", .string(home)), ("away", .optionalString(away)), ("league", .optionalString(league)),
             ("market", .optionalString(marketID)), ("marketName", .optionalString(marketName)), ("line", .optionalString(line)),
             ("selection", .optionalString(selection)), ("book", .optionalString(book)),
             ("price", price.map { EventJSON.price($0, book: book) } ?? .null),

@@ -165,7 +165,8 @@ func runAlerts(_ feed: FeedStream, stats: FeedStats, engine: AlertEngine, option
     let delivery: AlertDelivery? = options.delivery.isEmpty ? nil : AlertDelivery(
         options: options.delivery, transport: rt.transport, warn: { io.err($0) },
         ring: { if io.stdoutIsTTY { io.out("\u{07}") } else { io.ring() } })
-    let state = AlertState(engine: engine, format: rt.outputFormat, render: rt.renderOptions, match: options.match, io: io)
+    let state = AlertState(engine: engine, format: rt.outputFormat, render: rt.renderOptions, match: options.match, io: io,
+                           fusion: providers.count > 1 ? MatchFusion(names: MatchNames(user: rt.config.aliases)) : nil)
     // The feed's changes, and (for a live feed with a stale rule) the clock once a second.
     let loop: @Sendable () async throws -> Void = {
         for try await received in feed {
@@ -222,6 +223,10 @@ final class AlertState: @unchecked Sendable {
     private let lock = NSLock()
     private var engine: AlertEngine
     private var store = LiveStore()
+    /// With several providers: the real matches, and what was told of each already.
+    private var fusion: MatchFusion?
+    private var deduper = AlertDeduper()
+    private var seen = 0
     private var headerDone = false
     private var count = 0
     private let format: OutputFormat
@@ -229,8 +234,8 @@ final class AlertState: @unchecked Sendable {
     private let match: String?
     private let io: IOContext
 
-    init(engine: AlertEngine, format: OutputFormat, render: RenderOptions, match: String?, io: IOContext) {
-        self.engine = engine; self.format = format; self.render = render; self.match = match; self.io = io
+    init(engine: AlertEngine, format: OutputFormat, render: RenderOptions, match: String?, io: IOContext, fusion: MatchFusion?) {
+        self.engine = engine; self.format = format; self.render = render; self.match = match; self.io = io; self.fusion = fusion
     }
 
     var fired: Int { lock.lock(); defer { lock.unlock() }; return count }
@@ -239,7 +244,17 @@ final class AlertState: @unchecked Sendable {
     func observe(_ message: FeedMessage) -> [(OddsAlerts.Alert, String)] {
         lock.lock(); defer { lock.unlock() }
         store.apply(message)
-        return emit(engine.observe(message, in: store))
+        _ = fusion?.follow(message, in: store)
+        seen += 1
+        if seen % 4096 == 0 { fusion?.prune { store.events[$0] != nil } }
+        var alerts = engine.observe(message, in: store)
+        if fusion != nil {
+            for i in alerts.indices where !alerts[i].eventID.isEmpty {
+                alerts[i].fusedMatch = fusion?.matchID(of: EventKey(provider: alerts[i].provider, id: alerts[i].eventID))
+            }
+            alerts = alerts.filter { deduper.admit($0, match: $0.fusedMatch) }
+        }
+        return emit(alerts)
     }
 
     func tick(now: Date, providers: [ProviderID], since: Date) -> [(OddsAlerts.Alert, String)] {

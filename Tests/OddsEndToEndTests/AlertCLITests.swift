@@ -101,6 +101,24 @@ struct AlertCLITests {
                 "\(run.stderr)")
     }
 
+    @Test("--provider all: one alert a goal of a real match, however many providers tell it; each names its fused match")
+    func fused() async throws {
+        let run = try await CLI.run(["alert", "goal", "--provider", "all", "--sport", "soccer", "--demo", "--ndjson", "--timeout", "12s"],
+                                    env: CLI.environment(["ODDS_DEMO_TICK": "0.05"]), timeout: 90)
+        #expect(run.status == 0, "\(run.stderr)")
+        let goals = Self.lines(run.stdout)
+        #expect(!goals.isEmpty && goals.allSatisfy { $0["fusedMatch"] is String })
+        var told: [String: [(minute: Int, team: String?)]] = [:]
+        for g in goals {
+            let incident = g["incident"] as? [String: Any]
+            let minute = incident?["minute"] as? Int ?? -100, team = incident?["team"] as? String
+            let match = g["fusedMatch"] as? String ?? ""
+            #expect(!(told[match] ?? []).contains { abs($0.minute - minute) <= 2 && ($0.team == nil || team == nil || $0.team == team) },
+                    "\(match) told twice at \(minute)'")
+            told[match, default: []].append((minute, team))
+        }
+    }
+
     @Test("A bad rule is one sentence naming the word, exit 64, before anything connects; --timeout with nothing fired is exit 10; stale")
     func errors() async throws {
         let bad = try await CLI.run(["alert", #"price "Arsenal" >== 2.50"#, "--provider", "tickodds", "--demo"])

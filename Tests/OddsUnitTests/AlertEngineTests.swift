@@ -175,3 +175,35 @@ extension AlertEngineTests {
         #expect(tick(72) == 1)
     }
 }
+
+extension AlertEngineTests {
+    @Test("With several providers, one real match's goal or kick-off is one alert, however many providers tell it")
+    func fusedOnce() throws {
+        let goal = try AlertRule.parse("goal"), kickoff = try AlertRule.parse("kickoff")
+        func told(_ rule: AlertRule, _ provider: ProviderID, _ s: Double, _ incident: Incident?) -> Alert {
+            var a = Alert(rule: rule, at: Self.t0.addingTimeInterval(s), provider: provider, eventID: "e", home: "Arsenal", away: "Chelsea", league: nil)
+            a.incident = incident
+            if incident == nil { a.status = .live }
+            return a
+        }
+        var d = AlertDeduper()
+        let scored = Incident(kind: .goal, minute: 12, team: .home, detail: "Goal", score: Score(home: 1, away: 0))
+        let sameNoTeam = Incident(kind: .goal, minute: 13, team: nil, detail: "Goal")
+        let sameScore = Incident(kind: .goal, minute: 11, team: .home, detail: "Goal", score: Score(home: 1, away: 0))
+        let reply = Incident(kind: .goal, minute: 13, team: .away, detail: "Goal", score: Score(home: 1, away: 1))
+        let later = Incident(kind: .goal, minute: 30, team: .home, detail: "Goal", score: Score(home: 2, away: 1))
+        let admitted = [
+            d.admit(told(goal, .tickodds, 0, scored), match: "m1"),
+            d.admit(told(goal, .boltodds, 2, sameNoTeam), match: "m1"),
+            d.admit(told(goal, .sportsapi, 5, sameScore), match: "m1"),
+            d.admit(told(goal, .boltodds, 20, reply), match: "m1"),
+            d.admit(told(goal, .tickodds, 25, reply), match: "m1"),
+            d.admit(told(goal, .tickodds, 1_000, later), match: "m1"),
+            d.admit(told(goal, .tickodds, 1_001, scored), match: "m2"),
+            d.admit(told(kickoff, .tickodds, 0, nil), match: "m1"),
+            d.admit(told(kickoff, .boltodds, 3, nil), match: "m1"),
+            d.admit(told(goal, .boltodds, 3, scored), match: nil),
+        ]
+        #expect(admitted == [true, false, false, true, false, true, true, true, false, true])
+    }
+}
