@@ -47,7 +47,7 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .executableTarget(name: "OddsBench", dependencies: ["OddsDashboard", "OddsTerminal", "OddsStore", "OddsModel",
-                                                          "OddsProviders", "OddsTransport", "OddsFuzz", "OddsFusion", "OddsValue", "OddsJSON", "OddsTickOdds", "CAllocator",
+                                                          "OddsProviders", "OddsTransport", "OddsFuzz", "OddsFusion", "OddsValue", "OddsJSON", "OddsTickOdds", "CAllocator", "OddsAlerts",
                                                           .product(name: "Logging", package: "swift-log")]),
         .target(name: "OddsModel"),
         // What every command shares (options, the I/O context, the command context): below the providers, whose

@@ -73,9 +73,32 @@ public struct AlertEngine: Sendable {
     /// Points a move trail keeps at most (the oldest go first).
     static let trailLimit = 256
 
+    /// Per rule: the team it names (folded), when it names one rather than a selection's key.
+    private let teamNames: [String?]
+    /// The longest move or steam window: trails not touched for longer are let go.
+    private let longestWindow: TimeInterval
+
     public init(rules: [AlertRule], initial: Bool = false) {
         self.rules = rules
         self.initial = initial
+        teamNames = rules.map { rule in
+            let pattern: SelectionPattern
+            switch rule.kind {
+            case .price(let l): pattern = l.selection
+            case .move(let m): pattern = m.selection
+            case .steam(let s): pattern = s.selection
+            default: return nil
+            }
+            guard case .named(let name, _) = pattern, !SelectionPattern.keys.contains(name.lowercased()) else { return nil }
+            return TeamName.fold(name)
+        }
+        longestWindow = rules.map { rule -> TimeInterval in
+            switch rule.kind {
+            case .move(let m): return m.window
+            case .steam(let s): return s.window
+            default: return 0
+            }
+        }.max() ?? 0
     }
 
     /// Matches followed.
@@ -95,13 +118,24 @@ public struct AlertEngine: Sendable {
             let first = matches[key] == nil
             var match = matches[key] ?? Match()
             let quiet = first && !initial
-            check(event, &match, at: message.receivedAt, quiet: quiet, store: store, into: &alerts)
+            // Only the markets the message can have changed are read (every book of each, for the best price).
+            let touched = first ? nil : Self.markets(message)
+            var scoped = event
+            if let touched { scoped.markets = event.markets.filter { touched.contains($0.id) } }
+            check(scoped, &match, at: message.receivedAt, quiet: quiet, store: store, touched: touched, into: &alerts)
             matches[key] = match
         }
         if case .remove(let id) = message.update { matches[EventKey(provider: message.provider, id: id)] = nil }
         // Matches the store has let go (ended, removed) are let go here too, now and then.
         observed += 1
-        if observed % 4096 == 0 { matches = matches.filter { store.events[$0.key] != nil } }
+        if observed % 4096 == 0 {
+            matches = matches.filter { store.events[$0.key] != nil }
+            // Trails whose last price is older than any window can fire no move: let go.
+            let now = message.receivedAt, longest = longestWindow
+            for key in matches.keys {
+                matches[key]!.trails = matches[key]!.trails.filter { now.timeIntervalSince($0.value.points.last?.at ?? now) <= longest }
+            }
+        }
         return alerts
     }
 
@@ -124,6 +158,16 @@ public struct AlertEngine: Sendable {
         return alerts
     }
 
+    /// The markets a message can have changed (by id); nil for all of them.
+    static func markets(_ message: FeedMessage) -> Set<String>? {
+        switch message.update {
+        case .price(let p): return [p.marketID]
+        case .bookUpsert(let e, _), .bookViews(let e, _): return Set(e.markets.map(\.id))
+        case .scoreboard, .score, .incident, .status: return []
+        default: return nil
+        }
+    }
+
     /// The matches a message can have changed.
     public static func events(_ message: FeedMessage) -> [EventKey] {
         func key(_ id: String) -> [EventKey] { [EventKey(provider: message.provider, id: id)] }
@@ -137,7 +181,8 @@ public struct AlertEngine: Sendable {
         }
     }
 
-    private func check(_ event: Event, _ match: inout Match, at: Date, quiet: Bool, store: LiveStore, into alerts: inout [Alert]) {
+    private func check(_ event: Event, _ match: inout Match, at: Date, quiet: Bool, store: LiveStore, touched: Set<String>?,
+                       into alerts: inout [Alert]) {
         // Margins, fair prices, value and arbitrage are worked out once a message, only when a rule asks; a book
         // whose prices are older than the settings allow counts for none of them.
         let ages = self.ages
@@ -145,7 +190,10 @@ public struct AlertEngine: Sendable {
             ? ValueAnalysis.analyze(event, settings: valueSettings) { market in ages.map { $0.age(of: market, in: event, sources: store, now: at) } ?? 0 }
             : []
         var open = Set<OpenKey>()
+        let teams = [TeamName.fold(event.home), TeamName.fold(event.away ?? "")]
         for (i, rule) in rules.enumerated() {
+            // A rule naming a team is about that team's matches only: others cost one comparison.
+            if let team = teamNames[i], !teams.contains(team) { continue }
             switch rule.kind {
             case .price(let level): checkLevel(i, rule, level, event, &match, at: at, into: &alerts)
             case .move(let move): checkMove(i, rule, move, event, &match, at: at, into: &alerts)
@@ -158,8 +206,9 @@ public struct AlertEngine: Sendable {
             case .stale: break  // by the clock: `tick`
             }
         }
-        // What is open now; what was open and is not has closed (and may fire again when it opens again).
-        match.open = open
+        // What is open now; what was open and is not has closed (and may fire again when it opens again). Markets
+        // the message did not touch keep what they had.
+        match.open = touched.map { t in match.open.filter { !t.contains($0.market) }.union(open) } ?? open
         match.seenOpen = true
         // What is seen now is seen: incidents and status are remembered once every rule has looked.
         for incident in event.incidents { match.incidents.insert(incident.identity) }

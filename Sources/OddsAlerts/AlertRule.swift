@@ -93,6 +93,9 @@ public enum SelectionPattern: Sendable, Equatable {
     case any
     case named(String, line: String?)
 
+    /// Selection keys a rule may name instead of a team.
+    public static let keys: Set<String> = ["home", "draw", "away", "over", "under", "yes", "no", "tie", "x", "1", "2"]
+
     /// Whether a selection of `event`'s market matches: by the selection's id or name, or by the team it stands
     /// for (a result market's home or away).
     public func matches(selectionID: String, selectionName: String, line: String?, event: Event) -> Bool {
@@ -101,6 +104,9 @@ public enum SelectionPattern: Sendable, Equatable {
         let folded = TeamName.fold(name)
         guard !folded.isEmpty else { return false }
         if TeamName.fold(selectionID) == folded || TeamName.fold(selectionName) == folded { return true }
+        // A team stands for its side of a market without a line (the result, the moneyline); a handicap of it
+        // is named with its line ("Arsenal" -1.5).
+        if wantedLine == nil, let line, !line.isEmpty { return false }
         let team = selectionID == "home" ? event.home : selectionID == "away" ? event.away : nil
         return team.map { TeamName.fold($0) == folded } ?? false
     }

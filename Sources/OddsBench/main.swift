@@ -15,6 +15,7 @@
 //   swift run -c release odds-bench ingest FILE [--repeat N] [--json]   (decode + apply throughput; Ingest.swift)
 //   swift run -c release odds-bench value [--games 2000] [--books 8]     (margins, fair, EV, arbitrage; ValueBench.swift)
 //   swift run -c release odds-bench fuzz FILE... [--count 1000000]     (the long fuzz run; FuzzBench.swift)
+//   swift run -c release odds-bench alert FILE [--rules 100]           (what alert rules cost a message; AlertBench.swift)
 import CAllocator
 import Foundation
 import OddsDashboard
@@ -35,6 +36,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "match" {
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "value" {
     exit(ValueBench.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "alert" {
+    exit(AlertBench.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fuzz" {
     exit(FuzzBench.run(Array(CommandLine.arguments.dropFirst(2))))

@@ -92,5 +92,8 @@ struct AlertRuleTests {
         #expect(over.matches(selectionID: "over", selectionName: "Over", line: "2.5", event: event))
         #expect(!over.matches(selectionID: "over", selectionName: "Over", line: "3.5", event: event))
         #expect(SelectionPattern.any.matches(selectionID: "x", selectionName: "y", line: nil, event: event))
+        // A team stands for its side of the result, not of a handicap, unless the rule gives the line.
+        #expect(!arsenal.matches(selectionID: "home", selectionName: "1", line: "-1.5", event: event))
+        #expect(SelectionPattern.named("Arsenal FC", line: "-1.50").matches(selectionID: "home", selectionName: "1", line: "-1.5", event: event))
     }
 }
