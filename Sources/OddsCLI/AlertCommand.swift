@@ -166,7 +166,8 @@ func runAlerts(_ feed: FeedStream, stats: FeedStats, engine: AlertEngine, option
         options: options.delivery, transport: rt.transport, warn: { io.err($0) },
         ring: { if io.stdoutIsTTY { io.out("\u{07}") } else { io.ring() } })
     let state = AlertState(engine: engine, format: rt.outputFormat, render: rt.renderOptions, match: options.match, io: io,
-                           fusion: providers.count > 1 ? MatchFusion(names: MatchNames(user: rt.config.aliases)) : nil)
+                           fusion: providers.count > 1 ? MatchFusion(names: MatchNames(user: rt.config.aliases)) : nil,
+                           limit: options.once ? 1 : nil)
     // The feed's changes, and (for a live feed with a stale rule) the clock once a second.
     let loop: @Sendable () async throws -> Void = {
         for try await received in feed {
@@ -233,9 +234,12 @@ final class AlertState: @unchecked Sendable {
     private let render: RenderOptions
     private let match: String?
     private let io: IOContext
+    /// --once: alerts printed at most (one message can set off several).
+    private let limit: Int?
 
-    init(engine: AlertEngine, format: OutputFormat, render: RenderOptions, match: String?, io: IOContext, fusion: MatchFusion?) {
+    init(engine: AlertEngine, format: OutputFormat, render: RenderOptions, match: String?, io: IOContext, fusion: MatchFusion?, limit: Int?) {
         self.engine = engine; self.format = format; self.render = render; self.match = match; self.io = io; self.fusion = fusion
+        self.limit = limit
     }
 
     var fired: Int { lock.lock(); defer { lock.unlock() }; return count }
@@ -265,6 +269,7 @@ final class AlertState: @unchecked Sendable {
     private func emit(_ alerts: [OddsAlerts.Alert]) -> [(OddsAlerts.Alert, String)] {
         var out: [(OddsAlerts.Alert, String)] = []
         for alert in alerts {
+            if let limit, count >= limit { break }
             if let match, !alert.eventID.isEmpty, !AlertMatch.named(match, alert, store) { continue }
             let json = alert.json(labels: render.jsonLabels).rendered
             switch format {
