@@ -90,6 +90,50 @@ struct AlertSimulatorTests {
             #expect(fired.allSatisfy { !$0.hasSuffix("/") })
         }
     }
+
+    @Test("A book that lags into an arbitrage in the simulator fires arb: its legs make one, each a price its book was seen at")
+    func arbitrage() async throws {
+        try await withSimulator({ $0.enforceRateLimit = false; $0.bookLagChance = 0.5 }) { sim, transport in
+            let client = BoltOddsSocketTests.client(sim, transport)
+            let probe = FeedProbe(FeedRunner.run(client.feedConnections(filters: BoltOddsFilters(sports: ["EPL", "La Liga", "Bundesliga"])),
+                                                 transport: transport, stats: FeedStats()))
+            defer { probe.stop() }
+            try await probe.wait("games with prices") { p in BoltOddsSocketTests.store(p).events.values.contains { !$0.event.markets.isEmpty } }
+            for _ in 0..<40 {
+                await sim.tick()
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+            try await Task.sleep(nanoseconds: 500_000_000)
+            var engine = AlertEngine(rules: [try AlertRule.parse("arb >= 0.1%")])
+            var store = LiveStore()
+            var alerts: [Alert] = []
+            // Each book's available prices in each match, as seen (a leg names the market as value analysis groups it).
+            var seen: [String: Set<String>] = [:]
+            for m in probe.messages {
+                store.apply(m)
+                for key in AlertEngine.events(m) {
+                    guard let e = store.events[key]?.event else { continue }
+                    for market in e.markets {
+                        for s in market.selections where s.isAvailable {
+                            seen["\(e.id)/\(market.book ?? "")", default: []].insert(s.price!.decimalText)
+                        }
+                    }
+                }
+                alerts += engine.observe(m, in: store)
+            }
+            #expect(!alerts.isEmpty, "no book lagged into an arbitrage")
+            for a in alerts {
+                let legs = a.legs
+                #expect(legs.count >= 2 && Set(legs.map(\.selection)).count == legs.count)
+                // 1/Σ(1/price) > 1: an arbitrage, and each leg a price its book was seen at.
+                let sum = legs.reduce(0.0) { $0 + Double($1.price.decimalOdds.denominator) / Double($1.price.decimalOdds.numerator) }
+                #expect(sum < 1, "\(legs.map { "\($0.selection) \($0.price.decimalText)" })")
+                for leg in legs {
+                    #expect(seen["\(a.eventID)/\(leg.book)"]?.contains(leg.price.decimalText) == true, "\(a.match) \(leg.book) \(leg.selection) \(leg.price.decimalText)")
+                }
+            }
+        }
+    }
 }
 
 /// The size of a move, as the tests measure it.
