@@ -34,18 +34,6 @@ public struct IncidentPrices: Sendable, Equatable {
     }
 }
 
-extension Array {
-    /// The index of the first element for which `isAfter` holds, in an array where it holds for a suffix.
-    func partitionPoint(_ isAfter: (Element) -> Bool) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if isAfter(self[mid]) { high = mid } else { low = mid + 1 }
-        }
-        return low
-    }
-}
-
 /// What `history show` works out of a timeline.
 public enum HistoryReport {
     /// When each source first went live, as its stored status changes say.
@@ -55,36 +43,6 @@ public enum HistoryReport {
         return out
     }
 
-    /// Each selection's line per source and book, in the order first seen.
-    public static func lines(_ t: Timeline) -> [SelectionLine] {
-        let kickoffs = kickoffs(t)
-        // Mutated in place (by index): a line's path is never copied as it grows.
-        var index: [LineKey: Int] = [:]
-        var lines: [SelectionLine] = []
-        var paths: [[Rational]] = []
-        for p in t.prices {
-            let key = LineKey(p)
-            let priced = p.odds != nil && !p.suspended
-            let beforeKickoff = kickoffs[p.source].map { p.at < $0 } ?? false
-            if let i = index[key] {
-                lines[i].last = p
-                lines[i].changes += 1
-                if let o = p.odds, !p.suspended {
-                    paths[i].append(o)
-                    if lines[i].high.odds.map({ o > $0 }) ?? true { lines[i].high = p }
-                    if lines[i].low.odds.map({ o < $0 }) ?? true { lines[i].low = p }
-                }
-                if beforeKickoff, priced { lines[i].close = p }
-            } else {
-                index[key] = lines.count
-                lines.append(SelectionLine(open: p, high: p, low: p, last: p, close: beforeKickoff && priced ? p : nil, changes: 1, moves: []))
-                paths.append(priced ? [p.odds!] : [])
-            }
-        }
-        for i in lines.indices { lines[i].moves = sample(paths[i]) }
-        return lines
-    }
-
     /// Cells of a line's sparkline.
     public static let sparkCells = 16
 
@@ -92,16 +50,6 @@ public enum HistoryReport {
     static func sample<T>(_ values: [T]) -> [T] {
         let n = values.count
         return n <= sparkCells ? values : (0..<sparkCells).map { values[min(n - 1, (($0 + 1) * n) / sparkCells - 1)] }
-    }
-
-    /// What tells one selection's line from another: its row in the history, else its names.
-    private struct LineKey: Hashable {
-        var row: Int64
-        var names: [String]
-        init(_ p: StoredPrice) {
-            row = p.selectionRowID
-            names = row != 0 ? [] : [p.source.provider.rawValue, p.source.eventID, p.book, p.marketID, p.line, p.selectionID]
-        }
     }
 
     /// The market a match is mostly priced on: a result or winner market if there is one, else the one that changed most.
@@ -129,32 +77,8 @@ public enum HistoryReport {
         return best.map { ($0.key.0, $0.key.1, $0.key.2) }
     }
 
-    /// For each goal, red card, penalty and VAR decision: the main market's price just before and first after.
-    public static func aroundIncidents(_ t: Timeline) -> [IncidentPrices] {
-        guard let main = mainMarket(t) else { return [] }
-        let incidents = t.incidents.filter { matters($0.incident) }
-        guard !incidents.isEmpty else { return [] }
-        let prices = t.prices.filter { $0.source == main.source && $0.book == main.book && $0.marketID == main.marketID }
-        var names: [String] = []
-        var bySelection: [String: [StoredPrice]] = [:]
-        for p in prices {
-            if bySelection[p.selectionName] == nil { names.append(p.selectionName) }
-            bySelection[p.selectionName, default: []].append(p)
-        }
-        let marketName = prices.first?.marketName ?? main.marketID
-        return incidents.map { i in
-            let selections = names.map { name -> (name: String, before: StoredPrice?, after: StoredPrice?) in
-                let mine = bySelection[name]!
-                // Oldest first: the first at or after the incident splits before from after.
-                let split = mine.partitionPoint { $0.at >= i.at }
-                return (name, split > 0 ? mine[split - 1] : nil, split < mine.count ? mine[split] : nil)
-            }
-            return IncidentPrices(incident: i, marketName: marketName, selections: selections)
-        }
-    }
-
-    /// The same from each selection's line, reading the prices either side of each incident through `before` (the
-    /// latest of these selection rows before a time) and `after` (the first at or after it).
+    /// For each goal, red card, penalty and VAR decision: the main market's price just before and first after, read
+    /// through `before` (the latest of these selection rows before a time) and `after` (the first at or after it).
     static func aroundIncidents(lines: [SelectionLine], incidents all: [StoredIncident],
                                 before: ([Int64], Int64) throws -> StoredPrice?,
                                 after: ([Int64], Int64) throws -> StoredPrice?) rethrows -> [IncidentPrices] {
