@@ -37,6 +37,15 @@ public struct AlertEngine: Sendable {
     private struct Trail {
         var points: [(at: Date, price: Price)] = []
         var firedAt: Date?
+
+        /// Lets go of the prices older than `window` before `at`.
+        mutating func trim(_ window: TimeInterval, at: Date) { points.removeAll { at.timeIntervalSince($0.at) > window } }
+
+        /// Adds a price, letting the oldest go past `AlertEngine.trailLimit`.
+        mutating func add(_ price: Price, at: Date) {
+            if points.count >= AlertEngine.trailLimit { points.removeFirst(points.count - AlertEngine.trailLimit + 1) }
+            points.append((at, price))
+        }
     }
 
     /// One selection of one market, across its books: where a steam rule fires.
@@ -77,6 +86,8 @@ public struct AlertEngine: Sendable {
     private let teamNames: [String?]
     /// The longest move or steam window: trails not touched for longer are let go.
     private let longestWindow: TimeInterval
+    /// Whether a value or arbitrage rule asks for margins and fair prices.
+    private let needsValues: Bool
 
     public init(rules: [AlertRule], initial: Bool = false) {
         self.rules = rules
@@ -99,6 +110,12 @@ public struct AlertEngine: Sendable {
             default: return 0
             }
         }.max() ?? 0
+        needsValues = rules.contains { rule in
+            switch rule.kind {
+            case .value, .arbitrage: return true
+            default: return false
+            }
+        }
     }
 
     /// Matches followed.
@@ -186,7 +203,7 @@ public struct AlertEngine: Sendable {
         // Margins, fair prices, value and arbitrage are worked out once a message, only when a rule asks; a book
         // whose prices are older than the settings allow counts for none of them.
         let ages = self.ages
-        let values: [MarketValue] = rules.contains(where: { if case .value = $0.kind { true } else if case .arbitrage = $0.kind { true } else { false } })
+        let values: [MarketValue] = needsValues
             ? ValueAnalysis.analyze(event, settings: valueSettings) { market in ages.map { $0.age(of: market, in: event, sources: store, now: at) } ?? 0 }
             : []
         var open = Set<OpenKey>()
@@ -262,8 +279,7 @@ public struct AlertEngine: Sendable {
                 let key = MoveKey(rule: i, market: market.id, selection: s.ref, book: market.book ?? "")
                 var trail = match.trails[key] ?? Trail()
                 if trail.points.last?.price.decimalOdds == price.decimalOdds { continue }
-                trail.points.removeAll { at.timeIntervalSince($0.at) > move.window }
-                if trail.points.count >= Self.trailLimit { trail.points.removeFirst(trail.points.count - Self.trailLimit + 1) }
+                trail.trim(move.window, at: at)
                 let armed = trail.firedAt.map { at.timeIntervalSince($0) >= move.window } ?? true
                 if armed, let from = Self.farthest(trail.points, from: price), Self.moved(from.price.decimalOdds, price.decimalOdds, by: move.change) {
                     trail.firedAt = at
@@ -272,7 +288,7 @@ public struct AlertEngine: Sendable {
                     a.price = price; a.from = from.price; a.fromAt = from.at
                     alerts.append(a)
                 }
-                trail.points.append((at, price))
+                trail.add(price, at: at)
                 match.trails[key] = trail
             }
         }
@@ -288,11 +304,8 @@ public struct AlertEngine: Sendable {
                 guard !s.suspended, let price = s.price else { continue }
                 let key = MoveKey(rule: i, market: market.id, selection: s.ref, book: market.book ?? "")
                 var trail = match.trails[key] ?? Trail()
-                trail.points.removeAll { at.timeIntervalSince($0.at) > steam.window }
-                if trail.points.last?.price.decimalOdds != price.decimalOdds {
-                    if trail.points.count >= Self.trailLimit { trail.points.removeFirst(trail.points.count - Self.trailLimit + 1) }
-                    trail.points.append((at, price))
-                }
+                trail.trim(steam.window, at: at)
+                if trail.points.last?.price.decimalOdds != price.decimalOdds { trail.add(price, at: at) }
                 match.trails[key] = trail
                 groups[SteamKey(rule: i, market: market.id, selection: s.ref), default: []].append((market, s, price))
             }
