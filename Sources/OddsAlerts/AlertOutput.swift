@@ -62,7 +62,7 @@ extension Alert {
             return "\(books.count) books: " + moves.joined(separator: ", ") + " (first \(books[0].book))"
         }
         if let i = incident {
-            return [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player].compactMap { $0 }.joined(separator: " ")
+            return i.headline
         }
         return status.map { $0 == .ended ? "full time" : "kick-off" }
     }

@@ -108,8 +108,7 @@ enum HistoryViews {
         if !around.isEmpty {
             out += "\nAround each incident (\(TerminalText.safe(around[0].marketName)), before → after):\n"
             for a in around {
-                let i = a.incident.incident
-                let what = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player].compactMap { $0 }.joined(separator: " ")
+                let what = a.incident.incident.headline
                 let moves = a.selections.map { "\($0.name) \($0.before.map { priceText($0, o.oddsFormat) } ?? "-") → \($0.after.map { priceText($0, o.oddsFormat) } ?? "-")" }
                 out += "  \(time(a.incident.at).dropFirst(11).prefix(12))  " + TerminalText.safe("\(what):  " + moves.joined(separator: "  ")) + "\n"
             }

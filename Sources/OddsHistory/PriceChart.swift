@@ -77,8 +77,7 @@ public struct PriceChart: Sendable, Equatable {
         let marks = t.incidents.compactMap { s -> Mark? in
             let i = s.incident
             guard let symbol = i.markLetter else { return nil }
-            let label = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player].compactMap { $0 }.joined(separator: " ")
-            return Mark(at: s.at, symbol: symbol, label: label)
+            return Mark(at: s.at, symbol: symbol, label: i.headline)
         }
         let times = all.map(\.at) + marks.map(\.at)
         let name = "\(title) · \(chosen.marketName)\(chosen.line.isEmpty ? "" : " " + chosen.line) · \(chosen.selectionName)"

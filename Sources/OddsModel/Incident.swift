@@ -86,6 +86,11 @@ public struct Incident: Hashable, Sendable {
         return "\(minute)'"
     }
 
+    /// "67' Goal Saka": its minute, what it is, and its player, as a short line says it.
+    public var headline: String {
+        [minuteLabel, detail ?? kind.rawValue, player].compactMap { $0 }.joined(separator: " ")
+    }
+
     /// What identifies this incident when it is sent again: the provider's id, else what it says.
     public var identity: String {
         // A card rescinded after it was sent is news: the same id, told again.
