@@ -38,48 +38,36 @@ struct PostgresArray<Element: PostgresArrayEncodable & PostgresNonThrowingEncoda
 enum PostgresArrayReader {
     struct Malformed: Error {}
 
-    /// Calls `element` with each element's bytes (nil for NULL), in order; returns the count.
-    @discardableResult
-    static func read(_ cell: ByteBuffer?, _ element: (inout ByteBuffer?) throws -> Void) throws -> Int {
+    /// Each element of a one-dimensional array of `width`-byte elements, read by `decode` (nil for NULL). An array
+    /// of any other shape, an element of another width, or bytes cut short: `Malformed`.
+    static func elements<T>(_ cell: ByteBuffer?, width: Int, _ decode: (inout ByteBuffer) -> T?) throws -> [T?] {
         guard var buffer = cell else { throw Malformed() }
         guard let dimensions = buffer.readInteger(as: Int32.self), buffer.readInteger(as: Int32.self) != nil,
               buffer.readInteger(as: UInt32.self) != nil else { throw Malformed() }
-        if dimensions == 0 { return 0 }
+        if dimensions == 0 { return [] }
         guard dimensions == 1, let count = buffer.readInteger(as: Int32.self), count >= 0, buffer.readInteger(as: Int32.self) != nil
         else { throw Malformed() }
+        var out: [T?] = []
+        out.reserveCapacity(Int(count))
         for _ in 0..<Int(count) {
             guard let length = buffer.readInteger(as: Int32.self) else { throw Malformed() }
             if length < 0 {
-                var none: ByteBuffer? = nil
-                try element(&none)
-            } else {
-                guard let slice = buffer.readSlice(length: Int(length)) else { throw Malformed() }
-                var bytes: ByteBuffer? = slice
-                try element(&bytes)
+                out.append(nil)
+                continue
             }
+            guard length == width, var bytes = buffer.readSlice(length: width), let value = decode(&bytes) else { throw Malformed() }
+            out.append(value)
         }
-        return Int(count)
+        return out
     }
 
     /// A bigint[]'s elements.
     static func ints(_ cell: ByteBuffer?) throws -> [Int64?] {
-        var out: [Int64?] = []
-        try read(cell) { bytes in
-            guard bytes != nil else { out.append(nil); return }
-            guard bytes!.readableBytes == 8, let v = bytes!.readInteger(as: Int64.self) else { throw Malformed() }
-            out.append(v)
-        }
-        return out
+        try elements(cell, width: 8) { $0.readInteger(as: Int64.self) }
     }
 
     /// A boolean[]'s elements.
     static func bools(_ cell: ByteBuffer?) throws -> [Bool?] {
-        var out: [Bool?] = []
-        try read(cell) { bytes in
-            guard bytes != nil else { out.append(nil); return }
-            guard bytes!.readableBytes == 1, let v = bytes!.readInteger(as: UInt8.self) else { throw Malformed() }
-            out.append(v != 0)
-        }
-        return out
+        try elements(cell, width: 1) { $0.readInteger(as: UInt8.self).map { $0 != 0 } }
     }
 }
