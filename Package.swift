@@ -68,7 +68,7 @@ let package = Package(
         // One row per real match across providers: matching and the fused view.
         .target(name: "OddsFusion", dependencies: ["OddsModel", "OddsStore"]),
         .target(name: "OddsFuzz", dependencies: ["OddsModel", "OddsJSON", "OddsTransport", "OddsProviders"]),
-        .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput", "OddsFusion", "OddsValue"]),
+        .target(name: "OddsDashboard", dependencies: ["OddsModel", "OddsStore", "OddsOutput", "OddsFusion", "OddsValue", "OddsAlerts"]),
         .systemLibrary(name: "CNcursesw"),
         .target(name: "OddsTerminal", dependencies: ["CNcursesw", "OddsDashboard"]),
         .target(name: "OddsJSON"),

@@ -31,8 +31,13 @@ public struct Alert: Sendable, Equatable {
     /// Arbitrage: the best price of each outcome and its book, and the return on the whole stake ("1.20%").
     public var legs: [ArbitrageLeg] = []
     public var profit: String?
-    /// Stale: how long the feed had been silent.
+    /// Stale: how long the feed (or every source of the match) had been silent.
     public var silentFor: TimeInterval?
+    /// Stale: a fused match lost its last live source (each one gone from its feed, or its feed silent).
+    public var sourcesLost = false
+    /// The age of every price the alert used: the price, each book's in a steam move or an arbitrage, and the
+    /// books a fair price was made from.
+    public var ages: [PriceAge] = []
     /// The incident or status change that fired it.
     public var incident: Incident?
     public var status: EventStatus?
@@ -51,6 +56,13 @@ public struct Alert: Sendable, Equatable {
     }
 
     public var match: String { away.map { "\(home) v \($0)" } ?? home }
+}
+
+/// How old one book's price was when an alert used it: seconds since the client last had word that it stands
+/// (nil: not known).
+public struct PriceAge: Sendable, Equatable {
+    public var book: String
+    public var seconds: TimeInterval?
 }
 
 /// One leg of an arbitrage: an outcome's best price and the book offering it.

@@ -9,7 +9,7 @@ import OddsValue
 /// level) or its window has passed (a move): one event, one alert. Memory is bounded by what the store holds:
 /// state is kept per match and let go when the store lets the match go.
 public struct AlertEngine: Sendable {
-    public let rules: [AlertRule]
+    public private(set) var rules: [AlertRule]
     /// Fire on what the first sight of a match already shows.
     public var initial: Bool
     /// How fair prices are made for value and arbitrage rules, and how old a price may be to count.
@@ -72,6 +72,20 @@ public struct AlertEngine: Sendable {
         var steam: [SteamKey: Date] = [:]
         var incidents: Set<String> = []
         var status: EventStatus?
+        /// With several providers: the real match the event belongs to, and when a message last told of the event.
+        var fused: String?
+        var heard: Date?
+        /// The teams and league, to name a match whose events have all gone.
+        var home = "", away: String?, league: String?
+    }
+
+    /// A fused match's source that left its feed while in play, kept until the match is live again or told of.
+    private var lost: [EventKey: Match] = [:]
+    /// Stale rules (by index) that fired for a fused match that lost its last live source, since.
+    private var staleMatches: Set<StaleMatch> = []
+    private struct StaleMatch: Hashable {
+        var rule: Int
+        var match: String
     }
 
     private var matches: [EventKey: Match] = [:]
@@ -83,15 +97,38 @@ public struct AlertEngine: Sendable {
     static let trailLimit = 256
 
     /// Per rule: the team it names (folded), when it names one rather than a selection's key.
-    private let teamNames: [String?]
+    private var teamNames: [String?] = []
     /// The longest move or steam window: trails not touched for longer are let go.
-    private let longestWindow: TimeInterval
+    private var longestWindow: TimeInterval = 0
     /// Whether a value or arbitrage rule asks for margins and fair prices.
-    private let needsValues: Bool
+    private var needsValues = false
 
     public init(rules: [AlertRule], initial: Bool = false) {
         self.rules = rules
         self.initial = initial
+        derive()
+    }
+
+    /// Adds a rule from now on (the dashboard's `a`). Like every rule, it fires on a change that makes it true,
+    /// not on what it first sees.
+    public mutating func add(_ rule: AlertRule) {
+        rules.append(rule)
+        derive()
+    }
+
+    /// Takes each match `store` holds as seen, as it stands (its first sight, firing nothing): for an engine that
+    /// starts on a view already showing matches, whose next change is news.
+    public mutating func prime(_ store: LiveStore, at: Date) {
+        var ignored: [Alert] = []
+        for (key, state) in store.events where matches[key] == nil {
+            var match = Match()
+            check(state.event, &match, at: at, quiet: true, store: store, touched: nil, into: &ignored)
+            matches[key] = match
+        }
+    }
+
+    /// What the rules ask of each change, worked out once for all of them.
+    private mutating func derive() {
         teamNames = rules.map { rule in
             let pattern: SelectionPattern
             switch rule.kind {
@@ -121,19 +158,28 @@ public struct AlertEngine: Sendable {
     /// Matches followed.
     public var count: Int { matches.count }
 
-    /// The alerts `message` sets off, read from `store` after the message was applied to it.
-    public mutating func observe(_ message: FeedMessage, in store: LiveStore) -> [Alert] {
+    /// The alerts `message` sets off, read from `store` after the message was applied to it. With several
+    /// providers, `fusedMatch` names the real match each event belongs to (for `stale`: a match that lost its last
+    /// live source).
+    public mutating func observe(_ message: FeedMessage, in store: LiveStore, fusedMatch: ((EventKey) -> String?)? = nil) -> [Alert] {
         var alerts: [Alert] = []
         // Anything from a feed, a heartbeat too, is word that it is alive: its stale rules re-arm.
         lastHeard[message.provider] = max(lastHeard[message.provider] ?? message.receivedAt, message.receivedAt)
         staleFired[message.provider] = nil
         for key in Self.events(message) {
             guard let event = store.events[key]?.event else {
-                matches[key] = nil
+                leave(key, at: message.receivedAt)
                 continue
             }
             let first = matches[key] == nil
             var match = matches[key] ?? Match()
+            if let fusedMatch {
+                match.fused = fusedMatch(key) ?? match.fused
+                if let id = match.fused, !staleMatches.isEmpty { staleMatches = staleMatches.filter { $0.match != id } }
+            }
+            match.heard = message.receivedAt
+            lost[key] = nil
+            match.home = event.home; match.away = event.away; match.league = event.league
             let quiet = first && !initial
             // Only the markets the message can have changed are read (every book of each, for the best price).
             let touched = first ? nil : Self.markets(message)
@@ -142,11 +188,13 @@ public struct AlertEngine: Sendable {
             check(scoped, &match, at: message.receivedAt, quiet: quiet, store: store, touched: touched, into: &alerts)
             matches[key] = match
         }
-        if case .remove(let id) = message.update { matches[EventKey(provider: message.provider, id: id)] = nil }
+        if case .remove(let id) = message.update { leave(EventKey(provider: message.provider, id: id), at: message.receivedAt) }
         // Matches the store has let go (ended, removed) are let go here too, now and then.
         observed += 1
         if observed % 4096 == 0 {
-            matches = matches.filter { store.events[$0.key] != nil }
+            for key in matches.keys where store.events[key] == nil { leave(key, at: message.receivedAt) }
+            // A source lost long ago whose match said nothing since is let go (its alert, if any, has fired).
+            lost = lost.filter { message.receivedAt.timeIntervalSince($0.value.heard ?? message.receivedAt) < Self.lostLimit }
             // Trails whose last price is older than any window can fire no move: let go.
             let now = message.receivedAt, longest = longestWindow
             for key in matches.keys {
@@ -156,8 +204,21 @@ public struct AlertEngine: Sendable {
         return alerts
     }
 
+    /// Seconds a lost source is remembered without word of its match.
+    static let lostLimit: TimeInterval = 3_600
+
+    /// An event gone from its feed: a fused match's source in play is remembered as lost (`stale`).
+    private mutating func leave(_ key: EventKey, at: Date) {
+        guard let match = matches.removeValue(forKey: key) else { return }
+        if match.fused != nil, match.status?.isInPlay == true, rules.contains(where: { if case .stale = $0.kind { true } else { false } }) {
+            lost[key] = match
+        }
+    }
+
     /// The stale rules' alerts at `now`: each feed of `providers` silent for longer than a rule's limit, once until
-    /// it speaks again. A feed not heard from yet counts from `since` (when the command started).
+    /// it speaks again (a feed not heard from yet counts from `since`, when the command started); and, with several
+    /// providers, each match in play that lost its last live source (each gone from its feed, or its feed silent,
+    /// one at least gone), once until one is told of again.
     public mutating func tick(now: Date, providers: [ProviderID], since: Date) -> [Alert] {
         var alerts: [Alert] = []
         for (i, rule) in rules.enumerated() {
@@ -171,6 +232,43 @@ public struct AlertEngine: Sendable {
                 a.silentFor = silent
                 alerts.append(a)
             }
+            alerts += lostMatches(i, rule, after: after, now: now)
+        }
+        return alerts
+    }
+
+    /// Fused matches in play whose sources have all left their feeds or gone silent past `after`, one at least gone
+    /// (a feed that merely went silent is its own alert, not one for each of its matches).
+    private mutating func lostMatches(_ i: Int, _ rule: AlertRule, after: TimeInterval, now: Date) -> [Alert] {
+        guard !lost.isEmpty || matches.values.contains(where: { $0.fused != nil }) else { return [] }
+        struct Group { var live = false, inPlay = false, gone = false, heard = Date.distantPast, member: (EventKey, Match)? }
+        var groups: [String: Group] = [:]
+        for (key, match) in matches {
+            guard let id = match.fused else { continue }
+            var g = groups[id] ?? Group()
+            let heard = max(match.heard ?? .distantPast, lastHeard[key.provider] ?? .distantPast)
+            if now.timeIntervalSince(heard) <= after { g.live = true }
+            if match.status?.isInPlay == true { g.inPlay = true; g.member = g.member ?? (key, match) }
+            g.heard = max(g.heard, match.heard ?? .distantPast)
+            groups[id] = g
+        }
+        for (key, match) in lost {
+            guard let id = match.fused else { continue }
+            var g = groups[id] ?? Group()
+            g.inPlay = true
+            g.gone = true
+            g.member = g.member ?? (key, match)
+            g.heard = max(g.heard, match.heard ?? .distantPast)
+            groups[id] = g
+        }
+        var alerts: [Alert] = []
+        for (id, g) in groups.sorted(by: { $0.key < $1.key }) where g.inPlay && g.gone && !g.live {
+            guard let (key, match) = g.member, staleMatches.insert(StaleMatch(rule: i, match: id)).inserted else { continue }
+            var a = Alert(rule: rule, at: now, provider: key.provider, eventID: key.id, home: match.home, away: match.away, league: match.league)
+            a.fusedMatch = id
+            a.silentFor = now.timeIntervalSince(g.heard)
+            a.sourcesLost = true
+            alerts.append(a)
         }
         return alerts
     }
@@ -207,10 +305,13 @@ public struct AlertEngine: Sendable {
             ? ValueAnalysis.analyze(event, settings: valueSettings) { market in ages.map { $0.age(of: market, in: event, sources: store, now: at) } ?? 0 }
             : []
         var open = Set<OpenKey>()
+        let start = alerts.count
         let teams = [TeamName.fold(event.home), TeamName.fold(event.away ?? "")]
+        let key = EventKey(provider: event.provider, id: event.id)
         for (i, rule) in rules.enumerated() {
             // A rule naming a team is about that team's matches only: others cost one comparison.
             if let team = teamNames[i], !teams.contains(team) { continue }
+            if let scope = rule.scope, !scope.contains(key) { continue }
             switch rule.kind {
             case .price(let level): checkLevel(i, rule, level, event, &match, at: at, into: &alerts)
             case .move(let move): checkMove(i, rule, move, event, &match, at: at, into: &alerts)
@@ -221,6 +322,15 @@ public struct AlertEngine: Sendable {
             case .arbitrage(let margin, let strict):
                 checkArbitrage(i, rule, Fraction(margin), strict, values, event, &match, open: &open, at: at, into: &alerts)
             case .stale: break  // by the clock: `tick`
+            }
+        }
+        // The age of each price a price rule used (value and arbitrage rules have theirs from the analysis).
+        for j in start..<alerts.count where alerts[j].ages.isEmpty && alerts[j].marketID != nil {
+            let books = alerts[j].books.isEmpty ? [alerts[j].book] : alerts[j].books.map { Optional($0.book) }
+            alerts[j].ages = books.map { book in
+                let market = event.markets.first { $0.id == alerts[j].marketID && $0.book == book }
+                return PriceAge(book: book ?? event.provider.singleBook ?? event.provider.rawValue,
+                                seconds: market.flatMap { m in ages.map { $0.age(of: m, in: event, sources: store, now: at) } ?? nil })
             }
         }
         // What is open now; what was open and is not has closed (and may fire again when it opens again). Markets
@@ -357,6 +467,9 @@ public struct AlertEngine: Sendable {
                     a.price = price
                     a.fair = m.fairPrice(o).map { $0.rounded(places: 2) }
                     a.ev = ValueReport.percent(ev)
+                    // The price, and every fresh book's the fair price was made from.
+                    a.ages = [PriceAge(book: book.source.book, seconds: quote.age)]
+                        + m.books.filter { $0.fresh && $0.source != book.source }.map { PriceAge(book: $0.source.book, seconds: $0.quotes.lazy.compactMap { $0?.age }.first) }
                     alerts.append(a)
                 }
             }
@@ -374,6 +487,7 @@ public struct AlertEngine: Sendable {
             var a = alert(rule, event, at: at)
             a.marketID = m.id; a.marketName = m.name; a.line = m.outcomes.first?.line
             a.legs = arb.legs.map { ArbitrageLeg(selection: m.outcomes[$0.outcome].name, book: $0.source.book, price: $0.price) }
+            a.ages = arb.legs.map { PriceAge(book: $0.source.book, seconds: $0.age) }
             a.profit = ValueReport.percent(arb.profit)
             alerts.append(a)
         }

@@ -28,6 +28,10 @@ extension Alert {
             })),
             ("profit", .optionalString(profit)),
             ("silentSeconds", silentFor.map { .number(String(format: "%.1f", $0)) } ?? .null),
+            ("sourcesLost", .bool(sourcesLost)),
+            ("ages", .array(ages.map { a in
+                .object([("book", .string(a.book)), ("seconds", a.seconds.map { .number(String(format: "%.1f", max(0, $0))) } ?? .null)])
+            })),
             ("incident", incident.map(EventJSON.incident) ?? .null),
             ("status", .optionalString(status?.rawValue)),
         ]
@@ -52,7 +56,9 @@ extension Alert {
 
     /// What happened, in words: the incident, the status, or nothing for a price.
     public var detail: String? {
-        if let silentFor { return "no message for \(Int(silentFor)) s" }
+        if let silentFor {
+            return sourcesLost ? "no live source: last heard \(Int(silentFor)) s ago" : "no message for \(Int(silentFor)) s"
+        }
         if !legs.isEmpty {
             return "arbitrage \(profit ?? ""): " + legs.map { "\($0.selection) \($0.price.decimalText) (\($0.book))" }.joined(separator: ", ")
         }
@@ -67,9 +73,10 @@ extension Alert {
         return status.map { $0 == .ended ? "full time" : "kick-off" }
     }
 
-    /// One line for a person: `19:42:07  move any 5% in 30s  Arsenal v Chelsea  Arsenal 2.00 → 2.11 (pinnacle)`.
+    /// One line for a person: `19:42:07  move any 5% in 30s  Arsenal v Chelsea  Arsenal 2.00 → 2.11 (pinnacle)`
+    /// (without the time where the line's place says it, as in the dashboard's ticker).
     /// Not yet made terminal-safe (the caller does).
-    public func line(_ format: OddsFormat) -> String {
+    public func line(_ format: OddsFormat, time: Bool = true) -> String {
         var what: [String] = []
         if let selection, books.isEmpty {
             var s = selection + (line.map { " " + $0 } ?? "")
@@ -80,6 +87,6 @@ extension Alert {
         }
         if !books.isEmpty, let selection { what.append(selection + (line.map { " " + $0 } ?? "")) }
         if let detail { what.append(detail) }
-        return ([ISODate.timeOfDay(at), rule.name ?? rule.text, match] + what).joined(separator: "  ")
+        return ((time ? [ISODate.timeOfDay(at)] : []) + [rule.name ?? rule.text, match] + what).joined(separator: "  ")
     }
 }

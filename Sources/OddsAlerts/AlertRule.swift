@@ -1,5 +1,6 @@
 import Foundation
 import OddsModel
+import OddsStore
 
 /// One alert rule, as a user writes it on one line (`price "Arsenal" >= 2.50`, `move any 5% in 30s`): what it
 /// watches and when it fires. `AlertRule.parse` reads the text; `text` keeps it as written, for the alert's line.
@@ -9,9 +10,12 @@ public struct AlertRule: Sendable, Equatable {
     /// A name from the config's `[[alerts]]`, when it has one.
     public var name: String?
     public var kind: Kind
+    /// Only these matches (each a provider's event), as for a rule the dashboard adds for its selected row; nil:
+    /// every match.
+    public var scope: Set<EventKey>?
 
-    public init(text: String, name: String? = nil, kind: Kind) {
-        self.text = text; self.name = name; self.kind = kind
+    public init(text: String, name: String? = nil, kind: Kind, scope: Set<EventKey>? = nil) {
+        self.text = text; self.name = name; self.kind = kind; self.scope = scope
     }
 
     public enum Kind: Sendable, Equatable {

@@ -105,13 +105,7 @@ extension OddsCommand {
         /// The rules given, else the config's `[[alerts]]` (a bad one there is a config error, exit 2).
         func engine(_ rt: Runtime) throws -> AlertEngine {
             var list = try parsedRules()
-            if list.isEmpty {
-                list = try rt.config.alerts.map { entry in
-                    do { return try AlertRule.parse(entry.rule, name: entry.name) } catch let e as AlertRuleError {
-                        throw OddsError.config("In [[alerts]] of \(rt.settings.configPath)\(entry.name.map { " (\($0))" } ?? ""): \(e.message)")
-                    }
-                }
-            }
+            if list.isEmpty { list = try rt.configuredAlertRules() }
             guard !list.isEmpty else {
                 throw OddsError.usage("Give at least one rule, such as 'move any 5% in 30s' or goal, or name some under [[alerts]] in the config (see odds alert --help).")
             }
@@ -142,6 +136,17 @@ extension OddsCommand {
                 let stats = FeedStats()
                 let feed = try await rt.preparedProvider(rt.settings.provider).stream(sport: rt.settings.sport, stats: stats)
                 try await runAlerts(feed, stats: stats, engine: engine, options: options, rt, providers: [rt.settings.provider])
+            }
+        }
+    }
+}
+
+extension Runtime {
+    /// The config's `[[alerts]]`, parsed (a bad one is a config error naming its rule, exit 2).
+    func configuredAlertRules() throws -> [AlertRule] {
+        try config.alerts.map { entry in
+            do { return try AlertRule.parse(entry.rule, name: entry.name) } catch let e as AlertRuleError {
+                throw OddsError.config("In [[alerts]] of \(settings.configPath)\(entry.name.map { " (\($0))" } ?? ""): \(e.message)")
             }
         }
     }
@@ -251,7 +256,8 @@ final class AlertState: @unchecked Sendable {
         _ = fusion?.follow(message, in: store)
         seen += 1
         if seen % 4096 == 0 { fusion?.prune { store.events[$0] != nil } }
-        var alerts = engine.observe(message, in: store)
+        let fused = fusion
+        var alerts = engine.observe(message, in: store, fusedMatch: fused.map { f in { f.matchID(of: $0) } })
         if fusion != nil {
             for i in alerts.indices where !alerts[i].eventID.isEmpty {
                 alerts[i].fusedMatch = fusion?.matchID(of: EventKey(provider: alerts[i].provider, id: alerts[i].eventID))

@@ -21,8 +21,11 @@ struct Dash: AsyncParsableCommand {
         Keys: arrows or j/k move, PgUp/PgDn page, g/G first/last, Enter details, Esc back, / filter by team or \
         league (Esc clears), s cycles the sort (kick-off, league, biggest recent price move, latest incident), \
         f pins a favourite team (saved as `favourites` in the config file), o cycles the odds format, p pauses the \
-        view while data keeps flowing, v toggles value mode, ? help, q quits. Needs a terminal; for pipes use \
-        `odds stream`.
+        view while data keeps flowing, v toggles value mode, a writes an alert rule for the selected match, ? help, \
+        q quits. Needs a terminal; for pipes use `odds stream`.
+        Alert rules (the config's [[alerts]], as for `odds alert`, and those a adds for this session, Tab cycling \
+        suggestions for the match's prices) are checked against every change: each alert is a line of the ticker \
+        and marks its row with ! for a minute.
         With --provider all (or a list, or `providers` in the config) each row is one real match fused across the \
         providers: SRC counts its sources (* when they disagree on the score), the header shows each provider's \
         state, and the detail pane's grid is selections × sources with each source's age. A recording of several \
@@ -131,6 +134,9 @@ struct Dash: AsyncParsableCommand {
             model.minEV = try fractionArgument(minEV, option: "--min-ev")
             model.priceAges = .registered
             model.bookShortNames = Runtime.bookShortNames
+            // The config's alert rules are live in the dashboard: each alert in the ticker, its row marked.
+            let rules = try rt.configuredAlertRules()
+            if !rules.isEmpty { model.watch(rules) }
             // Opened before the screen is taken: a history that cannot be written is one sentence on a normal terminal.
             let writer = try rt.historyWriter(history)
             defer { rt.finishHistory(writer) }

@@ -158,16 +158,28 @@ public enum DashboardLayout {
             screen.put(" /\(model.filter)▏  Enter keeps · Esc clears", x: 0, y: y, attributes: .reverse)
             return
         }
+        if let draft = model.ruleDraft {
+            let x = screen.put(" alert: \(TerminalText.safe(draft.text))▏  ", x: 0, y: y, attributes: .reverse)
+            if let error = draft.error {
+                screen.put(error, x: x, y: y, attributes: [.red, .bold, .reverse])
+            } else {
+                screen.put("Tab next suggestion · Enter adds · Esc cancels", x: x, y: y, attributes: .reverse)
+            }
+            return
+        }
         // The longest list of keys that fits; "? help · q quit" always does.
         let variants: [String]
         switch model.mode {
         case .table: variants = [
+             " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · v value · a alert · ? help · q quit",
              " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · v value · ? help · q quit",
+             " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · p pause · v value · a alert · ? help · q quit",
              " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · p pause · v value · ? help · q quit",
             " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · ? help · q quit",
             " Enter detail · / filter · s sort · ? help · q quit",
             " ? help · q quit"]
         case .detail: variants = [
+             " ↑↓/jk scroll · Esc back · o odds · p pause · v value · a alert · ? help · q quit",
              " ↑↓/jk scroll · Esc back · o odds · p pause · v value · ? help · q quit",
             " Esc back · ? help · q quit"]
         }
@@ -270,7 +282,12 @@ public enum DashboardLayout {
             var base: CellAttributes = stale ? .dim : []
             if key == selected { base.insert(.reverse); screen.fill(y: y, attributes: base) }
             let favourite = model.favourites.contains(e.home) || (e.away.map(model.favourites.contains) ?? false)
-            screen.put(favourite ? "★" : " ", x: c.x[0], y: y, attributes: base.union(.yellow))
+            // An alert that fired for the row lately outranks its favourite's star.
+            if model.isAlerted(key) {
+                screen.put("!", x: c.x[0], y: y, attributes: base.union([.magenta, .bold]))
+            } else {
+                screen.put(favourite ? "★" : " ", x: c.x[0], y: y, attributes: base.union(.yellow))
+            }
             let time = stale ? "stale" : ShortClock.label(e, at: model.now, zone: zone, width: c.time)
             screen.put(time, x: c.x[1], y: y, attributes: base.union(e.status == .live && !stale ? .green : []), width: c.time)
             if c.sport > 0 { screen.put(e.sport, x: c.sportX, y: y, attributes: base, width: c.sport) }
@@ -357,10 +374,19 @@ public enum DashboardLayout {
         screen.put("─ Incidents " + String(repeating: "─", count: max(0, screen.width - 12)), x: 0, y: top, attributes: .dim)
         let store = model.shown
         for (i, item) in model.ticker.prefix(lines).enumerated() {
-            let e = store.events[item.key]?.event
-            let match = e?.title ?? "#\(item.key.id)"
-            let line = " \(e.map { EventReporter.incidentLine(item.incident, event: $0) } ?? item.incident.detail ?? item.incident.kind.rawValue)  \(match)"
-            screen.put(line, x: 0, y: top + 1 + i, attributes: item.incident.kind == .goal ? .bold : [])
+            let y = top + 1 + i
+            switch item.news {
+            case .incident(let incident):
+                let e = store.events[item.key]?.event
+                let match = e?.title ?? "#\(item.key.id)"
+                let line = " \(e.map { EventReporter.incidentLine(incident, event: $0) } ?? incident.detail ?? incident.kind.rawValue)  \(match)"
+                screen.put(line, x: 0, y: y, attributes: incident.kind == .goal ? .bold : [])
+            case .alert(let text):
+                let x = screen.put(" ALERT ", x: 0, y: y, attributes: [.magenta, .bold, .reverse])
+                screen.put(" " + TerminalText.safe(text), x: x, y: y, attributes: .magenta)
+            case .note(let text):
+                screen.put(" " + TerminalText.safe(text), x: 0, y: y, attributes: .dim)
+            }
         }
         if model.ticker.isEmpty {
             screen.put(" No incidents yet.", x: 0, y: top + 1, attributes: .dim)
@@ -651,6 +677,7 @@ public enum DashboardLayout {
         "o             odds format",
         "p             pause the view (data keeps flowing)",
         "v             value: margins, EV above the threshold, arbitrage",
+        "a             alert rule for the selected match (Tab: suggestions)",
         "?             this help",
         "q             quit",
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import OddsAlerts
 import OddsFusion
 import OddsModel
 import OddsStore
@@ -47,11 +48,28 @@ public enum DashboardMode: Hashable, Sendable {
     case detail(EventKey)
 }
 
-/// An incident for the ticker, with its match.
+/// A line of the ticker: an incident or a fired alert, with its match.
 public struct TickerItem: Hashable, Sendable {
     public var at: Date
     public var key: EventKey
-    public var incident: Incident
+    public var news: News
+
+    public enum News: Hashable, Sendable {
+        case incident(Incident)
+        /// An alert rule fired: its line (rule, match, what happened).
+        case alert(String)
+        /// A rule was added (`a`).
+        case note(String)
+    }
+
+    public init(at: Date, key: EventKey, incident: Incident) { self.init(at: at, key: key, news: .incident(incident)) }
+    public init(at: Date, key: EventKey, news: News) { self.at = at; self.key = key; self.news = news }
+
+    /// The incident, when the line is one.
+    public var incident: Incident? {
+        if case .incident(let i) = news { return i }
+        return nil
+    }
 }
 
 /// The dashboard's whole state: a pure value, changed only by `update`.
@@ -120,6 +138,19 @@ public struct DashboardModel: Sendable {
     /// above or on it, the ticker, the header's state, a key, a tick or a resize. Changes to rows off screen
     /// draw nothing.
     public internal(set) var needsDraw = true
+    /// Alert rules checked against every change (the config's `[[alerts]]`, and what `a` adds); nil: none.
+    public internal(set) var alerts: AlertEngine?
+    /// Rows an alert fired for, and when: the row is marked for `alertMarkSeconds`.
+    public internal(set) var alerted: [EventKey: Date] = [:]
+    public var alertMarkSeconds: TimeInterval = 60
+    /// Alerts that fired (the ticker keeps the newest).
+    public internal(set) var alertsFired = 0
+    /// `a`: the rule being written for a match.
+    public internal(set) var ruleDraft: RuleDraft?
+    /// A fused match's incident told by several sources is one alert.
+    var alertDeduper = AlertDeduper()
+    /// When the dashboard started: a feed never heard from is silent since then (stale rules).
+    let startedAt: Date
 
     /// A dashboard of `provider`; with `fusing` (several providers: `dash --provider all`), of fused matches,
     /// the header showing each of `fusing`'s connections, and team names matched with `names`.
@@ -135,6 +166,7 @@ public struct DashboardModel: Sendable {
         self.favourites = Set(favourites)
         self.stalenessBound = stalenessBound
         self.now = now
+        self.startedAt = now
     }
 
     public var paused: Bool { frozen != nil }
@@ -321,6 +353,7 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
             }
             if let id = m.update.eventID { touched = [EventKey(provider: m.provider, id: id)] }
         }
+        if model.alerts != nil { model.checkAlerts(m) }
         model.now = max(model.now, m.receivedAt)
         for key in touched where model.trails.awaitsChange(key) {
             model.trails.mainLine(key, model.mainPrices(key), at: m.receivedAt)
@@ -359,6 +392,7 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
             if !model.paused { model.followRows(model.fused!.touchedRows) }
         }
         model.syncRows()
+        model.tickAlerts(date)
         return []
     case .resize(let w, let h):
         model.width = w
@@ -431,11 +465,13 @@ extension DashboardModel {
         if i >= scroll + n { scroll = i - n + 1 }
     }
 
-    /// An incident for the ticker (the newest 100 are kept).
+    /// A line for the ticker (the newest 100 are kept).
     mutating func tell(_ item: TickerItem) {
         ticker.insert(item, at: 0)
         if ticker.count > 100 { ticker.removeLast(ticker.count - 100) }
-        if PriceTrails.marks(item.incident) { trails.mark(item.incident, row: item.key, at: item.at, prices: mainPrices(item.key)) }
+        if let incident = item.incident, PriceTrails.marks(incident) {
+            trails.mark(incident, row: item.key, at: item.at, prices: mainPrices(item.key))
+        }
     }
 
     /// The 1 / X / 2 cells' prices of a row as it stands (nil: suspended, or no price).
@@ -454,6 +490,10 @@ extension DashboardModel {
     }
 
     mutating func handle(_ key: Key) -> [DashboardEffect] {
+        if ruleDraft != nil {
+            editRule(key)
+            return []
+        }
         if editingFilter {
             switch key {
             case .escape: filter = ""; editingFilter = false
@@ -492,6 +532,7 @@ extension DashboardModel {
             oddsFormat = all[(all.firstIndex(of: oddsFormat)! + 1) % all.count]
         case .character("p"): frozen = frozen == nil ? live : nil
         case .character("v"): valueMode.toggle()
+        case .character("a"): startRule()
         case .character("f"):
             let order = self.order
             guard let key = selected ?? (order.count > 0 ? order.key(at: 0) : nil), let e = shown.events[key]?.event else { return [] }

@@ -36,6 +36,9 @@ struct AlertCLITests {
             let to = try #require(Self.decimal(m["price"])), from = try #require(Self.decimal(m["from"]))
             #expect(abs(to / from - 1) >= 0.03 - 1e-9, "\(m)")
             #expect(m["type"] as? String == "alert" && m["replay"] as? Bool == true && m["fromTime"] is String)
+            // The age of the price it used, at its book.
+            let ages = try #require(m["ages"] as? [[String: Any]], "\(m)")
+            #expect(ages.count == 1 && ages[0]["book"] as? String == m["book"] as? String && ages[0]["seconds"] is NSNumber, "\(ages)")
         }
         // A level already true at first sight is not news: the draw's price is never below 1.01, so it never fires.
         #expect(!alerts.contains { $0["kind"] as? String == "price" })

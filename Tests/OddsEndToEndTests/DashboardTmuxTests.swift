@@ -101,6 +101,35 @@ struct DashboardTmuxTests {
         #expect(try HistoryCLITests.count(db, "source") > 0)
     }
 
+    @Test("The config's alert rules are live: an alert in the ticker and its row marked; a adds a rule for the selected match")
+    func alerts() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-alerts-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home + "/odds", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try """
+            [[alerts]]
+            name = "any move"
+            rule = "move any 1% in 60s"
+            """.write(toFile: home + "/odds/config.toml", atomically: true, encoding: .utf8)
+        try await Self.withSession { session in
+            try await session.start("env -i PATH=/usr/bin:/bin HOME=\(home) XDG_CONFIG_HOME=\(home) LANG=C.UTF-8 TERM=xterm-256color "
+                                    + "ODDS_DEMO_TICK=0.3 \(CLI.binary.path) dash --provider tickodds --demo; echo EXIT=$?")
+            _ = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Le") }
+            let fired = try await session.waitFor("an alert in the ticker", timeout: 45) { $0.contains(" ALERT  any move") }
+            // The row it fired for is marked.
+            #expect(Self.table(fired).split(separator: "\n").contains { $0.hasPrefix("!") }, "\(fired)")
+            try await session.keys("a")
+            let draft = try await session.waitFor("the rule prompt") { $0.contains("alert: price \"") }
+            #expect(draft.contains("Tab next suggestion"))
+            try await session.keys("Tab")
+            try await session.keys("Enter")
+            try await session.waitFor("the rule added") { $0.contains("alert rule added for this session") }
+            try await session.keys("q")
+            let after = try await session.waitFor("exit", timeout: 15) { Self.exitLine($0) != nil }
+            #expect(Self.exitLine(after) == "EXIT=0")
+        }
+    }
+
     @Test("Fills with matches, updates without a key, filters, opens details, quits and leaves the terminal sane")
     func interactive() async throws { try await Self.withSession { session in
         try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo; echo EXIT=$?")

@@ -48,8 +48,9 @@ struct AlertEngineTests {
         #expect(fired.map(\.count) == [0, 0, 1, 0, 0, 0, 0, 1])
         let a = try #require(fired[2].first)
         #expect(a.price?.decimalText == "2.50" && a.book == "a" && a.selection == "Arsenal" && a.kind == "price" && a.match == "Arsenal v Chelsea")
-        // The best across books: b's 2.50 while a's is 2.40.
+        // The best across books: b's 2.50 while a's is 2.40. No ages were asked for: the age is not known.
         #expect(fired[7].first?.book == "b")
+        #expect(fired[7].first?.ages == [PriceAge(book: "b", seconds: nil)])
         // With --initial, the first sight counts.
         #expect(try Self.run([#"price "Arsenal" >= 2.50"#], [steps[0]], initial: true).map(\.count) == [1])
         // At one book only.
@@ -141,11 +142,15 @@ extension AlertEngineTests {
         let a = try #require(arb[1].first)
         #expect(a.legs.map(\.book) == ["a", "c", "c"] && a.legs.map { $0.price.decimalText } == ["2.20", "3.50", "4.60"], "\(a.legs)")
         #expect(a.profit == "4.42%" && a.kind == "arb" && a.detail?.hasPrefix("arbitrage 4.42%") == true, "\(a.profit ?? "")")
+        // Every leg's age (the run's prices arrive whole, so each is as old as its message).
+        #expect(a.ages.map(\.book) == ["a", "c", "c"] && a.ages.allSatisfy { $0.seconds == 0 }, "\(a.ages)")
         #expect(try Self.run(["arb >= 5%"], steps).allSatisfy(\.isEmpty))
         let value = try Self.run(["value >= 3%"], steps)
         #expect(value.map { $0.map(\.book) } == [[], ["c"], [], [], ["c"]])
         let v = try #require(value[1].first)
         #expect(v.selection == "Chelsea" && v.price?.decimalText == "4.60" && v.ev != nil && v.fair != nil)
+        // The price's age, then each book's the fair price was made from.
+        #expect(v.ages.map(\.book) == ["c", "a", "b"], "\(v.ages)")
         // Open at first sight: not news, unless --initial.
         #expect(try Self.run(["arb >= 1%"], [at("4.6")]).map(\.count) == [0])
         #expect(try Self.run(["arb >= 1%"], [at("4.6")], initial: true).map(\.count) == [1])
@@ -205,5 +210,66 @@ extension AlertEngineTests {
             d.admit(told(goal, .boltodds, 3, scored), match: nil),
         ]
         #expect(admitted == [true, false, false, true, false, true, true, true, false, true])
+    }
+}
+
+extension AlertEngineTests {
+    @Test("stale with several providers: a match in play that lost its last live source fires once, again after it is back and lost again")
+    func lostSource() throws {
+        var engine = AlertEngine(rules: [try AlertRule.parse("stale 30s")])
+        var store = LiveStore()
+        let start = Self.t0
+        // Two providers' events of one real match, and a match not yet started of one provider only.
+        let matchOf: (EventKey) -> String? = { $0.id == "p1" ? "m2" : "m1" }
+        func send(_ provider: ProviderID, _ s: Double, _ update: FeedUpdate) {
+            let m = FeedMessage(provider: provider, receivedAt: start.addingTimeInterval(s), update: update)
+            store.apply(m)
+            _ = engine.observe(m, in: store, fusedMatch: matchOf)
+        }
+        func event(_ provider: ProviderID, _ id: String, status: EventStatus = .live) -> Event {
+            var e = Self.event(["a": ["2.0", "3.3", "3.5"]], status: status)
+            e.provider = provider
+            e.id = id
+            return e
+        }
+        func lost(_ s: Double) -> [Alert] {
+            engine.tick(now: start.addingTimeInterval(s), providers: [.tickodds, .boltodds], since: start).filter(\.sourcesLost)
+        }
+        send(.tickodds, 0, .upsert(event(.tickodds, "t1")))
+        send(.boltodds, 0, .upsert(event(.boltodds, "b1")))
+        send(.boltodds, 0, .upsert(event(.boltodds, "p1", status: .scheduled)))
+        // One source gone, the other live: nothing.
+        send(.boltodds, 5, .remove(eventID: "b1"))
+        #expect(lost(10).isEmpty)
+        // The other gone too: the match has no live source.
+        send(.tickodds, 12, .remove(eventID: "t1"))
+        let fired = lost(13)
+        #expect(fired.count == 1)
+        let a = try #require(fired.first)
+        #expect(a.fusedMatch == "m1" && a.match == "Arsenal v Chelsea" && a.kind == "stale" && a.detail?.hasPrefix("no live source") == true, "\(a)")
+        #expect(lost(20).isEmpty)
+        // Back, then gone again: once more. A match not in play that goes is not news.
+        send(.tickodds, 25, .upsert(event(.tickodds, "t1")))
+        #expect(lost(26).isEmpty)
+        send(.tickodds, 27, .remove(eventID: "t1"))
+        send(.boltodds, 27, .remove(eventID: "p1"))
+        #expect(lost(28).map(\.fusedMatch) == ["m1"])
+        // One source gone while the other's feed is silent past the limit: lost as well.
+        var engine2 = AlertEngine(rules: [try AlertRule.parse("stale 30s")])
+        var store2 = LiveStore()
+        for (p, id, s) in [(ProviderID.tickodds, "t1", 0.0), (.boltodds, "b1", 0.0)] {
+            let m = FeedMessage(provider: p, receivedAt: start.addingTimeInterval(s), update: .upsert(event(p, id)))
+            store2.apply(m)
+            _ = engine2.observe(m, in: store2, fusedMatch: matchOf)
+        }
+        for s in stride(from: 5.0, through: 40, by: 5) {
+            let m = FeedMessage(provider: .boltodds, receivedAt: start.addingTimeInterval(s), update: s == 40 ? .remove(eventID: "b1") : .heartbeat)
+            store2.apply(m)
+            _ = engine2.observe(m, in: store2, fusedMatch: matchOf)
+        }
+        let silent = engine2.tick(now: start.addingTimeInterval(41), providers: [.tickodds, .boltodds], since: start)
+        #expect(silent.filter(\.sourcesLost).map(\.fusedMatch) == ["m1"])
+        // Both present, a feed merely silent: the feed's alert, not one for each of its matches.
+        #expect(silent.filter { !$0.sourcesLost }.map(\.provider) == [.tickodds])
     }
 }
