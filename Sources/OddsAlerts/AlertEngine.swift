@@ -39,7 +39,30 @@ public struct AlertEngine: Sendable {
         var firedAt: Date?
 
         /// Lets go of the prices older than `window` before `at`.
-        mutating func trim(_ window: TimeInterval, at: Date) { points.removeAll { at.timeIntervalSince($0.at) > window } }
+        mutating func trim(_ window: TimeInterval, at: Date) {
+            // Oldest first: what is too old is a prefix.
+            let old = points.prefix { at.timeIntervalSince($0.at) > window }.count
+            if old > 0 { points.removeFirst(old) }
+        }
+
+        /// A move rule's step: a price that differs from the last one is added; returns the point it moved from when
+        /// that is at least `change` within `window` and the rule is armed (its last alert a window ago).
+        mutating func move(to price: Price, at: Date, window: TimeInterval, change: Rational) -> (at: Date, price: Price)? {
+            if points.last?.price.decimalOdds == price.decimalOdds { return nil }
+            trim(window, at: at)
+            defer { add(price, at: at) }
+            guard firedAt.map({ at.timeIntervalSince($0) >= window }) ?? true,
+                  let from = AlertEngine.farthest(points, from: price),
+                  AlertEngine.moved(from.price.decimalOdds, price.decimalOdds, by: change) else { return nil }
+            firedAt = at
+            return from
+        }
+
+        /// A steam rule's step: the window kept, a price that differs from the last one added.
+        mutating func record(_ price: Price, at: Date, window: TimeInterval) {
+            trim(window, at: at)
+            if points.last?.price.decimalOdds != price.decimalOdds { add(price, at: at) }
+        }
 
         /// Adds a price, letting the oldest go past `AlertEngine.trailLimit`.
         mutating func add(_ price: Price, at: Date) {
@@ -171,8 +194,10 @@ public struct AlertEngine: Sendable {
                 leave(key, at: message.receivedAt)
                 continue
             }
-            let first = matches[key] == nil
-            var match = matches[key] ?? Match()
+            // Taken out while it changes, so that its trails are changed in place, not copied.
+            let held = matches.removeValue(forKey: key)
+            let first = held == nil
+            var match = held ?? Match()
             if let fusedMatch {
                 match.fused = fusedMatch(key) ?? match.fused
                 if let id = match.fused, !staleMatches.isEmpty { staleMatches = staleMatches.filter { $0.match != id } }
@@ -387,19 +412,12 @@ public struct AlertEngine: Sendable {
             for s in market.selections where move.selection.matches(selectionID: s.id, selectionName: s.name, line: s.line, event: event) {
                 guard !s.suspended, let price = s.price else { continue }
                 let key = MoveKey(rule: i, market: market.id, selection: s.ref, book: market.book ?? "")
-                var trail = match.trails[key] ?? Trail()
-                if trail.points.last?.price.decimalOdds == price.decimalOdds { continue }
-                trail.trim(move.window, at: at)
-                let armed = trail.firedAt.map { at.timeIntervalSince($0) >= move.window } ?? true
-                if armed, let from = Self.farthest(trail.points, from: price), Self.moved(from.price.decimalOdds, price.decimalOdds, by: move.change) {
-                    trail.firedAt = at
-                    var a = alert(rule, event, at: at)
-                    a.marketID = market.id; a.marketName = market.name; a.line = s.line; a.selection = s.name; a.book = market.book
-                    a.price = price; a.from = from.price; a.fromAt = from.at
-                    alerts.append(a)
-                }
-                trail.add(price, at: at)
-                match.trails[key] = trail
+                // Changed in place, with one lookup.
+                guard let from = match.trails[key, default: Trail()].move(to: price, at: at, window: move.window, change: move.change) else { continue }
+                var a = alert(rule, event, at: at)
+                a.marketID = market.id; a.marketName = market.name; a.line = s.line; a.selection = s.name; a.book = market.book
+                a.price = price; a.from = from.price; a.fromAt = from.at
+                alerts.append(a)
             }
         }
     }
@@ -413,10 +431,7 @@ public struct AlertEngine: Sendable {
             for s in market.selections where steam.selection.matches(selectionID: s.id, selectionName: s.name, line: s.line, event: event) {
                 guard !s.suspended, let price = s.price else { continue }
                 let key = MoveKey(rule: i, market: market.id, selection: s.ref, book: market.book ?? "")
-                var trail = match.trails[key] ?? Trail()
-                trail.trim(steam.window, at: at)
-                if trail.points.last?.price.decimalOdds != price.decimalOdds { trail.add(price, at: at) }
-                match.trails[key] = trail
+                match.trails[key, default: Trail()].record(price, at: at, window: steam.window)
                 groups[SteamKey(rule: i, market: market.id, selection: s.ref), default: []].append((market, s, price))
             }
         }

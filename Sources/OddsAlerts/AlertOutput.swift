@@ -27,16 +27,23 @@ extension Alert {
                 .object([("selection", .string(l.selection)), ("book", .string(l.book)), ("price", EventJSON.price(l.price, book: l.book))])
             })),
             ("profit", .optionalString(profit)),
-            ("silentSeconds", silentFor.map { .number(String(format: "%.1f", $0)) } ?? .null),
+            ("silentSeconds", silentFor.map { .number(Self.tenths($0)) } ?? .null),
             ("sourcesLost", .bool(sourcesLost)),
             ("ages", .array(ages.map { a in
-                .object([("book", .string(a.book)), ("seconds", a.seconds.map { .number(String(format: "%.1f", max(0, $0))) } ?? .null)])
+                .object([("book", .string(a.book)), ("seconds", a.seconds.map { .number(Self.tenths($0)) } ?? .null)])
             })),
             ("incident", incident.map(EventJSON.incident) ?? .null),
             ("status", .optionalString(status?.rawValue)),
         ]
         fields += labels
         return .object(fields)
+    }
+
+    /// Seconds to a tenth, as JSON number text ("12.3"); never negative.
+    static func tenths(_ seconds: TimeInterval) -> String {
+        guard seconds.isFinite, seconds > 0 else { return "0.0" }
+        let t = Int((seconds * 10).rounded())
+        return "\(t / 10).\(t % 10)"
     }
 
     /// The cells of `columns`, in order.
