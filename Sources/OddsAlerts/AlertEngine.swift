@@ -33,39 +33,31 @@ public struct AlertEngine: Sendable {
         var book: String
     }
 
-    /// A move rule's recent prices of one selection at one book, oldest first, and when it last fired.
+    /// One selection of one market at one book.
+    private struct PriceKey: Hashable {
+        var market: String
+        var selection: SelectionRef
+        var book: String
+    }
+
+    /// A selection's recent prices at one book, oldest first, kept for the longest move or steam window: one trail
+    /// for every move and steam rule, each reading the part within its own window.
     private struct Trail {
         var points: [(at: Date, price: Price)] = []
-        var firedAt: Date?
 
-        /// Lets go of the prices older than `window` before `at`.
-        mutating func trim(_ window: TimeInterval, at: Date) {
-            // Oldest first: what is too old is a prefix.
+        /// The prices the selection stood at within `window` before `at`: those set within it, and the one it stood
+        /// at when the window began (set before it).
+        func within(_ window: TimeInterval, at: Date) -> ArraySlice<(at: Date, price: Price)> {
+            // Oldest first: what was set before the window is a prefix, and its last one still stood in it.
+            points[max(0, points.prefix { at.timeIntervalSince($0.at) > window }.count - 1)...]
+        }
+
+        /// Keeps what stood within `window` before `at`, and adds `price` where it differs from the last one (the
+        /// oldest let go past `AlertEngine.trailLimit`).
+        mutating func record(_ price: Price, at: Date, keep window: TimeInterval) {
             let old = points.prefix { at.timeIntervalSince($0.at) > window }.count
-            if old > 0 { points.removeFirst(old) }
-        }
-
-        /// A move rule's step: a price that differs from the last one is added; returns the point it moved from when
-        /// that is at least `change` within `window` and the rule is armed (its last alert a window ago).
-        mutating func move(to price: Price, at: Date, window: TimeInterval, change: Rational) -> (at: Date, price: Price)? {
-            if points.last?.price.decimalOdds == price.decimalOdds { return nil }
-            trim(window, at: at)
-            defer { add(price, at: at) }
-            guard firedAt.map({ at.timeIntervalSince($0) >= window }) ?? true,
-                  let from = AlertEngine.farthest(points, from: price),
-                  AlertEngine.moved(from.price.decimalOdds, price.decimalOdds, by: change) else { return nil }
-            firedAt = at
-            return from
-        }
-
-        /// A steam rule's step: the window kept, a price that differs from the last one added.
-        mutating func record(_ price: Price, at: Date, window: TimeInterval) {
-            trim(window, at: at)
-            if points.last?.price.decimalOdds != price.decimalOdds { add(price, at: at) }
-        }
-
-        /// Adds a price, letting the oldest go past `AlertEngine.trailLimit`.
-        mutating func add(_ price: Price, at: Date) {
+            if old > 1 { points.removeFirst(old - 1) }
+            guard points.last?.price.decimalOdds != price.decimalOdds else { return }
             if points.count >= AlertEngine.trailLimit { points.removeFirst(points.count - AlertEngine.trailLimit + 1) }
             points.append((at, price))
         }
@@ -91,7 +83,9 @@ public struct AlertEngine: Sendable {
         var open: Set<OpenKey> = []
         var seenOpen = false
         var levels: [LevelKey: Level] = [:]
-        var trails: [MoveKey: Trail] = [:]
+        var trails: [PriceKey: Trail] = [:]
+        /// When each move rule last fired for a selection at a book.
+        var moved: [MoveKey: Date] = [:]
         var steam: [SteamKey: Date] = [:]
         var incidents: Set<String> = []
         var status: EventStatus?
@@ -224,6 +218,7 @@ public struct AlertEngine: Sendable {
             let now = message.receivedAt, longest = longestWindow
             for key in matches.keys {
                 matches[key]!.trails = matches[key]!.trails.filter { now.timeIntervalSince($0.value.points.last?.at ?? now) <= longest }
+                matches[key]!.moved = matches[key]!.moved.filter { now.timeIntervalSince($0.value) < longest }
             }
         }
         return alerts
@@ -333,14 +328,18 @@ public struct AlertEngine: Sendable {
         let start = alerts.count
         let teams = [TeamName.fold(event.home), TeamName.fold(event.away ?? "")]
         let key = EventKey(provider: event.provider, id: event.id)
+        // The prices move and steam rules looked at: recorded in their trails once every move rule has read the
+        // trails as they were (a move is from an earlier price), before the steam rules read them.
+        var recorded: [PriceKey: Price] = [:]
+        var steamGroups: [(Int, AlertRule, AlertRule.Steam, [SteamKey: [(market: Market, selection: Selection, price: Price)]])] = []
         for (i, rule) in rules.enumerated() {
             // A rule naming a team is about that team's matches only: others cost one comparison.
             if let team = teamNames[i], !teams.contains(team) { continue }
             if let scope = rule.scope, !scope.contains(key) { continue }
             switch rule.kind {
             case .price(let level): checkLevel(i, rule, level, event, &match, at: at, into: &alerts)
-            case .move(let move): checkMove(i, rule, move, event, &match, at: at, into: &alerts)
-            case .steam(let steam): checkSteam(i, rule, steam, event, &match, at: at, into: &alerts)
+            case .move(let move): checkMove(i, rule, move, event, &match, at: at, recorded: &recorded, into: &alerts)
+            case .steam(let steam): steamGroups.append((i, rule, steam, steamGroup(i, steam, event, recorded: &recorded)))
             case .incident(let kind, let team): checkIncident(rule, kind, team, event, &match, at: at, quiet: quiet, into: &alerts)
             case .value(let edge, let strict):
                 checkValue(i, rule, Fraction(edge), strict, values, event, &match, open: &open, at: at, into: &alerts)
@@ -349,6 +348,9 @@ public struct AlertEngine: Sendable {
             case .stale: break  // by the clock: `tick`
             }
         }
+        let keep = longestWindow
+        for (k, price) in recorded { match.trails[k, default: Trail()].record(price, at: at, keep: keep) }
+        for (i, rule, steam, groups) in steamGroups { checkSteam(i, rule, steam, groups, event, &match, at: at, into: &alerts) }
         // The age of each price a price rule used (value and arbitrage rules have theirs from the analysis).
         for j in start..<alerts.count where alerts[j].ages.isEmpty && alerts[j].marketID != nil {
             let books = alerts[j].books.isEmpty ? [alerts[j].book] : alerts[j].books.map { Optional($0.book) }
@@ -406,14 +408,20 @@ public struct AlertEngine: Sendable {
     /// A move rule over each matching selection at each book: the price now against the farthest from it
     /// within the window.
     private func checkMove(_ i: Int, _ rule: AlertRule, _ move: AlertRule.PriceMove, _ event: Event, _ match: inout Match,
-                           at: Date, into alerts: inout [Alert]) {
+                           at: Date, recorded: inout [PriceKey: Price], into alerts: inout [Alert]) {
         for market in event.markets {
             if let book = move.book, !Self.sameBook(market.book, book, event) { continue }
             for s in market.selections where move.selection.matches(selectionID: s.id, selectionName: s.name, line: s.line, event: event) {
                 guard !s.suspended, let price = s.price else { continue }
-                let key = MoveKey(rule: i, market: market.id, selection: s.ref, book: market.book ?? "")
-                // Changed in place, with one lookup.
-                guard let from = match.trails[key, default: Trail()].move(to: price, at: at, window: move.window, change: move.change) else { continue }
+                let key = PriceKey(market: market.id, selection: s.ref, book: market.book ?? "")
+                recorded[key] = price
+                guard let trail = match.trails[key], let last = trail.points.last, last.price.decimalOdds != price.decimalOdds,
+                      let from = Self.farthest(trail.within(move.window, at: at), from: price),
+                      Self.moved(from.price.decimalOdds, price.decimalOdds, by: move.change) else { continue }
+                // Once a window, for this rule.
+                let fired = MoveKey(rule: i, market: market.id, selection: s.ref, book: key.book)
+                if let last = match.moved[fired], at.timeIntervalSince(last) < move.window { continue }
+                match.moved[fired] = at
                 var a = alert(rule, event, at: at)
                 a.marketID = market.id; a.marketName = market.name; a.line = s.line; a.selection = s.name; a.book = market.book
                 a.price = price; a.from = from.price; a.fromAt = from.at
@@ -422,27 +430,40 @@ public struct AlertEngine: Sendable {
         }
     }
 
-    /// A steam rule over each matching selection: its books' prices within the window, each book's now against the
-    /// farthest the other way; enough books moved the same way fires, once a window.
-    private func checkSteam(_ i: Int, _ rule: AlertRule, _ steam: AlertRule.Steam, _ event: Event, _ match: inout Match,
-                            at: Date, into alerts: inout [Alert]) {
+    /// A steam rule's matching selections, by market and selection, with each book's price now (to be recorded).
+    private func steamGroup(_ i: Int, _ steam: AlertRule.Steam, _ event: Event, recorded: inout [PriceKey: Price])
+        -> [SteamKey: [(market: Market, selection: Selection, price: Price)]] {
         var groups: [SteamKey: [(market: Market, selection: Selection, price: Price)]] = [:]
         for market in event.markets {
             for s in market.selections where steam.selection.matches(selectionID: s.id, selectionName: s.name, line: s.line, event: event) {
                 guard !s.suspended, let price = s.price else { continue }
-                let key = MoveKey(rule: i, market: market.id, selection: s.ref, book: market.book ?? "")
-                match.trails[key, default: Trail()].record(price, at: at, window: steam.window)
+                recorded[PriceKey(market: market.id, selection: s.ref, book: market.book ?? "")] = price
                 groups[SteamKey(rule: i, market: market.id, selection: s.ref), default: []].append((market, s, price))
             }
         }
+        return groups
+    }
+
+    /// A steam rule over each matching selection: its books' prices within the window, each book's now against the
+    /// farthest the other way; enough books moved the same way fires, once a window.
+    private func checkSteam(_ i: Int, _ rule: AlertRule, _ steam: AlertRule.Steam,
+                            _ groups: [SteamKey: [(market: Market, selection: Selection, price: Price)]], _ event: Event,
+                            _ match: inout Match, at: Date, into alerts: inout [Alert]) {
         for (key, books) in groups where books.count >= steam.books {
             if let fired = match.steam[key], at.timeIntervalSince(fired) < steam.window { continue }
             var down: [BookMove] = [], up: [BookMove] = []
             for b in books {
-                guard let trail = match.trails[MoveKey(rule: i, market: key.market, selection: key.selection, book: b.market.book ?? "")],
-                      let now = trail.points.last else { continue }
+                guard let trail = match.trails[PriceKey(market: key.market, selection: key.selection, book: b.market.book ?? "")] else { continue }
+                // The price now (since when it stood, where that is within the window) and those before it.
+                let window = trail.within(steam.window, at: at)
+                let now: (at: Date, price: Price)
+                let earlier: ArraySlice<(at: Date, price: Price)>
+                if let last = window.last, last.price.decimalOdds == b.price.decimalOdds {
+                    now = last; earlier = window.dropLast()
+                } else {
+                    now = (at, b.price); earlier = window
+                }
                 let p = now.price.decimalOdds
-                let earlier = trail.points.dropLast()
                 if let high = earlier.max(by: { $0.price.decimalOdds < $1.price.decimalOdds }), p < high.price.decimalOdds,
                    Self.moved(high.price.decimalOdds, p, by: steam.change) {
                     down.append(BookMove(book: b.market.book ?? "", from: high.price, fromAt: high.at, to: now.price, at: now.at))
@@ -509,7 +530,7 @@ public struct AlertEngine: Sendable {
     }
 
     /// The point of `points` farthest from `price` (by ratio).
-    static func farthest(_ points: [(at: Date, price: Price)], from price: Price) -> (at: Date, price: Price)? {
+    static func farthest<Points: Collection>(_ points: Points, from price: Price) -> (at: Date, price: Price)? where Points.Element == (at: Date, price: Price) {
         guard let low = points.min(by: { $0.price.decimalOdds < $1.price.decimalOdds }),
               let high = points.max(by: { $0.price.decimalOdds < $1.price.decimalOdds }) else { return nil }
         // The larger of high/now and now/low, compared exactly: high·low against now².

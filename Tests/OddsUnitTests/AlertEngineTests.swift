@@ -68,8 +68,11 @@ struct AlertEngineTests {
         #expect(fired[5].first?.from?.decimalText == "2.12" && fired[5].first?.price?.decimalText == "2.00")
         let a = try #require(fired[2].first)
         #expect(a.from?.decimalText == "2.00" && a.price?.decimalText == "2.11" && a.fromAt == Self.t0)
-        // Further apart than the window, nothing moves within it.
-        #expect(try Self.run(["move home 5% in 3s"], steps, seconds: 4).allSatisfy(\.isEmpty))
+        // Further apart than the window: a price stands until the next, so each step is measured from the one before
+        // (it stood within the window): 2.12 → 1.90, 1.90 → 2.00 and 2.00 → 2.30 fire; the slow drift before does not.
+        let apart = try Self.run(["move home 5% in 3s"], steps, seconds: 4)
+        #expect(apart.map(\.count) == [0, 0, 0, 0, 1, 1, 1])
+        #expect(apart[4].first?.from?.decimalText == "2.12" && apart[4].first?.fromAt == Self.t0.addingTimeInterval(12))
         // A suspension with a far price is no move; the price after it is measured against what was seen before.
         let suspended = [Self.event(["a": ["2.00", "3.3", "3.9"]]), Self.event(["a": ["9.00", "3.3", "3.9"]], suspended: ["a/home"]),
                          Self.event(["a": ["2.02", "3.3", "3.9"]])]
@@ -122,7 +125,13 @@ extension AlertEngineTests {
         #expect(a.selection == "Arsenal" && a.kind == "steam" && a.detail?.contains("first a") == true)
         // Too slow: a minute and a half between moves, never three within the window.
         #expect(try Self.run(["steam 3 books 3% in 60s"], steps, seconds: 45).allSatisfy(\.isEmpty))
-        // Books moving opposite ways are no steam.
+        // Prices that stood for ten minutes, then three books shorten within the minute: each moved from the price it
+        // stood at when the window began.
+        let quiet = Array(repeating: at([:]), count: 20) + [at(["a": "1.90"]), at(["a": "1.90", "b": "1.92"]), at(["a": "1.90", "b": "1.92", "c": "1.94"])]
+        let late = try Self.run(["steam 3 books 3% in 60s"], quiet, seconds: 30)
+        #expect(late.map(\.count) == Array(repeating: 0, count: 22) + [1])
+        #expect(late[22].first?.books.map { $0.from.decimalText } == ["2.00", "2.00", "2.00"])
+                // Books moving opposite ways are no steam.
         let mixed = [at([:]), at(["a": "1.90"]), at(["a": "1.90", "b": "2.10"]), at(["a": "1.90", "b": "2.10", "c": "1.94"])]
         #expect(try Self.run(["steam 3 books 3% in 60s"], mixed).allSatisfy(\.isEmpty))
         #expect(try Self.run(["steam 2 books 3% in 60s"], mixed).map(\.count) == [0, 0, 0, 1])
