@@ -1,4 +1,5 @@
-// odds-bench alert FILE [--rules 100] [--passes 10]: what alert rules cost on a recording's real messages.
+// odds-bench alert FILE [--rules 100] [--passes 10] [--print-rules]: what alert rules cost on a recording's real
+// messages (`--print-rules`: only print the rules made, one a line).
 //
 // The recording is decoded once (as `odds alert --replay` decodes it); then, per message, the time from the
 // message in hand to its alerts' lines written (the store's apply, the engine, the JSON of each alert) is
@@ -52,6 +53,11 @@ enum AlertBench {
             }
         }
         let rules = makeRules(store, count: ruleCount)
+        // The rules, one a line, for a config's [[alerts]] (Benchmarks/alert_command.py runs the command with them).
+        if args.contains("--print-rules") {
+            for rule in rules { print(rule.text) }
+            return 0
+        }
         let span = (messages.last!.receivedAt.timeIntervalSince(messages.first!.receivedAt)).rounded(.up) + 60
 
         func pass(_ rules: [AlertRule], shift: TimeInterval, engine: inout AlertEngine, store: inout LiveStore,

@@ -157,39 +157,63 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
     }
 
     func next() async throws -> Element? {
-        try await withTaskCancellationHandler {
+        // A buffered element (or the end) is taken without suspending.
+        if let ready = take() {
+            switch ready {
+            case .value(let e): return e
+            case .end(let error?): throw error
+            default: return nil
+            }
+        }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Element?, Error>) in
-                let (outcome, wake): (QueueOutcome<Element>, CheckedContinuation<Void, Never>?) = lock.withLockedValue { s in
-                    if s.terminated { return (.end(nil), nil) }
-                    if s.count > 0 {
-                        let e = s.buffer[s.head]
-                        s.head += 1
-                        if s.head > 64 && s.head * 2 > s.buffer.count {
-                            s.buffer.removeFirst(s.head)
-                            s.head = 0
-                        }
-                        let p = s.producers.isEmpty ? nil : s.producers.removeFirst()
-                        return (.value(e), p)
-                    }
-                    if s.finished {
-                        let f = s.failure
-                        s.failure = nil
-                        return (.end(f), nil)
-                    }
-                    s.consumer = c
-                    return (.wait, nil)
+                let (outcome, wake): (QueueOutcome<Element>?, [CheckedContinuation<Void, Never>]) = lock.withLockedValue { s in
+                    let now = Self.take(&s, capacity: capacity)
+                    if now.0 == nil { s.consumer = c }
+                    return now
                 }
-                wake?.resume()
+                for p in wake { p.resume() }
                 switch outcome {
-                case .value(let e): c.resume(returning: e)
-                case .end(let error?): c.resume(throwing: error)
-                case .end(nil): c.resume(returning: nil)
-                case .wait: break
+                case .value(let e)?: c.resume(returning: e)
+                case .end(let error?)?: c.resume(throwing: error)
+                case .end(nil)?: c.resume(returning: nil)
+                case .wait?, nil: break
                 }
             }
         } onCancel: {
             terminate()
         }
+    }
+
+    /// The next element or the end, if there is one now.
+    private func take() -> QueueOutcome<Element>? {
+        let (outcome, wake) = lock.withLockedValue { Self.take(&$0, capacity: capacity) }
+        for p in wake { p.resume() }
+        return outcome
+    }
+
+    /// Under the lock: the next element or the end, if there is one now, and the producers to wake. The producers waiting on a full queue
+    /// are woken once it is down to half, all at once, not one for each element taken: a busy feed then hands
+    /// over elements in runs instead of waking a thread for every one.
+    private static func take(_ s: inout State, capacity: Int) -> (QueueOutcome<Element>?, [CheckedContinuation<Void, Never>]) {
+        if s.terminated { return (.end(nil), []) }
+        if s.count > 0 {
+            let e = s.buffer[s.head]
+            s.head += 1
+            if s.head > 64 && s.head * 2 > s.buffer.count {
+                s.buffer.removeFirst(s.head)
+                s.head = 0
+            }
+            var wake: [CheckedContinuation<Void, Never>] = []
+            if !s.producers.isEmpty && s.count <= capacity / 2 { swap(&wake, &s.producers) }
+            return (.value(e), wake)
+        }
+        if s.finished {
+            let f = s.failure
+            s.failure = nil
+            return (.end(f), [])
+        }
+        return (nil, [])
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
