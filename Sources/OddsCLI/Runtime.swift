@@ -350,10 +350,13 @@ final class TerminationSignals {
 
 /// Runs `body` until it finishes or SIGINT/SIGTERM/SIGHUP arrives; returns true if a signal stopped it.
 func untilInterrupted(_ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
-    let task = Task { try await body() }
+    // The scope first, then the work: a signal the moment the work starts is the scope's, never a one-shot's 130.
     let interrupted = ManagedFlag()
-    let signals = TerminationSignals { interrupted.set(); task.cancel() }
+    let cancel = CancelBox()
+    let signals = TerminationSignals { interrupted.set(); cancel.cancel() }
     defer { signals.cancel() }
+    let task = Task { try await body() }
+    cancel.set { task.cancel() }
     do {
         try await task.value
     } catch {
@@ -362,6 +365,24 @@ func untilInterrupted(_ body: @escaping @Sendable () async throws -> Void) async
         throw error
     }
     return interrupted.value
+}
+
+/// A cancellation asked for before the thing to cancel is there: done the moment it is set.
+/// @unchecked Sendable: its fields are only touched under `lock`.
+final class CancelBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var action: (@Sendable () -> Void)?
+    private var asked = false
+
+    func set(_ body: @escaping @Sendable () -> Void) {
+        let now: Bool = lock.withLock { action = body; return asked }
+        if now { body() }
+    }
+
+    func cancel() {
+        let body: (@Sendable () -> Void)? = lock.withLock { asked = true; return action }
+        body?()
+    }
 }
 
 /// A flag set once from any thread. @unchecked Sendable: `_value` is only touched under `lock`.

@@ -157,6 +157,11 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
     }
 
     func next() async throws -> Element? {
+        // The consumer's task cancelled: it is gone, as when it is cancelled while waiting.
+        if Task.isCancelled {
+            terminate()
+            return nil
+        }
         // A buffered element (or the end) is taken without suspending.
         if let ready = take() {
             switch ready {
