@@ -6,7 +6,7 @@ let testDependencies: [Target.Dependency] = [
     "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders",
     "OddsPulseScore", "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsSimulatorFaults", "OddsCLI",
     "OddsDashboard", "OddsFuzz", "OddsFusion", "OddsValue", "OddsCommandSupport", "OddsTestSupport", "CFileMap", "OddsHistory",
-    "OddsAlerts",
+    "OddsAlerts", "OddsBets",
     .product(name: "Logging", package: "swift-log"),
     // A scripted WebSocket server for the transport's tests (frames a simulator would never send).
     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -84,6 +84,8 @@ let package = Package(
         ]),
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         // Alerts: the rule grammar and its parser, the evaluator over the change stream, and delivery.
+        // Bets: the ledger's grading (closing-line value, settlement from the final score).
+        .target(name: "OddsBets", dependencies: ["OddsModel", "OddsValue"]),
         .target(name: "OddsAlerts", dependencies: ["OddsModel", "OddsStore", "OddsJSON", "OddsOutput", "OddsTransport", "OddsValue"]),
         .target(name: "OddsTransport", dependencies: [
             "OddsModel", "OddsJSON", "CFileMap",

@@ -271,16 +271,5 @@ struct RuleParser {
 
     /// A price in any odds format as decimal odds: American when signed, fractional with a slash, else decimal;
     /// above 1 (evens of nothing is no price).
-    static func price(_ text: String) -> Rational? {
-        let odds: Rational?
-        if text.hasPrefix("+") || text.hasPrefix("-") {
-            odds = Price(american: text)?.decimalOdds
-        } else if text.contains("/") {
-            odds = Price(fractional: text)?.decimalOdds
-        } else {
-            odds = Price(decimal: text)?.decimalOdds
-        }
-        guard let odds, Rational(1, 1)! < odds else { return nil }
-        return odds
-    }
+    static func price(_ text: String) -> Rational? { Price(typed: text)?.decimalOdds }
 }

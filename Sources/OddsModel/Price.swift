@@ -111,6 +111,22 @@ public struct Price: Hashable, Sendable {
         self.decimalOdds = decimal
     }
 
+    /// A price a person typed, in any odds format: American when signed ("+150", "-110"), fractional with a slash
+    /// ("6/4") or "evs", else decimal ("2.50"); the text is kept as typed. Nil unless above evens of nothing (1.0).
+    public init?(typed text: String) {
+        let t = text.trimmingSpaces
+        let price: Price?
+        if t.hasPrefix("+") || t.hasPrefix("-") {
+            price = Price(american: t)
+        } else if t.contains("/") || ["evs", "evens"].contains(t.lowercased()) {
+            price = Price(fractional: t)
+        } else {
+            price = Price(decimal: t)
+        }
+        guard let price, Price.one < price.decimalOdds else { return nil }
+        self = price
+    }
+
     /// A price from an exact decimal-odds value, shown as decimal with two places.
     public init?(decimalOdds: Rational) {
         guard decimalOdds > Price.one else { return nil }

@@ -1,0 +1,48 @@
+import Foundation
+import OddsModel
+import OddsValue
+
+/// Settles a bet from the match's final score, as the feeds reported it.
+public enum Settlement {
+    /// The result of a bet on `outcome` (`home`, `draw`, `away`, `over`, `under`, `yes`, `no`) of `market` with the
+    /// selection's own `line` (a handicap's, such as "-1.5" for home at −1.5), given how the match ended: its
+    /// final score, or `played: false` for a match abandoned, cancelled or postponed (void).
+    public static func settle(_ market: BetMarket, outcome: String, line: String?, final score: Score?, played: Bool = true) -> BetResult {
+        guard played else { return .void }
+        guard let score else { return .unsettled }
+        let home = Fraction(score.home), away = Fraction(score.away)
+        func compare(_ a: Fraction, _ b: Fraction) -> BetResult { a < b ? .lost : b < a ? .won : .push }
+        switch market {
+        case .result:
+            switch outcome {
+            case "home": return score.home > score.away ? .won : .lost
+            case "away": return score.away > score.home ? .won : .lost
+            case "draw": return score.home == score.away ? .won : .lost
+            default: return .unsettled
+            }
+        case .total(let total):
+            let goals = home + away
+            switch outcome {
+            case "over": return compare(goals, total)
+            case "under": return compare(total, goals)
+            default: return .unsettled
+            }
+        case .spread:
+            guard let line, let handicap = Fraction(decimalText: line) else { return .unsettled }
+            switch outcome {
+            case "home": return compare(home + handicap, away)
+            case "away": return compare(away + handicap, home)
+            default: return .unsettled
+            }
+        case .bothTeamsToScore:
+            let both = score.home > 0 && score.away > 0
+            switch outcome {
+            case "yes": return both ? .won : .lost
+            case "no": return both ? .lost : .won
+            default: return .unsettled
+            }
+        case .other:
+            return .unsettled
+        }
+    }
+}
