@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "OddsCLI", dependencies: [
             "OddsModel", "OddsJSON", "OddsStore", "OddsOutput", "OddsTransport", "OddsProviders", "OddsPulseScore",
             "OddsTickOdds", "OddsBoltOdds", "OddsSportsAPI", "OddsSimulator", "OddsDashboard", "OddsTerminal", "OddsFusion", "OddsValue",
-            "CBuildInfo", "CAllocator", "OddsCommandSupport", "OddsHistory", "OddsAlerts",
+            "CBuildInfo", "CAllocator", "OddsCommandSupport", "OddsHistory", "OddsAlerts", "OddsBets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         // Alerts: the rule grammar and its parser, the evaluator over the change stream, and delivery.
         // Bets: the ledger's grading (closing-line value, settlement from the final score).
-        .target(name: "OddsBets", dependencies: ["OddsModel", "OddsValue"]),
+        .target(name: "OddsBets", dependencies: ["OddsModel", "OddsValue", "OddsHistory"]),
         .target(name: "OddsAlerts", dependencies: ["OddsModel", "OddsStore", "OddsJSON", "OddsOutput", "OddsTransport", "OddsValue"]),
         .target(name: "OddsTransport", dependencies: [
             "OddsModel", "OddsJSON", "CFileMap",

@@ -173,13 +173,13 @@ _odds() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    live|sports|event|stream|dash|value|arb|alert|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|history|config|sim|help|help)
+    live|sports|event|stream|dash|value|arb|alert|record|pulsescore|tickodds|boltodds|sportsapi|sportsapi-v1|watch|history|bets|config|sim|help|help)
         # Offer subcommand argument completions
         "_odds_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'live sports event stream dash value arb alert record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch history config sim help help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'live sports event stream dash value arb alert record pulsescore tickodds boltodds sportsapi sportsapi-v1 watch history bets config sim help help' -- "${cur}"))
         ;;
     esac
 }
@@ -2029,6 +2029,146 @@ _odds_history_stats() {
         ;;
     '--book')
         __odds_add_completions -W "$(__odds_custom_complete ---completion history stats -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_bets() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __odds_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|remove)
+        # Offer subcommand argument completions
+        "_odds_bets_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_odds_bets_add() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--provider --market --line --at --note --history --odds-format --color --format)
+    __odds_offer_flags_options 4
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        return
+        ;;
+    '--market')
+        return
+        ;;
+    '--line')
+        return
+        ;;
+    '--at')
+        return
+        ;;
+    '--note')
+        return
+        ;;
+    '--history')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion bets add -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_bets_list() {
+    repeating_flags=()
+    non_repeating_flags=(--open --settled --verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--since --close --devig --history --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--since')
+        return
+        ;;
+    '--close')
+        return
+        ;;
+    '--devig')
+        return
+        ;;
+    '--history')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion bets list -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_bets_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--history --odds-format --color --format)
+    __odds_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--history')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion bets remove -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac

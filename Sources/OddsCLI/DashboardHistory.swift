@@ -83,8 +83,5 @@ final class DashboardHistoryReader: @unchecked Sendable {
     }
 
     /// A stored price as the dashboard shows one: from the provider's text in its own format, else its exact odds.
-    static func price(_ p: StoredPrice) -> Price? {
-        guard !p.suspended, let text = p.text else { return nil }
-        return Price(decimal: text) ?? Price(american: text) ?? Price(fractional: text) ?? p.odds.flatMap { Price(decimalOdds: $0) }
-    }
+    static func price(_ p: StoredPrice) -> Price? { p.price }
 }

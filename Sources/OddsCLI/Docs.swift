@@ -7,8 +7,7 @@ enum Docs {
     /// The root help: what `odds` is, three examples and where to read more (the commands are listed
     /// by the parser). Short enough for one screen.
     static let root = """
-    Five providers; tables, JSON, a dashboard, alerts. --demo simulates.
-
+    Five providers; tables, JSON, a dashboard, alerts, bets. --demo simulates.
     EXAMPLES:
       odds live --sport soccer --demo
       odds dash --provider boltodds --demo

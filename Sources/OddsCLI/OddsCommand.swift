@@ -17,7 +17,7 @@ public struct OddsCommand: AsyncParsableCommand {
         // Each provider's own command group comes from its descriptor, in the registry's order.
         subcommands: [Live.self, Sports.self, EventCommand.self, Stream.self, Dash.self, Value.self, Arb.self, Alert.self, Record.self]
             + ProviderRegistry.descriptors.compactMap { ($0.commands as? ProviderCommandGroup)?.command }
-            + [Watch.self, HistoryCommand.self, ConfigCommand.self, Sim.self, Help.self],
+            + [Watch.self, HistoryCommand.self, BetsCommand.self, ConfigCommand.self, Sim.self, Help.self],
         defaultSubcommand: nil
     )
 

@@ -19,6 +19,12 @@ public protocol HistoryBackend: AnyObject, HistoryLookup {
     func stats() throws -> HistoryStats
     /// Drops what was received before `cutoff`; returns the changes dropped.
     func prune(before cutoff: Date) throws -> Int
+    /// Keeps a bet in the ledger; returns its id.
+    func addBet(_ bet: StoredBet) throws -> Int64
+    /// Every bet kept, oldest placed first.
+    func bets() throws -> [StoredBet]
+    /// Drops a bet; false when there is none with that id.
+    func removeBet(id: Int64) throws -> Bool
     func close()
 }
 
@@ -113,6 +119,12 @@ public struct StoredPrice: Sendable, Equatable {
                   text: text, odds: odds, suspended: suspended)
     }
 
+    /// The price as kept: from the provider's text in its own format, else its exact odds; nil while suspended.
+    public var price: Price? {
+        guard !suspended, let text else { return nil }
+        return Price(decimal: text) ?? Price(american: text) ?? Price(fractional: text) ?? odds.flatMap { Price(decimalOdds: $0) }
+    }
+
     public var source: SourceKey { selection.source }
     public var book: String { selection.book }
     public var marketID: String { selection.marketID }
@@ -174,6 +186,17 @@ public struct PruneRecord: Sendable, Equatable {
 public enum History {
     /// Opens (and, writing, creates and migrates) the history at `location`. Throws `OddsError.history` with one
     /// sentence when it cannot.
+    /// The history opened for its bet ledger: read, and written to the ledger alone, beside a running writer (the
+    /// history's one writer is not waited for; a schema of an earlier version is migrated first).
+    public static func openLedger(_ location: HistoryLocation) throws -> any HistoryBackend {
+        switch location {
+        case .sqlite(let path):
+            return try SQLiteHistory(path: path, writing: false, ledger: true)
+        case .postgres(let url):
+            return try PostgresHistory(url: url, writing: true)
+        }
+    }
+
     public static func open(_ location: HistoryLocation, writing: Bool) throws -> any HistoryBackend {
         do {
             return try backend(location, writing: writing)

@@ -4,7 +4,7 @@
 /// changes are partitioned by day. docs/history.md describes every table and column.
 public enum HistorySchema {
     /// The version this program writes and reads.
-    public static let version = 3
+    public static let version = 4
 
     /// The statements that take a SQLite database from `version - 1` to `version`.
     static func sqlite(_ version: Int) -> [String] {
@@ -129,6 +129,38 @@ public enum HistorySchema {
                 "DROP INDEX price_change_selection_time",
                 "CREATE INDEX price_change_selection_time ON price_change (selection_id, received_at, odds_num, odds_den, suspended)",
                 "CREATE INDEX source_event ON source (event_id)",
+            ]
+        case 4:
+            // The bet ledger: each bet with the facts of its match and selection as they were when it was placed,
+            // standing alone (retention prunes sources, never bets).
+            return [
+                """
+                CREATE TABLE bet (
+                    id INTEGER PRIMARY KEY,
+                    placed_at INTEGER NOT NULL,
+                    provider TEXT NOT NULL,
+                    event_id TEXT NOT NULL,
+                    match_key TEXT,
+                    sport TEXT NOT NULL,
+                    league TEXT,
+                    home TEXT NOT NULL,
+                    away TEXT,
+                    start_time INTEGER,
+                    market_id TEXT NOT NULL,
+                    market_name TEXT NOT NULL,
+                    line TEXT NOT NULL,
+                    selection_key TEXT NOT NULL,
+                    selection_name TEXT NOT NULL,
+                    book TEXT NOT NULL,
+                    price_text TEXT NOT NULL,
+                    odds_num INTEGER NOT NULL,
+                    odds_den INTEGER NOT NULL,
+                    stake TEXT NOT NULL,
+                    note TEXT,
+                    created_at INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX bet_placed ON bet (placed_at)",
             ]
         default:
             return []
@@ -259,6 +291,36 @@ public enum HistorySchema {
                 "DROP INDEX price_change_selection_time",
                 "CREATE INDEX price_change_selection_time ON price_change (selection_id, received_at, seq) INCLUDE (odds_num, odds_den, suspended)",
                 "CREATE INDEX source_event ON source (event_id)",
+            ]
+        case 4:
+            return [
+                """
+                CREATE TABLE bet (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    placed_at bigint NOT NULL,
+                    provider text NOT NULL,
+                    event_id text NOT NULL,
+                    match_key text,
+                    sport text NOT NULL,
+                    league text,
+                    home text NOT NULL,
+                    away text,
+                    start_time bigint,
+                    market_id text NOT NULL,
+                    market_name text NOT NULL,
+                    line text NOT NULL,
+                    selection_key text NOT NULL,
+                    selection_name text NOT NULL,
+                    book text NOT NULL,
+                    price_text text NOT NULL,
+                    odds_num bigint NOT NULL,
+                    odds_den bigint NOT NULL,
+                    stake text NOT NULL,
+                    note text,
+                    created_at bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX bet_placed ON bet (placed_at)",
             ]
         default:
             return []

@@ -508,6 +508,53 @@ final class PostgresHistory: HistoryBackend {
         }
     }
 
+    // MARK: - Bets
+
+    private func writeLedger<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as OddsError { throw e } catch {
+            throw OddsError.history("Cannot write the bet ledger at \(location): \(PostgresHistory.reason(error)).")
+        }
+    }
+
+    func addBet(_ b: StoredBet) throws -> Int64 {
+        try writeLedger {
+            let row = try run("""
+                INSERT INTO bet (placed_at, provider, event_id, match_key, sport, league, home, away, start_time, market_id, market_name,
+                                 line, selection_key, selection_name, book, price_text, odds_num, odds_den, stake, note, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING id
+                """, [.int(b.placedAt.historyMillis), .text(b.source.provider.rawValue), .text(b.source.eventID), .text(b.matchKey),
+                      .text(b.sport), .text(b.league), .text(b.home), .text(b.away), .int(b.startTime?.historyMillis), .text(b.marketID),
+                      .text(b.marketName), .text(b.line), .text(b.selectionID), .text(b.selectionName), .text(b.book), .text(b.priceText),
+                      .int(b.odds.numerator), .int(b.odds.denominator), .text(b.stake), .text(b.note), .int(Date().historyMillis)])
+            return try row.first?.int(0) ?? 0
+        }
+    }
+
+    func bets() throws -> [StoredBet] {
+        try read {
+            try run("""
+                SELECT id, placed_at, provider, event_id, match_key, sport, league, home, away, start_time, market_id, market_name, line,
+                       selection_key, selection_name, book, price_text, odds_num, odds_den, stake, note
+                FROM bet ORDER BY placed_at, id
+                """).compactMap { r in
+                guard let odds = Rational(try r.int(17), try r.int(18)) else { return nil }
+                return StoredBet(id: try r.int(0), placedAt: Date(historyMillis: try r.int(1)),
+                                 source: SourceKey(provider: SQLiteHistory.provider(try r.text(2)), eventID: try r.text(3)),
+                                 matchKey: try r.optionalText(4), sport: try r.text(5), league: try r.optionalText(6), home: try r.text(7),
+                                 away: try r.optionalText(8), startTime: try r.optionalInt(9).map(Date.init(historyMillis:)),
+                                 marketID: try r.text(10), marketName: try r.text(11), line: try r.text(12), selectionID: try r.text(13),
+                                 selectionName: try r.text(14), book: try r.text(15), priceText: try r.text(16), odds: odds,
+                                 stake: try r.text(19), note: try r.optionalText(20))
+            }
+        }
+    }
+
+    func removeBet(id: Int64) throws -> Bool {
+        try writeLedger {
+            try run("WITH d AS (DELETE FROM bet WHERE id = $1 RETURNING 1) SELECT count(*) FROM d", [.int(id)]).first?.int(0) ?? 0 > 0
+        }
+    }
+
     func matches(_ query: MatchQuery) throws -> [StoredSource] {
         try read {
             var sql = """

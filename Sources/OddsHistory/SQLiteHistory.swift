@@ -14,7 +14,8 @@ final class SQLiteHistory: HistoryBackend {
     private var sourceIDs: [SourceKey: Int64] = [:]
     private var selectionIDs: [SelectionRef: Int64] = [:]
 
-    init(path: String, writing: Bool) throws {
+    /// `writing`: the history's one writer (its lock taken); `ledger`: read, and written to the bet ledger alone.
+    init(path: String, writing: Bool, ledger: Bool = false) throws {
         self.path = path
         location = .sqlite(path: path)
         let fm = FileManager.default
@@ -33,7 +34,7 @@ final class SQLiteHistory: HistoryBackend {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.label = "odds-history"
-        config.readonly = !writing
+        config.readonly = !(writing || ledger)
         config.foreignKeysEnabled = true
         config.maximumReaderCount = 2
         config.prepareDatabase { db in
@@ -49,7 +50,7 @@ final class SQLiteHistory: HistoryBackend {
         }
         lockFD = fd
         do {
-            if writing { try migrate() } else { try checkVersion() }
+            if writing || ledger { try migrate() } else { try checkVersion() }
         } catch let error as OddsError {
             close()
             throw error
@@ -487,6 +488,51 @@ final class SQLiteHistory: HistoryBackend {
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try pool.read(body) } catch let e as OddsError { throw e } catch {
             throw OddsError.history("Cannot read the history at \(path): \(SQLiteHistory.reason(error)).")
+        }
+    }
+
+    // MARK: - Bets
+
+    private func writeLedger<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch let e as OddsError { throw e } catch {
+            throw OddsError.history("Cannot write the bet ledger at \(path): \(SQLiteHistory.reason(error)).")
+        }
+    }
+
+    func addBet(_ b: StoredBet) throws -> Int64 {
+        try writeLedger { db in
+            try db.execute(sql: """
+                INSERT INTO bet (placed_at, provider, event_id, match_key, sport, league, home, away, start_time, market_id, market_name,
+                                 line, selection_key, selection_name, book, price_text, odds_num, odds_den, stake, note, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [b.placedAt.historyMillis, b.source.provider.rawValue, b.source.eventID, b.matchKey, b.sport, b.league,
+                                 b.home, b.away, b.startTime?.historyMillis, b.marketID, b.marketName, b.line, b.selectionID,
+                                 b.selectionName, b.book, b.priceText, b.odds.numerator, b.odds.denominator, b.stake, b.note,
+                                 Date().historyMillis])
+            return db.lastInsertedRowID
+        }
+    }
+
+    func bets() throws -> [StoredBet] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, placed_at, provider, event_id, match_key, sport, league, home, away, start_time, market_id, market_name, line,
+                       selection_key, selection_name, book, price_text, odds_num, odds_den, stake, note
+                FROM bet ORDER BY placed_at, id
+                """).compactMap { r in
+                guard let odds = Rational(r[17] as Int64, r[18] as Int64) else { return nil }
+                return StoredBet(id: r[0], placedAt: Date(historyMillis: r[1]), source: SourceKey(provider: SQLiteHistory.provider(r[2]), eventID: r[3]),
+                                 matchKey: r[4], sport: r[5], league: r[6], home: r[7], away: r[8],
+                                 startTime: (r[9] as Int64?).map(Date.init(historyMillis:)), marketID: r[10], marketName: r[11], line: r[12],
+                                 selectionID: r[13], selectionName: r[14], book: r[15], priceText: r[16], odds: odds, stake: r[19], note: r[20])
+            }
+        }
+    }
+
+    func removeBet(id: Int64) throws -> Bool {
+        try writeLedger { db in
+            try db.execute(sql: "DELETE FROM bet WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
         }
     }
 }

@@ -1,0 +1,233 @@
+import ArgumentParser
+import Foundation
+import OddsBets
+import OddsCommandSupport
+import OddsHistory
+import OddsJSON
+import OddsModel
+import OddsOutput
+import OddsValue
+
+/// `odds bets …`: the bet ledger, graded by closing-line value.
+struct BetsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bets",
+        abstract: "A bet ledger graded by closing-line value (CLV).",
+        discussion: """
+            Bets are kept in the history (--history, else the config's `history`, else the default file), beside the \
+            prices they are graded against: a bet's close is each book's last price before its match went live, made \
+            fair as `odds value` makes fair prices; its CLV is the price taken × the closing fair probability − 1. A \
+            bet settles itself from the final score the feeds reported.
+            """,
+        subcommands: [Add.self, List.self, Remove.self])
+}
+
+/// Where the ledger is: the history.
+struct LedgerSource: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The history that keeps the ledger: a SQLite file or a postgres:// URL (default: the config's `history`, else the default file).",
+                                            valueName: "path|url"))
+    var history: String?
+
+    func open(_ rt: Runtime) throws -> any HistoryBackend {
+        try History.openLedger(HistoryLocation.parse(history ?? rt.config.history ?? "", environment: rt.io.environment))
+    }
+}
+
+extension BetsCommand {
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Record a bet on a match the history keeps.",
+            discussion: """
+                MATCH as for `odds history show` (an id, or a team: its live match, else its latest). SELECTION is a team, \
+                draw, over or under, yes or no, or a selection's name; the market defaults to the match result. PRICE in \
+                any odds format (2.50, +150, 6/4); STAKE a plain amount (10, 12.50). \
+                Example: odds bets add Arsenal Arsenal +150 10 --book draftkings --provider boltodds
+                """)
+        @Argument(help: "The match: an id or a team.") var match: String
+        @Argument(help: "The selection: a team, draw, over, under, yes, no, or its name.") var selection: String
+        @Argument(help: "The price taken, in any odds format.") var price: String
+        @Argument(help: "The stake.") var stake: String
+        @Option(name: .customLong("provider"), help: ArgumentHelp("The provider whose prices the bet is graded at.", valueName: "provider"))
+        var provider: String?
+        @Option(name: .long, help: "The market (its name or id, any case, or total:2.5 as odds value names it; default: the match result).")
+        var market: String?
+        @Option(name: .long, help: "The selection's line (2.5, -1.5).") var line: String?
+        @Option(name: .long, help: ArgumentHelp("When the bet was placed: an RFC 3339 time, or a duration back from now (90s, 2h); default now.", valueName: "time"))
+        var at: String?
+        @Option(name: .long, help: "A note kept with the bet.") var note: String?
+        @OptionGroup var ledger: LedgerSource
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            guard Price(typed: price) != nil else {
+                throw ValidationError("PRICE takes odds in any format above evens of nothing: 2.50, +150, -110 or 6/4; not '\(price)'.")
+            }
+            guard let s = Fraction(decimalText: stake), s.isPositive else {
+                throw ValidationError("STAKE takes a positive amount such as 10 or 12.50; not '\(stake)'.")
+            }
+            if let at, SinceOption.parse(at, now: Date()) == nil {
+                throw ValidationError("--at takes an RFC 3339 time or a duration back from now (90s, 30m, 2h); not '\(at)'.")
+            }
+        }
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let history = try ledger.open(rt)
+                defer { history.close() }
+                let found = try HistorySource.find(match, in: history)
+                var sources = found.sources
+                if let provider { sources = sources.filter { $0.key.provider.rawValue == provider.lowercased() } }
+                guard let first = sources.first else {
+                    throw OddsError.notFound("The match '\(match)' has no \(provider ?? "") prices in the history.")
+                }
+                let summary = try history.summary(of: sources, filter: TimelineFilter(), recent: 0)
+                var candidates = BetSelection.candidates(summary.lines, source: first)
+                candidates = candidates.filter { BetSelection.names(selection, $0, home: first.home, away: first.away) }
+                if let market {
+                    let m = TeamName.fold(market)
+                    candidates = candidates.filter {
+                        TeamName.fold($0.selection.marketID) == m || TeamName.fold($0.selection.marketName) == m || $0.market.map(TeamName.fold) == m
+                    }
+                } else {
+                    candidates = candidates.filter { $0.market == "result" }
+                }
+                if let line {
+                    let wanted = Rational(decimalText: line)
+                    candidates = candidates.filter { c in
+                        let l = c.selection.line.isEmpty ? nil : c.selection.line
+                        return l == line || (wanted != nil && l.flatMap { Rational(decimalText: $0) } == wanted)
+                    }
+                }
+                // The book: --book (CommonOptions'), its key or name in any case.
+                if let book = common.book.first {
+                    let b = TeamName.fold(book)
+                    candidates = candidates.filter { TeamName.fold($0.selection.book) == b || TeamName.fold(BookNames.proper($0.selection.book)) == b }
+                }
+                let books = Set(candidates.map(\.selection.book)).sorted()
+                guard let chosen = candidates.first else {
+                    throw OddsError.notFound("'\(selection)' is not a selection of \(first.title)\(market.map { " in the market '\($0)'" } ?? "'s match result")"
+                                             + "\(common.book.first.map { " at \($0)" } ?? "") in the history (see odds history show \(first.key.eventID)).")
+                }
+                guard books.count == 1, Set(candidates.map { "\($0.selection.marketID)|\($0.selection.line)|\($0.selection.selectionID)|\($0.selection.source.provider.rawValue)" }).count == 1 else {
+                    let choices = books.count > 1 ? "name the book with --book (\(books.joined(separator: ", ")))" : "name the market, line or provider (--market, --line, --provider)"
+                    throw OddsError.usage("'\(selection)' is priced more than one way: \(choices).")
+                }
+                let s = chosen.selection
+                let typed = Price(typed: price)!
+                let source = sources.first { $0.key == s.source } ?? first
+                let bet = StoredBet(placedAt: at.flatMap { SinceOption.parse($0, now: Date()) } ?? Date(), source: s.source,
+                                    matchKey: source.matchKey, sport: source.sport, league: source.league, home: source.home,
+                                    away: source.away, startTime: source.startTime, marketID: s.marketID, marketName: s.marketName,
+                                    line: s.line, selectionID: s.selectionID, selectionName: s.selectionName, book: s.book,
+                                    priceText: typed.text, odds: typed.decimalOdds, stake: stake, note: note)
+                let id = try history.addBet(bet)
+                var stored = bet
+                stored.id = id
+                if rt.outputFormat == .table {
+                    rt.io.out(TerminalText.safe("Bet \(id): \(s.selectionName)\(s.line.isEmpty ? "" : " " + s.line) at \(typed.text) (\(typed.decimalText)), "
+                                                + "stake \(stake), \(s.book); \(source.title), \(s.marketName).") + "\n")
+                } else {
+                    rt.io.out(RecordReporter.render(columns: BetViews.columns, records: [BetViews.record(GradedBet(bet: stored, result: .unsettled), rt)],
+                                                    format: rt.outputFormat, options: rt.renderOptions))
+                }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "Every bet with its closing price, closing fair price, CLV and result.",
+            discussion: """
+                CLV is a fraction (0.1 is +10 %), null where no close was seen (history off when the match went live) — never \
+                a guess. --close consensus (default) de-vigs every book's close and takes the median; --close BOOK one book's.
+                """)
+        @Flag(name: .long, help: "Only bets not yet settled.") var open = false
+        @Flag(name: .long, help: "Only settled bets.") var settled = false
+        @OptionGroup var since: SinceOption
+        @Option(name: .long, help: ArgumentHelp("The closing reference: consensus, or a book.", valueName: "consensus|book"))
+        var close: String = "consensus"
+        @Option(name: .long, help: ArgumentHelp("How the margin is taken out: \(DevigMethod.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "method"))
+        var devig: String = "multiplicative"
+        @OptionGroup var ledger: LedgerSource
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            if open && settled { throw ValidationError("--open and --settled exclude each other.") }
+            guard DevigMethod(rawValue: devig.lowercased()) != nil else {
+                throw ValidationError("--devig takes \(DevigMethod.allCases.map(\.rawValue).joined(separator: ", ")); not '\(devig)'.")
+            }
+        }
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let history = try ledger.open(rt)
+                defer { history.close() }
+                let grader = BetGrader(reference: FairReference(close), method: DevigMethod(rawValue: devig.lowercased())!)
+                var graded = try history.bets().map { try grader.grade($0, history: history) }
+                if let from = since.date { graded = graded.filter { $0.bet.placedAt >= from } }
+                if open { graded = graded.filter { $0.result == .unsettled } }
+                if settled { graded = graded.filter { $0.result != .unsettled } }
+                if graded.isEmpty, rt.outputFormat == .table {
+                    rt.io.err("No bets\(open ? " open" : settled ? " settled" : "") in the ledger (odds bets add).")
+                    return
+                }
+                rt.io.out(RecordReporter.render(columns: BetViews.columns, records: graded.map { BetViews.record($0, rt) },
+                                                format: rt.outputFormat, options: rt.renderOptions))
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a bet from the ledger.")
+        @Argument(help: "The bet's id (odds bets list).") var id: Int64
+        @OptionGroup var ledger: LedgerSource
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let history = try ledger.open(rt)
+                defer { history.close() }
+                guard try history.removeBet(id: id) else { throw OddsError.notFound("There is no bet \(id) in the ledger (odds bets list).") }
+                // The sentence on stdout for a person; piped, stdout stays empty for scripts.
+                if rt.outputFormat == .table { rt.io.out("Bet \(id) removed.\n") } else { rt.io.err("Bet \(id) removed.") }
+            }
+        }
+    }
+}
+
+/// How a graded bet is written: one record of named cells (a table row, TSV, CSV, or a JSON object).
+enum BetViews {
+    static let columns: [Tabular.Column] = [
+        .init("ID", rightAligned: true), .init("PLACED"), .init("MATCH", shrinkable: true), .init("MARKET", shrinkable: true),
+        .init("SELECTION", shrinkable: true), .init("BOOK"), .init("PRICE", rightAligned: true), .init("STAKE", rightAligned: true),
+        .init("CLOSE", rightAligned: true), .init("FAIR", rightAligned: true), .init("CLV", rightAligned: true), .init("RESULT"),
+        .init("PROFIT", rightAligned: true),
+    ]
+
+    static func record(_ g: GradedBet, _ rt: Runtime) -> [(String, JSONOutput)] {
+        let b = g.bet
+        let json = rt.outputFormat == .json || rt.outputFormat == .ndjson
+        let price = Price(typed: b.priceText) ?? Price(decimalOdds: b.odds)
+        func number(_ f: Fraction?, places: Int) -> JSONOutput { f.map { .number($0.rounded(places: places)) } ?? .null }
+        let clvText: JSONOutput = json ? number(g.clv, places: 4)
+            : .optionalString(g.clv.map { (($0.isNegative ? "" : "+") + ($0 * Fraction(100)).rounded(places: 1)) + "%" })
+        return [
+            ("id", .int(Int(b.id))), ("placed", .string(EventJSON.date(b.placedAt))), ("match", .string(b.title)),
+            ("market", .string(b.marketName + (b.line.isEmpty ? "" : " " + b.line))), ("selection", .string(b.selectionName)),
+            ("book", .string(b.book)),
+            ("price", json ? (price.map { EventJSON.price($0, book: b.book) } ?? .null) : .optionalString(price?.formatted(rt.renderOptions.oddsFormat))),
+            ("stake", json ? .number(b.stake) : .string(b.stake)),
+            ("close", json ? (g.close?.closeAtBook.map { EventJSON.price($0, book: b.book) } ?? .null)
+                : .optionalString(g.close?.closeAtBook?.formatted(rt.renderOptions.oddsFormat))),
+            ("fair", json ? number(g.close?.fairPrice, places: 4) : .optionalString(g.close?.fairPrice.rounded(places: 2))),
+            ("clv", clvText),
+            ("result", .string(g.result.rawValue)),
+            ("profit", json ? number(g.profit, places: 2) : .optionalString(g.profit?.rounded(places: 2))),
+        ] + (json ? [("provider", .string(b.source.provider.rawValue)), ("event", .string(b.source.eventID)),
+                     ("closeBooks", .array((g.close?.books ?? []).map { .string($0) })),
+                     ("finalScore", g.finalScore.map { EventJSON.score($0) } ?? .null), ("noClose", .optionalString(g.noClose)),
+                     ("note", .optionalString(b.note))] : [])
+    }
+}
