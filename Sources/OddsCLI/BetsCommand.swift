@@ -19,7 +19,7 @@ struct BetsCommand: AsyncParsableCommand {
             fair as `odds value` makes fair prices; its CLV is the price taken × the closing fair probability − 1. A \
             bet settles itself from the final score the feeds reported.
             """,
-        subcommands: [Add.self, List.self, Remove.self])
+        subcommands: [Add.self, List.self, Remove.self, Import.self, Export.self])
 }
 
 /// Where the ledger is: the history.
@@ -75,62 +75,90 @@ extension BetsCommand {
             try await withRuntime(common) { rt in
                 let history = try ledger.open(rt)
                 defer { history.close() }
-                let found = try HistorySource.find(match, in: history)
-                var sources = found.sources
-                if let provider { sources = sources.filter { $0.key.provider.rawValue == provider.lowercased() } }
-                guard let first = sources.first else {
-                    throw OddsError.notFound("The match '\(match)' has no \(provider ?? "") prices in the history.")
-                }
-                let summary = try history.summary(of: sources, filter: TimelineFilter(), recent: 0)
-                var candidates = BetSelection.candidates(summary.lines, source: first)
-                candidates = candidates.filter { BetSelection.names(selection, $0, home: first.home, away: first.away) }
-                if let market {
-                    let m = TeamName.fold(market)
-                    candidates = candidates.filter {
-                        TeamName.fold($0.selection.marketID) == m || TeamName.fold($0.selection.marketName) == m || $0.market.map(TeamName.fold) == m
-                    }
-                } else {
-                    candidates = candidates.filter { $0.market == "result" }
-                }
-                if let line {
-                    let wanted = Rational(decimalText: line)
-                    candidates = candidates.filter { c in
-                        let l = c.selection.line.isEmpty ? nil : c.selection.line
-                        return l == line || (wanted != nil && l.flatMap { Rational(decimalText: $0) } == wanted)
-                    }
-                }
-                // The book: --book (CommonOptions'), its key or name in any case.
-                if let book = common.book.first {
-                    let b = TeamName.fold(book)
-                    candidates = candidates.filter { TeamName.fold($0.selection.book) == b || TeamName.fold(BookNames.proper($0.selection.book)) == b }
-                }
-                let books = Set(candidates.map(\.selection.book)).sorted()
-                guard let chosen = candidates.first else {
-                    throw OddsError.notFound("'\(selection)' is not a selection of \(first.title)\(market.map { " in the market '\($0)'" } ?? "'s match result")"
-                                             + "\(common.book.first.map { " at \($0)" } ?? "") in the history (see odds history show \(first.key.eventID)).")
-                }
-                guard books.count == 1, Set(candidates.map { "\($0.selection.marketID)|\($0.selection.line)|\($0.selection.selectionID)|\($0.selection.source.provider.rawValue)" }).count == 1 else {
-                    let choices = books.count > 1 ? "name the book with --book (\(books.joined(separator: ", ")))" : "name the market, line or provider (--market, --line, --provider)"
-                    throw OddsError.usage("'\(selection)' is priced more than one way: \(choices).")
-                }
-                let s = chosen.selection
-                let typed = Price(typed: price)!
-                let source = sources.first { $0.key == s.source } ?? first
-                let bet = StoredBet(placedAt: at.flatMap { SinceOption.parse($0, now: Date()) } ?? Date(), source: s.source,
-                                    matchKey: source.matchKey, sport: source.sport, league: source.league, home: source.home,
-                                    away: source.away, startTime: source.startTime, marketID: s.marketID, marketName: s.marketName,
-                                    line: s.line, selectionID: s.selectionID, selectionName: s.selectionName, book: s.book,
-                                    priceText: typed.text, odds: typed.decimalOdds, stake: stake, note: note)
-                let id = try history.addBet(bet)
-                var stored = bet
-                stored.id = id
+                let entry = BetEntry(match: match, selection: selection, price: price, stake: stake, book: common.book.first,
+                                     provider: provider, market: market, line: line,
+                                     placedAt: at.flatMap { SinceOption.parse($0, now: Date()) } ?? Date(), note: note)
+                var bet = try BetsCommand.place(entry, history)
+                bet.id = try history.addBet(bet)
                 if rt.outputFormat == .table {
-                    rt.io.out(TerminalText.safe("Bet \(id): \(s.selectionName)\(s.line.isEmpty ? "" : " " + s.line) at \(typed.text) (\(typed.decimalText)), "
-                                                + "stake \(stake), \(s.book); \(source.title), \(s.marketName).") + "\n")
+                    let typed = Price(typed: price)!
+                    rt.io.out(TerminalText.safe("Bet \(bet.id): \(bet.selectionName)\(bet.line.isEmpty ? "" : " " + bet.line) at \(typed.text) (\(typed.decimalText)), "
+                                                + "stake \(stake), \(bet.book); \(bet.title), \(bet.marketName).") + "\n")
                 } else {
-                    rt.io.out(RecordReporter.render(columns: BetViews.columns, records: [BetViews.record(GradedBet(bet: stored, result: .unsettled), rt)],
+                    rt.io.out(RecordReporter.render(columns: BetViews.columns, records: [BetViews.record(GradedBet(bet: bet, result: .unsettled), rt)],
                                                     format: rt.outputFormat, options: rt.renderOptions))
                 }
+            }
+        }
+    }
+
+    /// `entry` found in the history, its errors as the tool's own (a bad price or stake 64, no such match 5).
+    static func place(_ entry: BetEntry, _ history: any HistoryBackend) throws -> StoredBet {
+        do { return try BetPlacement.resolve(entry, in: history) } catch let e as BetEntryError {
+            switch e.kind {
+            case .input, .ambiguous: throw OddsError.usage(e.message)
+            case .notFound: throw OddsError.notFound(e.message)
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Add the bets of a CSV file (odds bets export's, or your own).",
+            discussion: """
+                A header row, then a bet a row; columns by name, any order: selection, price, stake, and match (a team or an \
+                id) or event (with provider) are needed; placed (RFC 3339), book, provider, market, line and note are read \
+                where present. Each row is found in the history as odds bets add finds its arguments; a row that cannot be \
+                is refused with its line number and the others are kept (exit 11 when any was refused).
+                """)
+        @Argument(help: "The CSV file (- for stdin).") var file: String
+        @OptionGroup var ledger: LedgerSource
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let text: String
+                do {
+                    text = file == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                        : try String(contentsOfFile: file, encoding: .utf8)
+                } catch {
+                    throw OddsError.usage("Cannot read \(file): \((error as NSError).localizedDescription).")
+                }
+                let rows: [BetCSV.Row]
+                do { rows = try BetCSV.rows(text) } catch let e as BetEntryError { throw OddsError.usage("\(file): \(e.message)") }
+                let history = try ledger.open(rt)
+                defer { history.close() }
+                var added = 0, refused = 0
+                for row in rows {
+                    do {
+                        let bet = try BetPlacement.resolve(try BetCSV.entry(row, now: Date()), in: history)
+                        _ = try history.addBet(bet)
+                        added += 1
+                    } catch let e as BetEntryError {
+                        refused += 1
+                        rt.io.err(TerminalText.safe("\(file), line \(row.line): \(e.message)"))
+                    }
+                }
+                let summary = "Imported \(added) bet\(added == 1 ? "" : "s") from \(file)\(refused > 0 ? "; \(refused) row\(refused == 1 ? "" : "s") refused" : "")."
+                if refused > 0 { throw OddsError.partial(summary) }
+                rt.io.err(summary)
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "The ledger as CSV: id, placed, provider, event, match, market, line, selection, book, price, stake, note.")
+        @OptionGroup var ledger: LedgerSource
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withRuntime(common) { rt in
+                let history = try ledger.open(rt)
+                defer { history.close() }
+                rt.io.out(BetCSV.export(try history.bets()))
             }
         }
     }

@@ -84,7 +84,7 @@ enum Docs {
     limit (HTTP 403, close 4003, 4005 or 4029); 5 not found (HTTP 404); 6 rate limited (HTTP 429 after \
     retries, or with a Retry-After over 30 s); 7 network failure; 8 the provider sent something unusable (or HTTP 5xx after retries); \
     9 the history database cannot be opened, read or written (unreachable, not writable, another writer); \
-    10 odds alert --timeout ended with no alert; 64 usage error (including close 4004, a sport the provider does not stream); 130 a one-shot query \
+    10 odds alert --timeout ended with no alert; 11 odds bets import refused some rows (the others were kept); 64 usage error (including close 4004, a sport the provider does not stream); 130 a one-shot query \
     interrupted by SIGINT/SIGTERM/SIGHUP (every command exits within a second of one).
     """),
         ("providers", "Each provider: addresses, settings, what is documented and inferred.", providers),

@@ -33,15 +33,7 @@ struct HistorySource: ParsableArguments {
 
     /// The stored match `typed` names (an id or a team); exit 5 when there is none.
     static func find(_ typed: String, in history: any HistoryBackend) throws -> StoredMatchFinder.Found {
-        // An event id or a fused match's key is looked up by index; anything else (a short id, a team) among all.
-        let id = typed.trimmingCharacters(in: .whitespaces)
-        var direct = id.isEmpty ? [] : try history.matches(MatchQuery(id: id))
-        for key in Set(direct.compactMap(\.matchKey)) where key != id { direct += try history.matches(MatchQuery(id: key)) }
-        var seen = Set<Int64>()
-        direct = direct.filter { seen.insert($0.rowID).inserted }
-        var found = StoredMatchFinder.find(typed, in: direct)
-        if found == nil { found = StoredMatchFinder.find(typed, in: try history.matches(MatchQuery())) }
-        guard let found else {
+        guard let found = try StoredMatchFinder.lookup(typed, in: history) else {
             throw OddsError.notFound("The history has no match '\(typed)' (see odds history matches).")
         }
         return found

@@ -49,4 +49,16 @@ public enum StoredMatchFinder {
         guard let key = source.matchKey else { return [source] }
         return all.filter { $0.matchKey == key || $0.rowID == source.rowID }
     }
+
+    /// The stored match `typed` names in `history` (an event id or a fused match's key by index; a short id or a
+    /// team among every source), with its sources fused; nil when none.
+    public static func lookup(_ typed: String, in history: any HistoryBackend) throws -> Found? {
+        let id = typed.trimmingCharacters(in: .whitespaces)
+        var direct = id.isEmpty ? [] : try history.matches(MatchQuery(id: id))
+        for key in Set(direct.compactMap(\.matchKey)) where key != id { direct += try history.matches(MatchQuery(id: key)) }
+        var seen = Set<Int64>()
+        direct = direct.filter { seen.insert($0.rowID).inserted }
+        if let found = find(typed, in: direct) { return found }
+        return find(typed, in: try history.matches(MatchQuery()))
+    }
 }

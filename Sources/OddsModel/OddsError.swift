@@ -24,6 +24,8 @@ public enum OddsError: Error, Hashable, Sendable {
     case history(String)
     /// A command that waits for something (`odds alert --timeout`) saw nothing before its time was up: exit 10.
     case quiet(String)
+    /// Some of the input was refused and the rest kept (`odds bets import`): exit 11.
+    case partial(String)
 
     /// The process exit code; the README and man page list these.
     public var exitCode: Int32 {
@@ -39,6 +41,7 @@ public enum OddsError: Error, Hashable, Sendable {
         case .output: return 1
         case .history: return 9
         case .quiet: return 10
+        case .partial: return 11
         }
     }
 
@@ -46,7 +49,8 @@ public enum OddsError: Error, Hashable, Sendable {
     /// provider's own words in it are cut to `ProviderText.excerptLimit`.
     public var message: String {
         switch self {
-        case .usage(let m), .config(let m), .notFound(let m), .network(let m), .output(let m), .history(let m), .quiet(let m): return m
+        case .usage(let m), .config(let m), .notFound(let m), .network(let m), .output(let m), .history(let m), .quiet(let m),
+             .partial(let m): return m
         case .missingKey(let p):
             return "No API key for \(p.displayName): set ODDS_\(p.environmentName)_KEY or `key` under [\(p.configName)] in the config file (or use --demo)."
         case .authentication(let p, let m): return "\(p.displayName) rejected the API key: \(ProviderText.excerpt(m))."

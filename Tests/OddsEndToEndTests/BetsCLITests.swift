@@ -82,4 +82,50 @@ struct BetsCLITests {
         #expect(noselection.status == 5 && noselection.stderr.contains("'draw' is not a selection"), "\(noselection.stderr)")
         #expect(try HistoryCLITests.json(try await CLI.run(["bets", "list", "--history", db, "--json"]).stdout).count == 1)
     }
+
+    @Test("import: the good rows kept, each bad one refused with its line number (exit 11); export and import again round trip")
+    func importExport() async throws {
+        let dir = try HistoryCLITests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/h.sqlite", other = dir + "/other.sqlite"
+        try Self.history(db)
+        try Self.history(other)
+        let csv = dir + "/mine.csv"
+        try """
+            Placed,Match,Selection,Price,Stake,Book,Note,Ignored
+            2026-11-20T18:00:00Z,Lakers,Lakers,2.20,10,draftkings,"a, quoted ""note""
+            on two lines",x
+            2026-11-20T18:00:00Z,Lakers,Lakers,abc,10,draftkings,,
+            2026-11-20T18:00:00Z,Arsenal,Arsenal,2.0,10,,,
+            2026-11-20T18:00:00Z,Lakers,Celtics,+110,5,fanduel,,
+            2026-11-20T18:00:00Z,Lakers,Lakers,2.2,10,,,
+            not-a-time,Lakers,Lakers,2.2,10,draftkings,,
+
+            """.write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = try await CLI.run(["bets", "import", csv, "--history", db])
+        #expect(imported.status == 11, "\(imported.stderr)")
+        for (line, why) in [(4, "PRICE takes odds"), (5, "no match 'Arsenal'"), (7, "--book (draftkings, fanduel)"), (8, "not an RFC 3339 time")] {
+            #expect(imported.stderr.contains("mine.csv, line \(line): ") && imported.stderr.contains(why), "line \(line): \(imported.stderr)")
+        }
+        #expect(imported.stderr.contains("Imported 2 bets from \(csv); 4 rows refused."), "\(imported.stderr)")
+        let bets = try HistoryCLITests.json(try await CLI.run(["bets", "list", "--history", db, "--json"]).stdout)
+        #expect(bets.map { $0["selection"] as? String } == ["Lakers", "Celtics"] && bets.first?["note"] as? String == "a, quoted \"note\"\non two lines")
+        #expect(bets.first?["placed"] as? String == "2026-11-20T18:00:00.000Z")
+
+        // What export writes, import reads back into another history: the same bets.
+        let export = try await CLI.run(["bets", "export", "--history", db])
+        #expect(export.status == 0 && export.stdout.hasPrefix("id,placed,provider,event,match,market,line,selection,book,price,stake,note\n"), "\(export.stdout)")
+        let file = dir + "/export.csv"
+        try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try await CLI.run(["bets", "import", file, "--history", other])
+        #expect(again.status == 0 && again.stderr.contains("Imported 2 bets"), "\(again.stderr)")
+        let copied = try HistoryCLITests.json(try await CLI.run(["bets", "list", "--history", other, "--json"]).stdout)
+        for key in ["placed", "selection", "book", "stake", "note", "clv", "result"] {
+            #expect(copied.map { "\($0[key] ?? "nil")" } == bets.map { "\($0[key] ?? "nil")" }, "\(key)")
+        }
+        // A file that is not a bet CSV: one sentence, nothing added.
+        try "team,odds\nLakers,2.2\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let bad = try await CLI.run(["bets", "import", file, "--history", other])
+        #expect(bad.status == 64 && bad.stderr.contains("no selection, price, stake, match (or event) column"), "\(bad.stderr)")
+    }
 }
