@@ -31,6 +31,15 @@ struct LedgerSource: ParsableArguments {
     func open(_ rt: Runtime) throws -> any HistoryBackend {
         try History.openLedger(HistoryLocation.parse(history ?? rt.config.history ?? "", environment: rt.io.environment))
     }
+
+    /// `body` with the runtime and the ledger open, closed after.
+    func run(_ common: CommonOptions, _ body: (Runtime, any HistoryBackend) throws -> Void) async throws {
+        try await withRuntime(common) { rt in
+            let history = try open(rt)
+            defer { history.close() }
+            try body(rt, history)
+        }
+    }
 }
 
 extension BetsCommand {
@@ -72,9 +81,7 @@ extension BetsCommand {
         }
 
         func run() async throws {
-            try await withRuntime(common) { rt in
-                let history = try ledger.open(rt)
-                defer { history.close() }
+            try await ledger.run(common) { rt, history in
                 let entry = BetEntry(match: match, selection: selection, price: price, stake: stake, book: common.book.first,
                                      provider: provider, market: market, line: line,
                                      placedAt: at.flatMap { SinceOption.parse($0, now: Date()) } ?? Date(), note: note)
@@ -155,9 +162,7 @@ extension BetsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in
-                let history = try ledger.open(rt)
-                defer { history.close() }
+            try await ledger.run(common) { rt, history in
                 rt.io.out(BetCSV.export(try history.bets()))
             }
         }
@@ -189,9 +194,7 @@ extension BetsCommand {
         }
 
         func run() async throws {
-            try await withRuntime(common) { rt in
-                let history = try ledger.open(rt)
-                defer { history.close() }
+            try await ledger.run(common) { rt, history in
                 let grader = BetGrader(reference: FairReference(close), method: DevigMethod(rawValue: devig.lowercased())!)
                 var graded = try history.bets().map { try grader.grade($0, history: history) }
                 if let from = since.date { graded = graded.filter { $0.bet.placedAt >= from } }
@@ -214,9 +217,7 @@ extension BetsCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            try await withRuntime(common) { rt in
-                let history = try ledger.open(rt)
-                defer { history.close() }
+            try await ledger.run(common) { rt, history in
                 guard try history.removeBet(id: id) else { throw OddsError.notFound("There is no bet \(id) in the ledger (odds bets list).") }
                 // The sentence on stdout for a person; piped, stdout stays empty for scripts.
                 if rt.outputFormat == .table { rt.io.out("Bet \(id) removed.\n") } else { rt.io.err("Bet \(id) removed.") }
