@@ -19,7 +19,23 @@ struct BetsCommand: AsyncParsableCommand {
             fair as `odds value` makes fair prices; its CLV is the price taken × the closing fair probability − 1. A \
             bet settles itself from the final score the feeds reported.
             """,
-        subcommands: [Add.self, List.self, Remove.self, Import.self, Export.self])
+        subcommands: [Add.self, List.self, Report.self, Remove.self, Import.self, Export.self])
+}
+
+/// How bets are graded: the closing reference and the de-vig method.
+struct GradingOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The closing reference: consensus, or a book.", valueName: "consensus|book"))
+    var close: String = "consensus"
+    @Option(name: .long, help: ArgumentHelp("How the margin is taken out: \(DevigMethod.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "method"))
+    var devig: String = "multiplicative"
+
+    func validate() throws {
+        guard DevigMethod(rawValue: devig.lowercased()) != nil else {
+            throw ValidationError("--devig takes \(DevigMethod.allCases.map(\.rawValue).joined(separator: ", ")); not '\(devig)'.")
+        }
+    }
+
+    var grader: BetGrader { BetGrader(reference: FairReference(close), method: DevigMethod(rawValue: devig.lowercased()) ?? .multiplicative) }
 }
 
 /// Where the ledger is: the history.
@@ -179,24 +195,17 @@ extension BetsCommand {
         @Flag(name: .long, help: "Only bets not yet settled.") var open = false
         @Flag(name: .long, help: "Only settled bets.") var settled = false
         @OptionGroup var since: SinceOption
-        @Option(name: .long, help: ArgumentHelp("The closing reference: consensus, or a book.", valueName: "consensus|book"))
-        var close: String = "consensus"
-        @Option(name: .long, help: ArgumentHelp("How the margin is taken out: \(DevigMethod.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "method"))
-        var devig: String = "multiplicative"
+        @OptionGroup var grading: GradingOptions
         @OptionGroup var ledger: LedgerSource
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
             if open && settled { throw ValidationError("--open and --settled exclude each other.") }
-            guard DevigMethod(rawValue: devig.lowercased()) != nil else {
-                throw ValidationError("--devig takes \(DevigMethod.allCases.map(\.rawValue).joined(separator: ", ")); not '\(devig)'.")
-            }
         }
 
         func run() async throws {
             try await ledger.run(common) { rt, history in
-                let grader = BetGrader(reference: FairReference(close), method: DevigMethod(rawValue: devig.lowercased())!)
-                var graded = try history.bets().map { try grader.grade($0, history: history) }
+                var graded = try history.bets().map { try grading.grader.grade($0, history: history) }
                 if let from = since.date { graded = graded.filter { $0.bet.placedAt >= from } }
                 if open { graded = graded.filter { $0.result == .unsettled } }
                 if settled { graded = graded.filter { $0.result != .unsettled } }
@@ -206,6 +215,53 @@ extension BetsCommand {
                 }
                 rt.io.out(RecordReporter.render(columns: BetViews.columns, records: graded.map { BetViews.record($0, rt) },
                                                 format: rt.outputFormat, options: rt.renderOptions))
+            }
+        }
+    }
+
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "report",
+            abstract: "Bets, stake, profit, ROI, average CLV and the share that beat the close, overall or by group.",
+            discussion: """
+                Each group gives how many bets, how many settled, the stake and profit of the settled ones and their ROI, the \
+                bets with a close, their average CLV with its 95 % interval (mean ± 1.96 standard errors), and how many beat \
+                the close; a note says when there are too few to judge (under 30 bets with a close, under 100 settled). On a \
+                terminal, small charts of the cumulative profit and of each bet's CLV follow. --close and --devig as for list.
+                """)
+        @Option(name: .long, help: ArgumentHelp("Group by: \(BetReportGrouping.allCases.filter { $0 != .all }.map(\.rawValue).joined(separator: ", ")).", valueName: "group"))
+        var by: String?
+        @OptionGroup var since: SinceOption
+        @OptionGroup var grading: GradingOptions
+        @Flag(name: .long, help: "Charts in ASCII instead of Unicode blocks.") var ascii = false
+        @OptionGroup var ledger: LedgerSource
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            if let by, BetReportGrouping(rawValue: by.lowercased()) == nil || by.lowercased() == "all" {
+                throw ValidationError("--by takes \(BetReportGrouping.allCases.filter { $0 != .all }.map(\.rawValue).joined(separator: ", ")); not '\(by)'.")
+            }
+        }
+
+        func run() async throws {
+            try await ledger.run(common) { rt, history in
+                var graded = try history.bets().map { try grading.grader.grade($0, history: history) }
+                if let from = since.date { graded = graded.filter { $0.bet.placedAt >= from } }
+                let groups = BetReport.groups(graded, by: by.flatMap { BetReportGrouping(rawValue: $0.lowercased()) } ?? .all)
+                rt.io.out(RecordReporter.render(columns: BetViews.reportColumns, records: groups.map { BetViews.record($0, rt) },
+                                                format: rt.outputFormat, options: rt.renderOptions))
+                guard rt.outputFormat == .table, !graded.isEmpty else { return }
+                let (profit, clv) = BetReport.series(graded)
+                let ascii = self.ascii || !HistoryViews.utf8(rt.io.environment)
+                func line(_ label: String, _ values: [Fraction], _ last: String) -> String {
+                    let rationals = values.compactMap { Rational(decimalText: $0.rounded(places: 6)) }
+                    return label + HistoryReport.sparkline(rationals, width: 40, ascii: ascii) + "  " + last
+                }
+                if let end = profit.last { rt.io.out(line("\nprofit  ", profit, "\(end.rounded(places: 2)) after \(profit.count) settled") + "\n") }
+                if !clv.isEmpty {
+                    let mean = (clv.reduce(Fraction.zero, +) / Fraction(clv.count))!
+                    rt.io.out(line("CLV     ", clv, "mean \(BetViews.percent(mean)) over \(clv.count)") + "\n")
+                }
             }
         }
     }
@@ -228,6 +284,36 @@ extension BetsCommand {
 
 /// How a graded bet is written: one record of named cells (a table row, TSV, CSV, or a JSON object).
 enum BetViews {
+    static let reportColumns: [Tabular.Column] = [
+        .init("GROUP", shrinkable: true), .init("BETS", rightAligned: true), .init("SETTLED", rightAligned: true),
+        .init("STAKED", rightAligned: true), .init("PROFIT", rightAligned: true), .init("ROI", rightAligned: true),
+        .init("WITH CLOSE", rightAligned: true), .init("AVG CLV", rightAligned: true), .init("CLV 95%"),
+        .init("BEAT CLOSE", rightAligned: true), .init("NOTE", shrinkable: true),
+    ]
+
+    /// A fraction as a signed percentage to one place ("+4.2%").
+    static func percent(_ f: Fraction) -> String { (f.isNegative ? "" : "+") + (f * Fraction(100)).rounded(places: 1) + "%" }
+
+    static func record(_ r: BetGroupReport, _ rt: Runtime) -> [(String, JSONOutput)] {
+        let json = rt.outputFormat == .json || rt.outputFormat == .ndjson
+        func number(_ f: Fraction?, _ places: Int) -> JSONOutput { f.map { .number($0.rounded(places: places)) } ?? .null }
+        let interval: JSONOutput = r.clvInterval.map { i in
+            json ? .array([.number(String(format: "%.4f", i.low)), .number(String(format: "%.4f", i.high))])
+                : .string(String(format: "%+.1f%% … %+.1f%%", i.low * 100, i.high * 100))
+        } ?? .null
+        return [
+            ("group", .string(r.group)), ("bets", .int(r.bets)), ("settled", .int(r.settled)),
+            ("staked", json ? number(r.staked, 2) : .string(r.staked.rounded(places: 2))),
+            ("profit", json ? number(r.profit, 2) : .string(r.profit.rounded(places: 2))),
+            ("roi", json ? number(r.roi, 4) : .optionalString(r.roi.map(percent))),
+            ("withClose", .int(r.withClose)),
+            ("clv", json ? number(r.meanCLV, 4) : .optionalString(r.meanCLV.map(percent))),
+            ("clvInterval", interval),
+            ("beatClose", .int(r.beatClose)),
+            ("note", .optionalString(r.note)),
+        ]
+    }
+
     static let columns: [Tabular.Column] = [
         .init("ID", rightAligned: true), .init("PLACED"), .init("MATCH", shrinkable: true), .init("MARKET", shrinkable: true),
         .init("SELECTION", shrinkable: true), .init("BOOK"), .init("PRICE", rightAligned: true), .init("STAKE", rightAligned: true),
@@ -241,7 +327,7 @@ enum BetViews {
         let price = Price(typed: b.priceText) ?? Price(decimalOdds: b.odds)
         func number(_ f: Fraction?, places: Int) -> JSONOutput { f.map { .number($0.rounded(places: places)) } ?? .null }
         let clvText: JSONOutput = json ? number(g.clv, places: 4)
-            : .optionalString(g.clv.map { (($0.isNegative ? "" : "+") + ($0 * Fraction(100)).rounded(places: 1)) + "%" })
+            : .optionalString(g.clv.map(percent))
         return [
             ("id", .int(Int(b.id))), ("placed", .string(EventJSON.date(b.placedAt))), ("match", .string(b.title)),
             ("market", .string(b.marketName + (b.line.isEmpty ? "" : " " + b.line))), ("selection", .string(b.selectionName)),

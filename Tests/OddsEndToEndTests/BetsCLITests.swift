@@ -64,6 +64,19 @@ struct BetsCLITests {
         #expect(rows.first?.hasPrefix("ID\tPLACED\tMATCH") == true && rows.count == 3 && rows[1].contains("+10.0%"), "\(tsv.stdout)")
         #expect(try await CLI.run(["bets", "list", "--open", "--history", db, "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
 
+        // The report: 22.50 staked, 12 won and 12.50 lost; CLV +10 % and +12.5 %, both beat the close; too few to judge.
+        let report = try HistoryCLITests.json(try await CLI.run(["bets", "report", "--history", db, "--json"]).stdout)
+        let all = try #require(report.first)
+        #expect(report.count == 1 && all["group"] as? String == "all" && all["bets"] as? Int == 2 && all["settled"] as? Int == 2, "\(all)")
+        #expect((all["staked"] as? NSNumber)?.doubleValue == 22.5 && (all["profit"] as? NSNumber)?.doubleValue == -0.5)
+        #expect((all["roi"] as? NSNumber)?.doubleValue == -0.0222 && (all["clv"] as? NSNumber)?.doubleValue == 0.1125 && all["beatClose"] as? Int == 2)
+        #expect((all["note"] as? String)?.contains("too few to judge") == true && (all["clvInterval"] as? [NSNumber])?.count == 2)
+        let byBook = try await CLI.run(["bets", "report", "--by", "book", "--history", db])
+        #expect(byBook.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) } == ["GROUP", "draftkings", "fanduel"], "\(byBook.stdout)")
+        let table = try await CLI.run(["bets", "report", "--history", db, "--format", "table"])
+        #expect(table.stdout.contains("profit  ") && table.stdout.contains("-0.50 after 2 settled") && table.stdout.contains("mean +11.3% over 2"), "\(table.stdout)")
+        #expect(try await CLI.run(["bets", "report", "--by", "team", "--history", db]).status == 64)
+
         let remove = try await CLI.run(["bets", "remove", "2", "--history", db])
         #expect(remove.status == 0 && remove.stdout.isEmpty && remove.stderr.contains("Bet 2 removed."), "\(remove.stderr)")
         #expect(try await CLI.run(["bets", "remove", "2", "--history", db]).status == 5)
