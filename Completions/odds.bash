@@ -2046,13 +2046,13 @@ _odds_bets() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|list|report|remove|import|export)
+    add|list|report|grade|remove|import|export)
         # Offer subcommand argument completions
         "_odds_bets_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add list report remove import export' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add list report grade remove import export' -- "${cur}"))
         ;;
     esac
 }
@@ -2181,6 +2181,43 @@ _odds_bets_report() {
         ;;
     '--book')
         __odds_add_completions -W "$(__odds_custom_complete ---completion bets report -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_odds_bets_grade() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --demo --json --ndjson --csv --links --version -h --help)
+    repeating_options=(--book)
+    non_repeating_options=(--close --devig --history --odds-format --color --format)
+    __odds_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--close')
+        return
+        ;;
+    '--devig')
+        return
+        ;;
+    '--history')
+        return
+        ;;
+    '--odds-format')
+        __odds_add_completions -W 'decimal'$'\n''american'$'\n''fractional'$'\n''probability'
+        return
+        ;;
+    '--color')
+        __odds_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--format')
+        __odds_add_completions -W 'table'$'\n''tsv'$'\n''json'$'\n''ndjson'$'\n''csv'
+        return
+        ;;
+    '--book')
+        __odds_add_completions -W "$(__odds_custom_complete ---completion bets grade -- --book "${COMP_CWORD}" "$(__odds_cursor_index_in_current_word)")"
         return
         ;;
     esac

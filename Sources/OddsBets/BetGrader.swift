@@ -19,6 +19,11 @@ public struct GradedBet: Sendable {
     public var profit: Fraction?
     /// Why there is no CLV, in words, where there is none.
     public var noClose: String?
+    /// The closing fair price and the close at the bet's book: from the close, else from the grade kept.
+    public var fairPrice: Fraction?
+    public var closeAtBook: Price?
+    /// Why it is not settled, in words, while it is not.
+    public var unsettledWhy: String?
 
     public init(bet: StoredBet, result: BetResult) { self.bet = bet; self.result = result }
 
@@ -37,11 +42,33 @@ public struct BetGrader {
     /// `bet` graded from `history`: the sources of its match (every provider's, where it was fused), each
     /// selection's close (its last price before the match went live), and the final score once it ended.
     public func grade(_ bet: StoredBet, history: any HistoryBackend) throws -> GradedBet {
+        var graded = try gradeLive(bet, history: history)
+        // What the history no longer holds (retention), the grade kept says.
+        if let kept = bet.grade {
+            if graded.clv == nil, let clv = kept.clv.flatMap({ Fraction(decimalText: $0) }) {
+                graded.clv = clv
+                graded.fairPrice = kept.closeFair.flatMap { Fraction(decimalText: $0) }
+                graded.closeAtBook = kept.closeText.flatMap { Price(typed: $0) }
+                graded.noClose = nil
+            }
+            if graded.result == .unsettled, let result = BetResult(rawValue: kept.result), result != .unsettled {
+                graded.result = result
+                if let h = kept.finalHome, let a = kept.finalAway { graded.finalScore = Score(home: h, away: a) }
+                graded.unsettledWhy = nil
+            }
+        }
+        graded.profit = graded.result.returns(stake: graded.stake, price: Fraction(bet.odds)).map { $0 - graded.stake }
+        return graded
+    }
+
+    /// The grade from what the history holds now.
+    private func gradeLive(_ bet: StoredBet, history: any HistoryBackend) throws -> GradedBet {
         var graded = GradedBet(bet: bet, result: .unsettled)
         let sources = try history.matches(MatchQuery(provider: bet.matchKey == nil ? bet.source.provider : nil,
                                                      id: bet.matchKey ?? bet.source.eventID))
         guard !sources.isEmpty else {
             graded.noClose = "its match is no longer in the history"
+            graded.unsettledWhy = graded.noClose
             return graded
         }
         let summary = try history.summary(of: sources, filter: TimelineFilter(), recent: 0)
@@ -54,6 +81,8 @@ public struct BetGrader {
             if let close = ClosingLines.close(event.event, market: m, selection: s, reference: reference, method: method) {
                 graded.close = close
                 graded.clv = close.clv(of: Fraction(bet.odds))
+                graded.fairPrice = close.fairPrice
+                graded.closeAtBook = close.closeAtBook
                 graded.noClose = nil
             } else if graded.noClose == nil {
                 graded.noClose = "no fair closing price could be made"
@@ -69,8 +98,10 @@ public struct BetGrader {
             let meaning = graded.close.map { BetMarket(id: $0.market) } ?? Self.meaning(bet, event.event)
             let outcome = graded.close?.outcome ?? Self.outcome(bet, event.event)
             graded.result = Settlement.settle(meaning, outcome: outcome, line: bet.line.isEmpty ? nil : bet.line, final: score)
+            if graded.result == .unsettled { graded.unsettledWhy = "its market cannot be settled from the score" }
+        } else {
+            graded.unsettledWhy = sources.contains { $0.status == EventStatus.ended.rawValue } ? "no final score was stored" : "its match has not ended"
         }
-        if let back = graded.result.returns(stake: graded.stake, price: Fraction(bet.odds)) { graded.profit = back - graded.stake }
         return graded
     }
 

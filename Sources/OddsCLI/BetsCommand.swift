@@ -19,7 +19,7 @@ struct BetsCommand: AsyncParsableCommand {
             fair as `odds value` makes fair prices; its CLV is the price taken × the closing fair probability − 1. A \
             bet settles itself from the final score the feeds reported.
             """,
-        subcommands: [Add.self, List.self, Report.self, Remove.self, Import.self, Export.self])
+        subcommands: [Add.self, List.self, Report.self, Grade.self, Remove.self, Import.self, Export.self])
 }
 
 /// How bets are graded: the closing reference and the de-vig method.
@@ -266,6 +266,43 @@ extension BetsCommand {
         }
     }
 
+    struct Grade: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "grade",
+            abstract: "Settle what can be settled and keep each bet's grade; say what could not be.",
+            discussion: """
+                Each bet is graded from the history as list grades it, and its result, final score, close and CLV are kept \
+                with it in the ledger, so that they outlast the history's retention. The bets not settled are named, each \
+                with why (its match has not ended, no final score was stored, its market cannot be settled from a score).
+                """)
+        @OptionGroup var grading: GradingOptions
+        @OptionGroup var ledger: LedgerSource
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await ledger.run(common) { rt, history in
+                let now = Date()
+                var counts: [BetResult: Int] = [:]
+                var waiting: [String] = []
+                for bet in try history.bets() {
+                    let g = try grading.grader.grade(bet, history: history)
+                    counts[g.result, default: 0] += 1
+                    if g.result == .unsettled { waiting.append("\(bet.id) \(bet.title) (\(g.unsettledWhy ?? "not yet"))") }
+                    guard g.result != .unsettled || g.clv != nil else { continue }
+                    let grade = StoredGrade(at: now, result: g.result.rawValue, finalHome: g.finalScore?.home, finalAway: g.finalScore?.away,
+                                            closeText: g.closeAtBook?.text, closeFair: g.fairPrice?.rounded(places: 6),
+                                            clv: g.clv?.rounded(places: 6))
+                    _ = try history.gradeBet(id: bet.id, grade)
+                }
+                let settled = [BetResult.won, .lost, .push, .void].map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+                rt.io.out("Settled: \(settled).\n")
+                if !waiting.isEmpty {
+                    rt.io.out(TerminalText.safe("Not settled (\(waiting.count)): " + waiting.joined(separator: "; ")) + ".\n")
+                }
+            }
+        }
+    }
+
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a bet from the ledger.")
         @Argument(help: "The bet's id (odds bets list).") var id: Int64
@@ -334,9 +371,9 @@ enum BetViews {
             ("book", .string(b.book)),
             ("price", json ? (price.map { EventJSON.price($0, book: b.book) } ?? .null) : .optionalString(price?.formatted(rt.renderOptions.oddsFormat))),
             ("stake", json ? .number(b.stake) : .string(b.stake)),
-            ("close", json ? (g.close?.closeAtBook.map { EventJSON.price($0, book: b.book) } ?? .null)
-                : .optionalString(g.close?.closeAtBook?.formatted(rt.renderOptions.oddsFormat))),
-            ("fair", json ? number(g.close?.fairPrice, places: 4) : .optionalString(g.close?.fairPrice.rounded(places: 2))),
+            ("close", json ? (g.closeAtBook.map { EventJSON.price($0, book: b.book) } ?? .null)
+                : .optionalString(g.closeAtBook?.formatted(rt.renderOptions.oddsFormat))),
+            ("fair", json ? number(g.fairPrice, places: 4) : .optionalString(g.fairPrice?.rounded(places: 2))),
             ("clv", clvText),
             ("result", .string(g.result.rawValue)),
             ("profit", json ? number(g.profit, places: 2) : .optionalString(g.profit?.rounded(places: 2))),

@@ -25,6 +25,8 @@ public protocol HistoryBackend: AnyObject, HistoryLookup {
     func bets() throws -> [StoredBet]
     /// Drops a bet; false when there is none with that id.
     func removeBet(id: Int64) throws -> Bool
+    /// Keeps a bet's grade (false when there is no bet with that id).
+    func gradeBet(id: Int64, _ grade: StoredGrade) throws -> Bool
     func close()
 }
 

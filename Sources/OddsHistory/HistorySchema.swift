@@ -157,7 +157,14 @@ public enum HistorySchema {
                     odds_den INTEGER NOT NULL,
                     stake TEXT NOT NULL,
                     note TEXT,
-                    created_at INTEGER NOT NULL
+                    created_at INTEGER NOT NULL,
+                    graded_at INTEGER,
+                    result TEXT,
+                    final_home INTEGER,
+                    final_away INTEGER,
+                    close_text TEXT,
+                    close_fair TEXT,
+                    clv TEXT
                 )
                 """,
                 "CREATE INDEX bet_placed ON bet (placed_at)",
@@ -317,7 +324,14 @@ public enum HistorySchema {
                     odds_den bigint NOT NULL,
                     stake text NOT NULL,
                     note text,
-                    created_at bigint NOT NULL
+                    created_at bigint NOT NULL,
+                    graded_at bigint,
+                    result text,
+                    final_home bigint,
+                    final_away bigint,
+                    close_text text,
+                    close_fair text,
+                    clv text
                 )
                 """,
                 "CREATE INDEX bet_placed ON bet (placed_at)",

@@ -534,18 +534,36 @@ final class PostgresHistory: HistoryBackend {
         try read {
             try run("""
                 SELECT id, placed_at, provider, event_id, match_key, sport, league, home, away, start_time, market_id, market_name, line,
-                       selection_key, selection_name, book, price_text, odds_num, odds_den, stake, note
+                       selection_key, selection_name, book, price_text, odds_num, odds_den, stake, note,
+                       graded_at, result, final_home, final_away, close_text, close_fair, clv
                 FROM bet ORDER BY placed_at, id
                 """).compactMap { r in
                 guard let odds = Rational(try r.int(17), try r.int(18)) else { return nil }
-                return StoredBet(id: try r.int(0), placedAt: Date(historyMillis: try r.int(1)),
+                var bet = StoredBet(id: try r.int(0), placedAt: Date(historyMillis: try r.int(1)),
                                  source: SourceKey(provider: SQLiteHistory.provider(try r.text(2)), eventID: try r.text(3)),
                                  matchKey: try r.optionalText(4), sport: try r.text(5), league: try r.optionalText(6), home: try r.text(7),
                                  away: try r.optionalText(8), startTime: try r.optionalInt(9).map(Date.init(historyMillis:)),
                                  marketID: try r.text(10), marketName: try r.text(11), line: try r.text(12), selectionID: try r.text(13),
                                  selectionName: try r.text(14), book: try r.text(15), priceText: try r.text(16), odds: odds,
                                  stake: try r.text(19), note: try r.optionalText(20))
+                if let at = try r.optionalInt(21), let result = try r.optionalText(22) {
+                    bet.grade = StoredGrade(at: Date(historyMillis: at), result: result, finalHome: try r.optionalInt32(23),
+                                            finalAway: try r.optionalInt32(24), closeText: try r.optionalText(25),
+                                            closeFair: try r.optionalText(26), clv: try r.optionalText(27))
+                }
+                return bet
             }
+        }
+    }
+
+    func gradeBet(id: Int64, _ g: StoredGrade) throws -> Bool {
+        try writeLedger {
+            try run("""
+                WITH u AS (UPDATE bet SET graded_at = $1, result = $2, final_home = $3, final_away = $4, close_text = $5, close_fair = $6, clv = $7
+                           WHERE id = $8 RETURNING 1)
+                SELECT count(*) FROM u
+                """, [.int(g.at.historyMillis), .text(g.result), .int(g.finalHome.map(Int64.init)), .int(g.finalAway.map(Int64.init)),
+                      .text(g.closeText), .text(g.closeFair), .text(g.clv), .int(id)]).first?.int(0) ?? 0 > 0
         }
     }
 

@@ -517,15 +517,30 @@ final class SQLiteHistory: HistoryBackend {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, placed_at, provider, event_id, match_key, sport, league, home, away, start_time, market_id, market_name, line,
-                       selection_key, selection_name, book, price_text, odds_num, odds_den, stake, note
+                       selection_key, selection_name, book, price_text, odds_num, odds_den, stake, note,
+                       graded_at, result, final_home, final_away, close_text, close_fair, clv
                 FROM bet ORDER BY placed_at, id
                 """).compactMap { r in
                 guard let odds = Rational(r[17] as Int64, r[18] as Int64) else { return nil }
-                return StoredBet(id: r[0], placedAt: Date(historyMillis: r[1]), source: SourceKey(provider: SQLiteHistory.provider(r[2]), eventID: r[3]),
-                                 matchKey: r[4], sport: r[5], league: r[6], home: r[7], away: r[8],
-                                 startTime: (r[9] as Int64?).map(Date.init(historyMillis:)), marketID: r[10], marketName: r[11], line: r[12],
-                                 selectionID: r[13], selectionName: r[14], book: r[15], priceText: r[16], odds: odds, stake: r[19], note: r[20])
+                var bet = StoredBet(id: r[0], placedAt: Date(historyMillis: r[1]), source: SourceKey(provider: SQLiteHistory.provider(r[2]), eventID: r[3]),
+                                    matchKey: r[4], sport: r[5], league: r[6], home: r[7], away: r[8],
+                                    startTime: (r[9] as Int64?).map(Date.init(historyMillis:)), marketID: r[10], marketName: r[11], line: r[12],
+                                    selectionID: r[13], selectionName: r[14], book: r[15], priceText: r[16], odds: odds, stake: r[19], note: r[20])
+                if let at = r[21] as Int64?, let result = r[22] as String? {
+                    bet.grade = StoredGrade(at: Date(historyMillis: at), result: result, finalHome: (r[23] as Int64?).map { Int($0) },
+                                            finalAway: (r[24] as Int64?).map { Int($0) }, closeText: r[25], closeFair: r[26], clv: r[27])
+                }
+                return bet
             }
+        }
+    }
+
+    func gradeBet(id: Int64, _ g: StoredGrade) throws -> Bool {
+        try writeLedger { db in
+            try db.execute(sql: """
+                UPDATE bet SET graded_at = ?, result = ?, final_home = ?, final_away = ?, close_text = ?, close_fair = ?, clv = ? WHERE id = ?
+                """, arguments: [g.at.historyMillis, g.result, g.finalHome, g.finalAway, g.closeText, g.closeFair, g.clv, id])
+            return db.changesCount > 0
         }
     }
 

@@ -29,6 +29,8 @@ public struct StoredBet: Sendable, Equatable {
     /// The stake as typed, exactly ("10", "12.50").
     public var stake: String
     public var note: String?
+    /// What `odds bets grade` last kept of it: outlasts the history's retention.
+    public var grade: StoredGrade?
 
     public init(id: Int64 = 0, placedAt: Date, source: SourceKey, matchKey: String?, sport: String, league: String?, home: String,
                 away: String?, startTime: Date?, marketID: String, marketName: String, line: String, selectionID: String,
@@ -40,4 +42,21 @@ public struct StoredBet: Sendable, Equatable {
     }
 
     public var title: String { away.map { "\(home) v \($0)" } ?? home }
+}
+
+/// A bet's grade as kept: when it was graded, its result and the final score it was settled on, the close at its
+/// book (the provider's text), the closing fair price and the CLV (exact decimal text, six places).
+public struct StoredGrade: Sendable, Equatable {
+    public var at: Date
+    public var result: String
+    public var finalHome: Int?
+    public var finalAway: Int?
+    public var closeText: String?
+    public var closeFair: String?
+    public var clv: String?
+
+    public init(at: Date, result: String, finalHome: Int?, finalAway: Int?, closeText: String?, closeFair: String?, clv: String?) {
+        self.at = at; self.result = result; self.finalHome = finalHome; self.finalAway = finalAway
+        self.closeText = closeText; self.closeFair = closeFair; self.clv = clv
+    }
 }

@@ -77,6 +77,9 @@ struct BetsCLITests {
         #expect(table.stdout.contains("profit  ") && table.stdout.contains("-0.50 after 2 settled") && table.stdout.contains("mean +11.3% over 2"), "\(table.stdout)")
         #expect(try await CLI.run(["bets", "report", "--by", "team", "--history", db]).status == 64)
 
+        let grade = try await CLI.run(["bets", "grade", "--history", db])
+        #expect(grade.status == 0 && grade.stdout == "Settled: 1 won, 1 lost, 0 push, 0 void.\n", "\(grade.stdout)\(grade.stderr)")
+
         let remove = try await CLI.run(["bets", "remove", "2", "--history", db])
         #expect(remove.status == 0 && remove.stdout.isEmpty && remove.stderr.contains("Bet 2 removed."), "\(remove.stderr)")
         #expect(try await CLI.run(["bets", "remove", "2", "--history", db]).status == 5)

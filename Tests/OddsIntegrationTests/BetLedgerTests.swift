@@ -82,6 +82,32 @@ struct BetLedgerTests {
         #expect(try h.bets().map(\.id) == [home, early])
     }
 
+    @Test("A grade kept outlasts the history's retention: after the match is pruned, the bet keeps its close, CLV and result",
+          arguments: HistoryHarness.Kind.allCases)
+    func kept(kind: HistoryHarness.Kind) throws {
+        guard let harness = try HistoryHarness.make(kind) else { return }
+        defer { harness.remove() }
+        _ = try harness.write(Self.messages)
+        let h = try History.openLedger(harness.location)
+        defer { h.close() }
+        let graded = try h.addBet(try Self.bet(h, selection: "Lakers", book: "a", price: "2.20", stake: "10"))
+        let never = try h.addBet(try Self.bet(h, selection: "Celtics", book: "b", price: "2.50", stake: "10"))
+        let g = try BetGrader().grade(try h.bets()[0], history: h)
+        let grade = StoredGrade(at: Self.t0, result: g.result.rawValue, finalHome: g.finalScore?.home, finalAway: g.finalScore?.away,
+                                closeText: g.closeAtBook?.text, closeFair: g.fairPrice?.rounded(places: 6), clv: g.clv?.rounded(places: 6))
+        #expect(try h.gradeBet(id: graded, grade) && !(try h.gradeBet(id: 9_999, grade)))
+        #expect(try h.bets()[0].grade == grade && grade.clv == "0.100000" && grade.closeText == "1.90")
+        // Everything the history kept of the match is pruned away.
+        _ = try h.prune(before: Self.t0.addingTimeInterval(86_400 * 400))
+        #expect(try h.matches(MatchQuery()).isEmpty)
+        let after = try h.bets()
+        let kept = try BetGrader().grade(after[0], history: h)
+        #expect(kept.clv == Fraction(decimalText: "0.1") && kept.result == .won && kept.profit == Fraction(12) && kept.fairPrice == Fraction(2))
+        #expect(kept.closeAtBook?.decimalText == "1.90" && kept.finalScore == Score(home: 101, away: 99))
+        let lost = try BetGrader().grade(after[1], history: h)
+        #expect(after[1].id == never && lost.clv == nil && lost.result == .unsettled && lost.unsettledWhy == "its match is no longer in the history")
+    }
+
     @Test("The ledger is written beside the history's running writer (SQLite: its lock held)")
     func besideTheWriter() throws {
         guard let harness = try HistoryHarness.make(.sqlite) else { return }
