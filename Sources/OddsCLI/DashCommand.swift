@@ -21,8 +21,9 @@ struct Dash: AsyncParsableCommand {
         Keys: arrows or j/k move, PgUp/PgDn page, g/G first/last, Enter details, Esc back, / filter by team or \
         league (Esc clears), s cycles the sort (kick-off, league, biggest recent price move, latest incident), \
         f pins a favourite team (saved as `favourites` in the config file), o cycles the odds format, p pauses the \
-        view while data keeps flowing, v toggles value mode, a writes an alert rule for the selected match, ? help, \
-        q quits. Needs a terminal; for pipes use `odds stream`.
+        view while data keeps flowing, v toggles value mode, a writes an alert rule for the selected match, b records \
+        a bet at one of its prices shown (Tab cycles them; type the stake; kept in the history's ledger, see odds bets), \
+        ? help, q quits. Needs a terminal; for pipes use `odds stream`.
         Alert rules (the config's [[alerts]], as for `odds alert`, and those a adds for this session, Tab cycling \
         suggestions for the match's prices) are checked against every change: each alert is a line of the ticker \
         and marks its row with ! for a minute.
@@ -286,11 +287,14 @@ enum DashboardRunner {
             let size = terminal.size
             _ = update(&model, .resize(width: size.width, height: size.height))
         }
+        // `b`'s bets, recorded in the history's ledger off the UI loop; each answer is a ticker line.
+        let bets = DashboardBets(location: history?.location) { wakeup.signal() }
         func apply(_ effects: [DashboardEffect]) -> Bool {
             for effect in effects {
                 switch effect {
                 case .quit: return true
                 case .saveFavourites(let list): save(list)
+                case .recordBet(let request): bets.record(request)
                 }
             }
             return false
@@ -336,6 +340,7 @@ enum DashboardRunner {
                 let id = model.focused.flatMap { model.sourceID(of: $0, provider: p) }
                 if id != focused[p] { focused[p] = id; f.focus(id) }
             }
+            for notice in bets.take() { _ = update(&model, .notice(notice)) }
             if let historyReader {
                 if let row = model.focused, row != askedHistory, let request = model.historyRequest(row) {
                     askedHistory = row

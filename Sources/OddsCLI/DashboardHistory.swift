@@ -1,4 +1,5 @@
 import Foundation
+import OddsBets
 import OddsDashboard
 import OddsHistory
 import OddsModel
@@ -84,4 +85,49 @@ final class DashboardHistoryReader: @unchecked Sendable {
 
     /// A stored price as the dashboard shows one: from the provider's text in its own format, else its exact odds.
     static func price(_ p: StoredPrice) -> Price? { p.price }
+}
+
+/// The dashboard's `b`: each bet found in the history as `odds bets add` finds its arguments and kept in the ledger,
+/// on a task of its own (the UI loop never waits on the database); the answers are taken by the loop.
+final class DashboardBets: @unchecked Sendable {
+    // @unchecked: `answers` is only touched under `lock`.
+    private let location: HistoryLocation?
+    private let lock = NSLock()
+    private var answers: [String] = []
+    private let wake: @Sendable () -> Void
+
+    init(location: HistoryLocation?, wake: @escaping @Sendable () -> Void) {
+        self.location = location
+        self.wake = wake
+    }
+
+    func record(_ request: BetRequest) {
+        guard let location else {
+            answer("bets are kept in the history: start the dashboard with --history (or history = … in the config) to record one")
+            return
+        }
+        Task.detached { [self] in
+            let entry = BetEntry(match: request.match, selection: request.selection, price: request.price.text, stake: request.stake,
+                                 book: request.book, placedAt: Date())
+            do {
+                let ledger = try History.openLedger(location)
+                defer { ledger.close() }
+                var bet = try BetPlacement.resolve(entry, in: ledger)
+                bet.id = try ledger.addBet(bet)
+                answer("bet \(bet.id) recorded: \(bet.selectionName) \(request.price.text) at \(bet.book), stake \(request.stake)  \(request.title)")
+            } catch let e as BetEntryError {
+                answer("bet not recorded: \(e.message)")
+            } catch {
+                answer("bet not recorded: \((error as? OddsError)?.message ?? "\(error)")")
+            }
+        }
+    }
+
+    private func answer(_ text: String) {
+        lock.withLock { answers.append(text) }
+        wake()
+    }
+
+    /// The answers since the last call.
+    func take() -> [String] { lock.withLock { defer { answers.removeAll() }; return answers } }
 }

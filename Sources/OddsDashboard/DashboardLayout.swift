@@ -158,6 +158,15 @@ public enum DashboardLayout {
             screen.put(" /\(model.filter)▏  Enter keeps · Esc clears", x: 0, y: y, attributes: .reverse)
             return
         }
+        if let draft = model.betDraft {
+            let c = draft.cell
+            let price = c.selection.price.map { $0.formatted(model.oddsFormat) } ?? "-"
+            let what = "\(c.selection.name) \(price)\(c.book.map { " at " + BookNames.proper($0) } ?? "")"
+            let x = screen.put(" bet: \(TerminalText.safe(what)) · stake: \(draft.stake)▏  ", x: 0, y: y, attributes: .reverse)
+            screen.put(draft.error ?? "Tab next price · Enter records · Esc cancels", x: x, y: y,
+                       attributes: draft.error == nil ? .reverse : [.red, .bold, .reverse])
+            return
+        }
         if let draft = model.ruleDraft {
             let x = screen.put(" alert: \(TerminalText.safe(draft.text))▏  ", x: 0, y: y, attributes: .reverse)
             if let error = draft.error {
@@ -171,6 +180,7 @@ public enum DashboardLayout {
         let variants: [String]
         switch model.mode {
         case .table: variants = [
+             " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · v value · a alert · b bet · ? help · q quit",
              " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · v value · a alert · ? help · q quit",
              " ↑↓/jk move · PgUp/PgDn · g/G · Enter detail · / filter · s sort · f favourite · o odds · p pause · v value · ? help · q quit",
              " ↑↓ move · Enter detail · / filter · s sort · f fav · o odds · p pause · v value · a alert · ? help · q quit",
@@ -678,6 +688,7 @@ public enum DashboardLayout {
         "p             pause the view (data keeps flowing)",
         "v             value: margins, EV above the threshold, arbitrage",
         "a             alert rule for the selected match (Tab: suggestions)",
+        "b             record a bet at a price shown (Tab: prices; needs --history)",
         "?             this help",
         "q             quit",
     ]

@@ -21,11 +21,15 @@ public enum DashboardMessage: Sendable {
     case resize(width: Int, height: Int)
     /// What the history kept of a row from before the dashboard started.
     case history(row: EventKey, seed: TrailSeed)
+    /// A line for the ticker from the run loop (a bet recorded, or why it was not).
+    case notice(String)
 }
 
 /// What the run loop must do after an update.
 public enum DashboardEffect: Hashable, Sendable {
     case saveFavourites([String])
+    /// `b`: record a bet in the ledger (the run loop finds it in the history and answers with a `.notice`).
+    case recordBet(BetRequest)
     case quit
 }
 
@@ -147,6 +151,8 @@ public struct DashboardModel: Sendable {
     public internal(set) var alertsFired = 0
     /// `a`: the rule being written for a match.
     public internal(set) var ruleDraft: RuleDraft?
+    /// `b`: the bet being written for a match's price.
+    public internal(set) var betDraft: BetDraft?
     /// A fused match's incident told by several sources is one alert.
     var alertDeduper = AlertDeduper()
     /// When the dashboard started: a feed never heard from is silent since then (stale rules).
@@ -400,6 +406,10 @@ public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -
         model.needsDraw = true
         model.clampSelection()
         return []
+    case .notice(let text):
+        model.tell(TickerItem(at: model.now, key: EventKey(provider: model.provider, id: ""), news: .note(text)))
+        model.needsDraw = true
+        return []
     case .history(let row, let seed):
         model.trails.seed(row, seed)
         model.needsDraw = true
@@ -494,6 +504,7 @@ extension DashboardModel {
             editRule(key)
             return []
         }
+        if betDraft != nil { return editBet(key) }
         if editingFilter {
             switch key {
             case .escape: filter = ""; editingFilter = false
@@ -533,6 +544,7 @@ extension DashboardModel {
         case .character("p"): frozen = frozen == nil ? live : nil
         case .character("v"): valueMode.toggle()
         case .character("a"): startRule()
+        case .character("b"): startBet()
         case .character("f"):
             let order = self.order
             guard let key = selected ?? (order.count > 0 ? order.key(at: 0) : nil), let e = shown.events[key]?.event else { return [] }

@@ -130,6 +130,37 @@ struct DashboardTmuxTests {
         }
     }
 
+    @Test("b records a bet at a price shown into the history's ledger; without a history it says how to keep one")
+    func bet() async throws {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("odds-dash-bets-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        try await Self.withSession { session in
+            try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo --history \(db); echo EXIT=$?")
+            _ = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Le") }
+            // The match is kept before it is bet on (the writer's batches are a quarter of a second apart).
+            try await waitFor("the match kept", timeout: 20) { ((try? HistoryCLITests.count(db, "price_change")) ?? 0) > 0 }
+            try await session.keys("b")
+            try await session.waitFor("the stake prompt") { $0.contains("· stake: ▏") }
+            for key in ["1", "0", "Enter"] { try await session.keys(key) }
+            let recorded = try await session.waitFor("the bet recorded", timeout: 20) { $0.contains("bet 1 recorded") || $0.contains("bet not recorded") }
+            #expect(recorded.contains("bet 1 recorded"), "\(recorded)")
+            try await session.keys("q")
+            let after = try await session.waitFor("exit", timeout: 15) { Self.exitLine($0) != nil }
+            #expect(Self.exitLine(after) == "EXIT=0")
+        }
+        let list = try await CLI.run(["bets", "list", "--history", db, "--json"])
+        let bets = try HistoryCLITests.json(list.stdout)
+        #expect(bets.count == 1 && bets.first?["stake"] as? NSNumber == 10, "\(list.stdout)\(list.stderr)")
+        try await Self.withSession { session in
+            try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo --no-history; echo EXIT=$?")
+            _ = try await session.waitFor("the table") { $0.contains("DEMO DATA") && $0.contains("Premier Le") }
+            for key in ["b", "5", "Enter"] { try await session.keys(key) }
+            try await session.waitFor("why no bet was kept") { $0.contains("bets are kept in the history") }
+            try await session.keys("q")
+            _ = try await session.waitFor("exit", timeout: 15) { Self.exitLine($0) != nil }
+        }
+    }
+
     @Test("Fills with matches, updates without a key, filters, opens details, quits and leaves the terminal sane")
     func interactive() async throws { try await Self.withSession { session in
         try await session.start(Self.command() + "\(CLI.binary.path) dash --provider tickodds --demo; echo EXIT=$?")
