@@ -17,6 +17,9 @@ public struct ClosingLine: Sendable, Equatable {
     public var books: [String]
     /// The closing price at the bet's own book, where it had one.
     public var closeAtBook: Price?
+    /// For a spread or a total: the points the bet's line is better (+) or worse (−) than the line the market
+    /// closed on (the side's line priced nearest even at the close): took −2.5, closed −3.0 is +0.5.
+    public var lineMove: Fraction?
 
     /// Closing-line value of a price taken: price × closing fair probability − 1 (0.1 is +10 %).
     public func clv(of price: Fraction) -> Fraction { price * fairProbability - .one }
@@ -39,13 +42,38 @@ public enum ClosingLines {
                 for (o, quote) in book.quotes.enumerated() where quote?.market == market && quote?.selection == selection {
                     guard let p = value.fair?[o], let fairPrice = p.reciprocal else { return nil }
                     let own = event.markets[market].selections[selection]
-                    return ClosingLine(market: value.id, outcome: value.outcomes[o].id, line: value.outcomes[o].line,
+                    let outcome = value.outcomes[o]
+                    return ClosingLine(market: value.id, outcome: outcome.id, line: outcome.line,
                                        fairProbability: p, fairPrice: fairPrice,
                                        books: value.books.filter { $0.vigFree != nil }.map(\.source.book),
-                                       closeAtBook: own.suspended ? nil : own.price)
+                                       closeAtBook: own.suspended ? nil : own.price,
+                                       lineMove: lineMove(values, market: value.id, outcome: outcome))
                 }
             }
         }
         return nil
+    }
+
+    /// The points `outcome` of `market` (a spread's or a total's line) is better than the line its family closed on:
+    /// of the family's lines, the one whose fair probability for that side was nearest even (more books first).
+    static func lineMove(_ values: [MarketValue], market: String, outcome: Outcome) -> Fraction? {
+        let family = market.split(separator: ":").first.map(String.init) ?? market
+        guard family == "spread" || family == "total", let taken = outcome.line.flatMap({ Fraction(decimalText: $0) }) else { return nil }
+        let half = Fraction(decimalText: "0.5")!
+        var best: (distance: Fraction, books: Int, line: Fraction)?
+        for value in values where value.id.hasPrefix(family + ":") {
+            guard let o = value.outcomes.firstIndex(where: { $0.id == outcome.id }), let p = value.fair?[o],
+                  let line = value.outcomes[o].line.flatMap({ Fraction(decimalText: $0) }) else { continue }
+            let d = p < half ? half - p : p - half
+            let books = value.books.filter { $0.vigFree != nil }.count
+            if let b = best, !(d < b.distance || (d == b.distance && books > b.books)) { continue }
+            best = (d, books, line)
+        }
+        guard let closed = best?.line else { return nil }
+        // A spread side gains with a bigger line (+3.5 over +3, −2.5 over −3); over gains with a smaller total.
+        switch (family, outcome.id) {
+        case ("total", "over"): return closed - taken
+        default: return taken - closed
+        }
     }
 }

@@ -354,8 +354,8 @@ enum BetViews {
     static let columns: [Tabular.Column] = [
         .init("ID", rightAligned: true), .init("PLACED"), .init("MATCH", shrinkable: true), .init("MARKET", shrinkable: true),
         .init("SELECTION", shrinkable: true), .init("BOOK"), .init("PRICE", rightAligned: true), .init("STAKE", rightAligned: true),
-        .init("CLOSE", rightAligned: true), .init("FAIR", rightAligned: true), .init("CLV", rightAligned: true), .init("RESULT"),
-        .init("PROFIT", rightAligned: true),
+        .init("CLOSE", rightAligned: true), .init("FAIR", rightAligned: true), .init("CLV", rightAligned: true),
+        .init("LINE MOVE", rightAligned: true), .init("RESULT"), .init("PROFIT", rightAligned: true),
     ]
 
     static func record(_ g: GradedBet, _ rt: Runtime) -> [(String, JSONOutput)] {
@@ -365,7 +365,10 @@ enum BetViews {
         func number(_ f: Fraction?, places: Int) -> JSONOutput { f.map { .number($0.rounded(places: places)) } ?? .null }
         let clvText: JSONOutput = json ? number(g.clv, places: 4)
             : .optionalString(g.clv.map(percent))
-        return [
+        let move: Fraction? = g.close?.lineMove
+        let moveText: String? = move.map { ($0.isNegative ? "" : "+") + $0.rounded(places: 1) }
+        let lineMove: JSONOutput = json ? number(move, places: 2) : .optionalString(moveText)
+        let cells: [(String, JSONOutput)] = [
             ("id", .int(Int(b.id))), ("placed", .string(EventJSON.date(b.placedAt))), ("match", .string(b.title)),
             ("market", .string(b.marketName + (b.line.isEmpty ? "" : " " + b.line))), ("selection", .string(b.selectionName)),
             ("book", .string(b.book)),
@@ -375,9 +378,11 @@ enum BetViews {
                 : .optionalString(g.closeAtBook?.formatted(rt.renderOptions.oddsFormat))),
             ("fair", json ? number(g.fairPrice, places: 4) : .optionalString(g.fairPrice?.rounded(places: 2))),
             ("clv", clvText),
+            ("lineMove", lineMove),
             ("result", .string(g.result.rawValue)),
             ("profit", json ? number(g.profit, places: 2) : .optionalString(g.profit?.rounded(places: 2))),
-        ] + (json ? [("provider", .string(b.source.provider.rawValue)), ("event", .string(b.source.eventID)),
+        ]
+        return cells + (json ? [("provider", .string(b.source.provider.rawValue)), ("event", .string(b.source.eventID)),
                      ("closeBooks", .array((g.close?.books ?? []).map { .string($0) })),
                      ("finalScore", g.finalScore.map { EventJSON.score($0) } ?? .null), ("noClose", .optionalString(g.noClose)),
                      ("note", .optionalString(b.note))] : [])

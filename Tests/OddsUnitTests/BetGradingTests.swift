@@ -93,4 +93,34 @@ struct BetGradingTests {
         #expect(Price(typed: "+150")?.text == "+150")
         #expect(Price(typed: "1.00") == nil && Price(typed: "1") == nil && Price(typed: "abc") == nil && Price(typed: "") == nil && Price(typed: "0/1") == nil)
     }
+
+    @Test("A spread or total bet's line against the line the market closed on, in points as bettors quote it")
+    func lineMove() throws {
+        // Two lines at the close: −2.5 at 1.80 / 2.00 and −3 at 1.95 / 1.85; −3 is the one priced nearest even.
+        func spread(_ line: String, _ home: String, _ away: String) -> Market {
+            let away2 = line.hasPrefix("-") ? "+" + line.dropFirst() : "-" + line
+            return Market(id: "sp\(line)", name: "Point Spread", book: "a", selections: [
+                Selection(id: "Lakers", name: "Lakers", line: line, price: Price(decimal: home)),
+                Selection(id: "Celtics", name: "Celtics", line: String(away2), price: Price(decimal: away)),
+            ])
+        }
+        func total(_ line: String, _ over: String, _ under: String) -> Market {
+            Market(id: "t\(line)", name: "Total Points", book: "a", selections: [
+                Selection(id: "over", name: "Over", line: line, price: Price(decimal: over)),
+                Selection(id: "under", name: "Under", line: line, price: Price(decimal: under)),
+            ])
+        }
+        var event = Self.closing([("a", ["1.90", "1.90"])])
+        event.markets += [spread("-2.5", "1.80", "2.00"), spread("-3", "1.95", "1.85"), total("210.5", "2.05", "1.75"), total("211", "1.90", "1.90")]
+        // Took −2.5 (the home side of the first spread): closed −3, +0.5.
+        let home = try #require(ClosingLines.close(event, market: 1, selection: 0, reference: .consensus, method: .multiplicative))
+        #expect(home.market.hasPrefix("spread") && home.lineMove == Fraction(decimalText: "0.5"), "\(home)")
+        // The away side of −3 took +3, and the line closed there: 0.
+        #expect(ClosingLines.close(event, market: 2, selection: 1, reference: .consensus, method: .multiplicative)?.lineMove == .zero)
+        // Over 210.5 when it closed at 211: half a point better; under 210.5: half a point worse.
+        #expect(ClosingLines.close(event, market: 3, selection: 0, reference: .consensus, method: .multiplicative)?.lineMove == Fraction(decimalText: "0.5"))
+        #expect(ClosingLines.close(event, market: 3, selection: 1, reference: .consensus, method: .multiplicative)?.lineMove == Fraction(decimalText: "-0.5"))
+        // The moneyline has no line to move.
+        #expect(ClosingLines.close(event, market: 0, selection: 0, reference: .consensus, method: .multiplicative)?.lineMove == nil)
+    }
 }
