@@ -66,7 +66,8 @@ extension BetsCommand {
             discussion: """
                 MATCH as for `odds history show` (an id, or a team: its live match, else its latest). SELECTION is a team, \
                 draw, over or under, yes or no, or a selection's name; the market defaults to the match result. PRICE in \
-                any odds format (2.50, +150, 6/4); STAKE a plain amount (10, 12.50). \
+                any odds format (2.50, +150, 6/4; a negative American price after --, which ends the options: odds bets add \
+                --book pinnacle -- Arsenal draw -110 10); STAKE a plain amount (10, 12.50). \
                 Example: odds bets add Arsenal Arsenal +150 10 --book draftkings --provider boltodds
                 """)
         @Argument(help: "The match: an id or a team.") var match: String

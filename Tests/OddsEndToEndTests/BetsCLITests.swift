@@ -144,4 +144,66 @@ struct BetsCLITests {
         let bad = try await CLI.run(["bets", "import", file, "--history", other])
         #expect(bad.status == 64 && bad.stderr.contains("no selection, price, stake, match (or event) column"), "\(bad.stderr)")
     }
+
+    /// A TickOdds recording of one basketball game: priced before tip-off (opening 2.20 / 1.70), the line moving to
+    /// 1.90 / 1.90 by the close, tip-off, baskets and a price swing in play, and the end at 101-99.
+    static func recording(_ path: String) throws {
+        func event(_ status: String, _ score: String, _ home: String, _ away: String, clock: String = "12:00", period: String = "1st Quarter") -> String {
+            """
+            {"fixtureId":"5001","sportName":"Basketball","league":"NBA","home":"Los Angeles Lakers","away":"Boston Celtics","score":"\(score)",\
+            "clock":"\(clock)","period":"\(period)","status":"\(status)","marketGroups":[{"name":"Money Line","key":"money_line","industryKey":"h2h",\
+            "period":"full_game","type":"simple","selections":[{"id":"5001:money_line:full_game:home","name":"Los Angeles Lakers","odds":\(home),\
+            "side":"home","team":"home","isMain":true},{"id":"5001:money_line:full_game:away","name":"Boston Celtics","odds":\(away),"side":"away",\
+            "team":"away","isMain":true}]}]}
+            """
+        }
+        let t0 = 1_800_000_000_000
+        var lines = ["{\"t\":\(t0),\"feed\":\"tickodds/live\",\"frame\":{\"type\":\"snapshot\",\"count\":1,\"events\":[\(event("not_started", "0-0", "2.20", "1.70"))]}}"]
+        let steps: [(Int, String, String)] = [
+            (30_000, "odds", event("not_started", "0-0", "2.05", "1.80")),
+            (60_000, "odds", event("not_started", "0-0", "1.90", "1.90")),
+            (90_000, "status", event("in_progress", "0-0", "1.90", "1.90")),
+            (120_000, "score", event("in_progress", "10-2", "1.40", "2.90", clock: "09:10")),
+            (150_000, "odds", event("in_progress", "55-60", "2.40", "1.55", clock: "00:00", period: "Halftime")),
+            (200_000, "status", event("ended", "101-99", "1.01", "51.00", clock: "00:00", period: "4th Quarter")),
+        ]
+        for (ms, change, e) in steps {
+            lines.append("{\"t\":\(t0 + ms),\"feed\":\"tickodds/live\",\"frame\":{\"type\":\"update\",\"fixtureId\":\"5001\",\"change\":\"\(change)\",\"event\":\(e)}}")
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test("Graded against a replay: a game priced before tip-off, live, scored and ended, collected into each backend",
+          arguments: ["sqlite", "postgres"])
+    func replay(backend: String) async throws {
+        let dir = try HistoryCLITests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let history: String
+        if backend == "postgres" {
+            guard let server = try PostgresTestServer.shared() else { return }
+            history = try server.createDatabase()
+        } else {
+            history = dir + "/h.sqlite"
+        }
+        let rec = dir + "/game.ndjson"
+        try Self.recording(rec)
+        let collect = try await CLI.run(["history", "collect", "--replay", rec, "--speed", "max", "--history", history])
+        #expect(collect.status == 0, "\(collect.stderr)")
+        // Taken at 2.20 (the opening price), and on the away side at 1.75.
+        let home = try await CLI.run(["bets", "add", "Lakers", "Lakers", "2.20", "10", "--at", "2027-01-15T08:00:05Z", "--history", history])
+        #expect(home.status == 0, "\(home.stderr)")
+        let away = try await CLI.run(["bets", "add", "--history", history, "--", "5001", "away", "-133", "20"])
+        #expect(away.status == 0, "\(away.stderr)")
+        let bets = try HistoryCLITests.json(try await CLI.run(["bets", "list", "--history", history, "--json"]).stdout)
+        #expect(bets.count == 2, "\(bets)")
+        // The close is the last price before tip-off, 1.90 / 1.90 (fair 2.00): 2.20 is +10 %, won 101-99.
+        let lakers = try #require(bets.first { $0["selection"] as? String == "Los Angeles Lakers" })
+        #expect((lakers["clv"] as? NSNumber)?.doubleValue == 0.1 && lakers["result"] as? String == "won", "\(lakers)")
+        #expect((lakers["fair"] as? NSNumber)?.doubleValue == 2 && ((lakers["close"] as? [String: Any])?["decimal"] as? String) == "1.90")
+        #expect((lakers["finalScore"] as? [String: Any])?["home"] as? Int == 101)
+        // −133 is 1.7519 (exactly 1 + 100/133): CLV −12.4 %, lost 20.
+        let celtics = try #require(bets.first { $0["selection"] as? String == "Boston Celtics" })
+        #expect((celtics["clv"] as? NSNumber)?.doubleValue == -0.1241 && celtics["result"] as? String == "lost", "\(celtics)")
+        #expect((celtics["profit"] as? NSNumber)?.doubleValue == -20)
+    }
 }
