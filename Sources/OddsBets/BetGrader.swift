@@ -92,7 +92,9 @@ public struct BetGrader {
         }
         // The result: the final score, once a source says the match ended.
         let ended = summary.recent.scores.filter { $0.state.status == EventStatus.ended.rawValue }
-        if let last = ended.last, let home = last.state.home, let away = last.state.away {
+        if let last = ended.last, Self.notPlayed(last.state) {
+            graded.result = .void
+        } else if let last = ended.last, let home = last.state.home, let away = last.state.away {
             let score = Score(home: home, away: away)
             graded.finalScore = score
             let meaning = graded.close.map { BetMarket(id: $0.market) } ?? Self.meaning(bet, event.event)
@@ -103,6 +105,13 @@ public struct BetGrader {
             graded.unsettledWhy = sources.contains { $0.status == EventStatus.ended.rawValue } ? "no final score was stored" : "its match has not ended"
         }
         return graded
+    }
+
+    /// Whether a match's end says it was not played: a feed that ends a match postponed, cancelled or abandoned
+    /// says so in its period's words (SofaScore's "Postponed", "Canceled", "Abandoned").
+    static func notPlayed(_ state: ScoreState) -> Bool {
+        let words = ((state.period ?? "") + " " + (state.scoreText ?? "")).lowercased()
+        return ["postpon", "cancel", "abandon"].contains { words.contains($0) }
     }
 
     /// One market per source, book and market, each selection at its closing price (nil where none was seen).

@@ -36,7 +36,16 @@ struct BetLedgerTests {
         at(110, game(["a": ["1.50", "2.60"], "b": ["1.55", "2.50"]], status: .live, score: Score(home: 10, away: 2))),
         at(200, game(["a": ["1.50", "2.60"], "b": ["1.55", "2.50"]], status: .ended, score: Score(home: 101, away: 99))),
         at(10, game(["a": ["1.80", "2.00"]], status: .scheduled, id: "g2")),
+        at(20, game(["a": ["1.90", "1.90"]], status: .scheduled, id: "g3")),
+        at(300, postponed()),
     ]
+
+    /// The third game: ended by its feed as postponed, never played (as SofaScore tells it).
+    static func postponed() -> Event {
+        var e = game(["a": ["1.90", "1.90"]], status: .ended, id: "g3")
+        e.period = "Postponed"
+        return e
+    }
 
     static func bet(_ h: any HistoryBackend, event: String = "g1", selection: String, book: String, price: String, stake: String) throws -> StoredBet {
         let source = try #require(try h.matches(MatchQuery(provider: .boltodds, id: event)).first)
@@ -80,6 +89,10 @@ struct BetLedgerTests {
 
         #expect(try h.removeBet(id: away) && !(try h.removeBet(id: away)) && !(try h.removeBet(id: 9_999)))
         #expect(try h.bets().map(\.id) == [home, early])
+        // Ended by its feed as postponed: void, the stake back.
+        let postponed = try h.addBet(try Self.bet(h, event: "g3", selection: "Lakers", book: "a", price: "1.90", stake: "10"))
+        let void = try grader.grade(try #require(try h.bets().first { $0.id == postponed }), history: h)
+        #expect(void.result == .void && void.profit == .zero, "\(void.result) \(void.unsettledWhy ?? "")")
     }
 
     @Test("A grade kept outlasts the history's retention: after the match is pruned, the bet keeps its close, CLV and result",
