@@ -76,7 +76,8 @@ public struct BetGrader {
         let event = Self.closing(summary.lines, bet: bet)
         if let (m, s) = Self.locate(bet, in: event.event) {
             if event.event.markets[m].selections[s].price == nil {
-                graded.noClose = "no closing price was seen at \(bet.book)"
+                graded.noClose = event.anyClose ? "no closing price was seen at \(bet.book)"
+                    : "no closing price was seen (the history did not see the match go live)"
             }
             if let close = ClosingLines.close(event.event, market: m, selection: s, reference: reference, method: method) {
                 graded.close = close
