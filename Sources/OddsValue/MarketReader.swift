@@ -24,6 +24,20 @@ public struct MarketReader: Sendable {
         var entries: [ValueAnalysis.Entry]
     }
     var events: [EventKey: [Key: Read]] = [:]
+    /// Each event's analysed markets by meaning, with what they were worked out from: one whose markets were all
+    /// read unchanged, at the same places and ages, is not worked out again.
+    var values: [EventKey: [String: Worked]] = [:]
+    struct Worked {
+        var from: [Source]
+        var inPlay: Bool
+        var settings: ValueSettings
+        var value: MarketValue?
+    }
+    /// A market a meaning was worked out from: its place in the event and its age.
+    struct Source: Equatable {
+        var index: Int
+        var age: TimeInterval?
+    }
     /// When each event held was last read (a count of reads, `uses`).
     var lastUse: [EventKey: Int] = [:]
     var uses = 0
@@ -52,19 +66,29 @@ public struct MarketReader: Sendable {
         var all: [ValueAnalysis.Entry] = []
         var meanings: Set<String> = []
         var seen: Set<Key> = []
+        // Per meaning, the markets it is worked out from, and whether one of them read differently this time.
+        var sources: [String: [Source]] = [:]
+        var changed: Set<String> = []
         for (index, market) in event.markets.enumerated() {
             let k = Key(provider: market.provider, book: market.book, id: market.id)
             seen.insert(k)
             var entries: [ValueAnalysis.Entry]
+            var same = true
             if let read = reads[k], read.market == market, read.main == mainNames {
                 entries = read.entries
             } else {
                 entries = ValueAnalysis.entries(of: market, at: index, in: event, main: main, age: nil)
                 reads[k] = Read(market: market, main: mainNames, entries: entries)
+                same = false
             }
             guard !entries.isEmpty else { continue }
             let a = age(market)
-            for i in entries.indices { entries[i].origin = index; entries[i].age = a }
+            for i in entries.indices {
+                entries[i].origin = index; entries[i].age = a
+                let meaning = entries[i].market.id
+                sources[meaning, default: []].append(Source(index: index, age: a))
+                if !same { changed.insert(meaning) }
+            }
             if touched?.contains(market.id) ?? true { meanings.formUnion(entries.map(\.market.id)) }
             all += entries
         }
@@ -72,14 +96,26 @@ public struct MarketReader: Sendable {
         events[key] = reads
         use(key)
         let inPlay = ValueAnalysis.isInPlay(event.status)
-        return ValueAnalysis.group(all.filter { meanings.contains($0.market.id) }).compactMap {
-            ValueAnalysis.market($0, sport: event.sport, inPlay: inPlay, settings: settings)
+        var worked = values.removeValue(forKey: key) ?? [:]
+        if worked.count > sources.count { worked = worked.filter { sources[$0.key] != nil } }
+        let out: [MarketValue] = ValueAnalysis.group(all.filter { meanings.contains($0.market.id) }).compactMap { group in
+            let meaning = group[0].market.id, from = sources[meaning] ?? []
+            // Unchanged markets at the same places and ages give the same answer: kept, not worked out again.
+            if !changed.contains(meaning), let w = worked[meaning], w.from == from, w.inPlay == inPlay, w.settings == settings {
+                return w.value
+            }
+            let value = ValueAnalysis.market(group, sport: event.sport, inPlay: inPlay, settings: settings)
+            worked[meaning] = Worked(from: from, inPlay: inPlay, settings: settings, value: value)
+            return value
         }
+        values[key] = worked
+        return out
     }
 
     /// Forgets an event that left the store.
     public mutating func forget(_ key: EventKey) {
         events[key] = nil
+        values[key] = nil
         lastUse[key] = nil
     }
 

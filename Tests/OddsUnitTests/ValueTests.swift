@@ -273,4 +273,36 @@ struct ValueTests {
         #expect(reader.count == 4 && reader.events[keys[1]] == nil)
     }
 
+
+    @Test("The market reader's kept answers equal a whole analysis after every change: prices, books, ages, status, order")
+    func marketReaderKeptAnswers() {
+        var reader = MarketReader()
+        let key = EventKey(provider: .boltodds, id: "g1")
+        var e = Self.event([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"]), ("c", ["1.95", "1.95"])])
+        var rng = SystemRandomNumberGenerator()
+        var ages: [String: TimeInterval] = [:]
+        for step in 0..<300 {
+            switch step % 6 {
+            case 0, 1, 2:
+                // A price moves at one book.
+                let m = Int.random(in: 0..<e.markets.count, using: &rng), s = Int.random(in: 0..<2, using: &rng)
+                e.markets[m].selections[s].price = Price(decimal: "\(Int.random(in: 1...3, using: &rng)).\(Int.random(in: 10...99, using: &rng))")
+            case 3:
+                // A book's prices age, or come fresh.
+                ages[e.markets[Int.random(in: 0..<e.markets.count, using: &rng)].book ?? ""] = Double(Int.random(in: 0...20, using: &rng))
+            case 4:
+                // A book goes, or comes back; the books change places.
+                if e.markets.count > 2 { e.markets.removeFirst() } else {
+                    e.markets.append(Self.event([("d\(step)", ["2.00", "1.85"])]).markets[0])
+                }
+                e.markets.reverse()
+            default:
+                e.status = e.status == .live ? .scheduled : .live
+            }
+            let age: (Market) -> TimeInterval? = { ages[$0.book ?? ""] ?? 0 }
+            let touched: Set<String>? = step % 2 == 0 ? nil : ["ml"]
+            let read = reader.markets(of: e, key: key, touched: touched, settings: ValueSettings(), age: age)
+            #expect(read == ValueAnalysis.analyze(e, settings: ValueSettings(), age: age), "step \(step)")
+        }
+    }
 }
