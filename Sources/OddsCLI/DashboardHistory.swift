@@ -49,12 +49,10 @@ final class DashboardHistoryReader: @unchecked Sendable {
     static func read(_ location: HistoryLocation, sources: [EventKey], main: [Cell?]) throws -> TrailSeed {
         let history = try History.open(location, writing: false)
         defer { history.close() }
-        let wanted = Set(sources)
+        // Each source found by its event id (an index), not among every source of its provider.
         var stored: [StoredSource] = []
-        for provider in Set(sources.map(\.provider)) {
-            stored += try history.matches(MatchQuery(provider: provider)).filter {
-                wanted.contains(EventKey(provider: provider, id: $0.key.eventID))
-            }
+        for key in Set(sources) {
+            stored += try history.matches(MatchQuery(provider: key.provider, id: key.id)).filter { $0.key.eventID == key.id }
         }
         guard !stored.isEmpty else { return TrailSeed(points: [:], marks: []) }
         return seed(try history.timeline(of: stored, filter: TimelineFilter()), main: main)
