@@ -82,6 +82,11 @@ public enum BetPlacement {
                                 + "\(entry.market.map { " in the market '\($0)'" } ?? "'s match result")\(entry.book.map { " at \($0)" } ?? "")"
                                 + " in the history (see odds history show \(first.key.eventID)).")
         }
+        // A word that fits more than one selection ("Manchester" in a derby): the names say which to type.
+        let names = Set(candidates.map(\.selection.selectionName)).sorted()
+        if names.count > 1, Set(candidates.map { $0.outcome ?? $0.selection.selectionID }).count > 1 {
+            throw BetEntryError(kind: .ambiguous, message: "'\(entry.selection)' fits more than one selection (\(names.joined(separator: ", "))): type more of the name, or home, draw or away.")
+        }
         let books = Set(candidates.map(\.selection.book)).sorted()
         let ways = Set(candidates.map { [$0.selection.marketID, $0.selection.line, $0.selection.selectionID, $0.selection.source.provider.rawValue] })
         guard books.count == 1, ways.count == 1 else {

@@ -121,6 +121,28 @@ struct BetLedgerTests {
         #expect(after[1].id == never && lost.clv == nil && lost.result == .unsettled && lost.unsettledWhy == "its match is no longer in the history")
     }
 
+    @Test("A word that fits both teams is refused, naming them; the full name or a side picks one")
+    func ambiguousWord() throws {
+        guard let harness = try HistoryHarness.make(.sqlite) else { return }
+        defer { harness.remove() }
+        var derby = Self.game(["a": ["2.10", "1.80"]], status: .scheduled, id: "d1")
+        derby.home = "Manchester United"; derby.away = "Manchester City"
+        derby.markets[0].selections[0].name = "Manchester United"; derby.markets[0].selections[0].id = "Manchester United"
+        derby.markets[0].selections[1].name = "Manchester City"; derby.markets[0].selections[1].id = "Manchester City"
+        _ = try harness.write([Self.at(0, derby)])
+        let h = try History.openLedger(harness.location)
+        defer { h.close() }
+        func place(_ selection: String) throws -> StoredBet {
+            try BetPlacement.resolve(BetEntry(match: "d1", selection: selection, price: "2.10", stake: "10", placedAt: Self.t0), in: h)
+        }
+        #expect(throws: BetEntryError.self) { try place("Manchester") }
+        do { _ = try place("Manchester") } catch let e as BetEntryError {
+            #expect(e.kind == .ambiguous && e.message.contains("Manchester City, Manchester United"), "\(e.message)")
+        }
+        #expect(try place("Manchester United").selectionName == "Manchester United")
+        #expect(try place("away").selectionName == "Manchester City")
+    }
+
     @Test("The ledger is written beside the history's running writer (SQLite: its lock held)")
     func besideTheWriter() throws {
         guard let harness = try HistoryHarness.make(.sqlite) else { return }
