@@ -119,6 +119,8 @@ public struct AlertEngine: Sendable {
     private var longestWindow: TimeInterval = 0
     /// Whether a value or arbitrage rule asks for margins and fair prices.
     private var needsValues = false
+    /// Whether a stale rule asks for lost sources to be remembered.
+    private var watchesStale = false
 
     public init(rules: [AlertRule], initial: Bool = false) {
         self.rules = rules
@@ -170,14 +172,15 @@ public struct AlertEngine: Sendable {
             default: return false
             }
         }
+        watchesStale = rules.contains { if case .stale = $0.kind { true } else { false } }
     }
 
     /// Matches followed.
     public var count: Int { matches.count }
 
     /// The alerts `message` sets off, read from `store` after the message was applied to it. With several
-    /// providers, `fusedMatch` names the real match each event belongs to (for `stale`: a match that lost its last
-    /// live source).
+    /// providers, `fusedMatch` names the real match each event belongs to: each alert carries it (`Alert.fusedMatch`),
+    /// and `stale` fires for a match that lost its last live source.
     public mutating func observe(_ message: FeedMessage, in store: LiveStore, fusedMatch: ((EventKey) -> String?)? = nil) -> [Alert] {
         var alerts: [Alert] = []
         // Anything from a feed, a heartbeat too, is word that it is alive: its stale rules re-arm.
@@ -230,7 +233,7 @@ public struct AlertEngine: Sendable {
     /// An event gone from its feed: a fused match's source in play is remembered as lost (`stale`).
     private mutating func leave(_ key: EventKey, at: Date) {
         guard let match = matches.removeValue(forKey: key) else { return }
-        if match.fused != nil, match.status?.isInPlay == true, rules.contains(where: { if case .stale = $0.kind { true } else { false } }) {
+        if match.fused != nil, match.status?.isInPlay == true, watchesStale {
             lost[key] = match
         }
     }
@@ -360,6 +363,8 @@ public struct AlertEngine: Sendable {
                                 seconds: market.flatMap { m in ages.map { $0.age(of: m, in: event, sources: store, now: at) } ?? nil })
             }
         }
+        // With several providers, each alert names the real match its event belongs to.
+        if let fused = match.fused { for j in start..<alerts.count { alerts[j].fusedMatch = fused } }
         // What is open now; what was open and is not has closed (and may fire again when it opens again). Markets
         // the message did not touch keep what they had.
         match.open = touched.map { t in match.open.filter { !t.contains($0.market) }.union(open) } ?? open

@@ -258,12 +258,7 @@ final class AlertState: @unchecked Sendable {
         if seen % 4096 == 0 { fusion?.prune { store.events[$0] != nil } }
         let fused = fusion
         var alerts = engine.observe(message, in: store, fusedMatch: fused.map { f in { f.matchID(of: $0) } })
-        if fusion != nil {
-            for i in alerts.indices where !alerts[i].eventID.isEmpty {
-                alerts[i].fusedMatch = fusion?.matchID(of: EventKey(provider: alerts[i].provider, id: alerts[i].eventID))
-            }
-            alerts = alerts.filter { deduper.admit($0, match: $0.fusedMatch) }
-        }
+        if fusion != nil { alerts = alerts.filter { deduper.admit($0, match: $0.fusedMatch) } }
         return emit(alerts)
     }
 

@@ -42,10 +42,9 @@ extension DashboardModel {
         let fusion = fused?.fusion
         let fired = engine.observe(m, in: store, fusedMatch: fusion.map { f in { f.matchID(of: $0) } })
         alerts = engine
-        for var alert in fired {
+        for alert in fired {
             var row = EventKey(provider: alert.provider, id: alert.eventID)
-            if let fused, let id = fused.fusion.matchID(of: row) {
-                alert.fusedMatch = id
+            if fused != nil, let id = alert.fusedMatch {
                 guard alertDeduper.admit(alert, match: id) else { continue }
                 row = EventKey(provider: .fused, id: id)
             }
@@ -77,9 +76,7 @@ extension DashboardModel {
 
     /// `a` on the selected row (or the detail pane's match): a draft rule for it, the first suggestion filled in.
     mutating func startRule() {
-        let key: EventKey?
-        if case .detail(let k) = mode { key = k } else { key = selected }
-        guard let key, let e = shown.events[key]?.event else { return }
+        guard let key = focused ?? selected, let e = shown.events[key]?.event else { return }
         let scope = Set(e.match?.sources.map { EventKey(provider: $0.provider, id: $0.id) } ?? [key])
         let suggestions = Self.ruleSuggestions(e)
         ruleDraft = RuleDraft(text: suggestions.first ?? "goal", suggestions: suggestions, row: key, scope: scope, title: e.title)

@@ -35,9 +35,7 @@ public struct BetDraft: Hashable, Sendable {
 extension DashboardModel {
     /// `b` on the selected row (or the detail pane's match): a bet at its first main price shown, asking the stake.
     mutating func startBet() {
-        let key: EventKey?
-        if case .detail(let k) = mode { key = k } else { key = selected }
-        guard let key, let e = shown.events[key]?.event else { return }
+        guard let key = focused ?? selected, let e = shown.events[key]?.event else { return }
         let cells = e.mainColumns.cells.compactMap { $0 }.filter { $0.selection.isAvailable }
         guard !cells.isEmpty else {
             tell(TickerItem(at: now, key: key, news: .note("no price to bet on in \(e.title) now")))
