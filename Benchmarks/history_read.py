@@ -8,7 +8,10 @@ synthetic sources, selections and price changes spread over --days; the match sh
 With --postgres the same database is made in a throwaway PostgreSQL server (see history_postgres.py), filled by
 the server itself (generate_series), and read through a postgres:// URL.
 
-Usage: Benchmarks/history_read.py [--binary .build/release/odds] [--rows 10000000] [--match-rows 200000] [--repeat 5] [--postgres]
+With --before OLD, the database is made and read by OLD first, then opened by --binary (migrated forward if
+its schema is newer) and read again: a before and after on the same data.
+
+Usage: Benchmarks/history_read.py [--binary .build/release/odds] [--before OLD] [--rows 10000000] [--match-rows 200000] [--repeat 5] [--postgres]
 """
 import argparse
 import os
@@ -30,6 +33,7 @@ def timed(cmd, env):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default=".build/release/odds")
+    ap.add_argument("--before", help="an earlier build: makes the database and reads it first")
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--match-rows", type=int, default=200_000)
     ap.add_argument("--sources", type=int, default=5_000)
@@ -44,11 +48,12 @@ def main():
         return postgres(args, work, env)
     try:
         db = args.keep or os.path.join(work, "big.sqlite")
+        maker = args.before or args.binary
         if not os.path.exists(db):
             rec = os.path.join(work, "tiny.ndjson")
-            subprocess.run([args.binary, "record", "--provider", "tickodds", "--demo", "--limit", "20", "-o", rec],
+            subprocess.run([maker, "record", "--provider", "tickodds", "--demo", "--limit", "20", "-o", rec],
                            check=True, env=env, stderr=subprocess.DEVNULL)
-            subprocess.run([args.binary, "history", "collect", "--replay", rec, "--speed", "max", "--history", db],
+            subprocess.run([maker, "history", "collect", "--replay", rec, "--speed", "max", "--history", db],
                            check=True, env=env, stderr=subprocess.DEVNULL)
             fill(db, args)
         c = sqlite3.connect(db)
@@ -59,16 +64,26 @@ def main():
         matches = [timed([args.binary, "history", "matches", "--history", db, "--json"], env) for _ in range(args.repeat)]
         since = [timed([args.binary, "history", "matches", "--history", db, "--since", "2h", "--json"], env) for _ in range(args.repeat)]
         print(f"database: {total:,} price changes, {size / 1e6:.0f} MB ({size / max(1, total):.0f} bytes a change)")
-        report(args, db, target, rows, env)
+        compare(args, db, target, rows, env)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def report(args, db, target, rows, env):
-    matches = [timed([args.binary, "history", "matches", "--history", db, "--json"], env) for _ in range(args.repeat)]
-    since = [timed([args.binary, "history", "matches", "--history", db, "--since", "2h", "--json"], env) for _ in range(args.repeat)]
-    show = [timed([args.binary, "history", "show", target, "--history", db, "--json"], env) for _ in range(args.repeat)]
-    table = [timed([args.binary, "history", "show", target, "--history", db, "--format", "table"], env) for _ in range(args.repeat)]
+def compare(args, db, target, rows, env):
+    if args.before:
+        print(f"before: {args.before}")
+        report(args, args.before, db, target, rows, env)
+        # The first open by the later build migrates; it is not timed.
+        subprocess.run([args.binary, "history", "stats", "--history", db], check=True, env=env, stdout=subprocess.DEVNULL)
+        print(f"after: {args.binary}")
+    report(args, args.binary, db, target, rows, env)
+
+
+def report(args, binary, db, target, rows, env):
+    matches = [timed([binary, "history", "matches", "--history", db, "--json"], env) for _ in range(args.repeat)]
+    since = [timed([binary, "history", "matches", "--history", db, "--since", "2h", "--json"], env) for _ in range(args.repeat)]
+    show = [timed([binary, "history", "show", target, "--history", db, "--json"], env) for _ in range(args.repeat)]
+    table = [timed([binary, "history", "show", target, "--history", db, "--format", "table"], env) for _ in range(args.repeat)]
     print(f"odds history matches --json                {min(matches) * 1000:.1f} ms")
     print(f"odds history matches --since 2h --json     {min(since) * 1000:.1f} ms")
     print(f"odds history show ({rows:,} rows) --json    {min(show) * 1000:.1f} ms")
@@ -82,9 +97,10 @@ def postgres(args, work, env):
         server.psql("CREATE DATABASE big")
         url = server.url("big")
         rec = os.path.join(work, "tiny.ndjson")
-        subprocess.run([args.binary, "record", "--provider", "tickodds", "--demo", "--limit", "20", "-o", rec],
+        maker = args.before or args.binary
+        subprocess.run([maker, "record", "--provider", "tickodds", "--demo", "--limit", "20", "-o", rec],
                        check=True, env=env, stderr=subprocess.DEVNULL)
-        subprocess.run([args.binary, "history", "collect", "--replay", rec, "--speed", "max", "--history", url],
+        subprocess.run([maker, "history", "collect", "--replay", rec, "--speed", "max", "--history", url],
                        check=True, env=env, stderr=subprocess.DEVNULL)
         start = time.perf_counter()
         fill_postgres(server, args)
@@ -93,7 +109,7 @@ def postgres(args, work, env):
                                "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')", "big"))
         print(f"database: {total:,} price changes, {size / 1e6:.0f} MB ({size / max(1, total):.0f} bytes a change); "
               f"filled in {time.perf_counter() - start:.0f} s")
-        report(args, url, "bench-target", args.match_rows, env)
+        compare(args, url, "bench-target", args.match_rows, env)
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
@@ -136,7 +152,13 @@ def fill_postgres(server, args):
         CROSS JOIN LATERAL (SELECT 101 + floor(random() * 4899)::bigint + g * 0 AS num) p
         WHERE o.event_id LIKE 'bench-%'
         ORDER BY o.first_seen + g * (10800000 / n.n);
+        UPDATE selection s SET last_at = a.l FROM (
+            SELECT selection_id, max(received_at) AS l FROM price_change GROUP BY selection_id) a
+        WHERE s.id = a.selection_id;
         """, "big")
+    if server.psql("SELECT count(*) FROM information_schema.columns WHERE table_name = 'selection' AND column_name = 'first_at'", "big") == "1":
+        server.psql("""UPDATE selection s SET first_at = a.f FROM (
+            SELECT selection_id, min(received_at) AS f FROM price_change GROUP BY selection_id) a WHERE s.id = a.selection_id""", "big")
     server.psql("VACUUM ANALYZE", "big")
 
 
@@ -186,6 +208,10 @@ def fill(db, args):
         c.execute("UPDATE source SET price_changes = ? WHERE id = ?", (per, sid))
     c.executemany("INSERT INTO price_change VALUES (?,?,?,?,?,?,?)", rows(target[0], target[1], args.match_rows))
     c.execute("UPDATE source SET price_changes = ? WHERE id = ?", (args.match_rows, target[0]))
+    # What a writer keeps beside each selection: its first and last stored change.
+    c.execute("UPDATE selection SET last_at = (SELECT max(received_at) FROM price_change p WHERE p.selection_id = selection.id)")
+    if any(r[1] == "first_at" for r in c.execute("PRAGMA table_info(selection)")):
+        c.execute("UPDATE selection SET first_at = (SELECT min(received_at) FROM price_change p WHERE p.selection_id = selection.id)")
     c.commit()
     c.execute("ANALYZE")
     c.close()

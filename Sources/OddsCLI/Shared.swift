@@ -35,7 +35,8 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
             store.apply(message)
             let matchID = fusion?.follow(message, in: store)
             history?.record(message, in: store, member: membership.member(of: message, matchID: matchID, fusion: fusion))
-            let move = moves.move(for: message, in: store)
+            // A collector prints nothing: what only the printed line needs is not worked out.
+            let move = rt.collecting ? nil : moves.move(for: message, in: store)
             // Now and then, what follows the store keeps only what the store still has.
             if written % 4096 == 0 {
                 values.prune(store)

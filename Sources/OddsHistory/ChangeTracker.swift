@@ -38,6 +38,9 @@ struct ChangeTracker {
         /// The incidents as last looked at: unchanged (the same array), they are not read again.
         var lastIncidents: [Incident] = []
         var member: String?
+        /// The event's markets as last compared, when every one of them was: a market the same as it was then (the
+        /// decoders hand back an unchanged market as the same value) has nothing new, and is not read again.
+        var markets: [Market] = []
         var touched: Date
         /// What was received until then is stored already (a recording replayed again).
         var keptUntil: Date?
@@ -85,10 +88,16 @@ struct ChangeTracker {
 
         switch input.scope {
         case .all:
-            for market in e.markets { prices(of: market, key, at, input.providerTime, &track, &batch) }
+            let before = track.markets
+            for (i, market) in e.markets.enumerated() where i >= before.count || before[i] != market {
+                prices(of: market, key, at, input.providerTime, &track, &batch)
+            }
+            track.markets = e.markets
         case .books(let books):
+            track.markets = []
             for market in e.markets where books.contains(market.book ?? "") { prices(of: market, key, at, input.providerTime, &track, &batch) }
         case .selection(let marketID, let book, let selectionID):
+            track.markets = []
             for market in e.markets where market.id == marketID && market.book == book {
                 prices(of: market, key, at, input.providerTime, &track, &batch, only: selectionID)
             }
@@ -123,7 +132,8 @@ struct ChangeTracker {
         for s in market.selections {
             if let only, s.id != only { continue }
             let ref = SelectionRef(source: key, book: market.book ?? "", marketID: market.id, line: s.line ?? "", selectionID: s.id)
-            guard HistoryKeys.fits(ref.book, ref.marketID, ref.line, ref.selectionID) else { skipped += 1; continue }
+            guard HistoryKeys.fits(ref.book), HistoryKeys.fits(ref.marketID), HistoryKeys.fits(ref.line), HistoryKeys.fits(ref.selectionID)
+            else { skipped += 1; continue }
             let now = LastPrice(text: s.price?.text, suspended: s.suspended)
             if track.prices[ref] == now { continue }
             track.prices[ref] = now
@@ -144,7 +154,7 @@ struct ChangeTracker {
 enum HistoryKeys {
     static let maxIDBytes = 512
 
-    static func fits(_ ids: String...) -> Bool { ids.allSatisfy { $0.utf8.count <= maxIDBytes } }
+    static func fits(_ id: String) -> Bool { id.utf8.count <= maxIDBytes }
 
     /// An incident's identity as stored: itself, or past the limit (it can hold a player's name) a digest of it
     /// that is the same in every process.

@@ -4,7 +4,7 @@
 /// changes are partitioned by day. docs/history.md describes every table and column.
 public enum HistorySchema {
     /// The version this program writes and reads.
-    public static let version = 4
+    public static let version = 5
 
     /// The statements that take a SQLite database from `version - 1` to `version`.
     static func sqlite(_ version: Int) -> [String] {
@@ -168,6 +168,13 @@ public enum HistorySchema {
                 )
                 """,
                 "CREATE INDEX bet_placed ON bet (placed_at)",
+            ]
+        case 5:
+            // Each selection's first stored change beside its last: a reader bounds a match's reads by the span
+            // they give (the source's first sighting does not bound it: a replay of older data writes earlier rows).
+            return [
+                "ALTER TABLE selection ADD COLUMN first_at INTEGER",
+                "UPDATE selection SET first_at = (SELECT min(received_at) FROM price_change p WHERE p.selection_id = selection.id)",
             ]
         default:
             return []
@@ -335,6 +342,11 @@ public enum HistorySchema {
                 )
                 """,
                 "CREATE INDEX bet_placed ON bet (placed_at)",
+            ]
+        case 5:
+            return [
+                "ALTER TABLE selection ADD COLUMN first_at bigint",
+                "UPDATE selection SET first_at = (SELECT min(received_at) FROM price_change p WHERE p.selection_id = selection.id)",
             ]
         default:
             return []

@@ -325,6 +325,7 @@ final class PostgresHistory: HistoryBackend {
         var rows: [(id: Int64, row: PriceRow)] = []
         rows.reserveCapacity(prices.count)
         var latest: [Int64: Last] = [:]
+        var first: [Int64: Int64] = [:]
         for p in prices {
             guard let id = selectionIDs[p.ref] else { continue }
             let at = p.receivedAt.historyMillis
@@ -335,6 +336,7 @@ final class PostgresHistory: HistoryBackend {
             if let before = latest[id] ?? stored[id], before.text == p.text, before.suspended == p.suspended { continue }
             rows.append((id, p))
             latest[id] = Last(at: at, text: p.text, suspended: p.suspended)
+            first[id] = min(first[id] ?? .max, at)
         }
         guard !rows.isEmpty else { return 0 }
         try run("""
@@ -348,9 +350,10 @@ final class PostgresHistory: HistoryBackend {
 
         let ids = Array(latest.keys)
         try run("""
-            UPDATE selection s SET last_at = v.a, last_text = v.t, last_suspended = v.x
-            FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[]) AS v(id, a, t, x) WHERE s.id = v.id
-            """, [.ints(ids), .ints(ids.map { latest[$0]?.at }), .texts(ids.map { latest[$0]?.text }), .bools(ids.map { latest[$0]?.suspended })])
+            UPDATE selection s SET first_at = least(s.first_at, v.f), last_at = v.a, last_text = v.t, last_suspended = v.x
+            FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[], $5::bigint[]) AS v(id, a, t, x, f) WHERE s.id = v.id
+            """, [.ints(ids), .ints(ids.map { latest[$0]?.at }), .texts(ids.map { latest[$0]?.text }), .bools(ids.map { latest[$0]?.suspended }),
+                  .ints(ids.map { first[$0] })])
         var perSource: [Int64: Int64] = [:]
         for r in rows { perSource[try sourceID(r.row.ref.source), default: 0] += 1 }
         let sources = Array(perSource.keys)
@@ -608,12 +611,12 @@ final class PostgresHistory: HistoryBackend {
         let since = filter.since?.historyMillis ?? Int64.min
         return try read {
             var out = Timeline()
-            let selections = try self.selections(of: sources, filter: filter)
+            let (selections, stored) = try self.selections(of: sources, filter: filter)
             if !selections.isEmpty {
                 for r in try run("""
                     SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
-                    WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 ORDER BY received_at, seq
-                    """, [.ints(Array(selections.keys)), .int(since)]) {
+                    WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 AND received_at BETWEEN $3 AND $4 ORDER BY received_at, seq
+                    """, [.ints(Array(selections.keys)), .int(since), .int(stored.lowerBound), .int(stored.upperBound)]) {
                     guard let selection = selections[try r.int(0)] else { continue }
                     out.prices.append(try Self.price(r, from: 1, selection))
                 }
@@ -629,31 +632,53 @@ final class PostgresHistory: HistoryBackend {
         let since = filter.since?.historyMillis ?? Int64.min
         return try read {
             var out = TimelineSummary()
-            let selections = try self.selections(of: sources, filter: filter)
+            let (selections, stored) = try self.selections(of: sources, filter: filter)
             out.recent.scores = try scores(of: sources, since: since)
             out.recent.incidents = try incidents(of: sources, since: since)
             let kickoffs = HistoryReport.kickoffs(out.recent)
             var builder = LineBuilder(kickoffs: selections.compactMapValues { s in kickoffs[s.source]?.historyMillis }, recent: recent)
             if !selections.isEmpty {
                 // From the (selection, time, seq) index and the prices it carries; a selection's changes come back as
-                // one array a column (a row each would cost the client more than the server's whole scan).
+                // one array a column (a row each would cost the client more than the server's whole scan), its price
+                // and suspension packed in one number (`PackedPrice`): every array costs the server as much again.
+                var read: [(id: Int64, at: [Int64?], seq: [Int64?], price: [Int64?])] = []
+                var wide: [PriceRef] = []
                 for r in try run("""
-                    SELECT s, array_agg(a), array_agg(q), array_agg(n), array_agg(d), array_agg(x) FROM (
-                        SELECT selection_id AS s, received_at AS a, seq AS q, odds_num AS n, odds_den AS d, suspended AS x
-                        FROM price_change WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2) p
+                    SELECT s, array_agg(a), array_agg(q), array_agg(o) FROM (
+                        SELECT selection_id AS s, received_at AS a, seq AS q, \(PackedPrice.sql) AS o
+                        FROM price_change WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 AND received_at BETWEEN $3 AND $4) p
                     GROUP BY s ORDER BY s
-                    """, [.ints(Array(selections.keys)), .int(since)]) {
+                    """, [.ints(Array(selections.keys)), .int(since), .int(stored.lowerBound), .int(stored.upperBound)]) {
                     let id = try r.int(0)
                     let at = try PostgresArrayReader.ints(r.bytes(1)), seq = try PostgresArrayReader.ints(r.bytes(2))
-                    let num = try PostgresArrayReader.ints(r.bytes(3)), den = try PostgresArrayReader.ints(r.bytes(4))
-                    let suspended = try PostgresArrayReader.bools(r.bytes(5))
-                    guard [seq.count, num.count, den.count, suspended.count].allSatisfy({ $0 == at.count }) else { throw PostgresArrayReader.Malformed() }
+                    let price = try PostgresArrayReader.ints(r.bytes(3))
+                    guard seq.count == at.count, price.count == at.count else { throw PostgresArrayReader.Malformed() }
+                    for i in price.indices where PackedPrice(price[i]).isWide { wide.append(PriceRef(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0)) }
+                    read.append((id, at, seq, price))
+                }
+                // Prices too wide to pack are read as they are.
+                var exact: [PriceRef: (Int64, Int64)] = [:]
+                if !wide.isEmpty {
+                    for r in try run("""
+                        SELECT p.selection_id, p.received_at, p.seq, p.odds_num, p.odds_den
+                        FROM price_change p JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(s, a, q)
+                          ON p.selection_id = v.s AND p.received_at = v.a AND p.seq = v.q
+                        WHERE p.received_at BETWEEN $4 AND $5
+                        """, [.ints(wide.map(\.selection)), .ints(wide.map(\.at)), .ints(wide.map(\.seq)),
+                              .int(wide.map(\.at).min() ?? 0), .int(wide.map(\.at).max() ?? 0)]) {
+                        exact[PriceRef(selection: try r.int(0), at: try r.int(1), seq: try r.int(2))] = (try r.int(3), try r.int(4))
+                    }
+                }
+                for (id, at, seq, price) in read {
                     // Aggregated in the order read, which the server does not promise: put right where it is not.
                     var order = Array(at.indices)
                     let key = { (i: Int) in (at[i] ?? 0, seq[i] ?? 0) }
                     if zip(order, order.dropFirst()).contains(where: { key($0) > key($1) }) { order.sort { key($0) < key($1) } }
                     for i in order {
-                        builder.add(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0, num: num[i], den: den[i], suspended: suspended[i] ?? false)
+                        let p = PackedPrice(price[i])
+                        var odds = p.odds
+                        if p.isWide { odds = exact[PriceRef(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0)] }
+                        builder.add(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0, num: odds?.0, den: odds?.1, suspended: p.suspended)
                     }
                 }
             }
@@ -723,11 +748,13 @@ final class PostgresHistory: HistoryBackend {
                            selection: selection, text: try r.optionalText(first + 2), odds: odds, suspended: try r.bool(first + 5))
     }
 
-    /// The sources' selections, as `filter` narrows them, by row id.
-    private func selections(of sources: [StoredSource], filter: TimelineFilter) throws -> [Int64: StoredSelection] {
+    /// The sources' selections, as `filter` narrows them, by row id; and the times their stored changes span (the
+    /// whole of time where a selection's first change is not known), which bounds every read of their changes so
+    /// that the server plans over those days' partitions only.
+    private func selections(of sources: [StoredSource], filter: TimelineFilter) throws -> (byID: [Int64: StoredSelection], span: ClosedRange<Int64>) {
         let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
         var sql = """
-            SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection
+            SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name, first_at, last_at FROM selection
             WHERE source_id = ANY($1::bigint[])
             """
         var values: [PostgresValue] = [.ints(Array(byID.keys))]
@@ -740,13 +767,19 @@ final class PostgresHistory: HistoryBackend {
             sql += " AND lower(book) = lower($\(values.count))"
         }
         var selections: [Int64: StoredSelection] = [:]
+        var first = Int64.max, last = Int64.min, unknown = false
         for r in try run(sql, values) {
             guard let source = byID[try r.int(1)] else { continue }
             let id = try r.int(0)
             selections[id] = StoredSelection(rowID: id, source: source, book: try r.text(2), marketID: try r.text(3), marketName: try r.text(4),
                                              line: try r.text(5), selectionID: try r.text(6), selectionName: try r.text(7))
+            switch (try r.optionalInt(8), try r.optionalInt(9)) {
+            case let (f?, l?): first = min(first, f); last = max(last, l)
+            case (nil, _?): unknown = true
+            default: break
+            }
         }
-        return selections
+        return (selections, unknown || first > last ? Int64.min...Int64.max : first...last)
     }
 
     private func scores(of sources: [StoredSource], since: Int64) throws -> [StoredScore] {

@@ -158,6 +158,7 @@ final class SQLiteHistory: HistoryBackend {
             """)
         var perSource: [Int64: Int] = [:]
         var latest: [Int64: PriceRow] = [:]
+        var first: [Int64: Int64] = [:]
         for p in batch.prices {
             let sourceID = try source(p.ref.source, db)
             let selectionID: Int64
@@ -174,9 +175,14 @@ final class SQLiteHistory: HistoryBackend {
                                                 p.odds?.numerator, p.odds?.denominator, p.suspended])
             perSource[sourceID, default: 0] += 1
             latest[selectionID] = p
+            first[selectionID] = min(first[selectionID] ?? .max, p.receivedAt.historyMillis)
         }
-        let last = try db.cachedStatement(sql: "UPDATE selection SET last_at = ?, last_text = ?, last_suspended = ? WHERE id = ?")
-        for (id, p) in latest { try last.execute(arguments: [p.receivedAt.historyMillis, p.text, p.suspended, id]) }
+        let last = try db.cachedStatement(sql: """
+            UPDATE selection SET first_at = coalesce(min(first_at, ?1), ?1), last_at = ?2, last_text = ?3, last_suspended = ?4 WHERE id = ?5
+            """)
+        for (id, p) in latest {
+            try last.execute(arguments: [first[id] ?? p.receivedAt.historyMillis, p.receivedAt.historyMillis, p.text, p.suspended, id])
+        }
         let count = try db.cachedStatement(sql: "UPDATE source SET price_changes = price_changes + ? WHERE id = ?")
         for (id, n) in perSource { try count.execute(arguments: [n, id]) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OddsCommandSupport
 @testable import OddsCLI
 import OddsDashboard
@@ -497,3 +498,106 @@ func waitUntil(_ what: String, _ condition: () -> Bool) throws {
     }
 }
 
+
+extension HistoryBackendTests {
+    @Test("Changes older than the match's first sighting (a collector that began earlier, writing later) are read back",
+          arguments: HistoryHarness.Kind.allCases)
+    func olderDaysReadBack(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let batch = { (seconds: Double, prices: [(market: String, selection: String, text: String)]) in
+            Self.batch(at: seconds, prices.map { ($0.market, $0.selection, $0.text, Self.price($0.text).decimalOdds, false) })
+        }
+        // One collector stores the match today; another, which has followed it for two days, then stores what it saw
+        // then: a market the first never saw, in earlier days (in PostgreSQL, earlier partitions) than the match's
+        // first sighting.
+        for b in [batch(0, [("full_time_result", "home", "2.10")]), batch(60, [("full_time_result", "home", "2.05")]),
+                  batch(-2 * 86_400, [("btts", "yes", "1.90"), ("btts", "no", "1.95")])] {
+            let backend = try History.open(h.location, writing: true)
+            defer { backend.close() }
+            _ = try backend.write(b)
+        }
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            #expect(sources.count == 1 && sources.first?.firstSeen == Self.t0)
+            let t = try history.timeline(of: sources, filter: TimelineFilter())
+            #expect(t.prices.map(\.text) == ["1.90", "1.95", "2.10", "2.05"])
+            let s = try history.summary(of: sources, filter: TimelineFilter(), recent: 100)
+            #expect(s.lines == HistoryReport.lines(t) && s.lines.contains { $0.selection.selectionID == "no" && $0.open.text == "1.95" })
+            #expect(s.rows == t.prices.count && s.recent.prices == t.prices)
+        }
+        // Each writer kept its selections' first change (least of all), the span a reader bounds its reads by.
+        let sql = "SELECT selection_key || '=' || first_at FROM selection ORDER BY selection_key"
+        let firsts: [String] = switch h.location {
+        case .sqlite(let path): try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: sql) }
+        case .postgres(let url):
+            try #require(try PostgresTestServer.shared()).psql(sql, database: String(url.split(separator: "/").last!)).split(separator: "\n").map(String.init)
+        }
+        let day = Self.t0.addingTimeInterval(-2 * 86_400).historyMillis
+        #expect(firsts == ["home=\(Self.t0.historyMillis)", "no=\(day)", "yes=\(day)"])
+    }
+}
+
+extension HistoryBackendTests {
+    /// A batch of one source's price changes at `seconds` after `t0`, as a writer hands it to a backend.
+    static func batch(at seconds: Double, _ prices: [(market: String, selection: String, text: String?, odds: Rational?, suspended: Bool)])
+        -> HistoryBatch {
+        let key = SourceKey(provider: .tickodds, eventID: "100")
+        let at = t0.addingTimeInterval(seconds)
+        var b = HistoryBatch()
+        b.sources[key] = SourceRow(key: key, sport: "soccer", league: nil, home: "Arsenal", away: "Chelsea", startTime: nil,
+                                   firstSeenAt: at, seenAt: at, demo: false)
+        b.prices = prices.map { p in
+            PriceRow(ref: SelectionRef(source: key, book: "tickodds", marketID: p.market, line: "", selectionID: p.selection),
+                     marketName: p.market, selectionName: p.selection, receivedAt: at, providerAt: nil, text: p.text, odds: p.odds,
+                     suspended: p.suspended)
+        }
+        return b
+    }
+
+    @Test("Prices of any size, none and suspended: the summary's lines are the timeline's, exactly", arguments: HistoryHarness.Kind.allCases)
+    func widePrices(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        // Numerators and denominators past 2^31 and 2^30 (which PostgreSQL's read cannot pack), next to ordinary ones.
+        let steps: [(String?, Rational?, Bool)] = [
+            ("2.10", Rational(21, 10), false), ("1.0000000001", Rational(10_000_000_001, 10_000_000_000), false),
+            ("3000000000", Rational(3_000_000_000, 1), false), (nil, nil, true), ("3000000000", Rational(3_000_000_000, 1), true),
+            ("1.5", Rational(3, 2), true), ("2.20", Rational(11, 5), false), ("2147483647.5", Rational(4_294_967_295, 2), false),
+        ]
+        let backend = try History.open(h.location, writing: true)
+        for (i, step) in steps.enumerated() {
+            _ = try backend.write(Self.batch(at: Double(i), [("full_time_result", "home", step.0, step.1, step.2)]))
+        }
+        backend.close()
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            let t = try history.timeline(of: sources, filter: TimelineFilter())
+            #expect(t.prices.map(\.odds) == steps.map(\.1) && t.prices.map(\.suspended) == steps.map(\.2))
+            let s = try history.summary(of: sources, filter: TimelineFilter(), recent: 3)
+            #expect(s.lines == HistoryReport.lines(t))
+            let line = try #require(s.lines.first)
+            #expect(line.high.text == "3000000000" && line.low.text == "1.0000000001" && line.changes == steps.count)
+            #expect(line.moves == [Rational(21, 10), Rational(10_000_000_001, 10_000_000_000), Rational(3_000_000_000, 1), Rational(11, 5),
+                                   Rational(4_294_967_295, 2)].compactMap { $0 })
+            #expect(s.recent.prices == Array(t.prices.suffix(3)))
+        }
+    }
+}
+
+extension HistoryBackendTests {
+    @Test("A whole event sent again after one price moved alone: the price that moved back is a change", arguments: HistoryHarness.Kind.allCases)
+    func priceMovedBack(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let moved = PriceUpdate(eventID: "100", marketID: "full_time_result:full_game", marketName: "Fulltime Result", book: "tickodds",
+                                selection: Selection(id: "home", name: "Arsenal", price: Self.price("2.05")))
+        _ = try h.write([Self.message(Self.event(), at: 0), FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(1), update: .price(moved)),
+                         Self.message(Self.event(), at: 2), Self.message(Self.event(), at: 3)])
+        try h.read { history in
+            let t = try history.timeline(of: try history.matches(MatchQuery()), filter: TimelineFilter())
+            #expect(t.prices.filter { $0.selectionID == "home" }.map(\.text) == ["2.10", "2.05", "2.10"])
+            #expect(t.prices.count == 5)
+        }
+    }
+}

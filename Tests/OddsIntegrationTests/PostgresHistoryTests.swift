@@ -244,6 +244,14 @@ struct PostgresHistoryTests {
             #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM pragma_index_info('price_change_selection_time')") } == 5)
             try db.close()
         }
+        // Version 5 fills in each selection's first change, which bounds a reader's span.
+        let first: Int64? = switch h.location {
+        case .sqlite(let path): try DatabaseQueue(path: path).read { try Int64.fetchOne($0, sql: "SELECT first_at FROM selection") }
+        case .postgres(let url):
+            Int64(try #require(try PostgresTestServer.shared()).psql("SELECT first_at FROM selection", database: String(url.split(separator: "/").last!))
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(first == t)
         let history = try History.open(h.location, writing: true)
         defer { history.close() }
         let known = try history.known(SourceKey(provider: .tickodds, eventID: "100"))
