@@ -105,6 +105,22 @@ final class PostgresHistory: HistoryBackend {
         try connect().query(.bound(sql, values), logger: logger).wait().rows.map(PostgresCells.init)
     }
 
+    /// Runs a query, handing each row to `each` on this thread as it arrives (while the server sends the rest).
+    private func run(_ sql: String, _ values: [PostgresValue], each: (PostgresCells) throws -> Void) throws {
+        let handoff = PostgresRowHandoff()
+        let done = try connect().query(.bound(sql, values), logger: logger) { row in handoff.push(row) }
+        done.whenComplete { result in handoff.finish(result.map { _ in () }) }
+        do {
+            while let rows = try handoff.next() {
+                for row in rows { try each(PostgresCells(row)) }
+            }
+        } catch {
+            // The connection is done with the query before anything else is asked of it.
+            _ = try? done.wait()
+            throw error
+        }
+    }
+
     private func transaction<T>(_ body: () throws -> T) throws -> T {
         try run("BEGIN")
         do {
@@ -641,24 +657,39 @@ final class PostgresHistory: HistoryBackend {
                 // From the (selection, time, seq) index and the prices it carries; a selection's changes come back as
                 // one array a column (a row each would cost the client more than the server's whole scan), its price
                 // and suspension packed in one number (`PackedPrice`): every array costs the server as much again.
-                var read: [(id: Int64, at: [Int64?], seq: [Int64?], price: [Int64?])] = []
+                typealias Arrays = (id: Int64, at: [Int64?], seq: [Int64?], price: [Int64?])
+                func add(_ a: Arrays, exact: [PriceRef: (Int64, Int64)]) {
+                    // Aggregated in the order read, which the server does not promise: put right where it is not.
+                    var order = Array(a.at.indices)
+                    let key = { (i: Int) in (a.at[i] ?? 0, a.seq[i] ?? 0) }
+                    if zip(order, order.dropFirst()).contains(where: { key($0) > key($1) }) { order.sort { key($0) < key($1) } }
+                    for i in order {
+                        let p = PackedPrice(a.price[i])
+                        var odds = p.odds
+                        if p.isWide { odds = exact[PriceRef(selection: a.id, at: a.at[i] ?? 0, seq: a.seq[i] ?? 0)] }
+                        builder.add(selection: a.id, at: a.at[i] ?? 0, seq: a.seq[i] ?? 0, num: odds?.0, den: odds?.1, suspended: p.suspended)
+                    }
+                }
+                // Each selection is taken as it arrives, unless a price too wide to pack came first: from there on
+                // they wait until those are read as they are.
+                var waiting: [Arrays] = []
                 var wide: [PriceRef] = []
-                for r in try run("""
+                try run("""
                     SELECT s, array_agg(a), array_agg(q), array_agg(o) FROM (
                         SELECT selection_id AS s, received_at AS a, seq AS q, \(PackedPrice.sql) AS o
                         FROM price_change WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 AND received_at BETWEEN $3 AND $4) p
                     GROUP BY s ORDER BY s
-                    """, [.ints(Array(selections.keys)), .int(since), .int(stored.lowerBound), .int(stored.upperBound)]) {
+                    """, [.ints(Array(selections.keys)), .int(since), .int(stored.lowerBound), .int(stored.upperBound)]) { r in
                     let id = try r.int(0)
                     let at = try PostgresArrayReader.ints(r.bytes(1)), seq = try PostgresArrayReader.ints(r.bytes(2))
                     let price = try PostgresArrayReader.ints(r.bytes(3))
                     guard seq.count == at.count, price.count == at.count else { throw PostgresArrayReader.Malformed() }
+                    let before = wide.count
                     for i in price.indices where PackedPrice(price[i]).isWide { wide.append(PriceRef(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0)) }
-                    read.append((id, at, seq, price))
+                    if waiting.isEmpty && wide.count == before { add((id, at, seq, price), exact: [:]) } else { waiting.append((id, at, seq, price)) }
                 }
-                // Prices too wide to pack are read as they are.
-                var exact: [PriceRef: (Int64, Int64)] = [:]
-                if !wide.isEmpty {
+                if !waiting.isEmpty {
+                    var exact: [PriceRef: (Int64, Int64)] = [:]
                     for r in try run("""
                         SELECT p.selection_id, p.received_at, p.seq, p.odds_num, p.odds_den
                         FROM price_change p JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(s, a, q)
@@ -668,18 +699,7 @@ final class PostgresHistory: HistoryBackend {
                               .int(wide.map(\.at).min() ?? 0), .int(wide.map(\.at).max() ?? 0)]) {
                         exact[PriceRef(selection: try r.int(0), at: try r.int(1), seq: try r.int(2))] = (try r.int(3), try r.int(4))
                     }
-                }
-                for (id, at, seq, price) in read {
-                    // Aggregated in the order read, which the server does not promise: put right where it is not.
-                    var order = Array(at.indices)
-                    let key = { (i: Int) in (at[i] ?? 0, seq[i] ?? 0) }
-                    if zip(order, order.dropFirst()).contains(where: { key($0) > key($1) }) { order.sort { key($0) < key($1) } }
-                    for i in order {
-                        let p = PackedPrice(price[i])
-                        var odds = p.odds
-                        if p.isWide { odds = exact[PriceRef(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0)] }
-                        builder.add(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0, num: odds?.0, den: odds?.1, suspended: p.suspended)
-                    }
+                    for a in waiting { add(a, exact: exact) }
                 }
             }
             let (partials, latest) = builder.finish()

@@ -54,3 +54,39 @@ extension PostgresCells {
                    status: try text(first + 3), period: try optionalText(first + 4), clock: try optionalText(first + 5))
     }
 }
+
+/// Rows handed from the connection's event loop, as they arrive, to the thread that asked for them: that thread
+/// reads each while the server is still sending the next.
+final class PostgresRowHandoff: @unchecked Sendable {
+    // @unchecked: everything is behind `condition`.
+    private let condition = NSCondition()
+    private var rows: [PostgresRow] = []
+    private var end: Result<Void, Error>?
+
+    func push(_ row: PostgresRow) {
+        condition.lock()
+        rows.append(row)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func finish(_ result: Result<Void, Error>) {
+        condition.lock()
+        end = result
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The rows that arrived since the last call, waiting for one; nil once the query ended (throwing its error).
+    func next() throws -> [PostgresRow]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while rows.isEmpty && end == nil { condition.wait() }
+        if !rows.isEmpty {
+            defer { rows.removeAll(keepingCapacity: true) }
+            return rows
+        }
+        try end?.get()
+        return nil
+    }
+}
