@@ -17,6 +17,10 @@ final class PostgresHistory: HistoryBackend {
     private let url: PostgresURL
     private let logger = Logger(label: "odds.history.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     private var connection: PostgresConnection?
+    /// A second connection, for reading a big match in two halves at once.
+    private var helper: PostgresConnection?
+    /// Price changes from which `history show` reads a match in two halves at once.
+    var splitRows = 20_000
     private var sourceIDs: [SourceKey: Int64] = [:]
     private var selectionIDs: [SelectionRef: Int64] = [:]
     /// Days whose price partition exists.
@@ -40,8 +44,9 @@ final class PostgresHistory: HistoryBackend {
     deinit { close() }
 
     func close() {
-        if let c = connection { _ = try? c.close().wait() }
+        for c in [connection, helper].compactMap({ $0 }) { _ = try? c.close().wait() }
         connection = nil
+        helper = nil
     }
 
     // MARK: - Connection
@@ -49,6 +54,20 @@ final class PostgresHistory: HistoryBackend {
     private func connect() throws -> PostgresConnection {
         if let c = connection, !c.isClosed { return c }
         connection = nil
+        let c = try open()
+        connection = c
+        return c
+    }
+
+    private func connectHelper() throws -> PostgresConnection {
+        if let c = helper, !c.isClosed { return c }
+        helper = nil
+        let c = try open()
+        helper = c
+        return c
+    }
+
+    private func open() throws -> PostgresConnection {
         var config: PostgresConnection.Configuration
         if let socket = url.socketPath {
             config = .init(unixSocketPath: socket, username: url.user, password: url.password, database: url.database)
@@ -57,10 +76,8 @@ final class PostgresHistory: HistoryBackend {
         }
         config.options.connectTimeout = .milliseconds(Int64(url.connectTimeout * 1000))
         do {
-            let c = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: config, id: 1,
-                                                   logger: logger).wait()
-            connection = c
-            return c
+            return try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: config, id: 1,
+                                                  logger: logger).wait()
         } catch {
             throw OddsError.history("Cannot connect to the history at \(location): \(connectionReason(error)).")
         }
@@ -105,20 +122,30 @@ final class PostgresHistory: HistoryBackend {
         try connect().query(.bound(sql, values), logger: logger).wait().rows.map(PostgresCells.init)
     }
 
-    /// Runs a query, handing each row to `each` on this thread as it arrives (while the server sends the rest).
-    private func run(_ sql: String, _ values: [PostgresValue], each: (PostgresCells) throws -> Void) throws {
-        let handoff = PostgresRowHandoff()
-        let done = try connect().query(.bound(sql, values), logger: logger) { row in handoff.push(row) }
-        done.whenComplete { result in handoff.finish(result.map { _ in () }) }
-        do {
-            while let rows = try handoff.next() {
-                for row in rows { try each(PostgresCells(row)) }
+    /// A query under way, its rows handed over as they arrive.
+    private struct Streaming {
+        let handoff: PostgresRowHandoff
+        let done: EventLoopFuture<PostgresQueryMetadata>
+
+        /// Hands each row to `each` on this thread as it arrives (while the server sends the rest).
+        func rows(_ each: (PostgresCells) throws -> Void) throws {
+            do {
+                while let rows = try handoff.next() {
+                    for row in rows { try each(PostgresCells(row)) }
+                }
+            } catch {
+                // The connection is done with the query before anything else is asked of it.
+                _ = try? done.wait()
+                throw error
             }
-        } catch {
-            // The connection is done with the query before anything else is asked of it.
-            _ = try? done.wait()
-            throw error
         }
+    }
+
+    private func start(_ sql: String, _ values: [PostgresValue], on connection: PostgresConnection) -> Streaming {
+        let handoff = PostgresRowHandoff()
+        let done = connection.query(.bound(sql, values), logger: logger) { row in handoff.push(row) }
+        done.whenComplete { result in handoff.finish(result.map { _ in () }) }
+        return Streaming(handoff: handoff, done: done)
     }
 
     private func transaction<T>(_ body: () throws -> T) throws -> T {
@@ -674,12 +701,7 @@ final class PostgresHistory: HistoryBackend {
                 // they wait until those are read as they are.
                 var waiting: [Arrays] = []
                 var wide: [PriceRef] = []
-                try run("""
-                    SELECT s, array_agg(a), array_agg(q), array_agg(o) FROM (
-                        SELECT selection_id AS s, received_at AS a, seq AS q, \(PackedPrice.sql) AS o
-                        FROM price_change WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 AND received_at BETWEEN $3 AND $4) p
-                    GROUP BY s ORDER BY s
-                    """, [.ints(Array(selections.keys)), .int(since), .int(stored.lowerBound), .int(stored.upperBound)]) { r in
+                func take(_ r: PostgresCells) throws {
                     let id = try r.int(0)
                     let at = try PostgresArrayReader.ints(r.bytes(1)), seq = try PostgresArrayReader.ints(r.bytes(2))
                     let price = try PostgresArrayReader.ints(r.bytes(3))
@@ -688,6 +710,25 @@ final class PostgresHistory: HistoryBackend {
                     for i in price.indices where PackedPrice(price[i]).isWide { wide.append(PriceRef(selection: id, at: at[i] ?? 0, seq: seq[i] ?? 0)) }
                     if waiting.isEmpty && wide.count == before { add((id, at, seq, price), exact: [:]) } else { waiting.append((id, at, seq, price)) }
                 }
+                // A big match is read in two halves of its selections at once, on two connections (the server
+                // aggregates each half in a process of its own); the halves are taken in order.
+                let ids = selections.keys.sorted()
+                let big = ids.count > 1 && sources.reduce(0, { $0 + $1.priceChanges }) >= splitRows
+                let halves = big ? [Array(ids[..<(ids.count / 2)]), Array(ids[(ids.count / 2)...])] : [ids]
+                let streams = try halves.enumerated().map { i, half in
+                    start("""
+                        SELECT s, array_agg(a), array_agg(q), array_agg(o) FROM (
+                            SELECT selection_id AS s, received_at AS a, seq AS q, \(PackedPrice.sql) AS o
+                            FROM price_change WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 AND received_at BETWEEN $3 AND $4) p
+                        GROUP BY s ORDER BY s
+                        """, [.ints(half), .int(since), .int(stored.lowerBound), .int(stored.upperBound)], on: i == 0 ? try connect() : try connectHelper())
+                }
+                var failure: Error?
+                for stream in streams {
+                    // Each stream is read to its end, even after another failed, so both connections are free after.
+                    do { if failure == nil { try stream.rows(take) } else { _ = try? stream.done.wait() } } catch { failure = error }
+                }
+                if let failure { throw failure }
                 if !waiting.isEmpty {
                     var exact: [PriceRef: (Int64, Int64)] = [:]
                     for r in try run("""

@@ -23,6 +23,34 @@ struct PostgresHistoryTests {
         }
     }
 
+    @Test("A big match read in two halves at once, on two connections, reads as it does whole")
+    func readInHalves() throws {
+        guard let h = try HistoryHarness.make(.postgres), case .postgres(let url) = h.location else { return }
+        defer { h.remove() }
+        // One match, its selections changing in turn, one of them to a price too wide to pack.
+        let messages = Self.feed(240).map { m -> FeedMessage in
+            guard case .upsert(var e) = m.update else { return m }
+            e.id = "100"
+            return FeedMessage(provider: .tickodds, receivedAt: m.receivedAt, update: .upsert(e))
+        }
+        _ = try h.write(messages)
+        let writer = try History.open(h.location, writing: true)
+        _ = try writer.write(B.batch(at: 200, [("full_time_result:full_game", "draw", "3000000000", Rational(3_000_000_000, 1), false)]))
+        writer.close()
+        let whole = try PostgresHistory(url: url, writing: false)
+        let halves = try PostgresHistory(url: url, writing: false)
+        defer { whole.close(); halves.close() }
+        halves.splitRows = 1
+        let sources = try whole.matches(MatchQuery())
+        let t = try whole.timeline(of: sources, filter: TimelineFilter())
+        for recent in [0, 5] {
+            let a = try whole.summary(of: sources, filter: TimelineFilter(), recent: recent)
+            let b = try halves.summary(of: sources, filter: TimelineFilter(), recent: recent)
+            #expect(b == a && b.lines == HistoryReport.lines(t) && b.around == HistoryReport.aroundIncidents(t))
+            #expect(b.lines.count == 3 && b.lines.contains { $0.high.text == "3000000000" })
+        }
+    }
+
     @Test("Two collectors on one feed and one database store each change once, whoever writes first")
     func twoCollectors() throws {
         guard let server = try PostgresTestServer.shared() else { return }
