@@ -66,7 +66,8 @@ struct ChangeTracker {
         guard HistoryKeys.fits(e.id) else { skipped += 1; return }
         let at = input.receivedAt
         var track: Track
-        if let t = tracks[key] {
+        // Taken out while it changes (and put back after), so that its dictionaries are changed in place, not copied.
+        if let t = tracks.removeValue(forKey: key) {
             track = t
         } else {
             let known = try lookup.known(key)
