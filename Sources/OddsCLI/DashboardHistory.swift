@@ -55,28 +55,31 @@ final class DashboardHistoryReader: @unchecked Sendable {
             stored += try history.matches(MatchQuery(provider: key.provider, id: key.id)).filter { $0.key.eventID == key.id }
         }
         guard !stored.isEmpty else { return TrailSeed(points: [:], marks: []) }
-        return seed(try history.timeline(of: stored, filter: TimelineFilter()), main: main)
+        // Each line's bounded path and the prices around each incident: never the match's every row.
+        return seed(try history.summary(of: stored, filter: TimelineFilter(), recent: 0), main: main)
     }
 
     /// Each stored line as the dashboard draws one, and each incident that moves a price with the main line's
-    /// prices just before it and at its first change after.
-    static func seed(_ t: Timeline, main: [Cell?]) -> TrailSeed {
+    /// prices just before it and at its first change after (where the history's main market is the row's).
+    static func seed(_ s: TimelineSummary, main: [Cell?]) -> TrailSeed {
         var points: [PriceTrails.Key: [PriceTrails.Point]] = [:]
-        for p in t.prices {
-            let key = PriceTrails.Key(event: EventKey(provider: p.source.provider, id: p.source.eventID), market: p.marketID, book: p.book,
-                                      selection: p.selectionID)
-            let odds = p.suspended ? nil : p.odds.map { Double($0.numerator) / Double($0.denominator) }
-            if let last = points[key]?.last, last.odds == odds { continue }
-            points[key, default: []].append(PriceTrails.Point(at: p.at, odds: odds))
+        var names: [Int: String] = [:]
+        for line in s.lines {
+            let sel = line.selection
+            let key = PriceTrails.Key(event: EventKey(provider: sel.source.provider, id: sel.source.eventID), market: sel.marketID,
+                                      book: sel.book, selection: sel.selectionID)
+            points[key, default: []] += line.path.points.map { p in
+                PriceTrails.Point(at: p.at, odds: p.odds.map { Double($0.numerator) / Double($0.denominator) })
+            }
+            for (i, cell) in main.enumerated() where cell?.market == sel.marketID && cell?.book == sel.book && cell?.selection == sel.selectionID {
+                names[i] = sel.selectionName
+            }
         }
-        let series: [[StoredPrice]] = main.map { cell in
-            guard let cell else { return [] }
-            return t.prices.filter { $0.marketID == cell.market && $0.book == cell.book && $0.selectionID == cell.selection }
-        }
-        func line(at time: Date) -> [Price?] { series.map { s in s.last { $0.at <= time }.flatMap(price) } }
-        let marks = t.incidents.filter { $0.incident.markLetter != nil }.map { i -> PriceTrails.Mark in
-            let next = series.compactMap { s in s.first { $0.at > i.at }?.at }.min()
-            return PriceTrails.Mark(at: i.at, incident: i.incident, before: line(at: i.at), after: next.map(line(at:)))
+        let marks = s.around.map { around -> PriceTrails.Mark in
+            let cells = main.indices.map { i in names[i].flatMap { name in around.selections.first { $0.name == name } } }
+            let after = cells.map { $0?.after.flatMap(price) }
+            return PriceTrails.Mark(at: around.incident.at, incident: around.incident.incident, before: cells.map { $0?.before.flatMap(price) },
+                                    after: after.contains { $0 != nil } ? after : nil)
         }
         return TrailSeed(points: points, marks: marks)
     }

@@ -16,6 +16,8 @@ public struct SelectionLine: Sendable, Equatable {
     /// Its priced changes sampled to at most `HistoryReport.sparkCells`, oldest first: each the last of its slice
     /// (what the sparkline draws).
     public var moves: [Rational]
+    /// Its changes over time, bounded (what the dashboard draws).
+    public var path = PricePath()
 
     /// The selection this is the line of: the source, book, market, line and names, as its prices share them.
     public var selection: StoredSelection { open.selection }

@@ -37,6 +37,7 @@ struct LineBuilder {
         var lowOdds: (Int64, Int64)?
         var close: PriceRef?
         var path: [(Int64, Int64)] = []
+        var timed = PricePath()
     }
 
     /// Each selection's source's kickoff (ms), where its source has gone live.
@@ -89,6 +90,7 @@ struct LineBuilder {
         guard let i = partials.indices.last, partials[i].selection == ref.selection else {
             var p = Partial(selection: ref.selection, open: ref, last: ref, high: ref, highOdds: odds, low: ref, lowOdds: odds)
             p.changes = 1
+            p.timed.add(at: Date(historyMillis: ref.at), odds: priced ? odds.flatMap { Rational($0.0, $0.1) } : nil)
             if priced, let odds { p.path.append(odds) }
             if beforeKickoff, priced { p.close = ref }
             partials.append(p)
@@ -96,6 +98,7 @@ struct LineBuilder {
         }
         partials[i].changes += 1
         partials[i].last = ref
+        partials[i].timed.add(at: Date(historyMillis: ref.at), odds: priced ? odds.flatMap { Rational($0.0, $0.1) } : nil)
         if priced, let o = odds {
             partials[i].path.append(o)
             if partials[i].highOdds.map({ Self.less($0, o) }) ?? true { partials[i].high = ref; partials[i].highOdds = o }
@@ -131,7 +134,7 @@ struct LineBuilder {
         partials.compactMap { p in
             guard let open = rows[p.open], let high = rows[p.high], let low = rows[p.low], let last = rows[p.last] else { return nil }
             return SelectionLine(open: open, high: high, low: low, last: last, close: p.close.flatMap { rows[$0] }, changes: p.changes,
-                                 moves: HistoryReport.sample(p.path).compactMap { Rational($0.0, $0.1) })
+                                 moves: HistoryReport.sample(p.path).compactMap { Rational($0.0, $0.1) }, path: p.timed)
         }
     }
 }

@@ -31,6 +31,7 @@ extension HistoryReport {
             if let i = index[key] {
                 lines[i].last = p
                 lines[i].changes += 1
+                lines[i].path.add(at: p.at, odds: priced ? p.odds : nil)
                 if let o = p.odds, !p.suspended {
                     paths[i].append(o)
                     if lines[i].high.odds.map({ o > $0 }) ?? true { lines[i].high = p }
@@ -40,6 +41,7 @@ extension HistoryReport {
             } else {
                 index[key] = lines.count
                 lines.append(SelectionLine(open: p, high: p, low: p, last: p, close: beforeKickoff && priced ? p : nil, changes: 1, moves: []))
+                lines[lines.count - 1].path.add(at: p.at, odds: priced ? p.odds : nil)
                 paths.append(priced ? [p.odds!] : [])
             }
         }

@@ -603,3 +603,46 @@ extension HistoryBackendTests {
         }
     }
 }
+
+extension HistoryReportTests {
+    @Test("A price path is bounded: the open and the latest kept, every other point let go when full, repeats not points")
+    func pricePath() throws {
+        let t0 = HistoryBackendTests.t0
+        var path = PricePath()
+        let odds = (0..<1_000).map { Rational(200 + Int64($0 % 50), 100) }
+        for (i, o) in odds.enumerated() {
+            path.add(at: t0.addingTimeInterval(Double(i)), odds: o)
+            path.add(at: t0.addingTimeInterval(Double(i) + 0.5), odds: o)      // the same again: not a point
+        }
+        path.add(at: t0.addingTimeInterval(2_000), odds: nil)                   // suspended
+        let points = path.points
+        #expect(points.count <= PricePath.capacity + 1 && points.count > PricePath.capacity / 2)
+        #expect(points.first == PricePath.Point(at: t0, odds: Rational(2, 1)))
+        #expect(points.last == PricePath.Point(at: t0.addingTimeInterval(2_000), odds: nil))
+        #expect(zip(points, points.dropFirst()).allSatisfy { $0.at < $1.at })
+        // Evenly thinned: the kept points are whole seconds at one stride.
+        let gaps = Set(zip(points.dropLast(), points.dropLast().dropFirst()).map { $1.at.timeIntervalSince($0.at) })
+        #expect(gaps.count == 1, "\(gaps)")
+        var short = PricePath()
+        short.add(at: t0, odds: Rational(2, 1))
+        short.add(at: t0.addingTimeInterval(1), odds: Rational(2, 1))
+        #expect(short.points == [PricePath.Point(at: t0, odds: Rational(2, 1))])
+    }
+}
+
+extension HistoryBackendTests {
+    @Test("A dashboard reads a long match's lines bounded: the open, the latest, and no more points than a path keeps",
+          arguments: HistoryHarness.Kind.allCases)
+    func dashboardReadsLongMatch(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let prices = (0..<600).map { i in [String(format: "2.%02d", i % 40), "3.40", "3.60"] }
+        _ = try h.write(prices.enumerated().map { Self.message(Self.event(prices: $1), at: Double($0)) })
+        let row = EventKey(provider: .tickodds, id: "100")
+        let seed = try DashboardHistoryReader.read(h.location, sources: [row], main: [])
+        let home = try #require(seed.points[PriceTrails.Key(event: row, market: "full_time_result:full_game", book: "tickodds", selection: "home")])
+        #expect(home.count <= PricePath.capacity + 1 && home.count > 8)
+        #expect(home.first?.at == Self.t0 && home.first?.odds == 2.0 && home.last?.at == Self.t0.addingTimeInterval(599) && home.last?.odds == 2.39)
+        #expect(seed.points.count == 3 && seed.points.values.allSatisfy { $0.count <= PricePath.capacity + 1 })
+    }
+}
