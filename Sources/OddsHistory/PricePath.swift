@@ -15,8 +15,24 @@ public struct PricePath: Sendable, Equatable {
 
     public static let capacity = 64
 
-    private var kept: [Point] = []
-    private var latest: Point?
+    /// A change as added: milliseconds, and the odds' parts (a zero denominator for none). Points are made of
+    /// the few that are kept, not of every change.
+    private struct Change: Equatable {
+        var at: Int64
+        var num: Int64
+        var den: Int64
+
+        func shows(sameAs other: Change) -> Bool {
+            if den == 0 || other.den == 0 { return den == other.den }
+            let l = num.multipliedFullWidth(by: other.den), r = other.num.multipliedFullWidth(by: den)
+            return l.high == r.high && l.low == r.low
+        }
+
+        var point: Point { Point(at: Date(historyMillis: at), odds: den == 0 ? nil : Rational(num, den)) }
+    }
+
+    private var kept: [Change] = []
+    private var latest: Change?
     /// Changes taken a kept point, and changes since the last kept one.
     private var stride = 1
     private var since = 0
@@ -25,15 +41,20 @@ public struct PricePath: Sendable, Equatable {
 
     /// The kept points, oldest first, ending with the latest change.
     public var points: [Point] {
-        guard let latest, kept.last != latest else { return kept }
-        return kept + [latest]
+        guard let latest, kept.last != latest else { return kept.map(\.point) }
+        return (kept + [latest]).map(\.point)
     }
 
     /// The next change, in time order; one showing what the one before showed is none.
     public mutating func add(at: Date, odds: Rational?) {
-        if let latest, latest.odds == odds { return }
-        let point = Point(at: at, odds: odds)
-        latest = point
+        add(millis: at.historyMillis, num: odds?.numerator ?? 0, den: odds?.denominator ?? 0)
+    }
+
+    /// The same from milliseconds and the odds' parts (a denominator of zero or less: no price).
+    mutating func add(millis: Int64, num: Int64, den: Int64) {
+        let change = Change(at: millis, num: den > 0 ? num : 0, den: max(den, 0))
+        if let latest, latest.shows(sameAs: change) { return }
+        latest = change
         since += 1
         guard kept.isEmpty || since >= stride else { return }
         since = 0
@@ -41,6 +62,6 @@ public struct PricePath: Sendable, Equatable {
             kept = kept.enumerated().compactMap { $0.offset.isMultiple(of: 2) ? $0.element : nil }
             stride *= 2
         }
-        kept.append(point)
+        kept.append(change)
     }
 }
