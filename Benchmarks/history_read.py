@@ -61,8 +61,6 @@ def main():
         target, rows = c.execute("SELECT event_id, price_changes FROM source ORDER BY price_changes DESC LIMIT 1").fetchone()
         c.close()
         size = os.path.getsize(db)
-        matches = [timed([args.binary, "history", "matches", "--history", db, "--json"], env) for _ in range(args.repeat)]
-        since = [timed([args.binary, "history", "matches", "--history", db, "--since", "2h", "--json"], env) for _ in range(args.repeat)]
         print(f"database: {total:,} price changes, {size / 1e6:.0f} MB ({size / max(1, total):.0f} bytes a change)")
         compare(args, db, target, rows, env)
     finally:
