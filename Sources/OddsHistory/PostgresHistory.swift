@@ -711,17 +711,20 @@ final class PostgresHistory: HistoryBackend {
                     if waiting.isEmpty && wide.count == before { add((id, at, seq, price), exact: [:]) } else { waiting.append((id, at, seq, price)) }
                 }
                 // A big match is read in two halves of its selections at once, on two connections (the server
-                // aggregates each half in a process of its own); the halves are taken in order.
+                // aggregates each half in a process of its own); the halves are taken in order. A server that
+                // will not take a second connection (its limit reached) reads it whole on the one.
                 let ids = selections.keys.sorted()
                 let big = ids.count > 1 && sources.reduce(0, { $0 + $1.priceChanges }) >= splitRows
-                let halves = big ? [Array(ids[..<(ids.count / 2)]), Array(ids[(ids.count / 2)...])] : [ids]
-                let streams = try halves.enumerated().map { i, half in
+                let main = try connect()
+                let second = big ? try? connectHelper() : nil
+                let halves = second != nil ? [Array(ids[..<(ids.count / 2)]), Array(ids[(ids.count / 2)...])] : [ids]
+                let streams = halves.enumerated().map { i, half in
                     start("""
                         SELECT s, array_agg(a), array_agg(q), array_agg(o) FROM (
                             SELECT selection_id AS s, received_at AS a, seq AS q, \(PackedPrice.sql) AS o
                             FROM price_change WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 AND received_at BETWEEN $3 AND $4) p
                         GROUP BY s ORDER BY s
-                        """, [.ints(half), .int(since), .int(stored.lowerBound), .int(stored.upperBound)], on: i == 0 ? try connect() : try connectHelper())
+                        """, [.ints(half), .int(since), .int(stored.lowerBound), .int(stored.upperBound)], on: i == 0 ? main : second ?? main)
                 }
                 var failure: Error?
                 for stream in streams {

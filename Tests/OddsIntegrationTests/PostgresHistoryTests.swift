@@ -49,6 +49,16 @@ struct PostgresHistoryTests {
             #expect(b == a && b.lines == HistoryReport.lines(t) && b.around == HistoryReport.aroundIncidents(t))
             #expect(b.lines.count == 3 && b.lines.contains { $0.high.text == "3000000000" })
         }
+        // A role the server lets have one connection: the second is refused, and the match is read whole on the one.
+        let server = try #require(try PostgresTestServer.shared())
+        let role = "one_\(UInt32.random(in: 0...UInt32.max))"
+        let database = String(url.split(separator: "/").last!)
+        _ = try server.psql("CREATE ROLE \(role) LOGIN PASSWORD 'pw' CONNECTION LIMIT 1; GRANT ALL ON DATABASE \(database) TO \(role)")
+        _ = try server.psql("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)", database: database)
+        let limited = try PostgresHistory(url: "postgres://\(role):pw@127.0.0.1:\(server.port)/\(database)", writing: false)
+        defer { limited.close() }
+        limited.splitRows = 1
+        #expect(try limited.summary(of: sources, filter: TimelineFilter(), recent: 5) == whole.summary(of: sources, filter: TimelineFilter(), recent: 5))
     }
 
     @Test("Two collectors on one feed and one database store each change once, whoever writes first")
