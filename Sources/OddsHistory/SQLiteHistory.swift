@@ -250,7 +250,8 @@ final class SQLiteHistory: HistoryBackend {
                 WHERE source_id = ? AND last_at IS NOT NULL
                 """, arguments: [id]) {
                 let ref = SelectionRef(source: source, book: r[0], marketID: r[1], line: r[2], selectionID: r[3])
-                known.prices[ref] = LastPrice(text: r[4], suspended: r[5])
+                // Nullable in the schema (a selection without a stored price), as PostgreSQL reads it too.
+                known.prices[ref] = LastPrice(text: r[4], suspended: (r[5] as Bool?) ?? false)
             }
             known.score = try Row.fetchOne(db, sql: """
                 SELECT home, away, score_text, status, period, clock FROM score_change

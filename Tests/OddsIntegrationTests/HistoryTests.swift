@@ -646,3 +646,26 @@ extension HistoryBackendTests {
         #expect(seed.points.count == 3 && seed.points.values.allSatisfy { $0.count <= PricePath.capacity + 1 })
     }
 }
+
+extension HistoryBackendTests {
+    @Test("A selection whose last price is stored without its text or suspension (as another tool may leave it) is read, not a crash",
+          arguments: HistoryHarness.Kind.allCases)
+    func lastPriceWithoutDetails(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        _ = try h.write([Self.message(Self.event(), at: 0)])
+        let sql = "UPDATE selection SET last_text = NULL, last_suspended = NULL"
+        switch h.location {
+        case .sqlite(let path): try DatabaseQueue(path: path).write { try $0.execute(sql: sql) }
+        case .postgres(let url):
+            _ = try #require(try PostgresTestServer.shared()).psql(sql, database: String(url.split(separator: "/").last!))
+        }
+        // A writer started again looks up what is stored, then stores the next change of each price.
+        let counts = try h.write([Self.message(Self.event(prices: ["2.05", "3.40", "3.60"]), at: 10)])
+        #expect(counts.lost == 0)
+        try h.read { history in
+            let t = try history.timeline(of: try history.matches(MatchQuery()), filter: TimelineFilter())
+            #expect(t.prices.filter { $0.selectionID == "home" }.map(\.text) == ["2.10", "2.05"])
+        }
+    }
+}
