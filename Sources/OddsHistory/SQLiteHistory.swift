@@ -39,8 +39,9 @@ final class SQLiteHistory: HistoryBackend {
         config.maximumReaderCount = 2
         config.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            // A writer appends: a small page cache is enough, and keeps the live commands' memory as it was.
-            if writing { try db.execute(sql: "PRAGMA cache_size = -512") }
+            // A writer appends and a reader reads each page of a match's index once: a small page cache is enough,
+            // and keeps the live commands' memory (the dashboard reads beside its feed) as it was.
+            try db.execute(sql: "PRAGMA cache_size = -512")
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
