@@ -87,10 +87,11 @@ struct LineBuilder {
         }
         let priced = odds != nil && !suspended
         let beforeKickoff = kickoffs[ref.selection].map { ref.at < $0 } ?? false
+        let shown = priced ? odds : nil
         guard let i = partials.indices.last, partials[i].selection == ref.selection else {
             var p = Partial(selection: ref.selection, open: ref, last: ref, high: ref, highOdds: odds, low: ref, lowOdds: odds)
             p.changes = 1
-            p.timed.add(millis: ref.at, num: priced ? odds?.0 ?? 0 : 0, den: priced ? odds?.1 ?? 0 : 0)
+            p.timed.add(millis: ref.at, num: shown?.0 ?? 0, den: shown?.1 ?? 0)
             if priced, let odds { p.path.append(odds) }
             if beforeKickoff, priced { p.close = ref }
             partials.append(p)
@@ -98,7 +99,7 @@ struct LineBuilder {
         }
         partials[i].changes += 1
         partials[i].last = ref
-        partials[i].timed.add(millis: ref.at, num: priced ? odds?.0 ?? 0 : 0, den: priced ? odds?.1 ?? 0 : 0)
+        partials[i].timed.add(millis: ref.at, num: shown?.0 ?? 0, den: shown?.1 ?? 0)
         if priced, let o = odds {
             partials[i].path.append(o)
             if partials[i].highOdds.map({ Self.less($0, o) }) ?? true { partials[i].high = ref; partials[i].highOdds = o }

@@ -51,19 +51,16 @@ final class PostgresHistory: HistoryBackend {
 
     // MARK: - Connection
 
-    private func connect() throws -> PostgresConnection {
-        if let c = connection, !c.isClosed { return c }
-        connection = nil
-        let c = try open()
-        connection = c
-        return c
-    }
+    private func connect() throws -> PostgresConnection { try reuse(&connection) }
 
-    private func connectHelper() throws -> PostgresConnection {
-        if let c = helper, !c.isClosed { return c }
-        helper = nil
+    private func connectHelper() throws -> PostgresConnection { try reuse(&helper) }
+
+    /// The connection in `slot` while it is open, else a new one put there.
+    private func reuse(_ slot: inout PostgresConnection?) throws -> PostgresConnection {
+        if let c = slot, !c.isClosed { return c }
+        slot = nil
         let c = try open()
-        helper = c
+        slot = c
         return c
     }
 
@@ -733,35 +730,14 @@ final class PostgresHistory: HistoryBackend {
                 }
                 if let failure { throw failure }
                 if !waiting.isEmpty {
-                    var exact: [PriceRef: (Int64, Int64)] = [:]
-                    for r in try run("""
-                        SELECT p.selection_id, p.received_at, p.seq, p.odds_num, p.odds_den
-                        FROM price_change p JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(s, a, q)
-                          ON p.selection_id = v.s AND p.received_at = v.a AND p.seq = v.q
-                        WHERE p.received_at BETWEEN $4 AND $5
-                        """, [.ints(wide.map(\.selection)), .ints(wide.map(\.at)), .ints(wide.map(\.seq)),
-                              .int(wide.map(\.at).min() ?? 0), .int(wide.map(\.at).max() ?? 0)]) {
-                        exact[PriceRef(selection: try r.int(0), at: try r.int(1), seq: try r.int(2))] = (try r.int(3), try r.int(4))
-                    }
+                    let exact = try prices(at: wide, selections).compactMapValues { p in p.odds.map { ($0.numerator, $0.denominator) } }
                     for a in waiting { add(a, exact: exact) }
                 }
             }
             let (partials, latest) = builder.finish()
-            var rows: [PriceRef: StoredPrice] = [:]
-            let refs = Array(LineBuilder.refs(partials, latest))
+            let rows = try prices(at: Array(LineBuilder.refs(partials, latest)), selections)
             // Every lookup below is bounded by the days the match's rows span: the server plans over those partitions only.
             let span = builder.span ?? 0...0
-            if !refs.isEmpty {
-                for r in try run("""
-                    SELECT p.seq, p.selection_id, p.received_at, p.provider_at, p.price_text, p.odds_num, p.odds_den, p.suspended
-                    FROM price_change p JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(s, a, q)
-                      ON p.selection_id = v.s AND p.received_at = v.a AND p.seq = v.q
-                    WHERE p.received_at BETWEEN $4 AND $5
-                    """, [.ints(refs.map(\.selection)), .ints(refs.map(\.at)), .ints(refs.map(\.seq)), .int(span.lowerBound), .int(span.upperBound)]) {
-                    guard let selection = selections[try r.int(1)] else { continue }
-                    rows[PriceRef(selection: try r.int(1), at: try r.int(2), seq: try r.int(0))] = try Self.price(r, from: 2, selection)
-                }
-            }
             out.lines = LineBuilder.lines(partials, rows)
             out.recent.prices = latest.compactMap { rows[$0] }
             out.rows = builder.rows + out.recent.scores.count + out.recent.incidents.count
@@ -796,6 +772,23 @@ final class PostgresHistory: HistoryBackend {
                                                        before: { pick($0, $1, before, latest: true) }, after: { pick($0, $1, after, latest: false) })
             return out
         }
+    }
+
+    /// The price changes at `refs`, read whole; the lookup is bounded by the days they span, so the server plans
+    /// over those partitions only.
+    private func prices(at refs: [PriceRef], _ selections: [Int64: StoredSelection]) throws -> [PriceRef: StoredPrice] {
+        guard let from = refs.map(\.at).min(), let to = refs.map(\.at).max() else { return [:] }
+        var rows: [PriceRef: StoredPrice] = [:]
+        for r in try run("""
+            SELECT p.seq, p.selection_id, p.received_at, p.provider_at, p.price_text, p.odds_num, p.odds_den, p.suspended
+            FROM price_change p JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(s, a, q)
+              ON p.selection_id = v.s AND p.received_at = v.a AND p.seq = v.q
+            WHERE p.received_at BETWEEN $4 AND $5
+            """, [.ints(refs.map(\.selection)), .ints(refs.map(\.at)), .ints(refs.map(\.seq)), .int(from), .int(to)]) {
+            guard let selection = selections[try r.int(1)] else { continue }
+            rows[PriceRef(selection: try r.int(1), at: try r.int(2), seq: try r.int(0))] = try Self.price(r, from: 2, selection)
+        }
+        return rows
     }
 
     /// A selection's price either side of a time, as `history show` asks for it.
