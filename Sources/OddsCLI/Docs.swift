@@ -76,7 +76,8 @@ enum Docs {
 
     DEMO KNOBS: ODDS_DEMO_SEED (default 42) seeds the simulated world; ODDS_DEMO_TICK (seconds, default 1; 0 \
     freezes it) sets how fast it moves; ODDS_DEMO_BOOK_LAG (a chance from 0 to 1, default 0.0001) is how often, \
-    each minute of a match's play, a BoltOdds book lags into an arbitrage.
+    each minute of a match's play, a BoltOdds book lags into an arbitrage; ODDS_DEMO_EPOCH (seconds since 1970, \
+    default this minute) is when the world's clock starts, so that two commands give a match the same label.
     """),
         ("exit-codes", "What each exit code means.", """
     EXIT CODES: 0 success (also a stream ended by SIGINT/SIGTERM/SIGHUP); 1 unexpected failure; 2 missing API \

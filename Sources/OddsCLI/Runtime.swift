@@ -172,6 +172,9 @@ struct DemoSettings {
             }
             tick = t
         } else { tick = 1 }
+        if let text = environment["ODDS_DEMO_EPOCH"], SimClock.parse(text) == nil {
+            throw OddsError.config("ODDS_DEMO_EPOCH must be whole seconds since 1970, not \"\(text)\".")
+        }
         if let text = environment["ODDS_DEMO_BOOK_LAG"] {
             guard let p = Double(text), p.isFinite, (0...1).contains(p) else {
                 throw OddsError.config("ODDS_DEMO_BOOK_LAG must be a chance from 0 to 1, not \"\(text)\".")

@@ -108,9 +108,21 @@ public struct SimLeague: Sendable, Hashable {
 /// The simulated world: live matches that evolve tick by tick, and pre-match listings.
 /// Deterministic: the same seed and the same number of ticks give the same state.
 /// The wall-clock instant the simulated world's kick-offs count from: this process's first use of
-/// it, to the minute, so that every simulator of one process (and every label it makes) agrees.
+/// it, to the minute, so that every simulator of one process (and every label it makes) agrees;
+/// `ODDS_DEMO_EPOCH` (seconds since 1970) instead, so that several processes agree too.
 public enum SimClock {
-    public static let epoch: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
+    public static let epoch: Date = {
+        if let text = ProcessInfo.processInfo.environment["ODDS_DEMO_EPOCH"], let seconds = parse(text) {
+            return Date(timeIntervalSince1970: seconds)
+        }
+        return Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
+    }()
+
+    /// `ODDS_DEMO_EPOCH`'s value: whole seconds since 1970, from 1970 to 9999.
+    public static func parse(_ text: String) -> Double? {
+        guard let seconds = Int64(text), (0...253_402_300_799).contains(seconds) else { return nil }
+        return Double(seconds)
+    }
 }
 
 public struct SimWorld: Sendable {

@@ -385,6 +385,8 @@ struct CLITests {
         let tick = try await CLI.run(["live", "--demo"], env: CLI.environment(["ODDS_DEMO_TICK": value]))
         #expect(tick.status == 2)
         #expect(tick.stderr.contains("ODDS_DEMO_TICK must be a number of seconds"))
+        let epoch = try await CLI.run(["live", "--demo"], env: CLI.environment(["ODDS_DEMO_EPOCH": value]))
+        #expect(epoch.status == 2 && epoch.stderr.contains("ODDS_DEMO_EPOCH must be whole seconds since 1970"), "\(epoch.stderr)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cfg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -634,14 +636,35 @@ struct SportsAPIProCLITests {
         #expect(last > ended, "full time came before the finished status")
     }
 
+    @Test("ODDS_DEMO_EPOCH starts the demo's clock: the same epoch gives the same labels, an hour later kick-offs an hour later")
+    func demoEpoch() async throws {
+        func games(_ epoch: Int) async throws -> [(id: String, start: String)] {
+            let r = try await CLI.run(["live", "--provider", "boltodds", "--sport", "soccer", "--demo", "--json"],
+                                      env: CLI.environment(["ODDS_DEMO_EPOCH": String(epoch)]))
+            #expect(r.status == 0, "\(r.stderr)")
+            let events = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+            return events.compactMap { e in (e["id"] as? String).flatMap { id in (e["startTime"] as? String).map { (id, $0) } } }
+        }
+        let epoch = 1_795_784_400  // 2026-11-27T12:20:00Z
+        let first = try await games(epoch), again = try await games(epoch), later = try await games(epoch + 3600)
+        #expect(!first.isEmpty && first.map(\.id) == again.map(\.id) && first.map(\.start) == again.map(\.start))
+        let shifted = zip(first, later).map { a, b in (ISODate.parse(b.start)?.timeIntervalSince(ISODate.parse(a.start) ?? .distantPast)) }
+        #expect(!shifted.isEmpty && shifted.allSatisfy { $0 == 3600 }, "\(shifted)")
+        #expect(first.allSatisfy { ISODate.parse($0.start).map { $0.timeIntervalSince1970 <= Double(epoch) } ?? false })
+        #expect(Set(first.map(\.id)).isDisjoint(with: later.map(\.id)), "a label carries the kick-off's hour")
+    }
+
     @Test("watch follows a match of every provider with incidents: TickOdds and BoltOdds play-by-play too", arguments: ["tickodds", "boltodds"])
     func watchOtherProviders(_ provider: String) async throws {
-        // The live match with the most to tell: TickOdds and BoltOdds name their games their own way.
-        let live = try await CLI.run(["live", "--provider", provider, "--sport", "soccer", "--demo", "--json"])
+        // TickOdds and BoltOdds name their games their own way. A BoltOdds label carries the kick-off's hour, which
+        // moves with the demo's clock: both commands start that clock at the same minute.
+        let epoch = String(Int(Date().timeIntervalSince1970 / 60) * 60)
+        let live = try await CLI.run(["live", "--provider", provider, "--sport", "soccer", "--demo", "--json"],
+                                     env: CLI.environment(["ODDS_DEMO_EPOCH": epoch]))
         let events = try #require(try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [[String: Any]])
         let id = try #require(events.first?["id"] as? String)
-        let r = try await CLI.run(["watch", id, "--provider", provider, "--demo"], env: CLI.environment(["ODDS_DEMO_TICK": "0.05"]),
-                                  timeout: 90) { process, output in
+        let r = try await CLI.run(["watch", id, "--provider", provider, "--demo"],
+                                  env: CLI.environment(["ODDS_DEMO_TICK": "0.05", "ODDS_DEMO_EPOCH": epoch]), timeout: 90) { process, output in
             try await waitFor("an incident or scoreboard line", timeout: 60) {
                 output().contains(#""type":"incident""#) || output().contains(#""type":"score""#) || output().contains(#""type":"scoreboard""#)
             }

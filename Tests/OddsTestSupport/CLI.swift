@@ -42,7 +42,16 @@ public struct CLI {
         let started = Date()
         let process = try Subprocess(executable.path, args, environment: env, stdout: out.path, stderr: err.path)
         if let whileRunning {
-            try await whileRunning(process) { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+            do {
+                try await whileRunning(process) { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+            } catch {
+                // What the command said is what explains a wait that failed (it may have exited long before).
+                let status = process.poll().map { "exited \($0)" } ?? "still running"
+                process.signal(SIGKILL)
+                _ = try? await process.exit(timeout: 5, what: "odds")
+                let said = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+                throw Failed(what: "\(error) (odds \(args.joined(separator: " ")): \(status); its stderr: \(said.suffix(2000)))")
+            }
         }
         let remaining = max(1, timeout - Date().timeIntervalSince(started))
         let status = try await process.exit(timeout: remaining, what: "odds \(args.joined(separator: " "))")
@@ -50,6 +59,12 @@ public struct CLI {
         return Result(status: status, stdout: try String(contentsOf: out, encoding: .utf8),
                       stderr: try String(contentsOf: err, encoding: .utf8), exitedAt: exitedAt,
                       seconds: exitedAt.timeIntervalSince(process.started))
+    }
+
+    /// A wait on a running command that failed, with what the command wrote to stderr.
+    public struct Failed: Error, CustomStringConvertible {
+        public var what: String
+        public var description: String { what }
     }
 
     /// Replaces timestamps, which change from run to run.
