@@ -50,6 +50,8 @@ struct ChangeTracker {
     private var observed = 0
     /// Sources and selections not kept because an id of theirs is longer than `HistoryKeys.maxIDBytes`.
     private(set) var skipped = 0
+    /// Markets read selection by selection (the others were as last compared).
+    private(set) var marketsRead = 0
     var idleLimit: TimeInterval = 6 * 3600
     /// Whether what is observed comes from the built-in simulator.
     var demo = false
@@ -98,10 +100,19 @@ struct ChangeTracker {
             track.markets = []
             for market in e.markets where books.contains(market.book ?? "") { prices(of: market, key, at, input.providerTime, &track, &batch) }
         case .selection(let marketID, let book, let selectionID):
-            track.markets = []
-            for market in e.markets where market.id == marketID && market.book == book {
+            // The market as compared moves on with the selection, so that the next whole event (a feed that sends a
+            // price change and then its event, as TickOdds does) is not read again market by market. Only when the
+            // rest of the market is as compared last time; otherwise every market is read next time.
+            var synced = true
+            for (i, market) in e.markets.enumerated() where market.id == marketID && market.book == book {
                 prices(of: market, key, at, input.providerTime, &track, &batch, only: selectionID)
+                if synced, i < track.markets.count, Self.same(track.markets[i], market, except: selectionID) {
+                    track.markets[i] = market
+                } else {
+                    synced = false
+                }
             }
+            if !synced { track.markets = [] }
         case .facts:
             break
         }
@@ -130,6 +141,7 @@ struct ChangeTracker {
 
     private mutating func prices(of market: Market, _ key: SourceKey, _ at: Date, _ providerAt: Date?, _ track: inout Track,
                         _ batch: inout HistoryBatch, only: String? = nil) {
+        marketsRead += 1
         for s in market.selections {
             if let only, s.id != only { continue }
             let ref = SelectionRef(source: key, book: market.book ?? "", marketID: market.id, line: s.line ?? "", selectionID: s.id)
@@ -141,6 +153,16 @@ struct ChangeTracker {
             batch.prices.append(PriceRow(ref: ref, marketName: market.name, selectionName: s.name, receivedAt: at, providerAt: providerAt,
                                          text: s.price?.text, odds: s.price?.decimalOdds, suspended: s.suspended))
         }
+    }
+
+    /// Whether `new` is `old` but for the selections with id `selectionID`.
+    static func same(_ old: Market, _ new: Market, except selectionID: String) -> Bool {
+        guard old.id == new.id, old.book == new.book, old.name == new.name, old.provider == new.provider,
+              old.selections.count == new.selections.count else { return false }
+        for (a, b) in zip(old.selections, new.selections) where a != b {
+            guard a.id == selectionID, b.id == selectionID else { return false }
+        }
+        return true
     }
 
     private mutating func forgetIdle(now: Date) {

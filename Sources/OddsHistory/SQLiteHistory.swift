@@ -131,6 +131,41 @@ final class SQLiteHistory: HistoryBackend {
         }
     }
 
+    /// Inserts one price change through the C API: the one statement run for every change, where building
+    /// GRDB's arguments (an array of values a row) costs more than SQLite's insert. The values bound are those
+    /// GRDB binds (integers, text, NULL; a flag as 0 or 1).
+    private static func insert(_ p: PriceRow, selectionID: Int64, into raw: SQLiteStatement, _ db: Database) throws {
+        defer { sqlite3_reset(raw) }
+        var code = SQLITE_OK
+        func bind(_ index: Int32, _ value: Int64?) {
+            let c = value.map { sqlite3_bind_int64(raw, index, $0) } ?? sqlite3_bind_null(raw, index)
+            if code == SQLITE_OK { code = c }
+        }
+        bind(1, selectionID)
+        bind(2, p.receivedAt.historyMillis)
+        bind(3, p.providerAt?.historyMillis)
+        if var text = p.text {
+            let c = text.withUTF8 { bytes -> Int32 in
+                guard bytes.count <= Int(Int32.max) else { return SQLITE_TOOBIG }
+                guard let base = bytes.baseAddress else { return sqlite3_bind_text(raw, 4, "", 0, Self.transient) }
+                return sqlite3_bind_text(raw, 4, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+            }
+            if code == SQLITE_OK { code = c }
+        } else {
+            bind(4, nil)
+        }
+        bind(5, p.odds?.numerator)
+        bind(6, p.odds?.denominator)
+        bind(7, p.suspended ? 1 : 0)
+        if code == SQLITE_OK { code = sqlite3_step(raw) }
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+
+    /// SQLite copies the bytes bound (the C API's `SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
     private func write(_ batch: HistoryBatch, _ db: Database) throws {
         let upsertSource = try db.cachedStatement(sql: """
             INSERT INTO source (provider, event_id, sport, league, home, away, start_time, first_seen, last_seen, demo)
@@ -158,8 +193,9 @@ final class SQLiteHistory: HistoryBackend {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         var perSource: [Int64: Int] = [:]
-        var latest: [Int64: PriceRow] = [:]
-        var first: [Int64: Int64] = [:]
+        // Each selection's first change in the batch and its latest.
+        var touched: [Int64: (first: Int64, latest: PriceRow)] = [:]
+        let insert = insertPrice.sqliteStatement
         for p in batch.prices {
             let sourceID = try source(p.ref.source, db)
             let selectionID: Int64
@@ -172,17 +208,20 @@ final class SQLiteHistory: HistoryBackend {
                 selectionIDs[p.ref] = id
                 selectionID = id
             }
-            try insertPrice.execute(arguments: [selectionID, p.receivedAt.historyMillis, p.providerAt?.historyMillis, p.text,
-                                                p.odds?.numerator, p.odds?.denominator, p.suspended])
+            try Self.insert(p, selectionID: selectionID, into: insert, db)
             perSource[sourceID, default: 0] += 1
-            latest[selectionID] = p
-            first[selectionID] = min(first[selectionID] ?? .max, p.receivedAt.historyMillis)
+            let at = p.receivedAt.historyMillis
+            if let known = touched[selectionID] {
+                touched[selectionID] = (min(known.first, at), p)
+            } else {
+                touched[selectionID] = (at, p)
+            }
         }
         let last = try db.cachedStatement(sql: """
             UPDATE selection SET first_at = coalesce(min(first_at, ?1), ?1), last_at = ?2, last_text = ?3, last_suspended = ?4 WHERE id = ?5
             """)
-        for (id, p) in latest {
-            try last.execute(arguments: [first[id] ?? p.receivedAt.historyMillis, p.receivedAt.historyMillis, p.text, p.suspended, id])
+        for (id, t) in touched {
+            try last.execute(arguments: [t.first, t.latest.receivedAt.historyMillis, t.latest.text, t.latest.suspended, id])
         }
         let count = try db.cachedStatement(sql: "UPDATE source SET price_changes = price_changes + ? WHERE id = ?")
         for (id, n) in perSource { try count.execute(arguments: [n, id]) }

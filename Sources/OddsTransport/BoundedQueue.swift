@@ -39,7 +39,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         if run { body() }
     }
 
-    /// Runs after each element is buffered and when the sequence ends: a consumer that polls (the dashboard)
+    /// Runs after each element (or run of elements) is buffered and when the sequence ends: a consumer that polls (the dashboard)
     /// sleeps until then instead of polling on a timer.
     public func setOnSend(_ body: @escaping @Sendable () -> Void) {
         lock.withLockedValue { $0.onSend = body }
@@ -56,39 +56,53 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
 
     /// Adds `element`, waiting while the queue is full. Returns false if the consumer is gone.
     @discardableResult
-    public func send(_ element: Element) async -> Bool {
+    public func send(_ element: Element) async -> Bool { await send(run: CollectionOfOne(element)) }
+
+    /// Adds `elements` in order with one hand-over, waiting while the queue is full: a producer with a run of
+    /// elements ready (a replay at full speed) wakes the consumer once for the run instead of once an element.
+    /// The run goes in whole once there is room, so the queue can hold up to `capacity - 1 + elements.count`.
+    /// Returns false if the consumer is gone.
+    @discardableResult
+    public func send(contentsOf elements: [Element]) async -> Bool { await send(run: elements) }
+
+    private func send<Run: Collection>(run: Run) async -> Bool where Run.Element == Element {
+        guard let first = run.first else { return true }
         while true {
             var hook: (@Sendable () -> Void)?
             let step: QueueStep = lock.withLockedValue { s in
                 if s.terminated || s.finished { return .done(false) }
+                guard s.count < capacity else { return .wait }
+                s.accepted += run.count
                 if let c = s.consumer {
+                    // A waiting consumer means the buffer is empty: it takes the first now, the rest are buffered.
                     s.consumer = nil
-                    s.accepted += 1
-                    c.resume(returning: element)
-                    return .done(true)
+                    s.buffer.append(contentsOf: run.dropFirst())
+                    c.resume(returning: first)
+                } else {
+                    s.buffer.append(contentsOf: run)
                 }
-                if s.count < capacity {
-                    s.accepted += 1
-                    s.buffer.append(element)
-                    hook = s.onSend
-                    return .done(true)
-                }
-                return .wait
+                hook = s.onSend
+                return .done(true)
             }
             switch step {
             case .done(let ok):
                 hook?()
                 return ok
             case .wait:
-                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                    let resumeNow: Bool = lock.withLockedValue { s in
-                        if s.terminated || s.finished || s.count < capacity { return true }
-                        s.producers.append(c)
-                        return false
-                    }
-                    if resumeNow { c.resume() }
-                }
+                await room()
             }
+        }
+    }
+
+    /// Returns once the queue has room (or has ended).
+    private func room() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let resumeNow: Bool = lock.withLockedValue { s in
+                if s.terminated || s.finished || s.count < capacity { return true }
+                s.producers.append(c)
+                return false
+            }
+            if resumeNow { c.resume() }
         }
     }
 

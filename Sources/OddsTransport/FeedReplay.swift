@@ -26,6 +26,8 @@ public enum ReplaySpeed: Sendable, Equatable {
 public enum FeedReplay {
     /// Frames due this close together (seconds) are replayed at once.
     static let burst = 0.010
+    /// The most messages handed to the consumer at once.
+    static let run = 64
 
     /// Replays the frames of the adapters' connections through them (each frame to the adapter of
     /// its `"<provider>/<connection>"`); other lines (REST bodies, other feeds) are skipped. Messages
@@ -39,31 +41,43 @@ public enum FeedReplay {
             let decoder = box.value
             var startT: Int64?
             var startWall = clock.now
+            // Messages ready to go: handed over in runs, one wake-up of the consumer for a run instead of one a
+            // message. A run goes out when it is full, before any wait for a frame's time, and at the end.
+            var run: [FeedMessage] = []
+            run.reserveCapacity(FeedReplay.run)
             while !Task.isCancelled, var step = decoder.next() {
                 if let error = step.fatal {
+                    guard await queue.send(contentsOf: run) else { return }
                     queue.finish(throwing: error)
                     return
                 }
                 if case .times(let factor) = speed {
                     // Each frame at its recorded time from the first (scaled): the pace does not drift with
-                    // each wait's overshoot, and frames due within a few milliseconds go out together, one
-                    // wake-up of the consumer for the burst instead of one a frame.
+                    // each wait's overshoot, and frames due within a few milliseconds go out together.
                     if let startT {
                         let due = Double(step.t - startT) / 1000 / factor
                         let wait = due - clock.now.timeIntervalSince(startWall)
-                        if wait > FeedReplay.burst { do { try await clock.sleep(min(wait, 3600)) } catch { break } }
+                        if wait > FeedReplay.burst {
+                            guard await queue.send(contentsOf: run) else { return }
+                            run.removeAll(keepingCapacity: true)
+                            do { try await clock.sleep(min(wait, 3600)) } catch { break }
+                        }
                     } else {
                         startT = step.t
                         startWall = clock.now
                     }
                 }
-                // The step lets go of each update as the queue takes it: a message is held once.
+                // The step lets go of each update as the run takes it: a message is held once.
                 for i in step.messages.indices {
-                    let m = step.messages[i]
+                    run.append(step.messages[i])
                     step.messages[i].update = .heartbeat
-                    guard await queue.send(m) else { return }
+                    if run.count >= FeedReplay.run {
+                        guard await queue.send(contentsOf: run) else { return }
+                        run.removeAll(keepingCapacity: true)
+                    }
                 }
             }
+            guard await queue.send(contentsOf: run) else { return }
             queue.finish()
         }
         queue.setOnTermination { task.cancel() }

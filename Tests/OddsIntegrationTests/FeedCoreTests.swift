@@ -78,6 +78,30 @@ struct BoundedQueueTests {
         #expect(terminated.value == 1)
     }
 
+    @Test("A run sent at once: a waiting consumer gets its first, the rest wait in order; a full queue holds the run; onSend once a run")
+    func sendRun() async throws {
+        let queue = BoundedQueue<Int>(capacity: 4)
+        let sends = Counter()
+        queue.setOnSend { sends.add() }
+        let first = Task { try await queue.next() }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        #expect(await queue.send(contentsOf: [1, 2, 3]))
+        #expect(try await first.value == 1)
+        #expect(queue.count == 2 && queue.accepted == 3 && sends.value == 1)
+        // Room for one more, so the whole run goes in (past the capacity); the next run waits for the queue to drain.
+        #expect(await queue.send(contentsOf: [4, 5, 6]))
+        #expect(queue.count == 5)
+        let held = Task { await queue.send(contentsOf: [7, 8]) }
+        try await waitFor("the run held in send", timeout: 5) { queue.waitingSenders == 1 }
+        #expect(await queue.send(contentsOf: []))
+        var got: [Int] = []
+        for _ in 0..<7 { if let x = try await queue.next() { got.append(x) } }
+        #expect(got == [2, 3, 4, 5, 6, 7, 8])
+        #expect(await held.value && sends.value == 3)
+        queue.stop()
+        #expect(await queue.send(contentsOf: [9, 10]) == false)
+    }
+
     @Test("takeAll returns what is buffered at once and lets a waiting producer go on")
     func takeAll() async throws {
         let queue = BoundedQueue<Int>(capacity: 2)

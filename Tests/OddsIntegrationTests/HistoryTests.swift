@@ -604,6 +604,52 @@ extension HistoryBackendTests {
     }
 }
 
+extension HistoryBackendTests {
+    @Test("A price change, then its whole event (TickOdds' order): the event is not read again market by market; what moved is still a change",
+          arguments: HistoryHarness.Kind.allCases)
+    func priceThenEvent(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let backend = try History.open(h.location, writing: true)
+        defer { backend.close() }
+        var tracker = ChangeTracker(), store = LiveStore(), batch = HistoryBatch()
+        func event(_ prices: [String], total: String = "1.90") -> Event {
+            var e = Self.event(prices: prices)
+            e.markets.append(Market(id: "total_goals:full_game", name: "Over/Under 2.5 Goals", book: "tickodds", selections: [
+                Selection(id: "over", name: "Over 2.5", line: "2.5", price: Self.price(total)),
+                Selection(id: "under", name: "Under 2.5", line: "2.5", price: Self.price("1.95"))]))
+            return e
+        }
+        func feed(_ m: FeedMessage, observed: Bool = true) throws {
+            store.apply(m)
+            guard observed else { return }
+            for input in HistoryInput.of(m, in: store) { try tracker.observe(input, lookup: backend, into: &batch) }
+        }
+        func moved(_ selection: String, _ name: String, _ text: String, at seconds: Double) -> FeedMessage {
+            FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(seconds), update: .price(PriceUpdate(
+                eventID: "100", marketID: "full_time_result:full_game", marketName: "Fulltime Result", book: "tickodds",
+                selection: Selection(id: selection, name: name, price: Self.price(text)))))
+        }
+        try feed(Self.message(event(["2.10", "3.40", "3.60"]), at: 0))
+        #expect(tracker.marketsRead == 2)
+        try feed(moved("home", "Arsenal", "2.05", at: 1))
+        try feed(Self.message(event(["2.05", "3.40", "3.60"]), at: 1))
+        #expect(tracker.marketsRead == 3, "the event after its price change was read again: \(tracker.marketsRead)")
+        try feed(Self.message(event(["2.10", "3.40", "3.60"]), at: 2))
+        #expect(tracker.marketsRead == 4)
+        // The draw moves in an update the tracker never sees (dropped): the next price change cannot move the compared
+        // market on, and the whole event after it is read again, the draw's move with it.
+        try feed(Self.message(event(["2.10", "3.50", "3.60"]), at: 3), observed: false)
+        try feed(moved("home", "Arsenal", "2.00", at: 4))
+        try feed(Self.message(event(["2.00", "3.50", "3.60"]), at: 4))
+        #expect(tracker.marketsRead == 7)
+        func texts(_ id: String) -> [String?] { batch.prices.filter { $0.ref.selectionID == id }.map(\.text) }
+        #expect(texts("home") == ["2.10", "2.05", "2.10", "2.00"])
+        #expect(texts("draw") == ["3.40", "3.50"] && texts("away") == ["3.60"] && texts("over") == ["1.90"])
+        #expect(batch.prices.filter { $0.ref.selectionID == "draw" }.last?.receivedAt == Self.t0.addingTimeInterval(4))
+    }
+}
+
 extension HistoryReportTests {
     @Test("A price path is bounded: the open and the latest kept, every other point let go when full, repeats not points")
     func pricePath() throws {
