@@ -171,6 +171,8 @@ def main():
         print(f"odds stream --replay --speed max --history DB     {best(streamed):.3f} s")
         print(f"python sqlite3.executemany, insert alone          {best(py):.3f} s")
         print(f"C, one prepared statement, insert alone (floor)   {best(floor):.3f} s")
+        print(f"what --history adds to the stream                 {best(streamed) - best(plain):.3f} s")
+        print(f"collect beyond the decoding alone                 {best(command) - best(decode):.3f} s")
         print(f"history collect / python insert                   {best(command) / best(py):.2f}x")
         print(f"history collect / C floor                         {best(command) / best(floor):.2f}x")
         print(f"bytes per price change on disk                    {size / max(1, counts['price_change']):.0f}")
