@@ -10,6 +10,9 @@ import OddsStore
 public struct StreamValueNotes: Sendable {
     public let settings: ValueSettings
     private var reader = MarketReader()
+    /// Each event's notes parts by meaning, with the market value each was made from: a meaning whose value is
+    /// the same (the reader hands back an unchanged one as it was) keeps its part.
+    private var parts: [EventKey: [String: (value: MarketValue, part: NotesPart)]] = [:]
 
     public init(settings: ValueSettings = ValueSettings()) { self.settings = settings }
 
@@ -21,12 +24,30 @@ public struct StreamValueNotes: Sendable {
         let settings = self.settings
         func read(_ id: String, touched: Set<String>?) -> (Event, [MarketValue])? {
             let key = EventKey(provider: message.provider, id: id)
-            guard let current = store.events[key]?.event else { reader.forget(key); return nil }
+            guard let current = store.events[key]?.event else { reader.forget(key); parts[key] = nil; return nil }
             return (current, reader.markets(of: current, key: key, touched: touched, settings: settings) { _ in 0 })
         }
         func note(_ line: Event, touched: Set<String>?) {
             guard let (current, markets) = read(line.id, touched: touched) else { return }
-            events[line.id] = ValueReport.streamNotes(line: line, current: current, markets: markets, settings: settings)
+            // One book's part of an event (BoltOdds) changes every meaning it is read for: nothing to keep.
+            guard touched == nil else {
+                events[line.id] = ValueReport.streamNotes(line: line, current: current, markets: markets, settings: settings)
+                return
+            }
+            let key = EventKey(provider: message.provider, id: line.id)
+            var kept = parts.removeValue(forKey: key) ?? [:]
+            events[line.id] = ValueReport.streamNotes(line: line, current: current) { only in
+                ValueReport.notes(markets, only: only) { value in
+                    if let known = kept[value.id], known.value == value { return known.part }
+                    let part = NotesPart(value, settings: settings)
+                    kept[value.id] = (value, part)
+                    return part
+                }
+            }
+            if kept.count > 4 * max(1, markets.count) { kept = kept.filter { k, _ in markets.contains { $0.id == k } } }
+            parts[key] = kept
+            // Kept for the events the reader keeps readings of, no more (a part holds a copy of its market's value).
+            if parts.count > reader.capacity { parts = parts.filter { reader.events[$0.key] != nil } }
         }
         switch message.update {
         case .price(let p):
@@ -36,7 +57,9 @@ public struct StreamValueNotes: Sendable {
         case .upsert(let e): note(e, touched: nil)
         case .bookUpsert(let e, _), .bookViews(let e, _): note(e, touched: Set(e.markets.map(\.id)))
         case .snapshot(let list): for e in list { note(e, touched: nil) }
-        case .remove(let id): reader.forget(EventKey(provider: message.provider, id: id))
+        case .remove(let id):
+            reader.forget(EventKey(provider: message.provider, id: id))
+            parts[EventKey(provider: message.provider, id: id)] = nil
         default: break
         }
         return (events, price)
@@ -46,5 +69,6 @@ public struct StreamValueNotes: Sendable {
     /// snapshot drops them, a status ends them), and the reader stays the store's size.
     public mutating func prune(_ store: LiveStore) {
         reader.prune { store.events[$0]?.event }
+        parts = parts.filter { key, _ in store.events[key].map { $0.event.status != .ended } ?? false }
     }
 }

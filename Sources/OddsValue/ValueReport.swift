@@ -250,18 +250,32 @@ extension ValueReport {
     /// true on the highest available, fresh price of that selection across every book and source (ties each).
     /// `only`: just the notes of these source markets (by index in the event).
     public static func notes(_ markets: [MarketValue], settings: ValueSettings, only: Set<Int>? = nil) -> PriceNotes {
-        let index = QuoteIndex(markets, only: only)
+        notes(markets, only: only) { NotesPart($0, settings: settings, only: only) }
+    }
+
+    /// The same, with each market's part from `part` (a stream keeps the parts of unchanged markets).
+    static func notes(_ markets: [MarketValue], only: Set<Int>? = nil, part: (MarketValue) -> NotesPart) -> PriceNotes {
         var notes = PriceNotes()
-        for (marketIndex, selections) in index.places {
-            for (selection, place) in selections {
-                var s = PriceNotes.Selection()
-                s.selection = [("fair", fairJSON(place.market, place.outcome, settings: settings))]
-                s.price = [("ev", number(place.ev)), ("best", .bool(isBest(place)))]
-                notes.markets[marketIndex, default: PriceNotes.Market()].selections[selection] = s
+        // Per source market, the margin of each analysed market it has a line of, in the analysis's order.
+        var margins: [Int: [(market: String, margin: Fraction?)]] = [:]
+        for market in markets {
+            let p = part(market)
+            // A book's margin goes to the last of its source markets that is wanted.
+            func margin(_ book: Int, at index: Int?) {
+                guard let index, margins[index]?.contains(where: { $0.market == market.id }) != true else { return }
+                margins[index, default: []].append((market.id, p.margins[book]))
             }
+            var book = -1, last: Int?
+            for q in p.quotes {
+                if q.book != book { margin(book, at: last); book = q.book; last = nil }
+                guard only?.contains(q.market) ?? true else { continue }
+                notes.markets[q.market, default: PriceNotes.Market()].selections[q.selection] = q.notes
+                last = q.market
+            }
+            margin(book, at: last)
         }
-        for (marketIndex, lines) in index.margins {
-            notes.markets[marketIndex]!.fields = lines.count == 1 ? [("margin", number(lines[0].margin))]
+        for (marketIndex, lines) in margins {
+            notes.markets[marketIndex, default: PriceNotes.Market()].fields = lines.count == 1 ? [("margin", number(lines[0].margin))]
                 : [("margins", .array(lines.map { .object([("market", .string($0.market)), ("margin", number($0.margin))]) }))]
         }
         return notes
@@ -282,12 +296,17 @@ extension ValueReport {
     /// it), from `markets`, the analysis of `current`: the event as the client now holds it with every book, so
     /// that a fair price is the consensus of every book and not of the line's alone.
     public static func streamNotes(line: Event, current: Event, markets: [MarketValue], settings: ValueSettings) -> PriceNotes {
-        guard line.markets != current.markets else { return notes(markets, settings: settings) }
+        streamNotes(line: line, current: current) { only in notes(markets, settings: settings, only: only) }
+    }
+
+    /// The same, with the notes of the event's markets (all, or only some) from `notes`.
+    static func streamNotes(line: Event, current: Event, notes: (Set<Int>?) -> PriceNotes) -> PriceNotes {
+        guard line.markets != current.markets else { return notes(nil) }
         // Where each of the line's markets is in the event as held, and only those markets' notes.
         var byKey: [MarketKey: Int] = [:]
         for (j, m) in current.markets.enumerated() { byKey[MarketKey(m)] = byKey[MarketKey(m)] ?? j }
         let places = line.markets.map { byKey[MarketKey($0)] }
-        let all = notes(markets, settings: settings, only: Set(places.compactMap { $0 }))
+        let all = notes(Set(places.compactMap { $0 }))
         var out = PriceNotes()
         for (i, m) in line.markets.enumerated() {
             guard let j = places[i], let note = all.markets[j] else { continue }

@@ -2,6 +2,7 @@ import Foundation
 import OddsFusion
 import OddsBoltOdds
 import OddsModel
+import OddsOutput
 import OddsStore
 import OddsTestSupport
 @testable import OddsValue
@@ -273,6 +274,35 @@ struct ValueTests {
         #expect(reader.count == 4 && reader.events[keys[1]] == nil)
     }
 
+
+    @Test("A stream's notes kept for unchanged markets are the notes worked out afresh, after every change of a whole event")
+    func streamNotesKept() {
+        var store = LiveStore(), kept = StreamValueNotes()
+        var e = Self.event([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"]), ("c", ["1.95", "1.95"])])
+        let totals: [(book: String, line: String)] = [("a", "2.5"), ("b", "2.5"), ("b", "3.5")]
+        e.markets += totals.map { book, line in
+            Market(id: "total", name: "Total Points", book: book, selections: [
+                Selection(id: "over", name: "Over \(line)", line: line, price: Price(decimal: "1.90")),
+                Selection(id: "under", name: "Under \(line)", line: line, price: Price(decimal: "1.90"))])
+        }
+        var rng = SystemRandomNumberGenerator(), priced = 0
+        for step in 0..<200 {
+            let m = Int.random(in: 0..<e.markets.count, using: &rng), s = Int.random(in: 0..<2, using: &rng)
+            switch step % 5 {
+            case 0, 1, 2: e.markets[m].selections[s].price = Price(decimal: "\(Int.random(in: 1...3, using: &rng)).\(Int.random(in: 10...99, using: &rng))")
+            case 3: e.markets[m].selections[s].suspended.toggle()
+            default: if step % 2 == 0 { e.status = e.status == .live ? .scheduled : .live }   // every market unchanged
+            }
+            let message = FeedMessage(provider: .boltodds, receivedAt: Date(timeIntervalSince1970: Double(step)), update: .upsert(e))
+            store.apply(message)
+            var fresh = StreamValueNotes()
+            let a = kept.notes(for: message, in: store), b = fresh.notes(for: message, in: store)
+            let line = { (notes: [String: PriceNotes]) in EventJSON.update(message, notes: { notes[$0.id] }).rendered }
+            #expect(line(a.events) == line(b.events), "step \(step)")
+            if line(a.events).contains("\"fair\":{") { priced += 1 }
+        }
+        #expect(priced > 20, "fair prices in \(priced) of 200 lines")
+    }
 
     @Test("The market reader's kept answers equal a whole analysis after every change: prices, books, ages, status, order")
     func marketReaderKeptAnswers() {
