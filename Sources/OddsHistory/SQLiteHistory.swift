@@ -158,9 +158,12 @@ final class SQLiteHistory: HistoryBackend {
         bind(6, p.odds?.denominator)
         bind(7, p.suspended ? 1 : 0)
         if code == SQLITE_OK { code = sqlite3_step(raw) }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+        guard code == SQLITE_DONE else { throw failure(code, db) }
+    }
+
+    /// What a statement stepped through the C API failed with, as GRDB reports it.
+    private static func failure(_ code: Int32, _ db: Database) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
 
     /// SQLite copies the bytes bound (the C API's `SQLITE_TRANSIENT`).
@@ -390,7 +393,7 @@ final class SQLiteHistory: HistoryBackend {
                 while true {
                     let code = sqlite3_step(raw)
                     if code == SQLITE_DONE { break }
-                    guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))) }
+                    guard code == SQLITE_ROW else { throw Self.failure(code, db) }
                     let priced = sqlite3_column_type(raw, 3) != SQLITE_NULL && sqlite3_column_type(raw, 4) != SQLITE_NULL
                     builder.add(selection: sqlite3_column_int64(raw, 0), at: sqlite3_column_int64(raw, 1), seq: sqlite3_column_int64(raw, 2),
                                 num: priced ? sqlite3_column_int64(raw, 3) : nil, den: priced ? sqlite3_column_int64(raw, 4) : nil,

@@ -45,9 +45,14 @@ public enum FeedReplay {
             // message. A run goes out when it is full, before any wait for a frame's time, and at the end.
             var run: [FeedMessage] = []
             run.reserveCapacity(FeedReplay.run)
+            /// Hands the run over; false when the consumer is gone.
+            func handOver() async -> Bool {
+                defer { run.removeAll(keepingCapacity: true) }
+                return await queue.send(contentsOf: run)
+            }
             while !Task.isCancelled, var step = decoder.next() {
                 if let error = step.fatal {
-                    guard await queue.send(contentsOf: run) else { return }
+                    guard await handOver() else { return }
                     queue.finish(throwing: error)
                     return
                 }
@@ -58,8 +63,7 @@ public enum FeedReplay {
                         let due = Double(step.t - startT) / 1000 / factor
                         let wait = due - clock.now.timeIntervalSince(startWall)
                         if wait > FeedReplay.burst {
-                            guard await queue.send(contentsOf: run) else { return }
-                            run.removeAll(keepingCapacity: true)
+                            guard await handOver() else { return }
                             do { try await clock.sleep(min(wait, 3600)) } catch { break }
                         }
                     } else {
@@ -71,13 +75,10 @@ public enum FeedReplay {
                 for i in step.messages.indices {
                     run.append(step.messages[i])
                     step.messages[i].update = .heartbeat
-                    if run.count >= FeedReplay.run {
-                        guard await queue.send(contentsOf: run) else { return }
-                        run.removeAll(keepingCapacity: true)
-                    }
+                    if run.count >= FeedReplay.run, !(await handOver()) { return }
                 }
             }
-            guard await queue.send(contentsOf: run) else { return }
+            guard await handOver() else { return }
             queue.finish()
         }
         queue.setOnTermination { task.cancel() }

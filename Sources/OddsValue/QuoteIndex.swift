@@ -27,10 +27,15 @@ public struct QuoteIndex: Sendable {
                     index = q.market
                     places[q.market, default: [:]][q.selection] = Place(market: m, book: b, outcome: o)
                 }
-                if let index, margins[index]?.contains(where: { $0.market == m.id }) != true {
-                    margins[index, default: []].append((m.id, book.margin))
-                }
+                Self.add(margin: book.margin, of: m.id, at: index, to: &margins)
             }
         }
+    }
+
+    /// A book's margin for the analysed market `market` goes to `index`, the last of the book's source markets
+    /// wanted (none: nowhere), once for each analysed market.
+    static func add(margin: Fraction?, of market: String, at index: Int?, to margins: inout [Int: [(market: String, margin: Fraction?)]]) {
+        guard let index, margins[index]?.contains(where: { $0.market == market }) != true else { return }
+        margins[index, default: []].append((market, margin))
     }
 }

@@ -24,7 +24,7 @@ public struct StreamValueNotes: Sendable {
         let settings = self.settings
         func read(_ id: String, touched: Set<String>?) -> (Event, [MarketValue])? {
             let key = EventKey(provider: message.provider, id: id)
-            guard let current = store.events[key]?.event else { reader.forget(key); parts[key] = nil; return nil }
+            guard let current = store.events[key]?.event else { forget(key); return nil }
             return (current, reader.markets(of: current, key: key, touched: touched, settings: settings) { _ in 0 })
         }
         func note(_ line: Event, touched: Set<String>?) {
@@ -57,9 +57,7 @@ public struct StreamValueNotes: Sendable {
         case .upsert(let e): note(e, touched: nil)
         case .bookUpsert(let e, _), .bookViews(let e, _): note(e, touched: Set(e.markets.map(\.id)))
         case .snapshot(let list): for e in list { note(e, touched: nil) }
-        case .remove(let id):
-            reader.forget(EventKey(provider: message.provider, id: id))
-            parts[EventKey(provider: message.provider, id: id)] = nil
+        case .remove(let id): forget(EventKey(provider: message.provider, id: id))
         default: break
         }
         return (events, price)
@@ -69,6 +67,12 @@ public struct StreamValueNotes: Sendable {
     /// snapshot drops them, a status ends them), and the reader stays the store's size.
     public mutating func prune(_ store: LiveStore) {
         reader.prune { store.events[$0]?.event }
-        parts = parts.filter { key, _ in store.events[key].map { $0.event.status != .ended } ?? false }
+        parts = parts.filter { reader.events[$0.key] != nil }
+    }
+
+    /// Lets go of what is kept of an event that left the store.
+    private mutating func forget(_ key: EventKey) {
+        reader.forget(key)
+        parts[key] = nil
     }
 }

@@ -260,10 +260,10 @@ extension ValueReport {
         var margins: [Int: [(market: String, margin: Fraction?)]] = [:]
         for market in markets {
             let p = part(market)
-            // A book's margin goes to the last of its source markets that is wanted.
+            // Each book's margin, once its last wanted source market is known (none: no book yet, or none wanted).
             func margin(_ book: Int, at index: Int?) {
-                guard let index, margins[index]?.contains(where: { $0.market == market.id }) != true else { return }
-                margins[index, default: []].append((market.id, p.margins[book]))
+                guard index != nil else { return }
+                QuoteIndex.add(margin: p.margins[book], of: market.id, at: index, to: &margins)
             }
             var book = -1, last: Int?
             for q in p.quotes {
