@@ -30,6 +30,7 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
         var written = 0
         var fusion = initialFusion
         var membership = HistoryMembership()
+        let markets = WrittenMarkets()
         for try await received in feed {
             guard let message = books.apply(received) else { continue }
             store.apply(message)
@@ -41,6 +42,7 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
             if written % 4096 == 0 {
                 values.prune(store)
                 moves.prune(store)
+                markets.prune { store.events[$0]?.event }
                 fusion?.prune { store.events[$0] != nil }
             }
             if rt.collecting {
@@ -51,7 +53,7 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
             } else {
                 let notes = values.notes(for: message, in: store)
                 io.out(EventJSON.update(message, move: move, match: matchID, labels: labels, notes: { notes.events[$0.id] },
-                                        priceNotes: notes.price).rendered + "\n")
+                                        priceNotes: notes.price, written: markets).rendered + "\n")
             }
             written += 1
             if io.stdoutClosed { return }

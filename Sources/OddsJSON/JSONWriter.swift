@@ -62,6 +62,8 @@ public indirect enum JSONOutput: Sendable {
     case string(String)
     case array([JSONOutput])
     case object([(String, JSONOutput)])
+    /// Compact JSON text as `write(to:)` wrote it, copied as it is: what a stream writes again unchanged.
+    case written([UInt8])
 
     public static func int(_ v: Int) -> JSONOutput { .number(String(v)) }
 
@@ -122,6 +124,24 @@ public indirect enum JSONOutput: Sendable {
                 v.write(to: &out)
             }
             out.append(0x7D)
+        case .written(let bytes):
+            out.append(contentsOf: bytes)
+        }
+    }
+}
+
+extension JSONOutput: Equatable {
+    /// The same value built the same way (keys in the same order); text already written compares as text.
+    public static func == (a: JSONOutput, b: JSONOutput) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)), (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.written(let x), .written(let y)): return x == y
+        default: return false
         }
     }
 }

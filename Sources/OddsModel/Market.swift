@@ -11,6 +11,14 @@ public struct Market: Hashable, Sendable {
     /// The provider whose market it is, in a fused match (nil: the event's own provider).
     public var provider: ProviderID?
 
+    /// What tells one market of an event from another, whatever its prices: id, book and provider.
+    public struct Key: Hashable, Sendable {
+        public var id: String
+        public var book: String?
+        public var provider: ProviderID?
+    }
+    public var key: Key { Key(id: id, book: book, provider: provider) }
+
     /// The selections of the main line, for the 1 / X / 2 columns: those the provider marks main;
     /// else, when the market has alternate lines, those of its first line; else all of them.
     public var mainSelections: [Selection] {

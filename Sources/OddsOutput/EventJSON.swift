@@ -105,7 +105,9 @@ public enum EventJSON {
         return .object([("home", side(l.home)), ("away", side(l.away)), ("confirmed", l.confirmed.map { .bool($0) } ?? .null)])
     }
 
-    public static func event(_ e: Event, labels: [(String, JSONOutput)] = [], notes: PriceNotes? = nil) -> JSONOutput {
+    /// `written`: markets already written unchanged with the same notes are copied from it.
+    public static func event(_ e: Event, labels: [(String, JSONOutput)] = [], notes: PriceNotes? = nil,
+                             written: WrittenMarkets? = nil) -> JSONOutput {
         var fields: [(String, JSONOutput)] = [
             ("provider", .string(e.provider.rawValue)),
             ("id", .string(e.id)),
@@ -123,7 +125,7 @@ public enum EventJSON {
             ("scoreText", .optionalString(e.scoreText)),
             ("clock", .optionalString(e.clock)),
             ("period", .optionalString(e.period)),
-            ("markets", .array(e.markets.enumerated().map { market($1, notes: notes?.markets[$0]) })),
+            ("markets", .array(written?.markets(of: e, notes: notes) ?? e.markets.enumerated().map { market($1, notes: notes?.markets[$0]) })),
             ("incidents", .array(e.incidents.map(incident))),
             ("stats", stats(e.stats)),
             ("lineups", lineups(e.lineups)),
@@ -137,10 +139,16 @@ public enum EventJSON {
     /// One feed update as an NDJSON line's object. `move` adds the previous price of a price update.
     /// `match`, the fused match the update is about (several providers at once), follows `receivedAt`.
     /// `notes` adds margins, fair prices and EVs to each event a line carries; `priceNotes` are a price line's own
-    /// (its book's margin, the selection's fair price and the price's EV).
+    /// (its book's margin, the selection's fair price and the price's EV). `written` keeps the markets written,
+    /// for a stream that writes the same markets line after line.
     public static func update(_ m: FeedMessage, move: PriceMove? = nil, match: String? = nil,
                               labels: [(String, JSONOutput)] = [], notes: ((Event) -> PriceNotes?)? = nil,
-                              priceNotes: [(String, JSONOutput)] = []) -> JSONOutput {
+                              priceNotes: [(String, JSONOutput)] = [], written: WrittenMarkets? = nil) -> JSONOutput {
+        // Whole events only: one book's part of an event (BoltOdds) is read against every other book, and its notes
+        // change with theirs.
+        func event(_ e: Event, notes: PriceNotes?, whole: Bool = true) -> JSONOutput {
+            EventJSON.event(e, notes: notes, written: whole ? written : nil)
+        }
         var fields: [(String, JSONOutput)] = []
         func head(_ type: String) {
             fields = [("type", .string(type)), ("provider", .string(m.provider.rawValue)),
@@ -157,11 +165,11 @@ public enum EventJSON {
             fields.append(("event", event(e, notes: notes?(e))))
         case .bookUpsert(let e, let book):
             head("book")
-            fields += [("book", .string(book)), ("event", event(e, notes: notes?(e)))]
+            fields += [("book", .string(book)), ("event", event(e, notes: notes?(e), whole: false))]
         case .bookViews(let e, let books):
             // Gathered for a store only (`BookViewRun`); written, it says which books' views it holds.
             head("books")
-            fields += [("books", .array(books.map { .string($0) })), ("event", event(e, notes: notes?(e)))]
+            fields += [("books", .array(books.map { .string($0) })), ("event", event(e, notes: notes?(e), whole: false))]
         case .scoreboard(let s):
             head("scoreboard")
             fields += [("eventId", .string(s.eventID)), ("home", .optionalString(s.home)), ("away", .optionalString(s.away)),
@@ -226,15 +234,21 @@ public enum EventJSON {
 /// Fields added to an event's markets, selections and prices by what reads them (margins, fair prices, EV),
 /// by market index and selection index.
 public struct PriceNotes: Sendable {
-    public struct Selection: Sendable {
+    public struct Selection: Sendable, Equatable {
         public var selection: [(String, JSONOutput)] = []
         public var price: [(String, JSONOutput)] = []
         public init() {}
+        public static func == (a: Selection, b: Selection) -> Bool {
+            JSONOutput.object(a.selection) == .object(b.selection) && JSONOutput.object(a.price) == .object(b.price)
+        }
     }
-    public struct Market: Sendable {
+    public struct Market: Sendable, Equatable {
         public var fields: [(String, JSONOutput)] = []
         public var selections: [Int: Selection] = [:]
         public init() {}
+        public static func == (a: Market, b: Market) -> Bool {
+            JSONOutput.object(a.fields) == .object(b.fields) && a.selections == b.selections
+        }
     }
     public var markets: [Int: Market] = [:]
     public init() {}

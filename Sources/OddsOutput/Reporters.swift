@@ -470,7 +470,7 @@ public enum RecordReporter {
         case .bool(let b): return b ? "true" : "false"
         case .number(let n), .string(let n): return n
         case .array(let a): return String(a.count)
-        case .object: return ""
+        case .object, .written: return ""
         }
     }
 }

@@ -12,11 +12,7 @@ import OddsStore
 /// copy of the market, and kept for every event they would double the memory of a state of thousands of games.
 /// An event read again after it was let go is read whole once.
 public struct MarketReader: Sendable {
-    struct Key: Hashable {
-        var provider: ProviderID?
-        var book: String?
-        var id: String
-    }
+    typealias Key = Market.Key
     struct Read {
         var market: Market
         /// The main market's names the reading depended on.
@@ -70,12 +66,17 @@ public struct MarketReader: Sendable {
         var sources: [String: [Source]] = [:]
         var changed: Set<String> = []
         for (index, market) in event.markets.enumerated() {
-            let k = Key(provider: market.provider, book: market.book, id: market.id)
+            let k = market.key
             seen.insert(k)
             var entries: [ValueAnalysis.Entry]
             var same = true
             if let read = reads[k], read.market == market, read.main == mainNames {
                 entries = read.entries
+            } else if let read = reads[k], read.main == mainNames, let repriced = Self.repriced(read, as: market) {
+                // Only prices moved (a price change): what the market means is read as before.
+                entries = repriced
+                reads[k] = Read(market: market, main: mainNames, entries: entries)
+                same = false
             } else {
                 entries = ValueAnalysis.entries(of: market, at: index, in: event, main: main, age: nil)
                 reads[k] = Read(market: market, main: mainNames, entries: entries)
@@ -112,6 +113,26 @@ public struct MarketReader: Sendable {
         return out
     }
 
+    /// `read`'s entries with the prices and suspensions of `market`, when that is all that differs from the market
+    /// read (names, lines and ids the same, selection for selection); nil otherwise. Reading a market by meaning
+    /// looks at its names, never at its prices, and carries each selection's price and suspension through as it is.
+    static func repriced(_ read: Read, as market: Market) -> [ValueAnalysis.Entry]? {
+        let old = read.market
+        guard old.id == market.id, old.name == market.name, old.book == market.book, old.provider == market.provider,
+              old.selections.count == market.selections.count else { return nil }
+        for (a, b) in zip(old.selections, market.selections) {
+            guard a.id == b.id, a.name == b.name, a.line == b.line, a.deepLink == b.deepLink, a.isMain == b.isMain else { return nil }
+        }
+        var entries = read.entries
+        for e in entries.indices {
+            for (j, i) in entries[e].origins.enumerated() {
+                entries[e].market.selections[j].price = market.selections[i].price
+                entries[e].market.selections[j].suspended = market.selections[i].suspended
+            }
+        }
+        return entries
+    }
+
     /// Forgets an event that left the store.
     public mutating func forget(_ key: EventKey) {
         events[key] = nil
@@ -124,7 +145,7 @@ public struct MarketReader: Sendable {
     public mutating func prune(_ current: (EventKey) -> Event?) {
         for (key, reads) in events {
             guard let e = current(key), e.status != .ended else { forget(key); continue }
-            let held = Set(e.markets.map { Key(provider: $0.provider, book: $0.book, id: $0.id) })
+            let held = Set(e.markets.map(\.key))
             if reads.keys.contains(where: { !held.contains($0) }) { events[key] = reads.filter { held.contains($0.key) } }
         }
     }

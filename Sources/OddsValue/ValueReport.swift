@@ -303,9 +303,9 @@ extension ValueReport {
     static func streamNotes(line: Event, current: Event, notes: (Set<Int>?) -> PriceNotes) -> PriceNotes {
         guard line.markets != current.markets else { return notes(nil) }
         // Where each of the line's markets is in the event as held, and only those markets' notes.
-        var byKey: [MarketKey: Int] = [:]
-        for (j, m) in current.markets.enumerated() { byKey[MarketKey(m)] = byKey[MarketKey(m)] ?? j }
-        let places = line.markets.map { byKey[MarketKey($0)] }
+        var byKey: [Market.Key: Int] = [:]
+        for (j, m) in current.markets.enumerated() { byKey[m.key] = byKey[m.key] ?? j }
+        let places = line.markets.map { byKey[$0.key] }
         let all = notes(Set(places.compactMap { $0 }))
         var out = PriceNotes()
         for (i, m) in line.markets.enumerated() {
@@ -320,13 +320,6 @@ extension ValueReport {
             out.markets[i] = mapped
         }
         return out
-    }
-
-    struct MarketKey: Hashable {
-        var id: String
-        var book: String?
-        var provider: ProviderID?
-        init(_ m: Market) { id = m.id; book = m.book; provider = m.provider }
     }
 
     /// A stream's price line's own notes, from `markets` (the analysis of the markets sharing its market's id):

@@ -54,7 +54,15 @@ public struct CLI {
             }
         }
         let remaining = max(1, timeout - Date().timeIntervalSince(started))
-        let status = try await process.exit(timeout: remaining, what: "odds \(args.joined(separator: " "))")
+        let status: Int32
+        do {
+            status = try await process.exit(timeout: remaining, what: "odds \(args.joined(separator: " "))")
+        } catch {
+            // A command that would not exit: what it last said explains where it was.
+            let said = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+            let wrote = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+            throw Failed(what: "\(error); its stderr: \(said.suffix(2000)); the end of its stdout: \(wrote.suffix(600))")
+        }
         let exitedAt = process.exitedAt ?? Date()
         return Result(status: status, stdout: try String(contentsOf: out, encoding: .utf8),
                       stderr: try String(contentsOf: err, encoding: .utf8), exitedAt: exitedAt,

@@ -1,5 +1,6 @@
 import Foundation
 import OddsFusion
+import OddsJSON
 import OddsBoltOdds
 import OddsModel
 import OddsOutput
@@ -275,9 +276,10 @@ struct ValueTests {
     }
 
 
-    @Test("A stream's notes kept for unchanged markets are the notes worked out afresh, after every change of a whole event")
+    @Test("A stream's notes and markets kept where unchanged are the ones worked out afresh, after every change of a whole event")
     func streamNotesKept() {
         var store = LiveStore(), kept = StreamValueNotes()
+        let written = WrittenMarkets()
         var e = Self.event([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"]), ("c", ["1.95", "1.95"])])
         let totals: [(book: String, line: String)] = [("a", "2.5"), ("b", "2.5"), ("b", "3.5")]
         e.markets += totals.map { book, line in
@@ -299,9 +301,84 @@ struct ValueTests {
             let a = kept.notes(for: message, in: store), b = fresh.notes(for: message, in: store)
             let line = { (notes: [String: PriceNotes]) in EventJSON.update(message, notes: { notes[$0.id] }).rendered }
             #expect(line(a.events) == line(b.events), "step \(step)")
+            // Markets copied as written before, where they and their notes are unchanged: the same line.
+            #expect(EventJSON.update(message, notes: { a.events[$0.id] }, written: written).rendered == line(b.events), "step \(step)")
             if line(a.events).contains("\"fair\":{") { priced += 1 }
         }
         #expect(priced > 20, "fair prices in \(priced) of 200 lines")
+        #expect(written.copied > 200 && written.built > 100, "\(written.copied) copied, \(written.built) built")
+    }
+
+    @Test("A market whose prices alone moved is read as before, repriced: totals split by line, suspensions; a new line is read afresh")
+    func marketReaderRepriced() {
+        var reader = MarketReader()
+        let key = EventKey(provider: .boltodds, id: "g1")
+        var e = Self.event([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"])])
+        // Two lines in one market, interleaved: each line's selections come from places that are not its own order.
+        for book in ["a", "b"] {
+            e.markets.append(Market(id: "tot", name: "Total Points", book: book, selections: [
+                Selection(id: "o25", name: "Over 2.5", line: "2.5", price: Price(decimal: "1.90")),
+                Selection(id: "o35", name: "Over 3.5", line: "3.5", price: Price(decimal: "2.60")),
+                Selection(id: "u25", name: "Under 2.5", line: "2.5", price: Price(decimal: "1.90")),
+                Selection(id: "u35", name: "Under 3.5", line: "3.5", price: Price(decimal: "1.45"))]))
+        }
+        var rng = SystemRandomNumberGenerator(), renamed = 0
+        for step in 0..<300 {
+            let m = Int.random(in: 0..<e.markets.count, using: &rng)
+            let s = Int.random(in: 0..<e.markets[m].selections.count, using: &rng)
+            switch step % 7 {
+            case 0...3: e.markets[m].selections[s].price = Price(decimal: "\(Int.random(in: 1...3, using: &rng)).\(Int.random(in: 10...99, using: &rng))")
+            case 4, 5: e.markets[m].selections[s].suspended.toggle()
+            default:
+                // A line moves: what the market means changes, and it is read afresh.
+                guard e.markets[m].id == "tot" else { continue }
+                let line = ["2.5", "3.5", "4.5"].randomElement(using: &rng)!
+                let side = e.markets[m].selections[s].id.hasPrefix("o") ? "Over" : "Under"
+                e.markets[m].selections[s].line = line
+                e.markets[m].selections[s].name = "\(side) \(line)"
+                renamed += 1
+            }
+            let read = reader.markets(of: e, key: key, touched: [e.markets[m].id], settings: ValueSettings()) { _ in 0 }
+            let fresh = ValueAnalysis.analyze(e, settings: ValueSettings()) { _ in 0 }
+            #expect(read == fresh.filter { v in read.contains { $0.id == v.id } }, "step \(step)")
+            #expect(reader.markets(of: e, key: key, touched: nil, settings: ValueSettings()) { _ in 0 } == fresh, "step \(step)")
+        }
+        #expect(renamed > 10)
+        // Directly: prices moved, repriced; a name changed, not.
+        let read = MarketReader.Read(market: e.markets[2], main: [], entries: ValueAnalysis.entries(of: e.markets[2], at: 2, in: e, main: nil, age: nil))
+        var moved = e.markets[2]
+        moved.selections[3].price = Price(decimal: "9.50")
+        moved.selections[0].suspended.toggle()
+        let repriced = MarketReader.repriced(read, as: moved)
+        #expect(repriced?.map(\.market) == ValueAnalysis.entries(of: moved, at: 2, in: e, main: nil, age: nil).map(\.market))
+        moved.selections[1].name = "Over 5.5"
+        #expect(MarketReader.repriced(read, as: moved) == nil)
+    }
+
+    @Test("Markets written are kept for the events written last, and only while their events hold them")
+    func writtenMarketsBounded() {
+        let written = WrittenMarkets(capacity: 1)
+        var e = Self.event([("a", ["1.91", "1.91"]), ("b", ["2.05", "1.80"])])
+        _ = written.markets(of: e, notes: nil)
+        #expect(written.count == 2 && written.built == 2)
+        _ = written.markets(of: e, notes: nil)
+        #expect(written.copied == 2)
+        // Another event written: the first is let go of, and written again in full.
+        var other = e
+        other.id = "g2"
+        _ = written.markets(of: other, notes: nil)
+        #expect(written.count == 2)
+        _ = written.markets(of: e, notes: nil)
+        #expect(written.built == 6 && written.copied == 2)
+        // A market the event no longer holds goes; a note that changed writes the market anew.
+        e.markets.removeLast()
+        written.prune { $0.id == "g1" ? e : nil }
+        #expect(written.count == 1)
+        var notes = PriceNotes()
+        notes.markets[0] = PriceNotes.Market()
+        notes.markets[0]!.fields = [("margin", .number("0.047"))]
+        let text = written.markets(of: e, notes: notes)
+        #expect(written.built == 7 && text.map { JSONOutput.array([$0]).rendered } == ["[" + EventJSON.market(e.markets[0], notes: notes.markets[0]).rendered + "]"])
     }
 
     @Test("The market reader's kept answers equal a whole analysis after every change: prices, books, ages, status, order")
