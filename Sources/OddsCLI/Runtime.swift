@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import OddsModel
 import OddsCommandSupport
@@ -263,9 +264,12 @@ final class Secrets: @unchecked Sendable {
 final class Interrupts: @unchecked Sendable {
     // @unchecked: every field is behind `lock`.
     static let shared = Interrupts()
-    static let signals = [SIGINT, SIGTERM, SIGHUP]
     /// Seconds from a signal to the process's end, at most.
     static let deadline: TimeInterval = 0.8
+    /// The signals watched: SIGINT, SIGTERM and SIGHUP.
+    let signals: [Int32]
+    /// Ends the process at the deadline (a test's instance records the code instead).
+    private let end: @Sendable (Int32) -> Void
 
     private let lock = NSLock()
     /// A queue of its own (serial queues may take a thread beyond the pool that `.global()` shares
@@ -286,19 +290,38 @@ final class Interrupts: @unchecked Sendable {
     /// when a scope (a stream's documented exit 0) handled it.
     var exitCode: Int32? { lock.withLock { _interrupted && !_handledByScope ? 130 : nil } }
 
+    init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], end: @escaping @Sendable (Int32) -> Void = { exit($0) }) {
+        self.signals = signals
+        self.end = end
+    }
+
     /// Watches the signals from now on; `cancel` stops the running command when no scope handles one.
     func install(cancelCommand cancel: (@Sendable () -> Void)? = nil) {
         lock.withLock {
             if let cancel { cancelCommand = cancel }
             guard sources.isEmpty else { return }
-            for sig in Self.signals {
-                signal(sig, SIG_IGN)
+            _ = caughtBeforeSource.load(ordering: .relaxed)
+            for sig in signals {
+                // Caught, not ignored, until the source is registered (libdispatch then installs its own handler,
+                // on its own thread, a moment later): a signal in between is kept and handled at registration.
+                signal(sig, catchBeforeSource)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
                 source.setEventHandler { [unowned self] in self.fire() }
+                source.setRegistrationHandler { [unowned self] in
+                    if Self.takeCaught(sig) { self.fire() }
+                    // A handler still running on another thread as libdispatch took over sets its bit just after.
+                    queue.asyncAfter(deadline: .now() + 0.05) { [unowned self] in if Self.takeCaught(sig) { self.fire() } }
+                }
                 source.resume()
                 sources.append(source)
             }
         }
+    }
+
+    /// Whether `sig` was caught before its source was registered; clears it.
+    private static func takeCaught(_ sig: Int32) -> Bool {
+        let bit = UInt64(1) << UInt64(sig)
+        return caughtBeforeSource.bitwiseAnd(~bit, ordering: .relaxed).oldValue & bit != 0
     }
 
     /// Handles the signals with `handler` until the returned id is passed to `endScope`.
@@ -332,11 +355,19 @@ final class Interrupts: @unchecked Sendable {
         if first {
             deadlineQueue.asyncAfter(deadline: .now() + Self.deadline) { [unowned self] in
                 for c in lock.withLock({ Array(self.cleanups.values) }) { c() }
-                exit(self.exitCode ?? 0)
+                end(self.exitCode ?? 0)
             }
         }
         if let scope { scope() } else { cancel?() }
     }
+}
+
+/// The signals caught before their dispatch source was registered, a bit each: set by `catchBeforeSource`
+/// (an atomic operation, safe in a signal handler), read once the source is there.
+private let caughtBeforeSource = Atomic<UInt64>(0)
+
+private let catchBeforeSource: @convention(c) (Int32) -> Void = { sig in
+    _ = caughtBeforeSource.bitwiseOr(UInt64(1) << UInt64(sig), ordering: .relaxed)
 }
 
 /// SIGINT, SIGTERM and SIGHUP turned into a callback while watched (a scope of `Interrupts`).
