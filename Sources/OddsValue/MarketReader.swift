@@ -59,55 +59,71 @@ public struct MarketReader: Sendable {
         let mainNames = main.map { [$0.id] + $0.selections.map(\.name) } ?? []
         // Taken out while it changes, so that it is changed in place, not copied.
         var reads = events.removeValue(forKey: key) ?? [:]
-        var all: [ValueAnalysis.Entry] = []
-        var meanings: Set<String> = []
-        var seen: Set<Key> = []
-        // Per meaning, the markets it is worked out from, and whether one of them read differently this time.
+        // This event's readings in its order, and per meaning (in order of first appearance) where its entries are
+        // in them, the markets it is worked out from, whether one read differently this time, and whether it is
+        // wanted: entries are gathered only for a meaning worked out again.
+        var read: [Read] = []
+        read.reserveCapacity(event.markets.count)
+        var order: [String] = []
+        var places: [String: [(read: Int, entry: Int)]] = [:]
         var sources: [String: [Source]] = [:]
         var changed: Set<String> = []
+        var meanings: Set<String> = []
         for (index, market) in event.markets.enumerated() {
             let k = market.key
-            seen.insert(k)
-            var entries: [ValueAnalysis.Entry]
-            var same = true
-            if let read = reads[k], read.market == market, read.main == mainNames {
-                entries = read.entries
-            } else if let read = reads[k], read.main == mainNames, let repriced = Self.repriced(read, as: market) {
+            var r: Read
+            var same = true, kept = true
+            if let known = reads[k], known.market == market, known.main == mainNames {
+                r = known
+            } else if let known = reads[k], known.main == mainNames, let repriced = Self.repriced(known, as: market) {
                 // Only prices moved (a price change): what the market means is read as before.
-                entries = repriced
-                reads[k] = Read(market: market, main: mainNames, entries: entries)
-                same = false
+                r = Read(market: market, main: mainNames, entries: repriced)
+                same = false; kept = false
             } else {
-                entries = ValueAnalysis.entries(of: market, at: index, in: event, main: main, age: nil)
-                reads[k] = Read(market: market, main: mainNames, entries: entries)
-                same = false
+                r = Read(market: market, main: mainNames, entries: ValueAnalysis.entries(of: market, at: index, in: event, main: main, age: nil))
+                same = false; kept = false
             }
-            guard !entries.isEmpty else { continue }
             let a = age(market)
-            for i in entries.indices {
-                entries[i].origin = index; entries[i].age = a
-                let meaning = entries[i].market.id
-                sources[meaning, default: []].append(Source(index: index, age: a))
-                if !same { changed.insert(meaning) }
+            // Kept with the place and age they were last read at, so that an unmoved reading is not copied to change them.
+            if r.entries.contains(where: { $0.origin != index || $0.age != a }) {
+                for i in r.entries.indices { r.entries[i].origin = index; r.entries[i].age = a }
+                kept = false
             }
-            if touched?.contains(market.id) ?? true { meanings.formUnion(entries.map(\.market.id)) }
-            all += entries
+            if !kept { reads[k] = r }
+            guard !r.entries.isEmpty else { continue }
+            let wanted = touched?.contains(market.id) ?? true
+            for (i, entry) in r.entries.enumerated() {
+                let meaning = entry.market.id
+                if sources[meaning] == nil { order.append(meaning) }
+                sources[meaning, default: []].append(Source(index: index, age: a))
+                places[meaning, default: []].append((read.count, i))
+                if !same { changed.insert(meaning) }
+                if wanted { meanings.insert(meaning) }
+            }
+            read.append(r)
         }
-        if reads.count > seen.count { reads = reads.filter { seen.contains($0.key) } }
+        // More readings than markets: some are of markets the event no longer has.
+        if reads.count > event.markets.count {
+            let held = Set(event.markets.map(\.key))
+            reads = reads.filter { held.contains($0.key) }
+        }
         events[key] = reads
         use(key)
         let inPlay = ValueAnalysis.isInPlay(event.status)
         var worked = values.removeValue(forKey: key) ?? [:]
         if worked.count > sources.count { worked = worked.filter { sources[$0.key] != nil } }
-        let out: [MarketValue] = ValueAnalysis.group(all.filter { meanings.contains($0.market.id) }).compactMap { group in
-            let meaning = group[0].market.id, from = sources[meaning] ?? []
+        var out: [MarketValue] = []
+        for meaning in order where meanings.contains(meaning) {
+            let from = sources[meaning] ?? []
             // Unchanged markets at the same places and ages give the same answer: kept, not worked out again.
             if !changed.contains(meaning), let w = worked[meaning], w.from == from, w.inPlay == inPlay, w.settings == settings {
-                return w.value
+                if let v = w.value { out.append(v) }
+                continue
             }
+            let group = (places[meaning] ?? []).map { read[$0.read].entries[$0.entry] }
             let value = ValueAnalysis.market(group, sport: event.sport, inPlay: inPlay, settings: settings)
             worked[meaning] = Worked(from: from, inPlay: inPlay, settings: settings, value: value)
-            return value
+            if let value { out.append(value) }
         }
         values[key] = worked
         return out
