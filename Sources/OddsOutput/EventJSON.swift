@@ -12,43 +12,64 @@ public enum EventJSON {
     /// `{"decimal","american","fractional","probability","book"}`, all strings; the provider's own text
     /// stays as it came, and every price names the book that offers it.
     public static func price(_ p: Price?, book: String?) -> JSONOutput {
-        guard let p else { return .null }
-        return .object([
-            ("decimal", .string(p.formatted(.decimal))),
-            ("american", .string(p.formatted(.american))),
-            ("fractional", .string(p.formatted(.fractional))),
-            ("probability", .string(p.probabilityText)),
-            ("book", .optionalString(book)),
-        ])
+        var t = JSONText(capacity: 128)
+        write(price: p, book: book, extra: nil, to: &t)
+        return .written(t.bytes)
     }
 
     public static func selection(_ s: Selection, book: String?, notes: PriceNotes.Selection? = nil) -> JSONOutput {
-        var priceObject = price(s.price, book: book)
-        if let extra = notes?.price, case .object(let fields) = priceObject { priceObject = .object(fields + extra) }
-        var fields: [(String, JSONOutput)] = [
-            ("name", .string(s.name)),
-            ("line", .optionalString(s.line)),
-            ("suspended", .bool(s.suspended)),
-            ("isMain", s.isMain.map { .bool($0) } ?? .null),
-            ("price", priceObject),
-        ]
-        if let extra = notes?.selection { fields += extra }
-        // Only providers with deep links (BoltOdds) add the field.
-        if let link = s.link { fields.append(("link", .string(link))) }
-        return .object(fields)
+        var t = JSONText(capacity: 256)
+        write(selection: s, book: book, notes: notes, to: &t)
+        return .written(t.bytes)
     }
 
     public static func market(_ m: Market) -> JSONOutput { market(m, notes: nil) }
 
     public static func market(_ m: Market, notes: PriceNotes.Market?) -> JSONOutput {
-        var fields: [(String, JSONOutput)] = [("name", .string(m.name))]
+        var t = JSONText(capacity: 1024)
+        write(market: m, notes: notes, to: &t)
+        return .written(t.bytes)
+    }
+
+    // Written as text straight away: a stream writes a market for nearly every line.
+    static func write(price p: Price?, book: String?, extra: [(String, JSONOutput)]?, to t: inout JSONText) {
+        guard let p else { t.null(); return }
+        t.beginObject()
+        t.key("decimal"); t.string(p.formatted(.decimal))
+        t.key("american"); t.string(p.formatted(.american))
+        t.key("fractional"); t.string(p.formatted(.fractional))
+        t.key("probability"); t.string(p.probabilityText)
+        t.key("book"); t.string(book)
+        if let extra { t.members(extra) }
+        t.endObject()
+    }
+
+    static func write(selection s: Selection, book: String?, notes: PriceNotes.Selection?, to t: inout JSONText) {
+        t.beginObject()
+        t.key("name"); t.string(s.name)
+        t.key("line"); t.string(s.line)
+        t.key("suspended"); t.bool(s.suspended)
+        t.key("isMain"); if let main = s.isMain { t.bool(main) } else { t.null() }
+        t.key("price"); write(price: s.price, book: book, extra: notes?.price, to: &t)
+        if let extra = notes?.selection { t.members(extra) }
+        // Only providers with deep links (BoltOdds) add the field.
+        if let link = s.link { t.key("link"); t.string(link) }
+        t.endObject()
+    }
+
+    static func write(market m: Market, notes: PriceNotes.Market?, to t: inout JSONText) {
+        t.beginObject()
+        t.key("name"); t.string(m.name)
         // A fused match's market names its provider beside its book.
-        if let p = m.provider { fields.append(("provider", .string(p.rawValue))) }
-        fields.append(("book", .optionalString(m.book)))
-        fields.append(("bookName", .optionalString(m.book.map(BookNames.proper))))
-        if let extra = notes?.fields { fields += extra }
-        fields.append(("selections", .array(m.selections.enumerated().map { selection($1, book: m.book, notes: notes?.selections[$0]) })))
-        return .object(fields)
+        if let p = m.provider { t.key("provider"); t.string(p.rawValue) }
+        t.key("book"); t.string(m.book)
+        t.key("bookName"); t.string(m.book.map(BookNames.proper))
+        if let extra = notes?.fields { t.members(extra) }
+        t.key("selections")
+        t.beginArray()
+        for (i, s) in m.selections.enumerated() { write(selection: s, book: m.book, notes: notes?.selections[i], to: &t) }
+        t.endArray()
+        t.endObject()
     }
 
     /// A fused match's `match` (id, confidence, conflicts) and `sources` (each provider's own event).

@@ -37,10 +37,7 @@ public final class WrittenMarkets {
                 copied += 1
                 continue
             }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(1024)
-            EventJSON.market(market, notes: n).write(to: &bytes)
-            let text = JSONOutput.written(bytes)
+            let text = EventJSON.market(market, notes: n)
             kept[k] = Written(market: market, notes: n, text: text)
             out.append(text)
             built += 1
