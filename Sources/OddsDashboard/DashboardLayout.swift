@@ -383,7 +383,7 @@ public enum DashboardLayout {
         let top = screen.height - 1 - lines - 1
         screen.put("─ Incidents " + String(repeating: "─", count: max(0, screen.width - 12)), x: 0, y: top, attributes: .dim)
         let store = model.shown
-        for (i, item) in model.ticker.prefix(lines).enumerated() {
+        for (i, item) in tickerItems(model, lines: lines).enumerated() {
             let y = top + 1 + i
             switch item.news {
             case .incident(let incident):
@@ -401,6 +401,20 @@ public enum DashboardLayout {
         if model.ticker.isEmpty {
             screen.put(" No incidents yet.", x: 0, y: top + 1, attributes: .dim)
         }
+    }
+
+    /// Seconds a note (the answer to the user's own key: a rule added) stays in the ticker's first lines, however
+    /// busy the feed: alerts and incidents would otherwise push it out of sight at once.
+    static let noteHold: TimeInterval = 5
+
+    /// The ticker's lines: the notes of the last `noteHold` seconds first, then the newest of the rest.
+    static func tickerItems(_ model: DashboardModel, lines: Int) -> [TickerItem] {
+        let held = model.ticker.indices.filter { i in
+            if case .note = model.ticker[i].news { return model.now.timeIntervalSince(model.ticker[i].at) < noteHold }
+            return false
+        }.prefix(lines)
+        let rest = model.ticker.indices.lazy.filter { !held.contains($0) }.prefix(lines - held.count)
+        return (held + rest).map { model.ticker[$0] }
     }
 
     // MARK: Detail

@@ -107,6 +107,25 @@ struct DashboardAlertTests {
         #expect(model.ruleDraft?.text == "price \"Arsenal\" >= 2.00")
     }
 
+    @Test("The note of a rule added stays in the ticker's first line for a few seconds, however many alerts follow")
+    func noteHeld() throws {
+        var model = Self.model()
+        model.watch([try AlertRule.parse("move any 1% in 60s")])
+        _ = update(&model, .key(.character("a")))
+        _ = update(&model, .key(.enter))
+        let ticker = { (model: DashboardModel) in (34..<39).map(DashboardLayout.layout(model).line) }
+        #expect(ticker(model)[0].contains("alert rule added"), "\(ticker(model))")
+        // A busy feed: an alert a price, more than the ticker's lines.
+        let moves = [("t1", "Arsenal", "2.10"), ("t1", "Draw", "3.60"), ("t1", "Chelsea", "4.00"),
+                     ("t2", "Liverpool", "1.60"), ("t2", "Draw", "4.20"), ("t2", "Everton", "6.50")]
+        for (i, move) in moves.enumerated() { F.feed(&model, .tickodds, at: 1 + Double(i) * 0.5, Self.price(move.0, move.1, move.2)) }
+        #expect(model.alertsFired >= 4)
+        #expect(ticker(model)[0].contains("alert rule added") && ticker(model)[1...].allSatisfy { $0.contains("ALERT") }, "\(ticker(model))")
+        // Past the hold, it takes its place among the rest, behind the newer alerts.
+        _ = update(&model, .tick(Self.t0.addingTimeInterval(7)))
+        #expect(ticker(model)[0].contains("ALERT") && !ticker(model)[0...3].contains { $0.contains("alert rule added") }, "\(ticker(model))")
+    }
+
     @Test("A rule added mid-session takes what the view shows as seen: the next goal fires, the ones before do not")
     func addedMidSession() throws {
         var model = Self.model()
