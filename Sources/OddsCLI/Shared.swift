@@ -31,6 +31,7 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
         var fusion = initialFusion
         var membership = HistoryMembership()
         let markets = WrittenMarkets()
+        var line: [UInt8] = []
         for try await received in feed {
             guard let message = books.apply(received) else { continue }
             store.apply(message)
@@ -52,8 +53,11 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
                 io.out(TerminalText.safe(line) + "\n")
             } else {
                 let notes = values.notes(for: message, in: store)
-                io.out(EventJSON.update(message, move: move, match: matchID, labels: labels, notes: { notes.events[$0.id] },
-                                        priceNotes: notes.price, written: markets).rendered + "\n")
+                line.removeAll(keepingCapacity: true)
+                EventJSON.update(message, move: move, match: matchID, labels: labels, notes: { notes.events[$0.id] },
+                                 priceNotes: notes.price, written: markets).write(to: &line)
+                line.append(0x0A)
+                io.out(line: line)
             }
             written += 1
             if io.stdoutClosed { return }

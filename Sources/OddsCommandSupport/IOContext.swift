@@ -69,6 +69,16 @@ public final class IOContext: @unchecked Sendable {
         if !ok { lock.withLock { _stdoutClosed = true } }
     }
 
+    /// Writes `line` (UTF-8 text, its newline included) to stdout as `out` does, without making a String of it
+    /// first, unless it may hold a secret to mask.
+    public func out(line: [UInt8]) {
+        guard !stdoutClosed else { return }
+        let plain = line.withUnsafeBytes { !redactor.mayHoldSecret($0) }
+        guard plain else { return out(String(decoding: line, as: UTF8.self)) }
+        let ok = writeLock.withLock { line.withUnsafeBytes { IOContext.writeAll(output, $0) } }
+        if !ok { lock.withLock { _stdoutClosed = true } }
+    }
+
     /// Writes every byte, resuming after partial writes and interrupts; false on an error (EPIPE).
     static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
         guard var at = buffer.baseAddress else { return true }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Removes API keys from any text before it is shown or logged.
 ///
 /// It masks every known secret wherever it appears, and the value of any query parameter or header
@@ -19,6 +22,25 @@ public struct Redactor: Sendable {
         guard secret.count >= 3, !secrets.contains(secret) else { return }
         secrets.append(secret)
         secrets.sort { $0.count > $1.count }
+    }
+
+    /// Whether `bytes` (UTF-8 text) may hold a known secret: false only when none can be there. A secret that is
+    /// not plain ASCII may match as text what it does not match as bytes, so it always may.
+    public func mayHoldSecret(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for s in secrets {
+            guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return true }
+            var s = s
+            if s.withUTF8({ Self.find($0, in: bytes) }) { return true }
+        }
+        return false
+    }
+
+    static func find(_ needle: UnsafeBufferPointer<UInt8>, in hay: UnsafeRawBufferPointer) -> Bool {
+        guard let first = needle.first, let n = needle.baseAddress, let h = hay.baseAddress, needle.count <= hay.count else {
+            return needle.isEmpty
+        }
+        for i in 0...(hay.count - needle.count) where hay[i] == first && memcmp(h + i, n, needle.count) == 0 { return true }
+        return false
     }
 
     /// Masks known secrets and, unless `parameters` is false, key-like parameters.

@@ -41,6 +41,32 @@ struct IOContextTests {
         #expect(!io.stdoutClosed)
     }
 
+    @Test("A line written as bytes is masked like text where it holds a secret, and written as it is where not")
+    func bytesLineMasked() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let io = IOContext(environment: [:], output: fds[1])
+        io.addSecrets(["sk-live-0123456789", "clé-secrète"])
+        let lines = ["{\"url\":\"wss://x/?k=sk-live-0123456789\"}\n",         // an ASCII secret: masked
+                     "{\"name\":\"sk-live-012345678\"}\n",                     // one byte short: as it is
+                     "{\"note\":\"clé-secrète\"}\n",                            // a secret that is not ASCII: masked
+                     "{\"note\":\"cle\u{301}-secre\u{300}te\"}\n",            // the same text decomposed: masked as text is
+                     "{\"home\":\"Atlético\"}\n"]
+        for line in lines { io.out(line: Array(line.utf8)) }
+        close(fds[1])
+        var got: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            got += buffer[0..<n]
+        }
+        close(fds[0])
+        var text = IOContext(environment: [:]).redactor
+        text.add("sk-live-0123456789"); text.add("clé-secrète")
+        #expect(String(decoding: got, as: UTF8.self) == lines.map { text.redact($0, parameters: false) }.joined())
+        #expect(String(decoding: got, as: UTF8.self).components(separatedBy: "***").count == 4)
+    }
+
     @Test("A closed reader sets stdoutClosed once, from any number of writers, and later output is dropped")
     func closedPipeFromManyWriters() async {
         var fds: [Int32] = [0, 0]
