@@ -276,8 +276,6 @@ final class Interrupts: @unchecked Sendable {
     /// with the rest of the program): a signal and its deadline are handled even when every thread
     /// of that pool is busy or blocked in a write.
     private let queue = DispatchQueue(label: "odds.interrupts")
-    /// The deadline's own queue: a handler that blocks does not hold it up.
-    private let deadlineQueue = DispatchQueue(label: "odds.interrupts.deadline")
     private var sources: [DispatchSourceSignal] = []
     private var scopes: [(id: Int, handler: @Sendable () -> Void)] = []
     private var nextID = 0
@@ -290,7 +288,9 @@ final class Interrupts: @unchecked Sendable {
     /// when a scope (a stream's documented exit 0) handled it.
     var exitCode: Int32? { lock.withLock { _interrupted && !_handledByScope ? 130 : nil } }
 
-    init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], end: @escaping @Sendable (Int32) -> Void = { exit($0) }) {
+    /// `end`: by default `_exit`, not `exit`: the deadline cuts the process short, and exit handlers and stdio's
+    /// locks, which threads still running may hold, could keep it from ending (its output is written unbuffered).
+    init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], end: @escaping @Sendable (Int32) -> Void = { _exit($0) }) {
         self.signals = signals
         self.end = end
     }
@@ -351,12 +351,14 @@ final class Interrupts: @unchecked Sendable {
             if first { _handledByScope = scope != nil }
             return (first, scope, cancelCommand)
         }
-        // The deadline first: whatever the handler does, the process ends in time.
+        // The deadline first: whatever the handler does, the process ends in time. On a thread of its own, not a
+        // dispatch queue's, so that no pool it shares can hold it up.
         if first {
-            deadlineQueue.asyncAfter(deadline: .now() + Self.deadline) { [unowned self] in
+            Thread { [unowned self] in
+                Thread.sleep(forTimeInterval: Self.deadline)
                 for c in lock.withLock({ Array(self.cleanups.values) }) { c() }
                 end(self.exitCode ?? 0)
-            }
+            }.start()
         }
         if let scope { scope() } else { cancel?() }
     }

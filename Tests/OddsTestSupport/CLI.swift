@@ -61,7 +61,9 @@ public struct CLI {
             // A command that would not exit: what it last said explains where it was.
             let said = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
             let wrote = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-            throw Failed(what: "\(error); its stderr: \(said.suffix(2000)); the end of its stdout: \(wrote.suffix(600))")
+            // When it ended, as its own thread saw it: long before the timeout means this test was not run in time.
+            let ran = process.runTime.map { String(format: "%.1f s", $0) } ?? "?"
+            throw Failed(what: "\(error); it ran \(ran) of \(String(format: "%.1f", timeout)) s; its stderr: \(said.suffix(2000)); the end of its stdout: \(wrote.suffix(600))")
         }
         let exitedAt = process.exitedAt ?? Date()
         return Result(status: status, stdout: try String(contentsOf: out, encoding: .utf8),
