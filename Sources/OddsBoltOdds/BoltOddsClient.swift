@@ -258,20 +258,25 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     /// REST endpoint for odds.
     public func liveEvents(sport: String?) async throws -> [Event] {
         let filters = currentFilters(sport: sport)
-        // When the last new game appeared, and whether live scores have spoken.
+        // When the last new game appeared, and when live scores last spoke.
         let state = try await FeedRunner.collect(
             feedConnections(filters: filters, pbp: false), transport: transport,
-            initial: (store: LiveStore(), lastNewGame: Date?.none, scores: false), poll: 0.1, timeout: initialStateTimeout,
+            initial: (store: LiveStore(), lastNewGame: Date?.none, lastScore: Date?.none), poll: 0.1, timeout: initialStateTimeout,
             fold: { s, message in
                 let before = s.store.events.count
                 s.store.apply(message)
                 if s.store.events.count > before { s.lastNewGame = Date() }
-                if case .scoreboard = message.update { s.scores = true }
+                if case .scoreboard = message.update { s.lastScore = Date() }
             },
             done: { s in
                 guard let last = s.lastNewGame else { return false }
-                let quiet = Date().timeIntervalSince(last)
-                return quiet >= BoltOddsClient.initialStateQuiet && (s.scores || quiet >= BoltOddsClient.scoresGrace)
+                let now = Date(), quiet = now.timeIntervalSince(last)
+                guard quiet >= BoltOddsClient.initialStateQuiet else { return false }
+                // Every game scored, or the scores gone quiet too (one game's score is not every game's), or none
+                // within the grace.
+                if s.store.events.values.allSatisfy({ $0.event.score != nil }) { return true }
+                if let said = s.lastScore, now.timeIntervalSince(said) >= BoltOddsClient.initialStateQuiet { return true }
+                return quiet >= BoltOddsClient.scoresGrace
             },
             timedOut: { s in
                 guard s.lastNewGame != nil else {

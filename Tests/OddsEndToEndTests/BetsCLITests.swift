@@ -180,7 +180,7 @@ struct BetsCLITests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let history: String
         if backend == "postgres" {
-            guard let server = try PostgresTestServer.shared() else { return }
+            guard let server = try await PostgresTestServer.sharedOffPool() else { return }
             history = try server.createDatabase()
         } else {
             history = dir + "/h.sqlite"

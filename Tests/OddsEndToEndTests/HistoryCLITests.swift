@@ -218,7 +218,7 @@ struct HistoryCLITests {
     @Test("A desk on PostgreSQL: two writers at once store each change once; every history command reads it; the password is never shown",
           .heavyLane)
     func desk() async throws {
-        guard let server = try PostgresTestServer.shared() else { return }
+        guard let server = try await PostgresTestServer.sharedOffPool() else { return }
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let rec = dir + "/rec.ndjson"

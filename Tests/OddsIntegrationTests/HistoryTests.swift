@@ -354,7 +354,7 @@ extension HistoryBackendTests {
     }
 }
 
-@Suite("History reports")
+@Suite("History reports", .heavyLane)
 struct HistoryReportTests {
     @Test("Open, high, low, last and close (the last price before kick-off); prices around a goal")
     func lines() throws {

@@ -56,6 +56,15 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
     }
 
+    /// `shared()` without holding a thread of the concurrency pool while the server starts (or while another test
+    /// starts it): for tests that run on that pool. Two of them waiting there would leave the pool no thread, and
+    /// every other test's waits would pass their timeouts while nothing ran.
+    public static func sharedOffPool() async throws -> PostgresTestServer? {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try shared() }) }.start()
+        }
+    }
+
     /// Starts a new server of its own (a test that stops and starts it uses one no other test shares); with `tls`
     /// (and openssl to make a certificate) it offers TLS beside plain connections.
     public init(tls: Bool = true) throws {
