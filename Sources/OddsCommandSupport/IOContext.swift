@@ -64,9 +64,7 @@ public final class IOContext: @unchecked Sendable {
         let safe = redactor.redactSecretsOnly(text)
         // Straight to fd 1 (no C `FILE` buffer to flush; C's `stdout` is shared mutable state to
         // Swift 6). One writer at a time keeps concurrent lines whole, as `fwrite` did.
-        let bytes = Array(safe.utf8)
-        let ok = writeLock.withLock { bytes.withUnsafeBytes { IOContext.writeAll(output, $0) } }
-        if !ok { lock.withLock { _stdoutClosed = true } }
+        writeWhole(Array(safe.utf8))
     }
 
     /// Writes `line` (UTF-8 text, its newline included) to stdout as `out` does, without making a String of it
@@ -75,7 +73,12 @@ public final class IOContext: @unchecked Sendable {
         guard !stdoutClosed else { return }
         let plain = line.withUnsafeBytes { !redactor.mayHoldSecret($0) }
         guard plain else { return out(String(decoding: line, as: UTF8.self)) }
-        let ok = writeLock.withLock { line.withUnsafeBytes { IOContext.writeAll(output, $0) } }
+        writeWhole(line)
+    }
+
+    /// Writes `bytes` to stdout whole, one writer at a time; a failed write (the reader gone) closes stdout.
+    private func writeWhole(_ bytes: [UInt8]) {
+        let ok = writeLock.withLock { bytes.withUnsafeBytes { IOContext.writeAll(output, $0) } }
         if !ok { lock.withLock { _stdoutClosed = true } }
     }
 

@@ -14,14 +14,14 @@ public final class WrittenMarkets {
         var text: JSONOutput
     }
     var events: [EventKey: [Market.Key: Written]] = [:]
-    var lastUse: [EventKey: Int] = [:]
-    var uses = 0
+    /// Which events were written last.
+    var recency: EventRecency
     /// Markets copied as written, and markets written anew: for tests and benchmarks.
     public private(set) var copied = 0, built = 0
     /// Events whose markets are kept.
-    public let capacity: Int
+    public var capacity: Int { recency.capacity }
 
-    public init(capacity: Int = 128) { self.capacity = max(1, capacity) }
+    public init(capacity: Int = 128) { recency = EventRecency(capacity: capacity) }
 
     /// The JSON of `event`'s markets with their `notes` (by market index), as `EventJSON.market` writes them.
     public func markets(of event: Event, notes: PriceNotes?) -> [JSONOutput] {
@@ -43,23 +43,15 @@ public final class WrittenMarkets {
             built += 1
         }
         events[key] = kept
-        use(key)
+        // Over capacity, the event written longest ago is let go of.
+        if let oldest = recency.use(key, held: events.count) { events[oldest] = nil }
         return out
-    }
-
-    /// Notes that `key` was written now, and lets go of the event written longest ago when over capacity.
-    private func use(_ key: EventKey) {
-        uses += 1
-        lastUse[key] = uses
-        guard events.count > capacity, let oldest = lastUse.min(by: { $0.value < $1.value })?.key, oldest != key else { return }
-        events[oldest] = nil
-        lastUse[oldest] = nil
     }
 
     /// Keeps only the markets of the events as `current` now holds them (events leave without a remove line).
     public func prune(_ current: (EventKey) -> Event?) {
         for (key, kept) in events {
-            guard let e = current(key) else { events[key] = nil; lastUse[key] = nil; continue }
+            guard let e = current(key) else { events[key] = nil; recency.forget(key); continue }
             let held = Set(e.markets.map(\.key))
             if kept.keys.contains(where: { !held.contains($0) }) { events[key] = kept.filter { held.contains($0.key) } }
         }

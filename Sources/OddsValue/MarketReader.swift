@@ -34,20 +34,16 @@ public struct MarketReader: Sendable {
         var index: Int
         var age: TimeInterval?
     }
-    /// When each event held was last read (a count of reads, `uses`).
-    var lastUse: [EventKey: Int] = [:]
-    var uses = 0
+    /// Which events were read last.
+    var recency: EventRecency
     /// Events whose readings are kept.
-    public let capacity: Int
+    public var capacity: Int { recency.capacity }
 
-    public init(capacity: Int = 128) { self.capacity = max(1, capacity) }
+    public init(capacity: Int = 128) { recency = EventRecency(capacity: capacity) }
 
     /// Notes that `key` was read now, and lets go of the event read longest ago when over capacity.
     mutating func use(_ key: EventKey) {
-        uses += 1
-        lastUse[key] = uses
-        guard events.count > capacity, let oldest = lastUse.min(by: { $0.value < $1.value })?.key, oldest != key else { return }
-        forget(oldest)
+        if let oldest = recency.use(key, held: events.count) { forget(oldest) }
     }
 
     /// The analysed markets of `event` (held as `key`) that any market whose id is in `touched` belongs to (nil:
@@ -153,7 +149,7 @@ public struct MarketReader: Sendable {
     public mutating func forget(_ key: EventKey) {
         events[key] = nil
         values[key] = nil
-        lastUse[key] = nil
+        recency.forget(key)
     }
 
     /// Keeps only what the events as now held still have: an event gone or ended is forgotten, and a market
