@@ -272,14 +272,17 @@ struct CLITests {
 
     @Test("BoltOdds boxscore, stats and match-info take a game's label or its short id, and answer about that game")
     func boltOddsDocuments() async throws {
-        let list = try await CLI.run(["boltodds", "games", "--demo", "--sport", "NBA", "--json"])
+        // A label carries the kick-off's hour, which moves with the demo's clock: every command starts that clock at
+        // the same minute, or a minute turning between two of them can move a game into the next hour.
+        let env = CLI.environment(["ODDS_DEMO_EPOCH": String(Int(Date().timeIntervalSince1970 / 60) * 60)])
+        let list = try await CLI.run(["boltodds", "games", "--demo", "--sport", "NBA", "--json"], env: env)
         #expect(list.status == 0, "\(list.stderr)")
         let games = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         let game = try #require(games.first)
         let (id, label) = (try #require(game["id"] as? String), try #require(game["game"] as? String))
         for sub in ["boxscore", "stats", "match-info"] {
             for typed in [id, label] {
-                let r = try await CLI.run(["boltodds", sub, typed, "--demo", "--json"])
+                let r = try await CLI.run(["boltodds", sub, typed, "--demo", "--json"], env: env)
                 #expect(r.status == 0, "\(sub) \(typed): \(r.stderr)")
                 let answer = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(sub): \(r.stdout.prefix(200))")
                 #expect(answer.keys.contains(label), "\(sub) \(typed): \(answer.keys.sorted())")
