@@ -570,17 +570,34 @@ public enum SportsAPIProWire {
         // Inferred: 365Scores' competitors carry `redCards`, often only on the side that has one.
         b.redCards = redCards(home: g["homeCompetitor"]?["redCards"], away: g["awayCompetitor"]?["redCards"])
         if let t = text?.lowercased(), t == "ht" || t.contains("half time") || t.contains("halftime") { b.status = .halftime }
-        b.period = text
+        // Inferred: `statusText` is the period ("2nd Half", "Extra time") or, in live football, the minute ("67'"),
+        // which is the clock: a period that moved every minute would be a new period every minute.
+        let minuteText = text.flatMap(minuteOfPlay)
+        b.period = minuteText == nil ? text : nil
         b.startTime = startTime(first(g, ["startTime", "startTimestamp", "startDate", "start_time"]))
         if b.status == .live {
             if let sport = b.sport, Event.countdownSports.contains(sport) {
                 // Minutes played are no clock of a sport that counts down: its display ("5:12") is.
                 b.clock = first(g, ["gameTimeDisplay"])?.string.flatMap { $0.contains(":") && $0.count <= 6 ? $0 : nil }
+            } else if let shown = first(g, ["gameTimeDisplay"])?.string.flatMap(minuteOfPlay) ?? minuteText {
+                // As shown: "45+2'" says more than the 47 of `gameTime`.
+                b.clock = shown
             } else if let minute = int(g["gameTime"], range: 0...300) {
                 b.clock = "\(minute)'"
             }
         }
         return b
+    }
+
+    /// A minute of play as 365Scores shows it ("67'", "45+2'", with a straight or curly apostrophe), written with a
+    /// straight one; nil for anything else (a period's name, a kick-off time such as "20:00").
+    static func minuteOfPlay(_ text: String) -> String? {
+        var t = Substring(text.trimmingCharacters(in: .whitespaces))
+        guard let last = t.last, last == "'" || last == "\u{2019}" else { return nil }
+        t = t.dropLast()
+        let parts = t.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return parts.joined(separator: "+") + "'"
     }
 
     /// v1's sport ids, as its `connected` message lists them.

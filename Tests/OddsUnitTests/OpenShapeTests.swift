@@ -45,9 +45,9 @@ struct OpenShapeTests {
         #expect(later.score == nil && later.status == .scheduled)
         let strings = try #require(boards.first { $0.eventID == "4467360" })
         #expect(strings.score == Score(home: 0, away: 1) && strings.clock == "12'")
-        // 1.5 and true are no scores and 50.5 no minute: unknown, not zero.
+        // 1.5 and true are no scores: unknown, not zero. 50.5 is no minute; the minute shown ("50'") is the clock.
         let odd = try #require(boards.first { $0.eventID == "4467361" })
-        #expect(odd.score == nil && odd.clock == nil && odd.status == .live)
+        #expect(odd.score == nil && odd.clock == "50'" && odd.period == nil && odd.status == .live)
         // Red cards: a float on one side (the other has none), a string on the other side, none at all, a word.
         #expect(live.redCards == Score(home: 1, away: 0))
         #expect(strings.redCards == Score(home: 0, away: 2))

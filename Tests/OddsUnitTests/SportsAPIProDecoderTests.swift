@@ -250,6 +250,33 @@ import Testing
         #expect(try feed.receive(Array(all.utf8), first: false) == .keepalive)
     }
 
+    @Test("v1's statusText is a period or, in live football, the minute: a minute is the clock, never the period")
+    func v1MinuteIsTheClock() throws {
+        func board(_ game: String) throws -> Scoreboard? {
+            let feed = Self.v1Feed(["all"])
+            let update = #"{"type":"match-update","channel":"match:1","game":{"id":1,"sportId":1,"statusGroup":3,"#
+                + game + #","homeCompetitor":{"name":"Arsenal","score":2},"awayCompetitor":{"name":"Chelsea","score":1}},"updateId":9,"ts":1}"#
+            guard case .scoreboard(let b)? = try feed.decode(update, first: false).first else { return nil }
+            return b
+        }
+        // The simulator's shape: the minute as statusText.
+        let minute = try #require(try board(#""statusText":"67'","gameTime":67"#))
+        #expect(minute.period == nil && minute.clock == "67'" && minute.status == .live)
+        // 365Scores' own: the period as statusText, the minute beside it.
+        let period = try #require(try board(#""statusText":"2nd Half","shortStatusText":"2H","gameTime":67,"gameTimeDisplay":"67'""#))
+        #expect(period.period == "2nd Half" && period.clock == "67'")
+        let extra = try #require(try board(#""statusText":"Extra time","gameTime":109,"gameTimeDisplay":"109'""#))
+        #expect(extra.period == "Extra time" && extra.clock == "109'")
+        // Added time as shown, with either apostrophe; a minute given only as gameTime still reads.
+        let added = try #require(try board(#""statusText":"45+2’","gameTime":47"#))
+        #expect(added.period == nil && added.clock == "45+2'")
+        let plain = try #require(try board(#""statusText":"Live","gameTime":12"#))
+        #expect(plain.period == "Live" && plain.clock == "12'")
+        for notMinute in ["20:00", "'", "+'", "1234'", "4a'", "67", "٦٧'"] {
+            #expect(SportsAPIProWire.minuteOfPlay(notMinute) == nil, "\(notMinute)")
+        }
+    }
+
     @Test func v1MatchUpdateAndBadGames() throws {
         let feed = Self.v1Feed(["all"])
         let update = #"{"type":"match-update","channel":"match:4467358","game":{"id":4467358,"statusGroup":4,"statusText":"Ended","homeCompetitor":{"name":"Arsenal","score":3},"awayCompetitor":{"name":"Chelsea","score":1}},"updateId":9,"ts":1}"#
