@@ -4,8 +4,13 @@ import OddsModel
 /// Draws a `PriceChart` in a terminal (Braille dots, or block cells without Unicode) and as a standalone SVG.
 /// The axis labels are prices as the history keeps them (exact), and times in UTC.
 public enum ChartDrawing {
-    /// ANSI colours of the lines, in order.
-    static let colours = ["\u{1B}[36m", "\u{1B}[33m", "\u{1B}[35m", "\u{1B}[32m", "\u{1B}[34m", "\u{1B}[31m"]
+    /// ANSI colours of the lines, in order: six, then their bright forms, so that a chart of a dozen books has no
+    /// two lines alike.
+    static let colours = ["36", "33", "35", "32", "34", "31", "96", "93", "95", "92", "94", "91"].map { "\u{1B}[\($0)m" }
+
+    /// The SVG's stroke colours; past them, the same colours dashed, then dotted.
+    static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+    static let dashes = ["", " stroke-dasharray=\"8 4\"", " stroke-dasharray=\"2 3\""]
 
     /// The chart as terminal lines, `width` × `height` cells for the plot plus axes, legend and marks.
     /// `price` writes an axis price in the user's format.
@@ -91,7 +96,6 @@ public enum ChartDrawing {
         let w = Double(width) - left - right, h = Double(height) - topMargin - bottomMargin
         func x(_ d: Date) -> Double { left + c.position(d) * w }
         func y(_ o: Rational) -> Double { topMargin + (1 - c.level(o)) * h }
-        let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="12">
@@ -117,9 +121,12 @@ public enum ChartDrawing {
                 points.append("\(format(x(p.at))),\(format(y(p.odds)))")
                 points.append("\(format(x(next))),\(format(y(p.odds)))")
             }
-            out += "<polyline fill=\"none\" stroke=\"\(palette[i % palette.count])\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n"
-            let ly = format(topMargin + h + 38 + Double(i / 4) * 16), lx = format(left + Double(i % 4) * 200)
-            out += "<text x=\"\(lx)\" y=\"\(ly)\" fill=\"\(palette[i % palette.count])\">━ \(escape(s.name))</text>\n"
+            let colour = palette[i % palette.count], dash = dashes[(i / palette.count) % dashes.count]
+            out += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash) points=\"\(points.joined(separator: " "))\"/>\n"
+            // The legend's swatch is a short line drawn as the series is, so that dashed lines read as dashed.
+            let ly = topMargin + h + 38 + Double(i / 4) * 16, lx = left + Double(i % 4) * 200
+            out += "<line x1=\"\(format(lx))\" y1=\"\(format(ly - 4))\" x2=\"\(format(lx + 18))\" y2=\"\(format(ly - 4))\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash)/>\n"
+            out += "<text x=\"\(format(lx + 24))\" y=\"\(format(ly))\" fill=\"\(colour)\">\(escape(s.name))</text>\n"
         }
         return out + "</svg>\n"
     }

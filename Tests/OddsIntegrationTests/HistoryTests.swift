@@ -428,6 +428,18 @@ struct HistoryReportTests {
         #expect(plain.allSatisfy { $0.unicodeScalars.allSatisfy { $0.isASCII } || $0.contains("Arsenal") })
         let svg = ChartDrawing.svg(books) { Price(decimalOdds: $0)!.formatted(.decimal) }
         #expect(svg.hasPrefix("<?xml") && svg.contains("<polyline") && svg.contains("Arsenal &lt;FC&gt;") && !svg.contains("<FC>"))
+
+        // Many books: a dozen lines in the terminal are a dozen colours; in the SVG no two lines of 30 are drawn alike.
+        var many = Timeline()
+        many.prices = (0..<30).map { p(Double($0), "book\($0)", "2.\($0 + 10)") }
+        let all = try #require(PriceChart.make(many, market: nil, selection: nil, book: nil, best: false, title: "x"))
+        #expect(all.series.count == 30)
+        let legend = try #require(ChartDrawing.terminal(all, width: 80, height: 8, unicode: true, colour: true) { Price(decimalOdds: $0)!.formatted(.decimal) }.last)
+        let swatches = legend.components(separatedBy: "━━").dropLast().map { $0.components(separatedBy: "\u{1B}[").last ?? "" }
+        #expect(swatches.count == 30 && Set(swatches.prefix(12)).count == 12, "\(swatches)")
+        let strokes = ChartDrawing.svg(all) { Price(decimalOdds: $0)!.formatted(.decimal) }.split(separator: "\n")
+            .filter { $0.hasPrefix("<polyline") }.map { $0.replacingOccurrences(of: #" points="[^"]*""#, with: "", options: .regularExpression) }
+        #expect(strokes.count == 30 && Set(strokes).count == 30, "\(strokes)")
     }
 
     @Test("A match named by id, short id, fused id or team: the live one first, the others named")
