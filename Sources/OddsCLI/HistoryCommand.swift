@@ -133,8 +133,9 @@ extension HistoryCommand {
             commandName: "show",
             abstract: "A match's timeline: price changes, score changes and incidents in time order, and each selection's open, high, low, last and close.",
             discussion: """
-                MATCH is a provider's event id, a BoltOdds label or its short id, a fused match id, or a team (its live \
-                match, else its latest; the others are named on stderr). Tables show each selection's line with a sparkline \
+                MATCH is a provider's event id, a BoltOdds label or its short id, a fused match id, or a team (the team the \
+                words name best, as exact or alias before a part of a name; its live match, else its latest; the others \
+                are named on stderr). Tables show each selection's line with a sparkline \
                 (--ascii for ASCII) and the main market's prices around each goal, red card, penalty and VAR decision; \
                 --json, --ndjson, --csv and TSV give every row. Example: odds history show Arsenal --market "Fulltime Result"
                 """)

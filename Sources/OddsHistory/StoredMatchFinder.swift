@@ -17,11 +17,12 @@ public enum StoredMatchFinder {
         // An id: the provider's own, a short id, or a fused match's.
         let byID = all.filter { $0.key.eventID == text || Event.shortID(for: $0.key.eventID) == text || $0.matchKey == text }
         if let first = byID.first { return Found(sources: withMatch(first, all), others: []) }
-        // A team.
-        let hits = all.filter { isNamed($0, text, names: names) }
-        guard !hits.isEmpty else { return nil }
-        let live = hits.filter { $0.status.flatMap(EventStatus.init(rawValue:))?.isInPlay == true }
-        let chosen = (live.isEmpty ? hits : live).max { $0.lastSeen < $1.lastSeen }!
+        // A team: the best named first ("Inter" is Internazionale before Inter Miami), then the live one, then the latest.
+        let named = all.map { (source: $0, level: nameMatch($0, text, names: names)) }.filter { $0.level > .none }
+        guard let best = named.map(\.level).max() else { return nil }
+        let hits = named.map(\.source), top = named.filter { $0.level == best }.map(\.source)
+        let live = top.filter { $0.status.flatMap(EventStatus.init(rawValue:))?.isInPlay == true }
+        let chosen = (live.isEmpty ? top : live).max { $0.lastSeen < $1.lastSeen }!
         let sources = withMatch(chosen, all)
         var seen = Set(sources.map(\.rowID))
         var others: [StoredSource] = []
@@ -35,13 +36,22 @@ public enum StoredMatchFinder {
 
     /// Whether one of `source`'s teams is named `text`: a part of the name, or the same words as the matcher reads them.
     public static func isNamed(_ source: StoredSource, _ text: String, names: MatchNames = MatchNames()) -> Bool {
+        nameMatch(source, text, names: names) > .none
+    }
+
+    /// How well `text` names one of `source`'s teams: as the matcher compares words (abbreviated or equal, aliases
+    /// read), or, at least, a part of the name.
+    static func nameMatch(_ source: StoredSource, _ text: String, names: MatchNames) -> NameMatch {
         let folded = TeamName.fold(text)
-        guard !folded.isEmpty else { return false }
+        guard !folded.isEmpty else { return .none }
         let words = names.words(text)
-        return [source.home, source.away ?? ""].contains { name in
+        return [source.home, source.away ?? ""].map { name -> NameMatch in
             let n = TeamName.fold(name)
-            return !n.isEmpty && (n.contains(folded) || MatchNames.compare(names.words(name), words) >= .abbreviated)
-        }
+            guard !n.isEmpty else { return .none }
+            let level = MatchNames.compare(names.words(name), words)
+            if level >= .abbreviated { return level }
+            return n.contains(folded) ? .partial : .none
+        }.max() ?? .none
     }
 
     /// `source` and every source fused with it.

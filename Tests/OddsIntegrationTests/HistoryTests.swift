@@ -442,7 +442,7 @@ struct HistoryReportTests {
         #expect(strokes.count == 30 && Set(strokes).count == 30, "\(strokes)")
     }
 
-    @Test("A match named by id, short id, fused id or team: the live one first, the others named")
+    @Test("A match named by id, short id, fused id or team: the best named, then the live one, first; the others named")
     func finder() throws {
         func s(_ id: Int64, _ provider: ProviderID, _ event: String, _ home: String, _ away: String, status: String, seen: Double, match: String? = nil) -> StoredSource {
             StoredSource(rowID: id, key: SourceKey(provider: provider, eventID: event), sport: "soccer", league: nil, home: home, away: away,
@@ -459,6 +459,15 @@ struct HistoryReportTests {
         #expect(StoredMatchFinder.find(Event.shortID(for: label), in: all)?.sources.count == 2)
         #expect(StoredMatchFinder.find("m1", in: all)?.sources.count == 2)
         #expect(StoredMatchFinder.find("Liverpool", in: all) == nil)
+        // The best named before the live or the latest: "Inter" is Internazionale (the shipped alias), Inter Miami
+        // is named too; "Miami" names Inter Miami alone.
+        let inter = [s(4, .sportsapi, "400", "Inter Miami CF", "Atlanta United", status: "live", seen: 90),
+                     s(5, .sportsapi, "500", "FC Internazionale Milano", "Napoli", status: "live", seen: 10),
+                     s(6, .sportsapi, "600", "Internazionale", "Roma", status: "ended", seen: 95)]
+        let byAlias = try #require(StoredMatchFinder.find("Inter", in: inter))
+        #expect(byAlias.sources.map(\.rowID) == [5] && byAlias.others.map(\.rowID) == [6, 4], "\(byAlias)")
+        #expect(StoredMatchFinder.find("Miami", in: inter)?.sources.map(\.rowID) == [4])
+        #expect(StoredMatchFinder.find("Internazionale", in: inter)?.sources.map(\.rowID) == [5])
     }
 
     @Test("A bare --history means the default file; a value is kept")
