@@ -65,7 +65,11 @@ struct AlertSimulatorTests {
                 #expect(!to.suspended)
                 let from = try #require(a.from), fromAt = try #require(a.fromAt)
                 #expect(seen.contains { $0.at == fromAt && $0.price == from && !$0.suspended }, "\(a.match): from \(from.decimalText)")
-                #expect(a.at.timeIntervalSince(fromAt) <= 60)
+                // From a price seen within the window, or the one that stood when the window began (seen before it).
+                let windowStart = a.at.addingTimeInterval(-60)
+                let standing = seen.last { $0.at <= windowStart }
+                #expect(fromAt >= windowStart || (standing?.at == fromAt && standing?.price == from),
+                        "\(a.match): from \(from.decimalText) at \(fromAt), window from \(windowStart)")
                 let ratio = Double(to.price.decimalOdds.numerator * from.decimalOdds.denominator) / Double(to.price.decimalOdds.denominator * from.decimalOdds.numerator)
                 #expect(abs(ratio - 1) >= 0.04 - 1e-12)
             }
@@ -79,7 +83,9 @@ struct AlertSimulatorTests {
                     let k = Seen(event: a.eventID, market: try #require(a.marketID), book: b.book, selection: try #require(a.selection), line: a.line)
                     let seen = try #require(history[k], "\(a.match) \(b.book)")
                     #expect(seen.contains { $0.at == b.fromAt && $0.price == b.from } && seen.contains { $0.at == b.at && $0.price == b.to })
-                    #expect((b.to.decimalOdds < b.from.decimalOdds) == down && a.at.timeIntervalSince(b.fromAt) <= 60)
+                    #expect((b.to.decimalOdds < b.from.decimalOdds) == down)
+                    let windowStart = a.at.addingTimeInterval(-60), standing = seen.last { $0.at <= windowStart }
+                    #expect(b.fromAt >= windowStart || (standing?.at == b.fromAt && standing?.price == b.from), "\(a.match) \(b.book)")
                     #expect(AlertEngineProbe.moved(b.from, b.to, by: 0.02))
                 }
             }
