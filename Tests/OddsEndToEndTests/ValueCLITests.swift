@@ -140,7 +140,9 @@ struct ValueCLITests {
     @Test("odds arb --watch: an arbitrage opens and then closes, with how long it lasted")
     func watch() async throws {
         let env = CLI.environment(["ODDS_DEMO_TICK": "0.05", "ODDS_DEMO_BOOK_LAG": "0.3"])
-        let r = try await CLI.run(["arb", "--provider", "boltodds", "--demo", "--watch", "--limit", "40"], env: env, timeout: 90)
+        // A debug build works out every book's markets at each of the fast demo's messages: a minute of CPU or more
+        // beside the rest of the suite. The limit is what ends it.
+        let r = try await CLI.run(["arb", "--provider", "boltodds", "--demo", "--watch", "--limit", "40"], env: env, timeout: 240)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.count == 40)

@@ -35,6 +35,22 @@ public struct CLI {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw Fixture.FixtureMissing(name: "\(executable.path) (build the package first: swift build)")
         }
+        // Each command runs its own simulator and event loops: a few at once keep two cores busy, dozens at once
+        // leave every test's waits (and the in-process servers of the other suites) without CPU. A command run while
+        // the test's task already holds a slot (a command beside a running one) takes none, so none waits on itself.
+        if !CLISlots.held {
+            await CLISlots.shared.acquire()
+            do {
+                let result = try await CLISlots.$held.withValue(true) {
+                    try await run(args, env: env, timeout: timeout, executable: executable, whileRunning: whileRunning)
+                }
+                await CLISlots.shared.release()
+                return result
+            } catch {
+                await CLISlots.shared.release()
+                throw error
+            }
+        }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odds-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -94,5 +110,26 @@ public struct CLI {
         let golden = try Fixture.text("golden/\(name)")
         #expect(masked == golden, "output differs from Fixtures/golden/\(name); rerun with ODDS_UPDATE_GOLDENS=1 if intended",
                 sourceLocation: sourceLocation)
+    }
+}
+
+/// How many `odds` commands the tests run at once: twice the cores, at least four.
+actor CLISlots {
+    static let shared = CLISlots(ProcessInfo.processInfo.activeProcessorCount * 2)
+    /// Whether the current task runs a command already.
+    @TaskLocal static var held = false
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = max(4, count) }
+
+    func acquire() async {
+        if free > 0 { free -= 1; return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
