@@ -122,7 +122,7 @@ extension HistoryCommand {
                     return id
                 }
                 var found = try history.matches(MatchQuery(since: since.date, provider: providerID))
-                if let team { found = found.filter { StoredMatchFinder.isNamed($0, team) } }
+                if let team { found = found.filter(StoredMatchFinder.named(team)) }
                 HistoryViews.matches(found, rt)
             }
         }

@@ -18,7 +18,8 @@ public enum StoredMatchFinder {
         let byID = all.filter { $0.key.eventID == text || Event.shortID(for: $0.key.eventID) == text || $0.matchKey == text }
         if let first = byID.first { return Found(sources: withMatch(first, all), others: []) }
         // A team: the best named first ("Inter" is Internazionale before Inter Miami), then the live one, then the latest.
-        let named = all.map { (source: $0, level: nameMatch($0, text, names: names)) }.filter { $0.level > .none }
+        let level = naming(text, names: names)
+        let named = all.map { (source: $0, level: level($0)) }.filter { $0.level > .none }
         guard let best = named.map(\.level).max() else { return nil }
         let hits = named.map(\.source), top = named.filter { $0.level == best }.map(\.source)
         let live = top.filter { $0.status.flatMap(EventStatus.init(rawValue:))?.isInPlay == true }
@@ -34,24 +35,28 @@ public enum StoredMatchFinder {
         return Found(sources: sources, others: others)
     }
 
-    /// Whether one of `source`'s teams is named `text`: a part of the name, or the same words as the matcher reads them.
-    public static func isNamed(_ source: StoredSource, _ text: String, names: MatchNames = MatchNames()) -> Bool {
-        nameMatch(source, text, names: names) > .none
+    /// Whether a source's teams are named `text`, for a list of them (`text` is read once): a part of a name, or the
+    /// same words as the matcher reads them.
+    public static func named(_ text: String, names: MatchNames = MatchNames()) -> (StoredSource) -> Bool {
+        let level = naming(text, names: names)
+        return { level($0) > .none }
     }
 
-    /// How well `text` names one of `source`'s teams: as the matcher compares words (abbreviated or equal, aliases
-    /// read), or, at least, a part of the name.
-    static func nameMatch(_ source: StoredSource, _ text: String, names: MatchNames) -> NameMatch {
+    /// How well `text` names one of a source's teams: as the matcher compares words (abbreviated or equal, aliases
+    /// read), or, at least, a part of the name. `text` is read once, here, not once a source.
+    static func naming(_ text: String, names: MatchNames) -> (StoredSource) -> NameMatch {
         let folded = TeamName.fold(text)
-        guard !folded.isEmpty else { return .none }
+        guard !folded.isEmpty else { return { _ in .none } }
         let words = names.words(text)
-        return [source.home, source.away ?? ""].map { name -> NameMatch in
-            let n = TeamName.fold(name)
-            guard !n.isEmpty else { return .none }
-            let level = MatchNames.compare(names.words(name), words)
-            if level >= .abbreviated { return level }
-            return n.contains(folded) ? .partial : .none
-        }.max() ?? .none
+        return { source in
+            [source.home, source.away ?? ""].map { name -> NameMatch in
+                let n = TeamName.fold(name)
+                guard !n.isEmpty else { return .none }
+                let level = MatchNames.compare(names.words(name), words)
+                if level >= .abbreviated { return level }
+                return n.contains(folded) ? .partial : .none
+            }.max() ?? .none
+        }
     }
 
     /// `source` and every source fused with it.

@@ -51,6 +51,10 @@ struct HistoryCLITests {
         #expect(!list.isEmpty && list.allSatisfy { $0["provider"] as? String == "tickodds" && $0["demo"] as? Bool == true })
         #expect(list.reduce(0) { $0 + (($1["priceChanges"] as? Int) ?? 0) } == rows)
         let id = try #require(list.max { ($0["priceChanges"] as? Int ?? 0) < ($1["priceChanges"] as? Int ?? 0) }?["id"] as? String)
+        // --team keeps the matches of the team named, and only some of them.
+        let team = try #require(list.first?["home"] as? String)
+        let byTeam = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--team", team, "--json"]).stdout)
+        #expect(byTeam.contains { $0["home"] as? String == team } && byTeam.count < list.count, "\(team): \(byTeam.count) of \(list.count)")
 
         let show = try await CLI.run(["history", "show", id, "--history", db, "--json"])
         #expect(show.status == 0, "\(show.stderr)")
