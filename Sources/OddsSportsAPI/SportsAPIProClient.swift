@@ -52,12 +52,15 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
     public static let defaultRESTURL = "https://v2.football.sportsapipro.com"
     /// Seconds a channel may stay without a snapshot after it was confirmed before a one-shot
     /// answer is given without it (the docs send one "if available").
-    public static let snapshotWait: TimeInterval = 2
+    public static let defaultSnapshotWait: TimeInterval = 2
     /// Seconds a one-shot query (v2 and v1) waits for the socket's answer before it gives up (exit 7).
     public static let defaultAnswerTimeout: TimeInterval = 15
     /// `defaultAnswerTimeout`, unless set before the first query (tests that run many simulators at once on
     /// two cores give their clients longer).
     public var answerTimeout = SportsAPIProClient.defaultAnswerTimeout
+    /// `defaultSnapshotWait`, unless set before the first query (a test's client on two starved cores may apply
+    /// a confirmation and not the snapshot sent with it for longer than a network would hold the snapshot back).
+    public var snapshotWait = SportsAPIProClient.defaultSnapshotWait
 
     let settings: ProviderSettings
     let transport: Transport
@@ -128,7 +131,7 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         let wanted: @Sendable (Event) -> Bool = { e in
             (e.status == .live || e.status == .halftime || e.status == .suspended) && (slugs == nil || slugs!.contains(e.sport) || e.sport == "unknown")
         }
-        let limit = withPrices ? oddsLimit : 0, wait = oddsWait
+        let limit = withPrices ? oddsLimit : 0, wait = oddsWait, snapshotWait = snapshotWait
         let scores = Settling(), prices = Settling()
         let asked = NIOLockedValueBox<(odds: [SportsAPIProChannel], of: Int, at: Date)?>(nil)
         var refusedByPlan: String?
@@ -138,7 +141,7 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
             refusedByPlan = text
             return store
         }) { store, applied in
-            guard scores.done(applied: applied, emitted: feed.emitted, { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }) else {
+            guard scores.done(applied: applied, emitted: feed.emitted, { feed.settled(channels, quiet: snapshotWait) }) else {
                 return false
             }
             let (odds, at) = asked.withLockedValue { asked in
@@ -150,7 +153,7 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
                 return (odds, asked!.at)
             }
             // Each match's odds snapshot, or its channel quiet for as long as the scores' may be; not past `oddsWait`.
-            return prices.done(applied: applied, emitted: feed.emitted) { feed.settled(odds, quiet: SportsAPIProClient.snapshotWait) }
+            return prices.done(applied: applied, emitted: feed.emitted) { feed.settled(odds, quiet: snapshotWait) }
                 || Date().timeIntervalSince(at) > wait
         }
         if let (odds, of, _) = asked.withLockedValue({ $0 }) {
@@ -158,7 +161,7 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
                 transport.logger.warning("SportsAPIPro v2: odds asked for the first \(odds.count) of \(of) live matches (each match's odds is a channel of its own)")
             }
             // Settled channels include refused ones: what is not settled now was not answered in time.
-            let unanswered = odds.filter { !feed.settled([$0], quiet: SportsAPIProClient.snapshotWait) }.count
+            let unanswered = odds.filter { !feed.settled([$0], quiet: snapshotWait) }.count
             let refused = feed.refusedChannels.intersection(odds.map(\.name)).count
             if let refusedByPlan {
                 transport.logger.warning("SportsAPIPro v2 refused the odds channels (\(ProviderText.excerpt(refusedByPlan))): the table shows scores without odds")
@@ -195,13 +198,13 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
         for p in parts where !list.contains(p) { list.append(p) }
         let channels = list
         let feed = try self.feed(sport: nil, channels: channels)
-        let answered = Settling()
+        let answered = Settling(), snapshotWait = snapshotWait
         // A match that has ended is still the match asked about.
         var admitting = LiveStore()
         admitting.admitsEnded = true
         let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "answer from SportsAPIPro for match \(id)",
                                       into: admitting) { _, applied in
-            answered.done(applied: applied, emitted: feed.emitted) { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }
+            answered.done(applied: applied, emitted: feed.emitted) { feed.settled(channels, quiet: snapshotWait) }
         }
         guard let event = store.currentEvents(provider: .sportsapi).first(where: { $0.id == id }) else {
             throw OddsError.notFound("SportsAPIPro has no match '\(id)'.")
@@ -215,6 +218,8 @@ public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
     // @unchecked: immutable once the first query runs (`answerTimeout` is set before, if at all).
     /// As `SportsAPIProClient.answerTimeout`.
     public var answerTimeout = SportsAPIProClient.defaultAnswerTimeout
+    /// As `SportsAPIProClient.snapshotWait`.
+    public var snapshotWait = SportsAPIProClient.defaultSnapshotWait
     public let id = ProviderID.sportsapiV1
     /// Documented, with the sport in the host.
     public static let defaultWebSocketURL = "wss://v1.{sport}.sportsapipro.com/ws"
@@ -274,9 +279,9 @@ public final class SportsAPIProV1Client: OddsProvider, @unchecked Sendable {
     public func liveEvents(sport: String?) async throws -> [Event] {
         let (host, channels) = try SportsAPIProV1Client.channels(sport)
         let feed = SportsAPIProV1Feed(settings: settings, hostSport: host, channels: channels)
-        let answered = Settling()
+        let answered = Settling(), snapshotWait = snapshotWait
         let store = try await collect([feed], transport: transport, timeout: answerTimeout, what: "scores from SportsAPIPro v1") { _, applied in
-            answered.done(applied: applied, emitted: feed.emitted) { feed.settled(channels, quiet: SportsAPIProClient.snapshotWait) }
+            answered.done(applied: applied, emitted: feed.emitted) { feed.settled(channels, quiet: snapshotWait) }
         }
         let slugs = channels == ["live"] ? nil : Set(channels.map(SportsAPIProSports.slug))
         return store.currentEvents(provider: .sportsapiV1).filter { e in

@@ -16,12 +16,14 @@ struct SportsAPIProSocketTests {
     static func v2(_ sim: Simulator, _ transport: Transport, key: String = testKey, options: [String: String] = [:]) -> SportsAPIProClient {
         let client = SportsAPIProClient(settings: settings(sim, .sportsapi, key: key, options: options), transport: transport)
         client.answerTimeout = 45
+        client.snapshotWait = 6
         return client
     }
 
     static func v1(_ sim: Simulator, _ transport: Transport, key: String = testKey, options: [String: String] = [:]) -> SportsAPIProV1Client {
         let client = SportsAPIProV1Client(settings: settings(sim, .sportsapiV1, key: key, options: options), transport: transport)
         client.answerTimeout = 45
+        client.snapshotWait = 6
         return client
     }
 
@@ -103,7 +105,7 @@ struct SportsAPIProSocketTests {
             refused.oddsWait = 60
             let started = Date()
             let some = try await refused.liveEvents(sport: "soccer")
-            #expect(Date().timeIntervalSince(started) < SportsAPIProClient.snapshotWait + 10)
+            #expect(Date().timeIntervalSince(started) < refused.snapshotWait + 10)
             #expect(some.count == scores.count && some.allSatisfy(\.markets.isEmpty))
             // No answer at all: the table comes after oddsWait, with the scores.
             await sim.refuseSportsAPIOdds("")
