@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "OddsStore", dependencies: ["OddsModel"]),
         // A memory of every change: the writer, the reader, one backend protocol, its SQLite and PostgreSQL backends.
         .target(name: "OddsHistory", dependencies: [
-            "OddsModel", "OddsStore",
+            "OddsModel", "OddsStore", "OddsFusion",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -145,7 +145,7 @@ extension HistoryCommand {
         @OptionGroup var since: SinceOption
         @Option(name: .customLong("provider"), help: ArgumentHelp("Only this provider's rows.", valueName: "provider"))
         var provider: String?
-        @Option(name: .long, help: "Only this market (its name or id, any case).")
+        @Option(name: .long, help: "Only this market: its name, id or meaning (result, total:2.5, btts), any case; the same market of every source comes with it.")
         var market: String?
         @Flag(name: .long, help: "Sparklines in ASCII instead of Unicode blocks.")
         var ascii = false
@@ -183,16 +183,17 @@ extension HistoryCommand {
             discussion: """
                 One line per book (--book B: that book; --book best: the best price across books), price up the side, \
                 time along the bottom (UTC), goals (G), red cards (R), penalties (P) and VAR decisions (V) marked where \
-                they happened. The market defaults to the main one, the selection to its first. Braille dots on a UTF-8 \
-                terminal, * cells with --ascii. Example: odds history chart Arsenal --selection Arsenal --book best --svg line.svg
+                they happened. Markets are read by meaning across sources and books (one provider's Fulltime Result is \
+                another's Moneyline): the market defaults to the match result, the selection to the home side. Braille \
+                dots on a UTF-8 terminal, * cells with --ascii. Example: odds history chart Arsenal --selection Arsenal --book best --svg line.svg
                 """)
         @Argument(help: "The match: an id or a team.")
         var match: String
         @OptionGroup var source: HistorySource
         @OptionGroup var since: SinceOption
-        @Option(name: .long, help: "The market (its name or id, any case; default: the main market).")
+        @Option(name: .long, help: "The market: its name, id or meaning (result, total:2.5, btts), any case (default: the match result).")
         var market: String?
-        @Option(name: .long, help: "The selection (its name or id, any case; default: the market's first).")
+        @Option(name: .long, help: "The selection: its name, id or meaning (home, draw, away, over, under), any case (default: the first).")
         var selection: String?
         @Option(name: .long, help: ArgumentHelp("Write the chart as a standalone SVG file instead.", valueName: "file"))
         var svg: String?
@@ -215,7 +216,7 @@ extension HistoryCommand {
                 let timeline = try history.timeline(of: found.sources, filter: TimelineFilter(since: since.date))
                 let book = common.book.first
                 let best = book?.lowercased() == "best"
-                guard var chart = PriceChart.make(timeline, market: market, selection: selection, book: best ? nil : book, best: best,
+                guard var chart = PriceChart.make(timeline, sources: found.sources, market: market, selection: selection, book: best ? nil : book, best: best,
                                                   title: found.sources[0].title) else {
                     throw OddsError.notFound("The history has no price of that selection for '\(match)' (see odds history show).")
                 }

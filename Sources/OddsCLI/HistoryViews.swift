@@ -83,7 +83,8 @@ enum HistoryViews {
         var out = o.banner
         for s in sources {
             let facts = "\(s.title) — \(s.key.provider.displayName) \(s.key.eventID), \(s.sport)\(s.league.map { ", " + $0 } ?? "")"
-            out += TerminalText.safe(facts) + "; kept \(time(s.firstSeen)) to \(time(s.lastSeen))\n"
+            out += s.key.provider.tag.padding(toLength: 4, withPad: " ", startingAt: 0) + TerminalText.safe(facts)
+                + "; kept \(time(s.firstSeen)) to \(time(s.lastSeen))\n"
         }
         let lines = summary.lines
         if lines.isEmpty { out += "No price was kept for this match\(summary.recent.scores.isEmpty ? "" : " (score changes below)").\n" }
@@ -113,14 +114,42 @@ enum HistoryViews {
                 out += "  \(time(a.incident.at).dropFirst(11).prefix(12))  " + TerminalText.safe("\(what):  " + moves.joined(separator: "  ")) + "\n"
             }
         }
-        let records = timelineRecords(summary.recent, o.oddsFormat, last: all ? nil : recentRows)
+        var rows = timelineOrder(summary.recent)
+        if !all, rows.count > recentRows { rows.removeFirst(rows.count - recentRows) }
         let total = summary.rows
-        out += total > records.count ? "\nTimeline, the latest \(records.count) of \(total) rows (--all for every row; --json, --csv for scripts):\n" : "\nTimeline:\n"
+        out += total > rows.count ? "\nTimeline, the latest \(rows.count) of \(total) rows (--all for every row; --json, --csv for scripts):\n" : "\nTimeline:\n"
         var plain = o
         plain.demo = false
-        out += RecordReporter.render(columns: timelineColumns, records: records, format: .table, options: plain)
+        out += RecordReporter.render(columns: terminalColumns, records: rows.map { terminalRecord($0, o) }, format: .table, options: plain)
         rt.io.out(out)
     }
+
+    /// A terminal's timeline: the time of day (the sources above give the days), the source by its tag (the sources
+    /// above give its id), and what a person reads; the provider's text, exact odds and times are for scripts.
+    static let terminalColumns: [Tabular.Column] = [
+        .init("TIME"), .init("SRC"), .init("TYPE"), .init("BOOK"), .init("MARKET", shrinkable: true), .init("LINE"),
+        .init("SELECTION", shrinkable: true), .init("PRICE", rightAligned: true), .init("DETAIL", shrinkable: true),
+    ]
+
+    static func terminalRecord(_ row: Row, _ o: RenderOptions) -> [(String, JSONOutput)] {
+        func head(_ at: Date, _ source: SourceKey, _ type: String) -> [(String, JSONOutput)] {
+            [("time", .string(String(time(at).dropFirst(11).prefix(12)))), ("src", .string(source.provider.tag)), ("type", .string(type))]
+        }
+        switch row {
+        case .price(let p):
+            let book = p.book.isEmpty ? (p.source.provider.singleBook ?? "-") : p.book
+            return head(p.at, p.source, "price") + [
+                ("book", .string(o.bookText(book))), ("market", .string(p.marketName)), ("line", .string(p.line)),
+                ("selection", .string(p.selectionName)), ("price", .string(priceText(p, o.oddsFormat))), ("detail", .string("")),
+            ]
+        case .score(let x):
+            return head(x.at, x.source, "score") + blank + [("detail", record(row, o.oddsFormat).first { $0.0 == "detail" }!.1)]
+        case .incident(let x):
+            return head(x.at, x.source, "incident") + blank + [("detail", record(row, o.oddsFormat).first { $0.0 == "detail" }!.1)]
+        }
+    }
+
+    private static let blank: [(String, JSONOutput)] = ["book", "market", "line", "selection", "price"].map { ($0, .string("")) }
 
     static let timelineColumns: [Tabular.Column] = [
         .init("TIME"), .init("TYPE"), .init("PROVIDER"), .init("EVENT"), .init("BOOK"), .init("MARKET", shrinkable: true), .init("LINE"),

@@ -45,7 +45,7 @@ public struct MatchQuery: Sendable {
 /// What part of a timeline `history show` asks for.
 public struct TimelineFilter: Sendable {
     public var since: Date?
-    /// A market's id or name, any case.
+    /// A market's id or name, any case, with the markets of the same meaning in every source (`MarketMeanings`).
     public var market: String?
     /// A book's key, any case.
     public var book: String?

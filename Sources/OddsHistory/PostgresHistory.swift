@@ -815,22 +815,25 @@ final class PostgresHistory: HistoryBackend {
             WHERE source_id = ANY($1::bigint[])
             """
         var values: [PostgresValue] = [.ints(Array(byID.keys))]
-        if let market = filter.market {
-            values.append(.text(market))
-            sql += " AND (lower(market_id) = lower($\(values.count)) OR lower(market_name) = lower($\(values.count)))"
-        }
         if let book = filter.book {
             values.append(.text(book))
             sql += " AND lower(book) = lower($\(values.count))"
         }
-        var selections: [Int64: StoredSelection] = [:]
-        var first = Int64.max, last = Int64.min, unknown = false
+        var all: [StoredSelection] = []
+        var spans: [Int64: (first: Int64?, last: Int64?)] = [:]
         for r in try run(sql, values) {
             guard let source = byID[try r.int(1)] else { continue }
             let id = try r.int(0)
-            selections[id] = StoredSelection(rowID: id, source: source, book: try r.text(2), marketID: try r.text(3), marketName: try r.text(4),
-                                             line: try r.text(5), selectionID: try r.text(6), selectionName: try r.text(7))
-            switch (try r.optionalInt(8), try r.optionalInt(9)) {
+            all.append(StoredSelection(rowID: id, source: source, book: try r.text(2), marketID: try r.text(3), marketName: try r.text(4),
+                                       line: try r.text(5), selectionID: try r.text(6), selectionName: try r.text(7)))
+            spans[id] = (try r.optionalInt(8), try r.optionalInt(9))
+        }
+        // The market is matched by meaning too, which SQL cannot tell.
+        var selections: [Int64: StoredSelection] = [:]
+        var first = Int64.max, last = Int64.min, unknown = false
+        for s in filter.narrow(all, sources: sources) {
+            selections[s.rowID] = s
+            switch spans[s.rowID] ?? (nil, nil) {
             case let (f?, l?): first = min(first, f); last = max(last, l)
             case (nil, _?): unknown = true
             default: break

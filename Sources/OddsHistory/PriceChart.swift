@@ -1,4 +1,5 @@
 import Foundation
+import OddsFusion
 import OddsModel
 
 /// One selection's prices over a match, ready to draw: a line per book (or the best price across books), and the
@@ -31,23 +32,54 @@ public struct PriceChart: Sendable, Equatable {
     public var low: Rational
     public var high: Rational
 
-    /// The chart of `selection` (its name or id, any case; nil: the market's first) in `market` (nil: the main
-    /// market), one line per book or, with `best`, the best price across books. Nil when nothing is priced.
-    public static func make(_ t: Timeline, market: String?, selection: String?, book: String?, best: Bool, title: String) -> PriceChart? {
-        let marketPrices: [StoredPrice]
-        if let market {
-            let m = market.lowercased()
-            marketPrices = t.prices.filter { $0.marketID.lowercased() == m || $0.marketName.lowercased() == m }
-        } else if let main = HistoryReport.mainMarket(t) {
-            marketPrices = t.prices.filter { $0.marketID == main.marketID }
-        } else {
-            marketPrices = []
+    /// The chart of `selection` (its name or id, or its meaning: "home", "draw", "over"; any case; nil: the market's
+    /// first) in `market` (nil: the match result, else the main market), one line per book or, with `best`, the best
+    /// price across books. Markets and selections are read by meaning (`MarketMeanings`): the match result of every
+    /// source of `sources` is one market. Nil when nothing is priced.
+    public static func make(_ t: Timeline, sources: [StoredSource], market: String?, selection: String?, book: String?, best: Bool,
+                            title: String) -> PriceChart? {
+        // Each selection read once: a history's rows of one selection share its object, so prices are then kept by that.
+        var refs: [ObjectIdentifier: SelectionRef] = [:]
+        var stored: [SelectionRef: StoredSelection] = [:]
+        for p in t.prices where refs[ObjectIdentifier(p.selection)] == nil {
+            let ref = p.selection.ref
+            refs[ObjectIdentifier(p.selection)] = ref
+            if stored[ref] == nil { stored[ref] = p.selection }
         }
+        func pricesOf(_ kept: [StoredSelection]) -> [StoredPrice] {
+            let wanted = Set(kept.map(\.ref))
+            let objects = Set(refs.filter { wanted.contains($0.value) }.keys)
+            return t.prices.filter { objects.contains(ObjectIdentifier($0.selection)) }
+        }
+        let selections = Array(stored.values)
+        let meanings = MarketMeanings(selections, sources: sources)
+        let inMarket: [StoredSelection]
+        if let market {
+            inMarket = meanings.narrow(selections, market: market)
+        } else if selections.contains(where: { meanings[$0]?.market == FusedMatch.resultMarketID }) {
+            inMarket = selections.filter { meanings[$0]?.market == FusedMatch.resultMarketID }
+        } else if let main = HistoryReport.mainMarket(t) {
+            inMarket = selections.filter { $0.marketID == main.marketID }
+        } else {
+            inMarket = []
+        }
+        let marketPrices = pricesOf(inMarket)
         guard let first = marketPrices.first else { return nil }
         let wanted = selection?.lowercased()
-        let line = marketPrices.first { wanted == nil || $0.selectionName.lowercased() == wanted || $0.selectionID.lowercased() == wanted }
-        guard let chosen = line ?? (wanted == nil ? first : nil) else { return nil }
-        var prices = marketPrices.filter { $0.selectionID == chosen.selectionID && $0.line == chosen.line }
+        // Unnamed, the first outcome (home, over, yes) where the market has one, else the first selection priced.
+        let named = inMarket.filter { s in
+            guard let wanted else { return ["home", "over", "yes"].contains(meanings[s]?.selection ?? "") }
+            return s.selectionName.lowercased() == wanted || s.selectionID.lowercased() == wanted || meanings[s]?.selection == wanted
+        }
+        let namedRefs = Set(named.map(\.ref))
+        guard let chosen = marketPrices.first(where: { namedRefs.contains($0.selection.ref) }) ?? (wanted == nil ? first : nil) else { return nil }
+        // The chosen selection in every source and book: by meaning where it has one, else by its own id and line.
+        var prices: [StoredPrice]
+        if let meaning = meanings[chosen.selection] {
+            prices = pricesOf(inMarket.filter { meanings[$0].map { $0.market == meaning.market && $0.selection == meaning.selection } == true })
+        } else {
+            prices = pricesOf(inMarket.filter { $0.selectionID == chosen.selectionID && $0.line == chosen.line && $0.marketID == chosen.marketID })
+        }
         if let book { prices = prices.filter { $0.book.lowercased() == book.lowercased() } }
         guard !prices.isEmpty else { return nil }
 
@@ -63,14 +95,22 @@ public struct PriceChart: Sendable, Equatable {
             }
             series = [Series(name: "best", points: points)]
         } else {
+            // A line a book of a provider: one book through two providers is two lines, named apart.
             var order: [String] = []
-            var byBook: [String: [(at: Date, odds: Rational)]] = [:]
+            var byBook: [String: (name: String, points: [(at: Date, odds: Rational)])] = [:]
             for p in prices {
                 let name = p.book.isEmpty ? p.source.provider.rawValue : p.book
-                if byBook[name] == nil { order.append(name); byBook[name] = [] }
-                if let o = p.odds, !p.suspended { byBook[name]!.append((p.at, o)) }
+                let key = p.source.provider.rawValue + "|" + name
+                if byBook[key] == nil { order.append(key); byBook[key] = (name, []) }
+                if let o = p.odds, !p.suspended { byBook[key]!.points.append((p.at, o)) }
             }
-            series = order.compactMap { name in byBook[name]!.isEmpty ? nil : Series(name: name, points: byBook[name]!) }
+            let names = order.map { byBook[$0]!.name }
+            series = order.compactMap { key in
+                let (name, points) = byBook[key]!
+                guard !points.isEmpty else { return nil }
+                let provider = String(key.prefix { $0 != "|" })
+                return Series(name: names.filter { $0 == name }.count > 1 ? "\(name) (\(provider))" : name, points: points)
+            }
         }
         let all = series.flatMap { $0.points }
         guard let low = all.map(\.odds).min(), let high = all.map(\.odds).max() else { return nil }
@@ -80,7 +120,10 @@ public struct PriceChart: Sendable, Equatable {
             return Mark(at: s.at, symbol: symbol, label: i.headline)
         }
         let times = all.map(\.at) + marks.map(\.at)
-        let name = "\(title) · \(chosen.marketName)\(chosen.line.isEmpty ? "" : " " + chosen.line) · \(chosen.selectionName)"
+        // Several sources' names for one market: the name of its meaning (which names its line).
+        let shared = meanings[chosen.selection].flatMap { m in Set(prices.map(\.marketName)).count > 1 ? m.marketName : nil }
+        let marketName = shared ?? chosen.marketName + (chosen.line.isEmpty ? "" : " " + chosen.line)
+        let name = "\(title) · \(marketName) · \(chosen.selectionName)"
         return PriceChart(title: name, series: series, marks: marks, from: times.min()!, to: max(times.max()!, times.min()!.addingTimeInterval(1)),
                           low: low, high: high)
     }

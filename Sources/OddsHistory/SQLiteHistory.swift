@@ -452,17 +452,14 @@ final class SQLiteHistory: HistoryBackend {
             sql += " AND lower(book) = lower(?)"
             arguments += [book]
         }
-        if let market = filter.market {
-            sql += " AND (lower(market_id) = lower(?) OR lower(market_name) = lower(?))"
-            arguments += [market, market]
-        }
-        var selections: [Int64: StoredSelection] = [:]
+        var all: [StoredSelection] = []
         for r in try Row.fetchAll(db, sql: sql, arguments: arguments) {
             guard let source = byID[r[1]] else { continue }
-            selections[r[0]] = StoredSelection(rowID: r[0], source: source, book: r[2], marketID: r[3], marketName: r[4], line: r[5],
-                                               selectionID: r[6], selectionName: r[7])
+            all.append(StoredSelection(rowID: r[0], source: source, book: r[2], marketID: r[3], marketName: r[4], line: r[5],
+                                       selectionID: r[6], selectionName: r[7]))
         }
-        return selections
+        // The market is matched by meaning too, which SQL cannot tell.
+        return Dictionary(filter.narrow(all, sources: sources).map { ($0.rowID, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     private func scores(of sources: [StoredSource], since: Int64, _ db: Database) throws -> [StoredScore] {

@@ -195,6 +195,22 @@ struct HistoryCLITests {
         let show = try await CLI.run(["history", "show", fused, "--history", db, "--json"])
         #expect(show.status == 0, "\(show.stderr)")
         #expect(!(try Self.json(show.stdout)).isEmpty)
+        // A match priced by several providers: its match result is one market across them, whatever each calls it.
+        var priced: [String: Set<String>] = [:]
+        for m in list where (m["priceChanges"] as? Int ?? 0) > 0 {
+            if let key = m["match"] as? String, let provider = m["provider"] as? String { priced[key, default: []].insert(provider) }
+        }
+        if let (match, providers) = priced.first(where: { $0.value.count >= 2 }) {
+            let result = try Self.json(try await CLI.run(["history", "show", match, "--history", db, "--market", "result", "--json"]).stdout)
+            let names = Set(result.compactMap { $0["market"] as? String })
+            #expect(Set(result.compactMap { $0["provider"] as? String }).count >= 2 && names.count >= 2, "\(providers): \(names)")
+            let chart = try await CLI.run(["history", "chart", match, "--history", db], env: CLI.environment(["COLUMNS": "160"]))
+            #expect(chart.status == 0 && chart.stdout.contains("Match result"), "\(chart.stdout)\(chart.stderr)")
+            let legend = chart.stdout.split(separator: "\n").last ?? ""
+            #expect(legend.components(separatedBy: "━━").count >= 3, "a line for each of two books at least: \(legend)")
+        } else {
+            Issue.record("no match priced by two providers: \(priced)")
+        }
     }
 
     @Test("watch --history keeps the watched match: its incidents and scores")

@@ -354,6 +354,70 @@ extension HistoryBackendTests {
     }
 }
 
+extension HistoryBackendTests {
+    /// One match from TickOdds and from a BoltOdds book, which names its markets and teams its own way.
+    static func twoSources() -> [FeedMessage] {
+        var tick = event(prices: ["2.10", "3.40", "3.60"])
+        tick.markets.append(Market(id: "total_goals:full_game", name: "Over/Under 2.5 Goals", book: "tickodds", selections: [
+            Selection(id: "over", name: "Over 2.5", line: "2.5", price: price("1.90")),
+            Selection(id: "under", name: "Under 2.5", line: "2.5", price: price("1.95")),
+        ]))
+        func total(_ line: String, _ over: String, _ under: String) -> [Selection] {
+            [Selection(id: "o\(line)", name: "Over", line: line, price: price(over)), Selection(id: "u\(line)", name: "Under", line: line, price: price(under))]
+        }
+        let bolt = Event(provider: .boltodds, id: "Arsenal FC vs Chelsea FC, 2027-01-15, 08", sport: "soccer", league: "EPL",
+                         home: "Arsenal FC", away: "Chelsea FC", status: .live, markets: [
+                             Market(id: "moneyline", name: "Moneyline", book: "draftkings", selections: [
+                                 Selection(id: "ml-a", name: "Arsenal FC", price: price("2.15")),
+                                 Selection(id: "ml-d", name: "Draw", price: price("3.30")),
+                                 Selection(id: "ml-c", name: "Chelsea FC", price: price("3.50")),
+                             ]),
+                             Market(id: "total_goals", name: "Total Goals", book: "draftkings", selections: total("1.5", "1.30", "3.40") + total("2.5", "1.85", "2.00")),
+                         ])
+        return [message(tick, at: 0), FeedMessage(provider: .boltodds, receivedAt: t0.addingTimeInterval(1), update: .upsert(bolt))]
+    }
+
+    @Test("A market asked for by its name, id or meaning brings the same market of every source and book",
+          arguments: HistoryHarness.Kind.allCases)
+    func marketByMeaning(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        _ = try h.write(Self.twoSources())
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            #expect(sources.count == 2)
+            func kept(_ market: String) throws -> [String] {
+                let t = try history.timeline(of: sources, filter: TimelineFilter(market: market))
+                let s = try history.summary(of: sources, filter: TimelineFilter(market: market), recent: Int.max)
+                #expect(s.lines == HistoryReport.lines(t), "\(market)")
+                return t.prices.map { "\($0.book) \($0.selectionName)\($0.line.isEmpty ? "" : " " + $0.line)" }.sorted()
+            }
+            let result = ["draftkings Arsenal FC", "draftkings Chelsea FC", "draftkings Draw", "tickodds Arsenal", "tickodds Chelsea", "tickodds Draw"]
+            #expect(try kept("FULLTIME RESULT") == result)
+            #expect(try kept("moneyline") == result)
+            #expect(try kept("Match result") == result)
+            // One line of a market of several: the other line is not the same market.
+            let two = try kept("over/under 2.5 goals")
+            #expect(two == ["draftkings Over 2.5", "draftkings Under 2.5", "tickodds Over 2.5 2.5", "tickodds Under 2.5 2.5"], "\(two)")
+            #expect(try kept("Total Goals").count == 6)
+            #expect(try kept("no such market").isEmpty)
+
+            // The chart: the match result of both, home unless named, a line a book.
+            let t = try history.timeline(of: sources, filter: TimelineFilter())
+            let home = try #require(PriceChart.make(t, sources: sources, market: nil, selection: nil, book: nil, best: false, title: "Arsenal v Chelsea"))
+            #expect(home.series.map(\.name) == ["tickodds", "draftkings"] && home.title == "Arsenal v Chelsea · Match result · Arsenal", "\(home.title)")
+            #expect(home.low == Rational(21, 10)! && home.high == Rational(43, 20)!)
+            let draw = try #require(PriceChart.make(t, sources: sources, market: "Fulltime Result", selection: "draw", book: nil, best: true, title: "x"))
+            #expect(draw.series.first?.points.map(\.odds) == [Rational(17, 5)!])
+            let under = try #require(PriceChart.make(t, sources: sources, market: "total:2.5", selection: "Under 2.5", book: nil, best: false, title: "x"))
+            #expect(under.series.map(\.name) == ["tickodds", "draftkings"] && under.high == Rational(2, 1)!)
+            // Without the sources' teams, each source's market is its own.
+            let alone = try #require(PriceChart.make(t, sources: [], market: nil, selection: nil, book: nil, best: false, title: "x"))
+            #expect(alone.series.count == 1)
+        }
+    }
+}
+
 @Suite("History reports", .heavyLane)
 struct HistoryReportTests {
     @Test("Open, high, low, last and close (the last price before kick-off); prices around a goal")
@@ -413,13 +477,13 @@ struct HistoryReportTests {
         var t = Timeline()
         t.prices = [p(0, "draftkings", "2.00"), p(0, "fanduel", "2.10"), p(60, "draftkings", "2.40"), p(120, "fanduel", "1.50")]
         t.incidents = [StoredIncident(at: t0.addingTimeInterval(100), source: key, incident: Incident(kind: .goal, minute: 30, team: .away, player: "Palmer", detail: "Goal"))]
-        let books = try #require(PriceChart.make(t, market: nil, selection: nil, book: nil, best: false, title: "Arsenal v Chelsea"))
+        let books = try #require(PriceChart.make(t, sources: [], market: nil, selection: nil, book: nil, best: false, title: "Arsenal v Chelsea"))
         #expect(books.series.map(\.name) == ["draftkings", "fanduel"])
         #expect(books.low == Rational(3, 2)! && books.high == Rational(12, 5)!)
         #expect(books.marks.map(\.symbol) == ["G"])
-        let best = try #require(PriceChart.make(t, market: "Moneyline", selection: "home", book: nil, best: true, title: "x"))
+        let best = try #require(PriceChart.make(t, sources: [], market: "Moneyline", selection: "home", book: nil, best: true, title: "x"))
         #expect(best.series.first?.points.map(\.odds) == [Rational(2, 1)!, Rational(21, 10)!, Rational(12, 5)!])
-        #expect(PriceChart.make(t, market: nil, selection: "nobody", book: nil, best: false, title: "x") == nil)
+        #expect(PriceChart.make(t, sources: [], market: nil, selection: "nobody", book: nil, best: false, title: "x") == nil)
         let lines = ChartDrawing.terminal(books, width: 60, height: 8, unicode: true, colour: false) { Price(decimalOdds: $0)!.formatted(.decimal) }
         #expect(lines[1].hasPrefix("2.40 ┤") && lines[8].hasPrefix("1.50 ┤"), "\(lines)")
         #expect(lines.contains { $0.contains("G") } && lines.last?.contains("G 30' Goal Palmer") == true)
@@ -432,7 +496,7 @@ struct HistoryReportTests {
         // Many books: a dozen lines in the terminal are a dozen colours; in the SVG no two lines of 30 are drawn alike.
         var many = Timeline()
         many.prices = (0..<30).map { p(Double($0), "book\($0)", "2.\($0 + 10)") }
-        let all = try #require(PriceChart.make(many, market: nil, selection: nil, book: nil, best: false, title: "x"))
+        let all = try #require(PriceChart.make(many, sources: [], market: nil, selection: nil, book: nil, best: false, title: "x"))
         #expect(all.series.count == 30)
         let legend = try #require(ChartDrawing.terminal(all, width: 80, height: 8, unicode: true, colour: true) { Price(decimalOdds: $0)!.formatted(.decimal) }.last)
         let swatches = legend.components(separatedBy: "━━").dropLast().map { $0.components(separatedBy: "\u{1B}[").last ?? "" }
