@@ -31,6 +31,15 @@ struct HistorySource: ParsableArguments {
         return try History.open(HistoryLocation.parse(text, environment: rt.io.environment), writing: false)
     }
 
+    /// The provider a `--provider` of a history command names; a usage error (exit 64) naming them all when none.
+    static func provider(_ typed: String) throws -> ProviderID {
+        guard let id = ProviderID.declared(typed.lowercased()) else {
+            let known = ProviderRegistry.ids.map(\.rawValue).joined(separator: ", ")
+            throw OddsError.usage("There is no provider '\(typed)': the providers are \(known).")
+        }
+        return id
+    }
+
     /// The stored match `typed` names (an id or a team); exit 5 when there is none.
     static func find(_ typed: String, in history: any HistoryBackend) throws -> StoredMatchFinder.Found {
         guard let found = try StoredMatchFinder.lookup(typed, in: history) else {
@@ -114,13 +123,7 @@ extension HistoryCommand {
             try await withRuntime(common) { rt in
                 let history = try source.open(rt)
                 defer { history.close() }
-                let providerID = try provider.map { p -> ProviderID in
-                    guard let id = ProviderID.declared(p.lowercased()) else {
-                        let known = ProviderRegistry.ids.map(\.rawValue).joined(separator: ", ")
-                        throw OddsError.usage("There is no provider '\(p)': the providers are \(known).")
-                    }
-                    return id
-                }
+                let providerID = try provider.map(HistorySource.provider)
                 var found = try history.matches(MatchQuery(since: since.date, provider: providerID))
                 if let team { found = found.filter(StoredMatchFinder.named(team)) }
                 HistoryViews.matches(found, rt)
@@ -163,7 +166,7 @@ extension HistoryCommand {
                     rt.io.err("'\(match)' also names: \(names)\(found.others.count > 5 ? "; …" : ""). Pass an id to see one of them.")
                 }
                 var sources = found.sources
-                if let provider { sources = sources.filter { $0.key.provider.rawValue == provider.lowercased() } }
+                if let provider = try provider.map(HistorySource.provider) { sources = sources.filter { $0.key.provider == provider } }
                 let filter = TimelineFilter(since: since.date, market: market, book: common.book.first)
                 if rt.outputFormat == .table {
                     // Every selection's line, and the latest rows (or all of them).

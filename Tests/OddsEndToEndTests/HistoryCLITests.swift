@@ -146,6 +146,12 @@ struct HistoryCLITests {
         #expect(missing.status == 9 && missing.stderr.contains("no history"), "\(missing.stderr)")
         let unknown = try await CLI.run(["history", "matches", "--history", db, "--provider", "nope"])
         #expect(unknown.status == 64 && unknown.stderr.contains("the providers are pulsescore"), "\(unknown.stderr)")
+        // show's --provider too: a misspelt provider is an error, not an empty timeline.
+        let id = try #require(try Self.json(try await CLI.run(["history", "matches", "--history", db, "--json"]).stdout).first?["id"] as? String)
+        let misspelt = try await CLI.run(["history", "show", id, "--history", db, "--provider", "tick"])
+        #expect(misspelt.status == 64 && misspelt.stderr.contains("There is no provider 'tick'") && misspelt.stdout.isEmpty, "\(misspelt.stderr)")
+        let spelt = try await CLI.run(["history", "show", id, "--history", db, "--provider", "TickOdds"])
+        #expect(spelt.status == 0 && spelt.stdout.split(separator: "\n").count > 1, "\(spelt.stderr)")
         let since = try await CLI.run(["history", "matches", "--history", db, "--since", "yesterday"])
         #expect(since.status == 64 && since.stderr.contains("--since takes a duration"), "\(since.stderr)")
         let postgres = try await CLI.run(["history", "stats", "--history", "postgres://odds:s3cret-pw@127.0.0.1:1/odds"])
