@@ -61,6 +61,20 @@ extension FusedMatch {
                 .max(by: freshest) {
                 fused.clock = timed.clock; fused.clockStart = timed.clockStart; fused.period = timed.period
             }
+            // A clock only moves on. One sent as a minute is as old as its source's last scoreboard, which other
+            // messages (odds) do not renew: shown as the freshest source's, it would go back. A clock two
+            // minutes or more behind another of the same score and status is shown as the one furthest on.
+            let at = fused.updatedAt ?? .distantPast
+            func minute(_ e: Event) -> Int? {
+                guard !Event.countdownSports.contains(e.sport) else { return nil }
+                if e.status == .live, let start = e.clockStart { return start.minute + max(0, Int(at.timeIntervalSince(start.at) / 60)) + 1 }
+                return e.clock.flatMap(Event.minute(fromClock:))
+            }
+            let ahead = scored.filter { $0.score == fresh.score && $0.scoreText == fresh.scoreText && $0.status == fresh.status }
+                .compactMap { e in minute(e).map { (e, $0) } }.max { $0.1 < $1.1 }
+            if let shown = minute(fused), let ahead, ahead.1 >= shown + 2 {
+                fused.clock = ahead.0.clock; fused.clockStart = ahead.0.clockStart; fused.period = ahead.0.period ?? fused.period
+            }
         }
         var conflicts: [String] = []
         let scores = scored.map { ($0.provider, $0.score.map { "\($0.home)-\($0.away)" } ?? $0.scoreText ?? "") }

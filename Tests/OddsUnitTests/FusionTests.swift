@@ -271,6 +271,27 @@ struct FusionTests {
         fresher.updatedAt = Self.t0.addingTimeInterval(30)
         fresher.clock = "68'"
         #expect(try row([bolt, fresher]).clock == "68'")
+        // A minute sent once goes stale while its source's odds keep it the freshest: the clock furthest on is shown,
+        // never one that goes back; within a minute (one source's 18:25, another's 19'), the freshest's.
+        var stale = tick
+        stale.clock = "16'"
+        stale.period = "1st half"
+        stale.updatedAt = Self.t0.addingTimeInterval(40)
+        var counted = Self.event(.sportsapiV1, "4", "Manchester City", "Brighton", score: Score(home: 1, away: 0), updated: 35)
+        counted.clock = "19'"
+        let ahead = try row([stale, counted])
+        #expect(ahead.clock == "19'" && ahead.period == "1st half", "\(ahead.clock ?? "-") \(ahead.period ?? "-")")
+        var close = stale
+        close.clock = "18:25"
+        #expect(try row([close, counted]).clock == "18:25")
+        // A running clock is read where it has run to; a match whose clock counts down is left to the freshest.
+        var running = Self.event(.sportsapi, "5", "Manchester City", "Brighton", score: Score(home: 1, away: 0), updated: 35)
+        running.clockStart = ClockStart(at: Self.t0.addingTimeInterval(-30 * 60), minute: 0)
+        #expect(try row([stale, running]).clockStart == running.clockStart)
+        var quarter = stale, earlier = counted
+        quarter.sport = "basketball"; earlier.sport = "basketball"
+        quarter.clock = "02:00"; earlier.clock = "09:00"
+        #expect(try row([quarter, earlier]).clock == "02:00")
     }
 
     @Test("A stream's events one at a time: upsert joins or founds, an unchanged event keeps its match, forget leaves it")
