@@ -102,6 +102,8 @@ public struct FusedStore: Sendable {
                 stale.remove(key)
                 converted[key] = nil
             }
+            // A match whose sources all joined another (found to be the same match) has no row any more.
+            for id in fusion.dissolved { note(id, nil) }
         }
         var news: [(row: EventKey, incident: Incident)] = []
         for (id, member) in matches { news += rebuild(id, member: member, sources: sources, at: now) }

@@ -93,6 +93,9 @@ public struct MatchFusion: Sendable {
     private var nextGroup = 0
     /// Near misses of the last `update`, newest decision per event.
     public private(set) var nearMisses: [EventKey: NearMiss] = [:]
+    /// The matches the last `upsert` or `forget` left without a source: the one an event left, and any whose
+    /// sources all moved into another when two were found to be one match (a view drops their rows).
+    public private(set) var dissolved: [String] = []
 
     public init(names: MatchNames = MatchNames()) { self.names = names }
 
@@ -106,7 +109,7 @@ public struct MatchFusion: Sendable {
         for (i, event) in events.enumerated() {
             let key = EventKey(provider: event.provider, id: event.id)
             if let g = assignment[key] {
-                if groups[g]?.members.first(where: { $0.key == key })?.sent == Sent(event) { continue }
+                if let group = groups[g], !needsPlacing(event, in: group) { continue }
                 remove(key)
             }
             pending.append(i)
@@ -121,13 +124,23 @@ public struct MatchFusion: Sendable {
         for i in pending { place(member(events[i])) }
     }
 
-    /// Takes one event as it is now (a stream's upsert): matched only when new, or when its sport, names,
-    /// start or status changed. Returns its fused match's id.
+    /// Whether `event`, held in `group`, is matched again: when its sport, names, start or status changed; and,
+    /// alone in its match, when its score did (a source first seen without the evidence to join, BoltOdds' odds
+    /// before its score, joins once the score comes). A source in a match keeps it through a goal another has not
+    /// yet seen.
+    private func needsPlacing(_ event: Event, in group: Group) -> Bool {
+        guard let member = group.members.first(where: { $0.key.provider == event.provider && $0.key.id == event.id }) else { return true }
+        return member.sent != Sent(event) || group.members.count == 1 && member.score != event.score
+    }
+
+    /// Takes one event as it is now (a stream's upsert): matched only when new, when its sport, names, start or
+    /// status changed, or, alone in its match, when its score did. Returns its fused match's id.
     @discardableResult
     public mutating func upsert(_ event: Event) -> String {
+        dissolved.removeAll(keepingCapacity: true)
         let key = EventKey(provider: event.provider, id: event.id)
         if let g = assignment[key] {
-            if let group = groups[g], group.members.first(where: { $0.key == key })?.sent == Sent(event) { return group.id }
+            if let group = groups[g], !needsPlacing(event, in: group) { return group.id }
             remove(key)
         }
         place(member(event))
@@ -151,6 +164,7 @@ public struct MatchFusion: Sendable {
 
     /// Takes an event that is gone (a stream's remove, a snapshot that no longer has it).
     public mutating func forget(_ key: EventKey) {
+        dissolved.removeAll(keepingCapacity: true)
         remove(key)
         nearMisses[key] = nil
     }
@@ -389,7 +403,7 @@ public struct MatchFusion: Sendable {
             if let best = f.best { scored.append((g, best)) }
         }
         nearMisses[member.key] = nil
-        switch choose(scored) {
+        switch choosing(scored) {
         case .join(let best):
             add(member.joined(with: best.evidence), to: best.group)
             mergeAround(best.group)
@@ -423,6 +437,22 @@ public struct MatchFusion: Sendable {
         case none
     }
 
+    /// `choose`, except that candidates about as close as the best that could be one match with it (no provider in
+    /// common, and every pair of their sources fits at or over `threshold`) are not alternatives to it but more of
+    /// the same match, each provider's source of it having been found alone: the best is joined, and a merge brings
+    /// the others. Two games of one book (the same names an hour apart) still leave a source between them alone.
+    private func choosing(_ scored: [(group: Int, evidence: MatchEvidence)]) -> Choice {
+        let choice = choose(scored)
+        guard case .ambiguous(let best) = choice, let top = groups[best.group]?.members else { return choice }
+        let providers = Set(top.map(\.key.provider))
+        for rival in scored where rival.group != best.group && best.evidence.confidence - rival.evidence.confidence < margin {
+            guard let other = groups[rival.group]?.members, providers.isDisjoint(with: other.map(\.key.provider)) else { return choice }
+            let f = fit(top, other, unrelatedEnds: true)
+            guard f.compatible, let e = f.best, e.confidence >= threshold else { return choice }
+        }
+        return .join(best)
+    }
+
     /// Whether `a` comes before `b`: surer, then older.
     private static func ranks(_ a: (group: Int, evidence: MatchEvidence), above b: (group: Int, evidence: MatchEvidence)) -> Bool {
         a.evidence.confidence > b.evidence.confidence || (a.evidence.confidence == b.evidence.confidence && a.group < b.group)
@@ -453,7 +483,7 @@ public struct MatchFusion: Sendable {
             let f = fit(group.members, other.members, unrelatedEnds: true)
             if f.compatible, let best = f.best { fits.append((c, best)) }
         }
-        guard case .join(let fit) = choose(fits) else { return }
+        guard case .join(let fit) = choosing(fits) else { return }
         let (keep, leave) = fit.group < g ? (fit.group, g) : (g, fit.group)
         let moving = groups[leave]!.members
         for m in moving { remove(m.key) }
@@ -462,6 +492,9 @@ public struct MatchFusion: Sendable {
             add(m.joined(with: m.evidence.reason == "first source" ? evidence : m.evidence), to: keep)
             nearMisses[m.key] = nil
         }
+        // Others as close may be this match too (each provider's source of it found alone): they follow. Each
+        // merge joins a provider at least, so this ends.
+        mergeAround(keep)
     }
 
     /// A fused match's id: "m" and the stable hash of its first source's key.
@@ -482,5 +515,6 @@ public struct MatchFusion: Sendable {
             if index[k]?.isEmpty == true { index[k] = nil }
         }
         groups[g] = group.members.isEmpty ? nil : group
+        if group.members.isEmpty { dissolved.append(group.id) }
     }
 }

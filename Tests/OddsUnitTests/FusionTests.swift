@@ -206,6 +206,83 @@ struct FusionTests {
         #expect(fusion.nearMisses[t]?.evidence.reason.contains("as close to another match") == true)
     }
 
+    @Test("A live view's rows: a match whose sources all joined another (two found to be one) leaves no row behind")
+    func mergedMatchLeavesNoRow() throws {
+        var sources = LiveStore()
+        var view = FusedStore()
+        func apply(_ e: Event) {
+            let m = FeedMessage(provider: e.provider, receivedAt: e.updatedAt ?? Self.t0, update: .upsert(e))
+            sources.apply(m)
+            view.apply(m, sources: sources)
+        }
+        // Bet365's short names and BoltOdds' long ones, in leagues named apart, are two matches until SportsAPIPro,
+        // whose names and league each fits, shows them to be one.
+        var pulse = Self.event(.pulsescore, "1", "Brighton", "Arsenal", start: nil, updated: 1)
+        pulse.league = "Premier League"
+        var bolt = Self.event(.boltodds, "2", "Brighton & Hove Albion", "Arsenal", start: 2, updated: 2)
+        bolt.league = "EPL"
+        var sofa = Self.event(.sportsapi, "3", "Brighton & Hove Albion", "Arsenal FC", start: 0, score: Score(home: 0, away: 0), updated: 3)
+        sofa.league = "Premier League"
+        apply(pulse)
+        apply(bolt)
+        try #require(view.store.events.count == 2, "two matches before: \(view.fusion.matches.map(\.sources))")
+        apply(sofa)
+        let matches = view.fusion.matches
+        try #require(matches.count == 1 && matches[0].sources.count == 3, "\(matches.map { $0.sources.map(\.key) })")
+        #expect(view.store.events.count == 1, "rows: \(view.store.events.keys.map(\.id)), match: \(matches[0].id)")
+        #expect(view.store.events.keys.first?.id == matches[0].id)
+        #expect(view.touchedRows.count == 2, "the merged match rebuilt, the one merged into it removed: \(view.touchedRows)")
+    }
+
+    @Test("A source first seen without the evidence to join (BoltOdds' odds before its score) joins once its score comes")
+    func laterScoreJoins() throws {
+        var fusion = MatchFusion()
+        let t0 = Self.t0
+        var bolt = Self.event(.boltodds, "b", "RC Celta de Vigo", "Real Valladolid", start: 0, updated: 0)
+        bolt.league = "La Liga 2"
+        var sofa = Self.event(.sportsapi, "s", "RC Celta", "Real Valladolid", start: nil, score: Score(home: 1, away: 2), updated: 1)
+        sofa.league = "Segunda División"
+        var v1 = Self.event(.sportsapiV1, "v", "Celta", "Valladolid", start: nil, score: Score(home: 1, away: 2), updated: 2)
+        v1.league = "Segunda División"
+        for e in [bolt, sofa, v1] { fusion.upsert(e) }
+        // SportsAPIPro's sources are one match; BoltOdds, without a score yet and in a league named apart, is alone.
+        try #require(fusion.matches.map { $0.sources.map(\.key.id) } == [["b"], ["s", "v"]])
+        bolt.score = Score(home: 1, away: 2)
+        bolt.updatedAt = t0.addingTimeInterval(3)
+        fusion.upsert(bolt)
+        #expect(fusion.matches.map { Set($0.sources.map(\.key.id)) } == [["b", "s", "v"]], "\(fusion.matches.map { $0.sources.map(\.key.id) })")
+        #expect(fusion.dissolved.count == 1, "BoltOdds' own match: \(fusion.dissolved)")
+        // A source in a match keeps it through a goal the others have not seen yet.
+        var scored = sofa
+        scored.score = Score(home: 2, away: 2)
+        fusion.upsert(scored)
+        #expect(fusion.matches.count == 1 && fusion.dissolved.isEmpty)
+    }
+
+    @Test("Each provider's source of one match found alone, about as close to a newcomer, is more of the match, not a rival")
+    func sourcesFoundAloneAreOneMatch() throws {
+        // The order a live view met them in: Bet365 and BoltOdds each without what would join them, then SportsAPIPro's
+        // two, each about as close to both; then BoltOdds' score.
+        func e(_ p: ProviderID, _ id: String, _ home: String, _ away: String, _ league: String, start: Double?, score: Score?) -> Event {
+            var e = Self.event(p, id, home, away, start: start, score: score, updated: 0)
+            e.league = league
+            return e
+        }
+        var bolt = e(.boltodds, "b", "RC Celta de Vigo", "Real Valladolid", "La Liga 2", start: 1, score: nil)
+        let events = [e(.pulsescore, "p", "Celta Vigo", "Valladolid", "Segunda División", start: nil, score: nil), bolt,
+                      e(.sportsapi, "s", "RC Celta", "Real Valladolid", "Segunda División", start: 0, score: Score(home: 1, away: 2)),
+                      e(.sportsapiV1, "v", "Celta", "Valladolid", "Segunda División", start: 0, score: Score(home: 1, away: 2))]
+        var fusion = MatchFusion()
+        for x in events { fusion.upsert(x) }
+        bolt.score = Score(home: 1, away: 2)
+        fusion.upsert(bolt)
+        #expect(fusion.matches.count == 1 && fusion.matches[0].sources.count == 4, "\(fusion.matches.map { $0.sources.map { "\($0.key.id): \($0.evidence.reason)" } })")
+        // All at once (a one-shot table) they are the same one match.
+        var once = MatchFusion()
+        once.update(events.dropFirst(2) + [events[0], bolt])
+        #expect(once.matches.count == 1, "\(once.matches.map { $0.sources.map(\.key.id) })")
+    }
+
     @Test("A user alias joins what the shipped table does not")
     func userAlias() {
         let events = [Self.event(.pulsescore, "1", "Gunners", "Chelsea"), Self.event(.tickodds, "2", "Arsenal", "Chelsea")]
