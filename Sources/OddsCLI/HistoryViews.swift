@@ -111,7 +111,7 @@ enum HistoryViews {
             for a in around {
                 let what = a.incident.incident.headline
                 let moves = a.selections.map { "\($0.name) \($0.before.map { priceText($0, o.oddsFormat) } ?? "-") → \($0.after.map { priceText($0, o.oddsFormat) } ?? "-")" }
-                out += "  \(time(a.incident.at).dropFirst(11).prefix(12))  " + TerminalText.safe("\(what):  " + moves.joined(separator: "  ")) + "\n"
+                out += "  \(ISODate.timeOfDay(a.incident.at, milliseconds: true))  " + TerminalText.safe("\(what):  " + moves.joined(separator: "  ")) + "\n"
             }
         }
         var rows = timelineOrder(summary.recent)
@@ -133,7 +133,7 @@ enum HistoryViews {
 
     static func terminalRecord(_ row: Row, _ o: RenderOptions) -> [(String, JSONOutput)] {
         func head(_ at: Date, _ source: SourceKey, _ type: String) -> [(String, JSONOutput)] {
-            [("time", .string(String(time(at).dropFirst(11).prefix(12)))), ("src", .string(source.provider.tag)), ("type", .string(type))]
+            [("time", .string(ISODate.timeOfDay(at, milliseconds: true))), ("src", .string(source.provider.tag)), ("type", .string(type))]
         }
         switch row {
         case .price(let p):
@@ -143,9 +143,9 @@ enum HistoryViews {
                 ("selection", .string(p.selectionName)), ("price", .string(priceText(p, o.oddsFormat))), ("detail", .string("")),
             ]
         case .score(let x):
-            return head(x.at, x.source, "score") + blank + [("detail", record(row, o.oddsFormat).first { $0.0 == "detail" }!.1)]
+            return head(x.at, x.source, "score") + blank + [("detail", .string(detail(x)))]
         case .incident(let x):
-            return head(x.at, x.source, "incident") + blank + [("detail", record(row, o.oddsFormat).first { $0.0 == "detail" }!.1)]
+            return head(x.at, x.source, "incident") + blank + [("detail", .string(detail(x)))]
         }
     }
 
@@ -178,11 +178,9 @@ enum HistoryViews {
         }
     }
 
-    /// Every stored row in time order, as records; the latest `last` of them when given.
-    static func timelineRecords(_ t: Timeline, _ format: OddsFormat, last: Int? = nil) -> [[(String, JSONOutput)]] {
-        var rows = timelineOrder(t)
-        if let last, rows.count > last { rows.removeFirst(rows.count - last) }
-        return rows.map { record($0, format) }
+    /// Every stored row in time order, as records.
+    static func timelineRecords(_ t: Timeline, _ format: OddsFormat) -> [[(String, JSONOutput)]] {
+        timelineOrder(t).map { record($0, format) }
     }
 
     /// One row's record: the same keys for every type, null where a type has none.
@@ -196,21 +194,29 @@ enum HistoryViews {
                     ("odds", .optionalString(p.odds.map(\.description))), ("suspended", .bool(p.suspended)), ("detail", .null),
                     ("providerTime", sent(p.providerAt))]
         case .score(let s):
-            let score = s.state.home.flatMap { h in s.state.away.map { "\(h)-\($0)" } } ?? s.state.scoreText
-            let detail = [score, s.state.status, s.state.period, s.state.clock].compactMap { $0 }.joined(separator: " ")
             return [("time", .string(time(s.at))), ("type", .string("score")), ("provider", .string(s.source.provider.rawValue)),
                     ("event", .string(s.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
-                    ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail)),
+                    ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail(s))),
                     ("providerTime", sent(s.providerAt))]
         case .incident(let x):
-            let i = x.incident
-            let detail = [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player, i.assist.map { "(\($0))" }, i.rescinded ? "rescinded" : nil,
-                          i.score.map(\.text)].compactMap { $0 }.joined(separator: " ")
             return [("time", .string(time(x.at))), ("type", .string("incident")), ("provider", .string(x.source.provider.rawValue)),
                     ("event", .string(x.source.eventID)), ("book", .null), ("market", .null), ("line", .null), ("selection", .null),
-                    ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail)),
+                    ("price", .null), ("text", .null), ("odds", .null), ("suspended", .null), ("detail", .string(detail(x))),
                     ("providerTime", sent(x.providerAt))]
         }
+    }
+
+    /// A score change in words: the score, status, period and clock it stored.
+    static func detail(_ s: StoredScore) -> String {
+        let score = s.state.home.flatMap { h in s.state.away.map { "\(h)-\($0)" } } ?? s.state.scoreText
+        return [score, s.state.status, s.state.period, s.state.clock].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// An incident in words: minute, what, who (and the assist), whether rescinded, the score it made.
+    static func detail(_ x: StoredIncident) -> String {
+        let i = x.incident
+        return [i.minuteLabel, i.detail ?? i.kind.rawValue, i.player, i.assist.map { "(\($0))" }, i.rescinded ? "rescinded" : nil,
+                i.score.map(\.text)].compactMap { $0 }.joined(separator: " ")
     }
 
     /// A price row's record written straight to bytes, as `JSONOutput.object(record(.price(p)) + labels)` writes it

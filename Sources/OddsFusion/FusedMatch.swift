@@ -93,6 +93,12 @@ extension FusedMatch {
     /// The id of the fused both-teams-to-score market; totals are `total:<line>` ("total:2.5").
     public static let bothTeamsToScoreID = "btts"
 
+    /// Whether `id` is one a market of one meaning gets across sources (`sourceMarkets`): the match result, a total
+    /// or spread of one line, both teams to score.
+    public static func isByMeaning(_ id: String) -> Bool {
+        id == resultMarketID || id == bothTeamsToScoreID || id.hasPrefix("total:") || id.hasPrefix("spread:")
+    }
+
     /// A source's markets, each naming its provider and book. Markets of one meaning get one id across
     /// sources, so that each selection's best price is the best of every source: the match result
     /// (`result`: home, draw, away), totals per line (`total:2.5`: over, under) and both teams to score

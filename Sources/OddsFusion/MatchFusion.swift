@@ -93,7 +93,7 @@ public struct MatchFusion: Sendable {
     private var nextGroup = 0
     /// Near misses of the last `update`, newest decision per event.
     public private(set) var nearMisses: [EventKey: NearMiss] = [:]
-    /// The matches the last `upsert` or `forget` left without a source: the one an event left, and any whose
+    /// The matches the last `update`, `upsert` or `forget` left without a source: the one an event left, and any whose
     /// sources all moved into another when two were found to be one match (a view drops their rows).
     public private(set) var dissolved: [String] = []
 
@@ -102,6 +102,7 @@ public struct MatchFusion: Sendable {
     /// Takes the current events of every source: events gone leave their matches, new or renamed events
     /// are matched, the rest keep their place without being matched again.
     public mutating func update(_ events: [Event]) {
+        dissolved.removeAll(keepingCapacity: true)
         let current = Set(events.map { EventKey(provider: $0.provider, id: $0.id) })
         for key in Array(assignment.keys) where !current.contains(key) { remove(key) }
         for key in Array(nearMisses.keys) where !current.contains(key) { nearMisses[key] = nil }
@@ -109,7 +110,7 @@ public struct MatchFusion: Sendable {
         for (i, event) in events.enumerated() {
             let key = EventKey(provider: event.provider, id: event.id)
             if let g = assignment[key] {
-                if let group = groups[g], !needsPlacing(event, in: group) { continue }
+                if let group = groups[g], !needsPlacing(event, key, in: group) { continue }
                 remove(key)
             }
             pending.append(i)
@@ -128,8 +129,8 @@ public struct MatchFusion: Sendable {
     /// alone in its match, when its score did (a source first seen without the evidence to join, BoltOdds' odds
     /// before its score, joins once the score comes). A source in a match keeps it through a goal another has not
     /// yet seen.
-    private func needsPlacing(_ event: Event, in group: Group) -> Bool {
-        guard let member = group.members.first(where: { $0.key.provider == event.provider && $0.key.id == event.id }) else { return true }
+    private func needsPlacing(_ event: Event, _ key: EventKey, in group: Group) -> Bool {
+        guard let member = group.members.first(where: { $0.key == key }) else { return true }
         return member.sent != Sent(event) || group.members.count == 1 && member.score != event.score
     }
 
@@ -140,7 +141,7 @@ public struct MatchFusion: Sendable {
         dissolved.removeAll(keepingCapacity: true)
         let key = EventKey(provider: event.provider, id: event.id)
         if let g = assignment[key] {
-            if let group = groups[g], !needsPlacing(event, in: group) { return group.id }
+            if let group = groups[g], !needsPlacing(event, key, in: group) { return group.id }
             remove(key)
         }
         place(member(event))

@@ -44,18 +44,13 @@ public struct MarketMeanings: Sendable {
                               home: source.home, away: source.away, markets: built)
             let main = FusedMatch.mainMarket(of: event)
             for (list, market) in zip(kept, built) {
-                for (m, origins) in FusedMatch.normalizedWithOrigins(market, main: main, event: event) where Self.hasMeaning(m.id) {
+                for (m, origins) in FusedMatch.normalizedWithOrigins(market, main: main, event: event) where FusedMatch.isByMeaning(m.id) {
                     for (j, i) in origins.enumerated() {
                         bySelection[list[i].ref] = Meaning(market: m.id, marketName: m.name, selection: m.selections[j].id)
                     }
                 }
             }
         }
-    }
-
-    /// Whether a fused market id is one of the meanings read here.
-    static func hasMeaning(_ id: String) -> Bool {
-        id == FusedMatch.resultMarketID || id == FusedMatch.bothTeamsToScoreID || id.hasPrefix("total:") || id.hasPrefix("spread:")
     }
 
     public subscript(_ s: StoredSelection) -> Meaning? { bySelection[s.ref] }
@@ -65,17 +60,13 @@ public struct MarketMeanings: Sendable {
     /// every other source and book.
     public func narrow(_ selections: [StoredSelection], market: String) -> [StoredSelection] {
         let m = market.lowercased()
+        func named(_ s: StoredSelection) -> Bool { s.marketID.lowercased() == m || s.marketName.lowercased() == m }
         var meanings: Set<String> = []
         for s in selections {
-            let meaning = self[s]
-            if s.marketID.lowercased() == m || s.marketName.lowercased() == m
-                || meaning.map({ $0.market.lowercased() == m || $0.marketName.lowercased() == m }) == true {
-                if let meaning { meanings.insert(meaning.market) }
-            }
+            guard let meaning = self[s] else { continue }
+            if named(s) || meaning.market.lowercased() == m || meaning.marketName.lowercased() == m { meanings.insert(meaning.market) }
         }
-        return selections.filter { s in
-            s.marketID.lowercased() == m || s.marketName.lowercased() == m || self[s].map { meanings.contains($0.market) } == true
-        }
+        return selections.filter { s in named(s) || self[s].map { meanings.contains($0.market) } == true }
     }
 }
 

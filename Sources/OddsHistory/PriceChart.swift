@@ -72,7 +72,8 @@ public struct PriceChart: Sendable, Equatable {
             return s.selectionName.lowercased() == wanted || s.selectionID.lowercased() == wanted || meanings[s]?.selection == wanted
         }
         let namedRefs = Set(named.map(\.ref))
-        guard let chosen = marketPrices.first(where: { namedRefs.contains($0.selection.ref) }) ?? (wanted == nil ? first : nil) else { return nil }
+        let chosenPrice = marketPrices.first { refs[ObjectIdentifier($0.selection)].map(namedRefs.contains) == true }
+        guard let chosen = chosenPrice ?? (wanted == nil ? first : nil) else { return nil }
         // The chosen selection in every source and book: by meaning where it has one, else by its own id and line.
         var prices: [StoredPrice]
         if let meaning = meanings[chosen.selection] {

@@ -81,7 +81,9 @@ public enum ISODate {
     }
 
     /// The time of day of `d` in UTC, "HH:MM:SS" (its milliseconds cut, as the stream lines show it).
-    public static func timeOfDay(_ d: Date) -> String { String(text(d, milliseconds: true).dropFirst(11).prefix(8)) }
+    public static func timeOfDay(_ d: Date, milliseconds: Bool = false) -> String {
+        String(text(d, milliseconds: true).dropFirst(11).prefix(milliseconds ? 12 : 8))
+    }
 
     /// `date` in UTC as `ISO8601DateFormatter` writes it (`YYYY-MM-DDTHH:MM:SSZ`, the instant taken to
     /// the nearest millisecond first), or with milliseconds as `Date.ISO8601FormatStyle` does

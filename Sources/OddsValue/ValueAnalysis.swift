@@ -21,7 +21,7 @@ public enum ValueAnalysis {
 
     /// Whether `id` (a market by meaning) has selections that cover every result.
     public static func isExhaustive(_ id: String) -> Bool {
-        id == FusedMatch.resultMarketID || id == FusedMatch.bothTeamsToScoreID || id.hasPrefix("total:") || id.hasPrefix("spread:")
+        FusedMatch.isByMeaning(id)
     }
 
     /// Statuses of a match being played (a suspended match is still in play).
