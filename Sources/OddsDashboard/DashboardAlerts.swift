@@ -128,12 +128,8 @@ extension DashboardModel {
             guard !draft.suggestions.isEmpty else { break }
             draft.index = (draft.index + 1) % draft.suggestions.count
             draft.text = draft.suggestions[draft.index]
-        case .backspace:
-            if !draft.text.isEmpty { draft.text.removeLast() }
-        case .character(let c) where !c.isNewline:
-            draft.text.append(c)
         default:
-            break
+            _ = LineEditor.apply(key, to: &draft.text)
         }
         draft.error = nil
         ruleDraft = draft

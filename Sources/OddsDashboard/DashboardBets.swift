@@ -65,12 +65,8 @@ extension DashboardModel {
                                           book: c.book, stake: stake))]
         case .character("\t"):
             draft.index = (draft.index + 1) % draft.cells.count
-        case .backspace:
-            if !draft.stake.isEmpty { draft.stake.removeLast() }
-        case .character(let c) where c.isNumber || c == ".":
-            draft.stake.append(c)
         default:
-            break
+            _ = LineEditor.apply(key, to: &draft.stake) { $0.isASCII && ($0.isNumber || $0 == ".") }
         }
         draft.error = nil
         betDraft = draft

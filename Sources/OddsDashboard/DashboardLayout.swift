@@ -155,7 +155,7 @@ public enum DashboardLayout {
         let y = screen.height - 1
         screen.fill(y: y, attributes: .reverse)
         if model.editingFilter {
-            screen.put(" /\(model.filter)▏  Enter keeps · Esc clears", x: 0, y: y, attributes: .reverse)
+            screen.put(" /\(model.filter)▏  Enter keeps · Esc clears · Ctrl-U erases", x: 0, y: y, attributes: .reverse)
             return
         }
         if let draft = model.betDraft {

@@ -8,6 +8,10 @@ import OddsValue
 /// A key, as the dashboard understands it.
 public enum Key: Hashable, Sendable {
     case up, down, pageUp, pageDown, home, end, enter, escape, backspace
+    /// Ctrl-U: clear the line being typed.
+    case clearLine
+    /// Ctrl-W: delete the word before the cursor.
+    case deleteWord
     case character(Character)
 }
 
@@ -509,9 +513,7 @@ extension DashboardModel {
             switch key {
             case .escape: filter = ""; editingFilter = false
             case .enter: editingFilter = false
-            case .backspace: if !filter.isEmpty { filter.removeLast() }
-            case .character(let c) where !c.isNewline: filter.append(c)
-            default: break
+            default: _ = LineEditor.apply(key, to: &filter)
             }
             // The rows are made again for the new filter, and the selection kept on one, after the key (`update`).
             scroll = 0

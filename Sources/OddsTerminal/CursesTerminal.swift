@@ -141,6 +141,10 @@ public final class CursesTerminal {
         case 10, 13: return .key(.enter)
         case 27: return .key(.escape)
         case 127, 8: return .key(.backspace)
+        case 21: return .key(.clearLine)
+        case 23: return .key(.deleteWord)
+        case 9: return .key(.character("\t"))
+        case 0..<32: return nil
         default:
             guard let scalar = Unicode.Scalar(UInt32(ch)) else { return nil }
             return .key(.character(Character(scalar)))

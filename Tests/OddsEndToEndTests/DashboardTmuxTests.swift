@@ -177,7 +177,13 @@ struct DashboardTmuxTests {
             last = try await session.waitFor("the table still changing without a key press") { Self.table($0) != Self.table(seen) }
         }
 
+        // Ctrl-U clears what was typed and Ctrl-W deletes a word, as in a shell; neither is typed into the filter.
         try await session.keys("/")
+        for c in "Premier" { try await session.keys(String(c)) }
+        try await session.keys("C-u")
+        for c in "Bay Lea" { try await session.keys(String(c)) }
+        try await session.keys("C-w")
+        try await session.keys("C-w")
         for c in "Bayern" { try await session.keys(String(c)) }
         try await session.keys("Enter")
         let filtered = try await session.waitFor("the filter") { $0.contains("filter: Bayern") }

@@ -22,7 +22,11 @@ struct DashboardBetTests {
         // Letters are not a stake; an empty stake is refused with a word in the footer.
         for c in "x1y2.5" { _ = update(&model, .key(.character(c))) }
         #expect(model.betDraft?.stake == "12.5")
-        for _ in 0..<4 { _ = update(&model, .key(.backspace)) }
+        _ = update(&model, .key(.backspace))
+        #expect(model.betDraft?.stake == "12.")
+        for c: Character in ["\u{7F}", "٣", "\u{15}"] { _ = update(&model, .key(.character(c))) }
+        #expect(model.betDraft?.stake == "12.")
+        _ = update(&model, .key(.clearLine))
         #expect(update(&model, .key(.enter)).isEmpty && model.betDraft?.error != nil)
         #expect(DashboardLayout.layout(model).line(39).contains("type a stake"))
         for c in "10" { _ = update(&model, .key(.character(c))) }

@@ -200,6 +200,26 @@ struct DashboardTests {
         #expect(DashboardLayout.layout(model).text.contains("No match"))
     }
 
+    @Test("The filter line edits as a shell's: Ctrl-U clears it, Ctrl-W deletes a word, control characters are not typed")
+    func filterEditing() throws {
+        var model = try DashboardFixture.model()
+        for c in "/premier league" { _ = update(&model, .key(.character(c))) }
+        _ = update(&model, .key(.deleteWord))
+        #expect(model.filter == "premier ")
+        _ = update(&model, .key(.deleteWord))
+        #expect(model.filter == "")
+        _ = update(&model, .key(.deleteWord))
+        #expect(model.filter == "" && model.editingFilter)
+        for c in "zzz" { _ = update(&model, .key(.character(c))) }
+        _ = update(&model, .key(.clearLine))
+        #expect(model.filter == "" && model.editingFilter)
+        for c: Character in ["b", "\u{15}", "\u{1B}", "u", "\u{202E}", "\u{7F}", "n", "d"] { _ = update(&model, .key(.character(c))) }
+        #expect(model.filter == "bund")
+        #expect(DashboardLayout.layout(model).line(model.height - 1).contains("/bund▏"))
+        _ = update(&model, .key(.enter))
+        #expect(model.rows.allSatisfy { model.store.events[$0]?.event.league == "Bundesliga" })
+    }
+
     @Test("Enter opens the detail pane with every market and the incidents; Esc returns")
     func detail() throws {
         var model = try DashboardFixture.model()
