@@ -29,10 +29,39 @@ enum HistoryViews {
              ("priceChanges", .number(String(s.priceChanges))), ("match", .optionalString(s.matchKey))]
         }
         let o = options(rt, demo: sources.contains { $0.demo })
+        if rt.outputFormat == .table {
+            rt.io.out(matchesTable(sources, o, now: Date()))
+            return
+        }
         let columns: [Tabular.Column] = [.init("ID"), .init("PROVIDER"), .init("SPORT"), .init("LEAGUE", shrinkable: true), .init("HOME", shrinkable: true),
                                          .init("AWAY", shrinkable: true), .init("STATUS"), .init("START"), .init("FIRST SEEN"), .init("LAST SEEN"),
                                          .init("CHANGES", rightAligned: true), .init("MATCH")]
         rt.io.out(RecordReporter.render(columns: columns, records: records, format: rt.outputFormat, options: o))
+    }
+
+    /// The matches kept, as a person reads them on a terminal: a long id (a BoltOdds label) as its short id, the
+    /// teams in one column, times to the second on the day (UTC) and to the minute before it.
+    static func matchesTable(_ sources: [StoredSource], _ o: RenderOptions, now: Date) -> String {
+        var t = Tabular(columns: [.init("ID"), .init("PROVIDER"), .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true, minWidth: 16),
+                                  .init("STATUS"), .init("START"), .init("FIRST SEEN"), .init("LAST SEEN"), .init("CHANGES", rightAligned: true),
+                                  .init("FUSED")])
+        t.rows = sources.map { s in
+            [Event.shortID(for: s.key.eventID), s.key.provider.rawValue, s.league ?? "", s.title, s.status ?? "",
+             s.startTime.map { clock($0, now: now, seconds: false) } ?? "", clock(s.firstSeen, now: now), clock(s.lastSeen, now: now),
+             String(s.priceChanges), s.matchKey ?? ""].map(TerminalText.safe)
+        }
+        guard !t.rows.isEmpty else { return o.banner + "Nothing to show.\n" }
+        return o.banner + t.renderAligned(width: o.width, color: o.color) + "Times in UTC; --json or --format tsv for every field and the providers' own ids.\n"
+    }
+
+    /// A time as a terminal table shows it, in UTC: the time of day on `now`'s day, the month, day and minute in
+    /// its year, else the date.
+    static func clock(_ d: Date, now: Date, seconds: Bool = true) -> String {
+        // Cut, not rounded, as the timeline's times of day are.
+        let text = ISODate.text(d, milliseconds: true), today = ISODate.text(now, milliseconds: true)
+        if text.prefix(10) == today.prefix(10) { return String(text.dropFirst(11).prefix(seconds ? 8 : 5)) }
+        if text.prefix(4) == today.prefix(4) { return String(text.dropFirst(5).prefix(5)) + " " + String(text.dropFirst(11).prefix(5)) }
+        return String(text.prefix(10))
     }
 
     private static func priceText(_ p: StoredPrice, _ format: OddsFormat) -> String {
@@ -81,10 +110,11 @@ enum HistoryViews {
     static func show(_ sources: [StoredSource], _ summary: TimelineSummary, _ rt: Runtime, ascii: Bool, all: Bool) {
         let o = options(rt, demo: sources.contains { $0.demo })
         var out = o.banner
+        let now = Date()
         for s in sources {
             let facts = "\(s.title) — \(s.key.provider.displayName) \(s.key.eventID), \(s.sport)\(s.league.map { ", " + $0 } ?? "")"
             out += s.key.provider.tag.padding(toLength: 4, withPad: " ", startingAt: 0) + TerminalText.safe(facts)
-                + "; kept \(time(s.firstSeen)) to \(time(s.lastSeen))\n"
+                + "; kept \(clock(s.firstSeen, now: now)) to \(clock(s.lastSeen, now: now)) UTC\n"
         }
         let lines = summary.lines
         if lines.isEmpty { out += "No price was kept for this match\(summary.recent.scores.isEmpty ? "" : " (score changes below)").\n" }

@@ -51,6 +51,10 @@ struct HistoryCLITests {
         #expect(!list.isEmpty && list.allSatisfy { $0["provider"] as? String == "tickodds" && $0["demo"] as? Bool == true })
         #expect(list.reduce(0) { $0 + (($1["priceChanges"] as? Int) ?? 0) } == rows)
         let id = try #require(list.max { ($0["priceChanges"] as? Int ?? 0) < ($1["priceChanges"] as? Int ?? 0) }?["id"] as? String)
+        // A table for a person: a row a match, its teams in one column, times in UTC.
+        let listed = try await CLI.run(["history", "matches", "--history", db, "--format", "table"])
+        #expect(listed.stdout.contains("DEMO DATA") && listed.stdout.contains("FIRST SEEN") && listed.stdout.contains("UTC"), "\(listed.stdout)")
+        #expect(listed.stdout.split(separator: "\n").contains { $0.hasPrefix(id + " ") && $0.contains(" v ") })
         // --team keeps the matches of the team named, and only some of them.
         let team = try #require(list.first?["home"] as? String)
         let byTeam = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--team", team, "--json"]).stdout)
@@ -273,6 +277,10 @@ struct HistoryCLITests {
         let list = try Self.json(matches.stdout)
         #expect(list.reduce(0) { $0 + (($1["priceChanges"] as? Int) ?? 0) } == Int(expected))
         let id = try #require(list.max { ($0["priceChanges"] as? Int ?? 0) < ($1["priceChanges"] as? Int ?? 0) }?["id"] as? String)
+        // A table for a person: a row a match, its teams in one column, times in UTC.
+        let listed = try await CLI.run(["history", "matches", "--history", desk, "--format", "table"])
+        #expect(listed.stdout.contains("DEMO DATA") && listed.stdout.contains("FIRST SEEN") && listed.stdout.contains("UTC"), "\(listed.stdout)")
+        #expect(listed.stdout.split(separator: "\n").contains { $0.hasPrefix(id + " ") && $0.contains(" v ") })
         let show = try await CLI.run(["history", "show", id, "--history", desk, "--json"])
         #expect(show.status == 0, "\(show.stderr)")
         let shown = try Self.json(show.stdout)

@@ -1,0 +1,41 @@
+import Foundation
+@testable import OddsCLI
+@testable import OddsHistory
+import OddsModel
+import OddsOutput
+import Testing
+
+@Suite("history matches on a terminal")
+struct HistoryMatchesTableTests {
+    static func source(_ provider: ProviderID, _ id: String, _ home: String, _ away: String, start: Date?, first: Date, last: Date) -> StoredSource {
+        StoredSource(rowID: 1, key: SourceKey(provider: provider, eventID: id), sport: "soccer", league: "La Liga 2", home: home, away: away,
+                     startTime: start, firstSeen: first, lastSeen: last, priceChanges: 814, matchKey: "mb8ece33", demo: false, status: "live")
+    }
+
+    @Test("A BoltOdds label as its short id, the teams in one column, today's times to the second and older ones with their day; fits the terminal")
+    func table() throws {
+        let now = try #require(ISODate.parse("2026-11-28T08:05:00Z"))
+        let label = "RC Celta de Vigo vs Real Valladolid, 2026-11-28, 01"
+        let sources = [
+            Self.source(.boltodds, label, "RC Celta de Vigo", "Real Valladolid", start: ISODate.parse("2026-11-28T06:39:00Z"),
+                        first: try #require(ISODate.parse("2026-11-28T07:59:51.927Z")), last: try #require(ISODate.parse("2026-11-28T08:01:48.5Z"))),
+            Self.source(.pulsescore, "98734572", "Celta Vigo", "Valladolid", start: nil,
+                        first: try #require(ISODate.parse("2026-11-27T21:10:05Z")), last: try #require(ISODate.parse("2026-11-28T00:00:01Z"))),
+        ]
+        let text = HistoryViews.matchesTable(sources, RenderOptions(width: 140), now: now)
+        let lines = text.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 140 }, "\(text)")
+        #expect(!text.contains(label))
+        let bolt = try #require(lines.first { $0.hasPrefix(Event.shortID(for: label)) })
+        #expect(bolt.contains("RC Celta de Vigo v Real Valladolid") && bolt.contains("06:39") && bolt.contains("07:59:51") && bolt.contains("08:01:48"))
+        #expect(!bolt.contains("2026"))
+        let pulse = try #require(lines.first { $0.hasPrefix("98734572") })
+        #expect(pulse.contains("11-27 21:10") && !pulse.contains("2026") && pulse.contains("00:00:01"), "\(pulse)")
+        #expect(text.contains("UTC"))
+        // Narrower: the teams give way, no line wraps.
+        let narrow = HistoryViews.matchesTable(sources, RenderOptions(width: 110), now: now)
+        #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 110 }, "\(narrow)")
+        #expect(HistoryViews.clock(try #require(ISODate.parse("2025-12-31T23:59:59Z")), now: now) == "2025-12-31")
+        #expect(HistoryViews.matchesTable([], RenderOptions(), now: now).contains("Nothing to show"))
+    }
+}
