@@ -37,7 +37,7 @@ public struct PriceTrails: Sendable {
         public var incident: Incident
         /// The 1 / X / 2 cells' prices when it arrived.
         public var before: [Price?]
-        /// The same cells at the first change after it; nil until one is seen.
+        /// The same cells at the first change after it with the line open; nil until one is seen.
         public var after: [Price?]?
         public init(at: Date, incident: Incident, before: [Price?], after: [Price?]?) {
             self.at = at; self.incident = incident; self.before = before; self.after = after
@@ -154,9 +154,10 @@ public struct PriceTrails: Sendable {
     /// Whether `row` has an incident still waiting for the main line's first change after it.
     public func awaitsChange(_ row: EventKey) -> Bool { marks[row]?.contains { $0.after == nil } ?? false }
 
-    /// The main line of `row` is `prices` at `at`: the first change after each waiting incident.
+    /// The main line of `row` is `prices` at `at`: the first change after each waiting incident, once the line is
+    /// open again (a market suspended on a goal reopens at the price after it).
     public mutating func mainLine(_ row: EventKey, _ prices: [Price?], at: Date) {
-        guard var list = marks[row] else { return }
+        guard var list = marks[row], prices.contains(where: { $0 != nil }) else { return }
         for i in list.indices where list[i].after == nil && list[i].at < at && list[i].before != prices {
             list[i].after = prices
         }

@@ -23,11 +23,13 @@ public struct SelectionLine: Sendable, Equatable {
     public var selection: StoredSelection { open.selection }
 }
 
-/// A goal, red card, penalty or VAR decision with the main market's prices just before it and first after it.
+/// A goal, red card, penalty or VAR decision with the main market's prices just before it and first after it: the
+/// prices a bettor could have taken, so a suspension either side of it is passed over (the market reopening is the
+/// price after a goal).
 public struct IncidentPrices: Sendable, Equatable {
     public var incident: StoredIncident
     public var marketName: String
-    /// Per selection (in the market's order): the last price before, the first after.
+    /// Per selection (in the market's order): the last open price before, the first open price after.
     public var selections: [(name: String, before: StoredPrice?, after: StoredPrice?)]
 
     public static func == (a: IncidentPrices, b: IncidentPrices) -> Bool {
@@ -80,7 +82,8 @@ public enum HistoryReport {
     }
 
     /// For each goal, red card, penalty and VAR decision: the main market's price just before and first after, read
-    /// through `before` (the latest of these selection rows before a time) and `after` (the first at or after it).
+    /// through `before` (the latest open price of these selections before a time) and `after` (the first open price
+    /// at or after it).
     static func aroundIncidents(lines: [SelectionLine], incidents all: [StoredIncident],
                                 before: ([Int64], Int64) throws -> StoredPrice?,
                                 after: ([Int64], Int64) throws -> StoredPrice?) rethrows -> [IncidentPrices] {

@@ -754,7 +754,7 @@ final class PostgresHistory: HistoryBackend {
                         SELECT v.s, v.at, p.received_at, p.provider_at, p.price_text, p.odds_num, p.odds_den, p.suspended, p.seq
                         FROM unnest($1::bigint[], $2::bigint[]) AS v(s, at) CROSS JOIN LATERAL (
                             SELECT * FROM price_change WHERE selection_id = v.s AND received_at >= $3 AND received_at BETWEEN $4 AND $5
-                            AND \(sql) LIMIT 1) p
+                            AND NOT suspended AND price_text IS NOT NULL AND \(sql) LIMIT 1) p
                         """, [.ints(asks.map(\.selection)), .ints(asks.map(\.at)), .int(since), .int(span.lowerBound), .int(span.upperBound)]) {
                         let ask = PriceAsk(selection: try r.int(0), at: try r.int(1))
                         guard let selection = selections[ask.selection] else { continue }

@@ -420,6 +420,7 @@ final class SQLiteHistory: HistoryBackend {
                 let r = try Row.fetchOne(db, sql: """
                     SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
                     WHERE selection_id IN (\(Self.marks(ids.count))) AND received_at >= ? AND received_at \(before ? "<" : ">=") ?
+                    AND suspended = 0 AND price_text IS NOT NULL
                     ORDER BY received_at \(before ? "DESC" : ""), rowid \(before ? "DESC" : "") LIMIT 1
                     """, arguments: StatementArguments(ids) + [since, at])
                 return r.flatMap { r in selections[r[0]].map { Self.price(r, from: 1, $0) } }

@@ -59,7 +59,7 @@ extension HistoryReport {
         }
     }
 
-    /// For each goal, red card, penalty and VAR decision: the main market's price just before and first after.
+    /// For each goal, red card, penalty and VAR decision: the main market's last open price before and first open price after.
     static func aroundIncidents(_ t: Timeline) -> [IncidentPrices] {
         guard let main = mainMarket(t) else { return [] }
         let incidents = t.incidents.filter { matters($0.incident) }
@@ -74,7 +74,8 @@ extension HistoryReport {
         let marketName = prices.first?.marketName ?? main.marketID
         return incidents.map { i in
             let selections = names.map { name -> (name: String, before: StoredPrice?, after: StoredPrice?) in
-                let mine = bySelection[name]!
+                // Prices one could take: a suspension (or a row without a price) either side is passed over.
+                let mine = bySelection[name]!.filter { !$0.suspended && $0.text != nil }
                 // Oldest first: the first at or after the incident splits before from after.
                 let split = mine.partitionPoint { $0.at >= i.at }
                 return (name, split > 0 ? mine[split - 1] : nil, split < mine.count ? mine[split] : nil)

@@ -355,6 +355,32 @@ extension HistoryBackendTests {
 }
 
 extension HistoryBackendTests {
+    @Test("The prices around a goal pass over the suspension either side: the last open price before, the price the market reopened at",
+          arguments: HistoryHarness.Kind.allCases)
+    func aroundSuspendedGoal(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        // Open at 2.20; suspended on the attack; the goal arrives with the market suspended; reopened at 1.40.
+        _ = try h.write([
+            Self.message(Self.event(prices: ["2.20", "3.30", "3.10"]), at: 0),
+            Self.message(Self.event(prices: ["2.20", "3.30", "3.10"], suspended: true), at: 5),
+            Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["2.20", "3.30", "3.10"], suspended: true, incidents: [Self.goal]), at: 6),
+            Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.40", "4.50", "7.00"], incidents: [Self.goal]), at: 9),
+        ])
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            let s = try history.summary(of: sources, filter: TimelineFilter(), recent: 10)
+            let around = try #require(s.around.first)
+            #expect(s.around.count == 1 && around.selections.map(\.name) == ["Arsenal", "Draw", "Chelsea"])
+            #expect(around.selections.map { $0.before?.text } == ["2.20", "3.30", "3.10"], "\(around)")
+            #expect(around.selections.map { $0.after?.text } == ["1.40", "4.50", "7.00"], "\(around)")
+            #expect(around.selections.allSatisfy { $0.before?.suspended == false && $0.after?.suspended == false })
+            #expect(s.around == HistoryReport.aroundIncidents(try history.timeline(of: sources, filter: TimelineFilter())))
+        }
+    }
+}
+
+extension HistoryBackendTests {
     /// One match from TickOdds and from a BoltOdds book, which names its markets and teams its own way.
     static func twoSources() -> [FeedMessage] {
         var tick = event(prices: ["2.10", "3.40", "3.60"])
@@ -438,7 +464,7 @@ struct HistoryReportTests {
         #expect(line.close?.text == "1.90")
         #expect(line.moves.count == 4 && line.changes == 5)
         let around = try #require(HistoryReport.aroundIncidents(t).first)
-        #expect(around.selections.first?.before?.suspended == true && around.selections.first?.after?.text == "1.20")
+        #expect(around.selections.first?.before?.text == "1.90" && around.selections.first?.after?.text == "1.20")
         #expect(HistoryReport.sparkline(line.moves, width: 8, ascii: false) == "▆█▅▁")
         #expect(HistoryReport.sparkline(line.moves, width: 8, ascii: true).allSatisfy { $0.isASCII })
     }

@@ -49,6 +49,19 @@ struct DashboardTrailTests {
         #expect(!trails.points(PriceTrails.Key(event: EventKey(provider: .tickodds, id: newest), market: "m", book: "", selection: "home")).isEmpty)
     }
 
+    @Test("The price after a goal is the line's first change with a price open: the suspension on the goal is passed over")
+    func afterSuspension() {
+        var trails = PriceTrails()
+        let row = Self.key.event
+        let goal = Incident(kind: .goal, minute: 5, team: .home, detail: "Goal")
+        let open = ["2.20", "3.30", "3.10"].map(Price.init(decimal:)), reopened = ["1.40", "4.50", "7.00"].map(Price.init(decimal:))
+        trails.mark(goal, row: row, at: Self.t0, prices: open)
+        trails.mainLine(row, [nil, nil, nil], at: Self.t0.addingTimeInterval(1))
+        #expect(trails.awaitsChange(row) && trails.marks[row]?.first?.after == nil)
+        trails.mainLine(row, reopened, at: Self.t0.addingTimeInterval(3))
+        #expect(trails.marks[row]?.first?.after == reopened && !trails.awaitsChange(row))
+    }
+
     @Test("What a history kept goes in front of each line, bounded as always; earlier incidents before the row's own")
     func seeded() {
         var trails = PriceTrails()
