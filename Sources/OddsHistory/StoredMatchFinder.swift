@@ -22,7 +22,10 @@ public enum StoredMatchFinder {
         let named = all.map { (source: $0, level: level($0)) }.filter { $0.level > .none }
         guard let best = named.map(\.level).max() else { return nil }
         let hits = named.map(\.source), top = named.filter { $0.level == best }.map(\.source)
-        let live = top.filter { $0.status.flatMap(EventStatus.init(rawValue:))?.isInPlay == true }
+        // Live by its own last status, unless another provider of its match said it ended: a feed that drops a
+        // finished match (PulseScore) leaves its last status as live.
+        let ended = Set(all.filter { $0.status == EventStatus.ended.rawValue }.compactMap(\.matchKey))
+        let live = top.filter { $0.status.flatMap(EventStatus.init(rawValue:))?.isInPlay == true && !($0.matchKey.map(ended.contains) ?? false) }
         let chosen = (live.isEmpty ? top : live).max { $0.lastSeen < $1.lastSeen }!
         let sources = withMatch(chosen, all)
         var seen = Set(sources.map(\.rowID))

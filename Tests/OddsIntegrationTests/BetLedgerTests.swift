@@ -143,6 +143,43 @@ struct BetLedgerTests {
         #expect(try place("away").selectionName == "Manchester City")
     }
 
+    @Test("A bet placed after its match ended is refused, saying when it ended; placed before, it is kept", arguments: HistoryHarness.Kind.allCases)
+    func afterTheEnd(_ kind: HistoryHarness.Kind) throws {
+        guard let harness = try HistoryHarness.make(kind) else { return }
+        defer { harness.remove() }
+        // The same game from a second provider that never says it ended (its feed drops finished games), both
+        // sources of one fused match.
+        var other = Self.game(["bet365": ["1.50", "2.60"]], status: .live, score: Score(home: 10, away: 2), id: "p1")
+        other.provider = .pulsescore
+        let messages = Self.messages + [FeedMessage(provider: .pulsescore, receivedAt: Self.t0.addingTimeInterval(110), update: .upsert(other))]
+        let writer = HistoryWriter(backend: try History.open(harness.location, writing: true), capacity: 1000, retentionDays: nil) { _ in }
+        var store = LiveStore()
+        for m in messages {
+            store.apply(m)
+            let fused = m.update.eventID == "g1" || m.update.eventID == "p1"
+            writer.record(m, in: store, member: fused ? (matchKey: "m1", reason: "test") : nil)
+        }
+        _ = writer.finish()
+        let h = try History.openLedger(harness.location)
+        defer { h.close() }
+        func place(_ at: Double, provider: String? = nil) throws -> StoredBet {
+            try BetPlacement.resolve(BetEntry(match: "g1", selection: "Lakers", price: "1.50", stake: "10", book: provider == nil ? "a" : nil, provider: provider,
+                                              placedAt: Self.t0.addingTimeInterval(at)), in: h)
+        }
+        do {
+            #expect(try place(150).source.eventID == "g1")
+            #expect(try place(150, provider: "pulsescore").source.eventID == "p1")
+        } catch let e as BetEntryError { Issue.record("\(e.message)") }
+        for provider in [nil, "pulsescore"] {
+            do {
+                _ = try place(201, provider: provider)
+                Issue.record("a bet after the end was kept (\(provider ?? "any provider"))")
+            } catch let e as BetEntryError {
+                #expect(e.kind == .input && e.message.contains("ended at") && e.message.contains("(101-99)") && e.message.contains("--at"), "\(e.message)")
+            }
+        }
+    }
+
     @Test("The ledger is written beside the history's running writer (SQLite: its lock held)")
     func besideTheWriter() throws {
         guard let harness = try HistoryHarness.make(.sqlite) else { return }

@@ -549,6 +549,13 @@ struct HistoryReportTests {
         #expect(StoredMatchFinder.find(Event.shortID(for: label), in: all)?.sources.count == 2)
         #expect(StoredMatchFinder.find("m1", in: all)?.sources.count == 2)
         #expect(StoredMatchFinder.find("Liverpool", in: all) == nil)
+        // A source whose feed dropped its finished match stays live by its own last status; another provider of
+        // the match saying it ended makes it over, and the team's latest match is chosen.
+        let celta = [s(7, .pulsescore, "700", "Celta Vigo", "Getafe", status: "live", seen: 200, match: "m9"),
+                     s(8, .sportsapi, "800", "Celta Vigo", "Getafe", status: "ended", seen: 190, match: "m9"),
+                     s(10, .tickodds, "1000", "Celta Vigo", "Osasuna", status: "scheduled", seen: 220)]
+        #expect(StoredMatchFinder.find("Celta", in: celta)?.sources.map(\.rowID) == [10])
+        #expect(StoredMatchFinder.find("Celta", in: Array(celta.dropLast()))?.sources.map(\.rowID).sorted() == [7, 8])
         // The best named before the live or the latest: "Inter" is Internazionale (the shipped alias), Inter Miami
         // is named too; "Miami" names Inter Miami alone.
         let inter = [s(4, .sportsapi, "400", "Inter Miami CF", "Atlanta United", status: "live", seen: 90),
