@@ -467,7 +467,6 @@ public enum DashboardLayout {
                         .joined(separator: ", "), .dim))
                 }
                 lines.append(title)
-                let source = model.trailEvent(key, market)
                 if index == 0, let axis, value == nil, let ruler = ruler(marks, from: axis.from, to: axis.to, width: sparkWidth) {
                     lines.append([(String(repeating: " ", count: 2 + 30 + 2 + 18 + 2) + ruler, [.yellow, .bold])])
                 }
@@ -480,8 +479,8 @@ public enum DashboardLayout {
                         row.append(("  fair " + fair, .dim))
                         if let ev { row.append(("  EV " + signedPercent(ev), model.minEV < ev ? [.cyan, .bold] : .dim)) }
                     }
-                    if let axis, let source {
-                        let points = model.trails.points(PriceTrails.Key(event: source, market: market, selection: s.id))
+                    if let axis, let trail = model.trailKey(key, market, selection: s.id) {
+                        let points = model.trails.points(trail)
                         row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: sparkWidth), .dim))
                     }
                     lines.append(row)
@@ -646,8 +645,8 @@ public enum DashboardLayout {
                 }
                 // The best price's own line (its book's), as the dashboard saw it.
                 if let axis, let source = best[ref], let (m, s, _, _) = offer(source, ref),
-                   let key = model.trailEvent(EventKey(provider: e.provider, id: e.id), m) {
-                    let points = model.trails.points(PriceTrails.Key(event: key, market: m, selection: s.id))
+                   let trail = model.trailKey(EventKey(provider: e.provider, id: e.id), m, selection: s.id) {
+                    let points = model.trails.points(trail)
                     row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: 16), .dim))
                 }
                 out.append(row)
@@ -795,8 +794,7 @@ extension DashboardModel {
             guard let cell, !cell.selection.suspended else { continue }
             let market = e.markets.count == 1 ? main
                 : e.markets.first { $0.id == main.id && $0.book == (cell.book ?? main.book) && $0.selections.contains { $0.id == cell.selection.id } } ?? main
-            guard let source = trailEvent(key, market, event: e) else { continue }
-            let trail = PriceTrails.Key(event: source, market: market, selection: cell.selection.id)
+            guard let trail = trailKey(key, market, selection: cell.selection.id, event: e) else { continue }
             guard let change = trails.move(trail, window: moveWindow, now: now), abs(change) >= 0.0005 else { continue }
             if abs(change) > abs(best?.1 ?? 0) { best = (labels[i], change) }
         }
@@ -808,9 +806,8 @@ extension DashboardModel {
         guard let e = shown.events[key]?.event else { return nil }
         var start: Date?
         for m in e.markets {
-            guard let source = trailEvent(key, m) else { continue }
             for s in m.selections {
-                if let first = trails.points(PriceTrails.Key(event: source, market: m, selection: s.id)).first?.at,
+                if let trail = trailKey(key, m, selection: s.id), let first = trails.points(trail).first?.at,
                    first < (start ?? .distantFuture) { start = first }
             }
         }

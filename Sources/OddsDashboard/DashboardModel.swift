@@ -503,6 +503,27 @@ extension DashboardModel {
         return match.sources.first { $0.provider == provider }.map { EventKey(provider: provider, id: $0.id) }
     }
 
+    /// The trail of `selection` (an id) of `market` as row `row` shows it. A fused row shows its sources' markets by
+    /// meaning (the match result as `result` with `home`, `draw`, `away`; totals, spreads, both teams to score), while
+    /// the trails keep what each provider sent under its own ids: those are found in the source's event.
+    func trailKey(_ row: EventKey, _ market: Market, selection: String, event: Event? = nil) -> PriceTrails.Key? {
+        guard let source = trailEvent(row, market, event: event) else { return nil }
+        let shown = PriceTrails.Key(event: source, market: market, selection: selection)
+        guard source != row, FusedMatch.isByMeaning(market.id), let raw = store.events[source]?.event else { return shown }
+        let main = FusedMatch.mainMarket(of: raw)
+        let result = market.id == FusedMatch.resultMarketID
+        for m in raw.markets where (m.book ?? raw.provider.singleBook ?? raw.provider.rawValue) == market.book {
+            // The match result is the source's main market, at each book: no other is normalized to find it.
+            if result, m.id != main?.id { continue }
+            for (n, origins) in FusedMatch.normalizedWithOrigins(m, main: main, event: raw) where n.id == market.id {
+                if let j = n.selections.firstIndex(where: { $0.id == selection }) {
+                    return PriceTrails.Key(event: source, market: m, selection: m.selections[origins[j]].id)
+                }
+            }
+        }
+        return shown
+    }
+
     mutating func handle(_ key: Key) -> [DashboardEffect] {
         if ruleDraft != nil {
             editRule(key)

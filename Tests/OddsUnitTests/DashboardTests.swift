@@ -1,5 +1,5 @@
 import Foundation
-import OddsDashboard
+@testable import OddsDashboard
 import OddsFusion
 import OddsJSON
 import OddsModel
@@ -446,6 +446,24 @@ struct FusedDashboardTests {
         _ = update(&model, .key(.enter))
         let header = try #require((0..<40).map(DashboardLayout.layout(model).line).first { $0.contains("TickOdds") && $0.contains("DK") })
         #expect(!header.contains("draftking"))
+    }
+
+    @Test("MOVE of a fused row: its sources' own prices moved (the fused match result is read back to each source's ids)")
+    func fusedMove() throws {
+        var model = Self.model()
+        // Arsenal drifts at FanDuel: 2.10 to 2.52, 20 % longer, the best price of the 1 column.
+        Self.feed(&model, .boltodds, at: 2, .upsert(Self.event(.boltodds, "b1", "Arsenal FC", "Chelsea FC", book: "fanduel", prices: ["2.52", "3.30", "3.90"])))
+        _ = update(&model, .tick(Self.t0.addingTimeInterval(3)))
+        let screen = DashboardLayout.layout(model)
+        #expect(screen.line(1).contains("MOVE"))
+        let arsenal = try #require((2..<6).map(screen.line).first { $0.contains("Arsenal") })
+        #expect(arsenal.contains("1▲20%"), "\(arsenal)")
+        // The detail pane's lines: the fused result's rows draw what each source sent.
+        let row = try #require(model.rows.first { model.shown.events[$0]?.event.home.hasPrefix("Arsenal") == true })
+        let event = try #require(model.shown.events[row]?.event)
+        let market = try #require(event.markets.first { $0.id == "result" && $0.book == "fanduel" })
+        let trail = try #require(model.trailKey(row, market, selection: "home"))
+        #expect(trail.market == "ftr" && trail.selection == "Arsenal FC" && model.trails.points(trail).count == 2, "\(trail)")
     }
 
     @Test("The detail pane: each source with its own names and age, a grid of selections × sources, the best bold")
