@@ -296,17 +296,27 @@ extension FusedMatch {
     }
 
     /// Whether `incident` is one of `known` as another source tells it: the same kind within a minute, and the same side,
-    /// player and card where both sources say (one that does not say matches any).
+    /// player and card colour where both sources say (one that does not say matches any).
     public static func isDuplicate(_ incident: Incident, of known: [Incident]) -> Bool {
         func same<T: Equatable>(_ a: T?, _ b: T?) -> Bool { a == nil || b == nil || a == b }
         let player = incident.player.map(TeamName.fold)
-        let card = incident.kind == .card ? incident.detail.map(TeamName.fold) : nil
+        let card = incident.kind == .card ? cardColour(incident.detail) : nil
         return known.contains { k in
             k.kind == incident.kind && same(k.team, incident.team) && same(k.player.map(TeamName.fold), player)
-                && same(k.kind == .card ? k.detail.map(TeamName.fold) : nil, card)
+                && same(k.kind == .card ? cardColour(k.detail) : nil, card)
                 && abs((k.minute ?? -10) - (incident.minute ?? -10)) <= 1
                 && (k.minute == nil) == (incident.minute == nil)
         }
+    }
+
+    /// A card's colour as its detail says it ("Yellow Card", "yellow", "Red card"); a second yellow is the red it
+    /// sends a player off with (one feed says which, another just "Red card"); nil where it does not say
+    /// (SofaScore's card without a class is "Card").
+    static func cardColour(_ detail: String?) -> String? {
+        guard let d = detail.map(TeamName.fold) else { return nil }
+        if d.contains("second") || d.contains("red") { return "red" }
+        if d.contains("yellow") { return "yellow" }
+        return nil
     }
 
     /// The fused view of one match's source events as they are now (the first source's names, the

@@ -138,7 +138,20 @@ public struct FusedStore: Sendable {
         let before = store.events[row]?.event.incidents
         store.apply(FeedMessage(provider: .fused, receivedAt: now, update: .upsert(fused.event)))
         guard let before else { return [] }
-        let known = Set(before)
-        return fused.event.incidents.filter { !known.contains($0) }.map { (row, $0) }
+        let after = fused.event.incidents
+        if after == before { return [] }
+        // Each incident shown before stands for one now: itself, or another provider's telling of it (the telling
+        // kept follows the order of the sources, so a richer one told later can take its place). Only what is
+        // left is new.
+        var unmatched = before
+        var rest: [Incident] = []
+        for i in after {
+            if let j = unmatched.firstIndex(of: i) { unmatched.remove(at: j) } else { rest.append(i) }
+        }
+        var news: [(row: EventKey, incident: Incident)] = []
+        for i in rest {
+            if let j = unmatched.firstIndex(where: { FusedMatch.isDuplicate(i, of: [$0]) }) { unmatched.remove(at: j) } else { news.append((row, i)) }
+        }
+        return news
     }
 }

@@ -448,6 +448,25 @@ struct FusedDashboardTests {
         #expect(!header.contains("draftking"))
     }
 
+    @Test("A richer telling from the first source, after another's, is not news again: one ticker line per incident")
+    func incidentToldTwiceInTheOtherOrder() throws {
+        var model = Self.model()
+        let bare = Incident(kind: .substitution, minute: 66, team: .home, detail: "Substitution")
+        var rich = Incident(kind: .substitution, minute: 67, team: .home, player: "Cole Palmer", detail: "Substitution")
+        rich.playerOut = "Raheem Sterling"
+        // BoltOdds (the second source) tells it first; TickOdds (the first, whose telling is kept) a second later.
+        Self.feed(&model, .boltodds, at: 2, .upsert(Self.event(.boltodds, "b1", "Arsenal FC", "Chelsea FC", book: "fanduel",
+                                                               prices: ["2.10", "3.30", "3.90"], incidents: [bare])))
+        Self.feed(&model, .tickodds, at: 3, .upsert(Self.event(.tickodds, "t1", "Arsenal", "Chelsea", prices: ["2.00", "3.40", "3.80"], incidents: [rich])))
+        let told = model.ticker.filter { $0.incident?.kind == .substitution }
+        #expect(told.count == 1, "\(told.map { $0.incident!.headline })")
+        // A second substitution of the same side and minute from the same source is news.
+        var another = rich
+        another.player = "Kai Havertz"
+        Self.feed(&model, .tickodds, at: 4, .upsert(Self.event(.tickodds, "t1", "Arsenal", "Chelsea", prices: ["2.00", "3.40", "3.80"], incidents: [rich, another])))
+        #expect(model.ticker.filter { $0.incident?.kind == .substitution }.count == 2)
+    }
+
     @Test("MOVE of a fused row: its sources' own prices moved (the fused match result is read back to each source's ids)")
     func fusedMove() throws {
         var model = Self.model()

@@ -397,6 +397,11 @@ struct FusionTests {
         #expect(!FusedMatch.isDuplicate(Incident(kind: .card, minute: 28, team: .home, detail: "Yellow card"), of: [yellow]))
         #expect(!FusedMatch.isDuplicate(Incident(kind: .card, minute: 31, team: .away, detail: "Yellow card"), of: [yellow]))
         #expect(!FusedMatch.isDuplicate(Incident(kind: .goal, minute: 28, team: .away), of: [yellow]))
+        // A card whose colour is not said (SofaScore's without a class) is any; a second yellow is the red it gives.
+        #expect(FusedMatch.isDuplicate(Incident(kind: .card, minute: 28, team: .away, detail: "Card"), of: [yellow]))
+        let red = Incident(kind: .card, minute: 70, team: .home, detail: "Red Card")
+        #expect(FusedMatch.isDuplicate(Incident(kind: .card, minute: 71, team: .home, detail: "Second yellow"), of: [red]))
+        #expect(!FusedMatch.isDuplicate(Incident(kind: .card, minute: 70, team: .home, detail: "Yellow"), of: [red]))
         // Within one source, two cards of one minute stay two; across sources, the second telling goes.
         let tick = Self.event(.tickodds, "1", "Arsenal", "Chelsea")
         var a = tick, b = Self.event(.boltodds, "2", "Arsenal", "Chelsea")
