@@ -87,21 +87,28 @@ extension Runtime {
 func runStreamOrReplay(_ replay: ReplayOptions, provider providerFlag: ProviderID?, sport: String?, options: StreamOptions,
                        _ rt: Runtime, makeProvider: () async throws -> any OddsProvider) async throws {
     if let path = replay.replay {
+        // The recording first: it says whether its data is a demo's, which the history keeps with each row.
         let (feed, stats, _) = try rt.openReplay(path, providerFlag: providerFlag, sport: nil, speed: replay.replaySpeed)
-        try await runStream(feed, stats: stats, options: options, rt, replayed: true)
+        try await withHistory(options.history, rt) { history in
+            try await runStream(feed, stats: stats, options: options, rt, history: history, replayed: true)
+        }
         return
     }
-    let stats = FeedStats()
-    let feed = try await makeProvider().stream(sport: sport, stats: stats)
-    try await runStream(feed, stats: stats, options: options, rt)
+    try await withHistory(options.history, rt) { history in
+        let stats = FeedStats()
+        let feed = try await makeProvider().stream(sport: sport, stats: stats)
+        try await runStream(feed, stats: stats, options: options, rt, history: history)
+    }
 }
 
 /// `stream --provider all` (or a list): every provider's feed at once, each line about a match naming
 /// its fused match (`match`).
 func runFusedStream(_ ids: [ProviderID], all: Bool, options: StreamOptions, _ rt: Runtime) async throws {
-    let stats = FeedStats()
-    let feed = try await rt.fusedStream(ids, all: all, stats: stats).stream
-    try await runStream(feed, stats: stats, options: options, rt, fusion: MatchFusion(names: MatchNames(user: rt.config.aliases)))
+    try await withHistory(options.history, rt) { history in
+        let stats = FeedStats()
+        let feed = try await rt.fusedStream(ids, all: all, stats: stats).stream
+        try await runStream(feed, stats: stats, options: options, rt, history: history, fusion: MatchFusion(names: MatchNames(user: rt.config.aliases)))
+    }
 }
 
 /// `odds record`: every frame of the live feed, verbatim, one NDJSON line each.

@@ -439,7 +439,9 @@ extension Runtime: CommandContext {
     }
 
     func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, human: Bool, replayed: Bool) async throws {
-        try await OddsCLI.runStream(feed, stats: stats, options: options, self, human: human, replayed: replayed)
+        try await withHistory(options.history, self) { history in
+            try await OddsCLI.runStream(feed, stats: stats, options: options, self, history: history, human: human, replayed: replayed)
+        }
     }
 
     func runStreamOrReplay(_ replay: ReplayOptions, provider: ProviderID?, sport: String?, options: StreamOptions,

@@ -15,14 +15,13 @@ import OddsTransport
 /// reader holds the socket back instead of growing memory.
 /// The counts are said once at the end: a replay's as frames replayed, a live feed's with its connections.
 /// With `fusion` (several providers), each line about one match carries its fused match's id (`match`).
-func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime, human: Bool = false,
+/// `history` is the writer `withHistory` opened before the feed was made.
+func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ rt: Runtime, history: HistoryWriter?, human: Bool = false,
                replayed: Bool = false, fusion initialFusion: MatchFusion? = nil) async throws {
     let labels = rt.renderOptions.jsonLabels
     let books = rt.common.bookFilter
     let io = rt.io
     let limit = options.limit
-    let history = try rt.historyWriter(options.history)
-    defer { rt.finishHistory(history) }
     let interrupted = try await untilInterrupted {
         var store = LiveStore()
         var moves = PriceLineMoves()
@@ -69,6 +68,15 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
     } else if rt.common.verbose || stats.malformed > 0 || interrupted {
         io.err("\(stats.frames) messages received, \(stats.malformed) malformed skipped, \(stats.connects) connection(s).")
     }
+}
+
+/// Opens the history `options` name (nil: none) before `body` makes its feed, so that a history that cannot be
+/// written (another writer, a database away) is refused before any connection is made; what the writer could not
+/// keep is said when `body` ends, however it ends.
+func withHistory<T>(_ options: HistoryOptions, _ rt: Runtime, _ body: (HistoryWriter?) async throws -> T) async throws -> T {
+    let writer = try rt.historyWriter(options)
+    defer { rt.finishHistory(writer) }
+    return try await body(writer)
 }
 
 /// A scores or play-by-play update as one line for a person ("19:42:07  Bills v Bengals  11-21  Q3 10:31");

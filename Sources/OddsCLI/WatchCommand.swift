@@ -67,27 +67,27 @@ struct Watch: AsyncParsableCommand {
             // Every provider that sends incidents (of those asked for), joined into one match.
             let watched = ids.filter(Watch.providers.contains)
             try await withRuntime(common, sport: sportOption.value) { rt in
-                let fused = try await rt.fusedLive(watched, all: all)
-                let event = try Watch.resolve(match, among: fused.events, sport: rt.settings.sport)
-                let sources = Set((event.match?.sources ?? []).map { EventKey(provider: $0.provider, id: $0.id) })
-                let stats = FeedStats()
-                let feed = try await rt.fusedStream(watched.filter { p in sources.contains { $0.provider == p } }, all: false, stats: stats).stream
-                let writer = try rt.historyWriter(history)
-                defer { rt.finishHistory(writer) }
-                try await Watch.follow(event, sourceEvents: fused.sources.filter { sources.contains(EventKey(provider: $0.provider, id: $0.id)) },
-                                       matchID: event.id, feed: feed, bell: bell, history: writer, rt)
+                try await withHistory(history, rt) { writer in
+                    let fused = try await rt.fusedLive(watched, all: all)
+                    let event = try Watch.resolve(match, among: fused.events, sport: rt.settings.sport)
+                    let sources = Set((event.match?.sources ?? []).map { EventKey(provider: $0.provider, id: $0.id) })
+                    let stats = FeedStats()
+                    let feed = try await rt.fusedStream(watched.filter { p in sources.contains { $0.provider == p } }, all: false, stats: stats).stream
+                    try await Watch.follow(event, sourceEvents: fused.sources.filter { sources.contains(EventKey(provider: $0.provider, id: $0.id)) },
+                                           matchID: event.id, feed: feed, bell: bell, history: writer, rt)
+                }
             }
             return
         }
         let id = provider ?? Watch.defaultProvider
         try await withRuntime(common, provider: id, sport: sportOption.value) { rt in
-            let client = try await rt.preparedProvider(id)
-            let event = try await Watch.resolve(match, provider: client, sport: rt.settings.sport)
-            let stats = FeedStats()
-            let feed = try client.matchStream(eventID: event.id, sport: rt.settings.sport, stats: stats)
-            let writer = try rt.historyWriter(history)
-            defer { rt.finishHistory(writer) }
-            try await Watch.follow(event, sourceEvents: [event], feed: feed, bell: bell, history: writer, rt)
+            try await withHistory(history, rt) { writer in
+                let client = try await rt.preparedProvider(id)
+                let event = try await Watch.resolve(match, provider: client, sport: rt.settings.sport)
+                let stats = FeedStats()
+                let feed = try client.matchStream(eventID: event.id, sport: rt.settings.sport, stats: stats)
+                try await Watch.follow(event, sourceEvents: [event], feed: feed, bell: bell, history: writer, rt)
+            }
         }
     }
 

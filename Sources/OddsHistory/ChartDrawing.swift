@@ -17,10 +17,12 @@ public enum ChartDrawing {
     public static func terminal(_ c: PriceChart, width: Int, height: Int, unicode: Bool, colour: Bool,
                                 price: (Rational) -> String) -> [String] {
         let top = price(c.high), bottom = price(c.low)
-        let axis = max(top.count, bottom.count)
-        let cols = max(10, width - axis - 3), rows = max(4, height)
+        let rows = max(4, height)
         // Per cell: the dots set (Braille: 2 × 4 a cell; blocks: one a cell) and the series that set them last.
         let dotsX = unicode ? 2 : 1, dotsY = unicode ? 4 : 1
+        let ticks = Self.ticks(c, rows: rows, dotsY: dotsY, price: price)
+        let axis = ([top.count, bottom.count] + ticks.values.map(\.count)).max()!
+        let cols = max(10, width - axis - 3)
         var dots = Array(repeating: Array(repeating: UInt8(0), count: cols), count: rows)
         var owner = Array(repeating: Array(repeating: -1, count: cols), count: rows)
         let gridW = cols * dotsX, gridH = rows * dotsY
@@ -46,7 +48,7 @@ public enum ChartDrawing {
         }
         var lines: [String] = [c.title]
         for r in 0..<rows {
-            let label = r == 0 ? top : r == rows - 1 ? bottom : ""
+            let label = r == 0 ? top : r == rows - 1 ? bottom : ticks[r] ?? ""
             var line = String(repeating: " ", count: axis - label.count) + label + " ┤"
             if !unicode { line = String(line.dropLast()) + "|" }
             // One colour code a run of cells of one line, not one a cell.
@@ -69,17 +71,44 @@ public enum ChartDrawing {
         for m in c.marks { markRow[min(cols - 1, max(0, Int((c.position(m.at) * Double(cols - 1)).rounded())))] = m.symbol }
         lines.append(pad + (unicode ? "└" : "+") + String(repeating: unicode ? "─" : "-", count: cols))
         if !c.marks.isEmpty { lines.append(pad + " " + String(markRow)) }
-        let start = clock(c.from), end = clock(c.to)
-        lines.append(pad + " " + start + String(repeating: " ", count: max(1, cols - start.count - end.count)) + end + " UTC")
-        var legend = c.series.enumerated().map { s, series in
+        let start = clock(c.from), end = clock(c.to) + " UTC"
+        lines.append(pad + " " + start + String(repeating: " ", count: max(1, cols - start.count - end.count)) + end)
+        // The legend: a swatch and name a line, then the marks, in as many lines as the width needs.
+        var items: [(text: String, width: Int)] = c.series.enumerated().map { s, series in
             let swatch = unicode ? "━━" : "--"
-            return (colour ? colours[s % colours.count] + swatch + "\u{1B}[0m" : swatch) + " " + series.name
-        }.joined(separator: "   ")
+            return ((colour ? colours[s % colours.count] + swatch + "\u{1B}[0m" : swatch) + " " + series.name, 3 + series.name.count)
+        }
         if !c.marks.isEmpty {
-            legend += "   " + c.marks.map { "\($0.symbol) \($0.label)" }.joined(separator: ", ")
+            let marks = c.marks.map { "\($0.symbol) \($0.label)" }.joined(separator: ", ")
+            items.append((marks, marks.count))
+        }
+        var legend = "", used = 0
+        for item in items {
+            if used > 0, used + 3 + item.width > width {
+                lines.append(legend)
+                legend = ""; used = 0
+            }
+            if used > 0 { legend += "   "; used += 3 }
+            legend += item.text; used += item.width
         }
         lines.append(legend)
         return lines
+    }
+
+    /// Prices labelling every fourth row between the top and the bottom (not within two rows of either): the price
+    /// at the row's middle, to the cent, in the user's format.
+    static func ticks(_ c: PriceChart, rows: Int, dotsY: Int, price: (Rational) -> String) -> [Int: String] {
+        let lo = Double(c.low.numerator) / Double(c.low.denominator), hi = Double(c.high.numerator) / Double(c.high.denominator)
+        guard hi > lo else { return [:] }
+        let gridH = rows * dotsY
+        var out: [Int: String] = [:]
+        for r in stride(from: 4, to: rows - 2, by: 4) {
+            let level = 1 - (Double(r * dotsY) + Double(dotsY - 1) / 2) / Double(gridH - 1)
+            let cents = ((lo + level * (hi - lo)) * 100).rounded()
+            guard cents > 100, let odds = Rational(Int64(cents), 100) else { continue }
+            out[r] = price(odds)
+        }
+        return out
     }
 
     /// The Braille dot of column `x` (0–1) and row `y` (0–3) of a cell.

@@ -512,6 +512,9 @@ struct HistoryReportTests {
         #expect(PriceChart.make(t, sources: [], market: nil, selection: "nobody", book: nil, best: false, title: "x") == nil)
         let lines = ChartDrawing.terminal(books, width: 60, height: 8, unicode: true, colour: false) { Price(decimalOdds: $0)!.formatted(.decimal) }
         #expect(lines[1].hasPrefix("2.40 ┤") && lines[8].hasPrefix("1.50 ┤"), "\(lines)")
+        // Every line within the width (the times with their UTC too); a price every fourth row between.
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(lines)")
+        #expect(lines[5].hasPrefix("1.89 ┤") && lines.dropFirst().prefix(8).filter { !$0.hasPrefix("     ┤") }.count == 3, "\(lines)")
         #expect(lines.contains { $0.contains("G") } && lines.last?.contains("G 30' Goal Palmer") == true)
         #expect(lines.dropFirst().prefix(8).joined().unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) })
         let plain = ChartDrawing.terminal(books, width: 60, height: 8, unicode: false, colour: false) { Price(decimalOdds: $0)!.formatted(.decimal) }
@@ -524,7 +527,11 @@ struct HistoryReportTests {
         many.prices = (0..<30).map { p(Double($0), "book\($0)", "2.\($0 + 10)") }
         let all = try #require(PriceChart.make(many, sources: [], market: nil, selection: nil, book: nil, best: false, title: "x"))
         #expect(all.series.count == 30)
-        let legend = try #require(ChartDrawing.terminal(all, width: 80, height: 8, unicode: true, colour: true) { Price(decimalOdds: $0)!.formatted(.decimal) }.last)
+        // The legend after the times, in as many lines as 80 columns need.
+        let drawn = ChartDrawing.terminal(all, width: 80, height: 8, unicode: true, colour: true) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        let legendLines = drawn.drop { !$0.hasSuffix(" UTC") }.dropFirst()
+        #expect(legendLines.count > 1 && legendLines.allSatisfy { $0.replacingOccurrences(of: #"\u{1B}\[[0-9]*m"#, with: "", options: .regularExpression).count <= 80 })
+        let legend = legendLines.joined(separator: "   ")
         let swatches = legend.components(separatedBy: "━━").dropLast().map { $0.components(separatedBy: "\u{1B}[").last ?? "" }
         #expect(swatches.count == 30 && Set(swatches.prefix(12)).count == 12, "\(swatches)")
         let strokes = ChartDrawing.svg(all) { Price(decimalOdds: $0)!.formatted(.decimal) }.split(separator: "\n")
