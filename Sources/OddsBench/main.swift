@@ -71,17 +71,19 @@ let leagues = ["Premier League", "La Liga", "Bundesliga", "Serie A", "Ligue 1", 
 
 func price(_ hundredths: Int) -> Price { Price(decimal: "\(hundredths / 100).\(String(format: "%02d", hundredths % 100))")! }
 
-/// Each provider's events: the same matches, named its own way (the second provider adds club affixes).
+/// Each provider's events: the same matches, named its own way (the second provider adds club affixes). Teams are
+/// made-up words of one length (the matcher reads a number in a name as no part of it: "Hannover 96" is Hannover).
 func events(of provider: ProviderID, _ n: Int) -> [Event] { (0..<eventCount).map { i in
     let affix = n % 2 == 1 ? " FC" : ""
+    let home = MatchBench.word(200 + 2 * i), away = MatchBench.word(201 + 2 * i)
     return Event(provider: provider, id: String(100_000 + n * 1_000_000 + i), sport: "soccer", league: leagues[i % leagues.count],
-          home: "Home \(i)\(affix)", away: "Away \(i)\(affix)", status: .live, startTime: t0.addingTimeInterval(Double(i * 60 + n * 120)),
+          home: home + affix, away: away + affix, status: .live, startTime: t0.addingTimeInterval(Double(i * 60 + n * 120)),
           score: Score(home: i % 3, away: i % 2),
           clock: String(format: "%02d:%02d", i % 90, i % 60), period: "2nd Half",
           markets: [Market(id: "ft", name: "Fulltime Result", selections: [
-              Selection(id: "home", name: "Home \(i)", price: price(150 + i % 300)),
+              Selection(id: "home", name: home, price: price(150 + i % 300)),
               Selection(id: "draw", name: "Draw", price: price(300 + i % 100)),
-              Selection(id: "away", name: "Away \(i)", price: price(250 + i % 400 + n)),
+              Selection(id: "away", name: away, price: price(250 + i % 400 + n)),
           ])])
 } }
 let sources: [[Event]] = providers.enumerated().map { n, p in events(of: p, n) }

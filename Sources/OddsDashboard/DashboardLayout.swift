@@ -345,8 +345,14 @@ public enum DashboardLayout {
 
     /// A move as the MOVE column prints it: "1.5%", "12%".
     static func percentText(_ f: Double) -> String {
-        let p = f * 100
-        return p < 9.95 ? String(format: "%.1f%%", p) : String(format: "%.0f%%", p)
+        // By hand: the column is written for every row of every frame, and `String(format:)` goes through a locale.
+        let p = max(0, f * 100)
+        guard p.isFinite, p < 1e9 else { return "-" }
+        if p < 9.95 {
+            let tenths = Int((p * 10).rounded())
+            return "\(tenths / 10).\(tenths % 10)%"
+        }
+        return "\(Int(p.rounded()))%"
     }
 
     /// The main market's 1 / X / 2 cells: price, move marker and colour; SUSP for suspended lines.

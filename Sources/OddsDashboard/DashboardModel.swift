@@ -140,6 +140,8 @@ public struct DashboardModel: Sendable {
     /// How old each price is (which providers send only changes).
     public var priceAges = PriceAges(changesOnly: [])
     let valueMemo = ValueMemo()
+    /// Fused rows' markets read back to their sources' trail keys.
+    let trailKeys = TrailKeyMemo()
     /// The rows' order, kept as events change (`rows`).
     var rowIndex = RowIndex()
     /// Something on screen changed since the run loop last drew (`drawn()`): a row on screen, the order
@@ -509,7 +511,19 @@ extension DashboardModel {
     func trailKey(_ row: EventKey, _ market: Market, selection: String, event: Event? = nil) -> PriceTrails.Key? {
         guard let source = trailEvent(row, market, event: event) else { return nil }
         let shown = PriceTrails.Key(event: source, market: market, selection: selection)
-        guard source != row, FusedMatch.isByMeaning(market.id), let raw = store.events[source]?.event else { return shown }
+        guard source != row, FusedMatch.isByMeaning(market.id) else { return shown }
+        let asked = TrailKeyMemo.Asked(source: source, market: market.id, book: market.book ?? "", selection: selection)
+        // Read back once: a key that has points is the source's still (the table asks for it every frame).
+        if let known = trailKeys.key(asked), !trails.points(known).isEmpty { return known }
+        guard let raw = store.events[source]?.event else { return shown }
+        let found = rawTrailKey(source, raw, market, selection: selection) ?? shown
+        trailKeys.keep(found, for: asked)
+        return found
+    }
+
+    /// The source's own key of a fused market's selection: its market at that book whose normalized form has the
+    /// fused id, and the selection it came from.
+    private func rawTrailKey(_ source: EventKey, _ raw: Event, _ market: Market, selection: String) -> PriceTrails.Key? {
         let main = FusedMatch.mainMarket(of: raw)
         let result = market.id == FusedMatch.resultMarketID
         for m in raw.markets where (m.book ?? raw.provider.singleBook ?? raw.provider.rawValue) == market.book {
@@ -521,7 +535,7 @@ extension DashboardModel {
                 }
             }
         }
-        return shown
+        return nil
     }
 
     mutating func handle(_ key: Key) -> [DashboardEffect] {

@@ -203,3 +203,28 @@ public struct TrailSeed: Sendable {
         self.points = points; self.marks = marks
     }
 }
+
+/// The trail keys of fused rows' markets as read back to their sources (`DashboardModel.trailKey`), kept: the
+/// table asks for each row's cells every frame, and reading a market back normalizes the source's markets.
+final class TrailKeyMemo: @unchecked Sendable {
+    struct Asked: Hashable {
+        var source: EventKey
+        var market: String
+        var book: String
+        var selection: String
+    }
+    private let lock = NSLock()
+    private var keys: [Asked: PriceTrails.Key] = [:]
+
+    func key(_ asked: Asked) -> PriceTrails.Key? {
+        lock.lock(); defer { lock.unlock() }
+        return keys[asked]
+    }
+
+    func keep(_ key: PriceTrails.Key, for asked: Asked) {
+        lock.lock(); defer { lock.unlock() }
+        // Matches that ended are not kept forever: the rows on screen ask again.
+        if keys.count >= 20_000 { keys.removeAll(keepingCapacity: true) }
+        keys[asked] = key
+    }
+}

@@ -132,6 +132,8 @@ struct DashboardTrailTests {
         // Over the last 0.2 s the move (0.5 s after the open, now 1 s) is out of the window.
         model.moveWindow = 0.2
         #expect(!DashboardLayout.layout(model).text.contains("1▼8.9%"))
+        // Tenths below ten per cent, whole per cents above.
+        #expect([0.089, 0.0994, 0.0996, 0.2, 9.95, 0].map(DashboardLayout.percentText) == ["8.9%", "9.9%", "10%", "20%", "995%", "0.0%"])
         // Narrow terminals keep their columns.
         let narrow = try DashboardFixture.model(width: 80, height: 24)
         #expect(!DashboardLayout.layout(narrow).text.contains("MOVE"))
