@@ -64,6 +64,51 @@ enum HistoryViews {
         return String(text.prefix(10))
     }
 
+    /// The history's size as a person reads it on a terminal: counts with thousands marked, bytes in kB, MB or GB,
+    /// times as the other tables give them (UTC).
+    static func statsTable(_ s: HistoryStats, location: HistoryLocation, days: Int, _ o: RenderOptions, now: Date) -> String {
+        var t = Tabular(columns: [.init(""), .init("", shrinkable: true)])
+        let kept = s.oldest.map { from in "\(clock(from, now: now)) to \(s.newest.map { clock($0, now: now) } ?? "-") UTC" } ?? "nothing yet"
+        let prune = s.lastPrune.map { "last pruned \(clock($0.at, now: now)): \(count($0.changes)) change(s) before \(clock($0.cutoff, now: now)) dropped" }
+            ?? "not pruned yet"
+        let perChange = s.priceChanges > 0 ? " (\(count(Int(s.bytes / Int64(s.priceChanges)))) bytes each on disk)" : ""
+        t.rows = [
+            ["History", "\(location.description) (schema version \(s.schemaVersion))"],
+            ["Sources", count(s.sources) + " (a match from one provider)"],
+            ["Selections", count(s.selections)],
+            ["Price changes", count(s.priceChanges) + perChange],
+            ["Score changes", count(s.scoreChanges)],
+            ["Incidents", count(s.incidents)],
+            ["Size", size(s.bytes)],
+            ["Kept", kept],
+            ["Retention", "\(days) days; \(prune)"],
+        ].map { $0.map(TerminalText.safe) }
+        // No header: the first column names each row.
+        let text = t.renderAligned(width: o.width, color: false).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
+        return o.banner + text
+    }
+
+    /// A count with its thousands marked: 1,356,432.
+    static func count(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// Bytes in the largest unit that leaves a whole number in front (1000s): 6.1 MB, 110.0 MB, 812 bytes.
+    static func size(_ bytes: Int64) -> String {
+        let units = ["kB", "MB", "GB", "TB"]
+        var value = Double(bytes), unit = -1
+        while value >= 1000, unit < units.count - 1 { value /= 1000; unit += 1 }
+        guard unit >= 0 else { return "\(bytes) bytes" }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+
     private static func priceText(_ p: StoredPrice, _ format: OddsFormat) -> String {
         if p.suspended { return "SUSP" }
         guard let odds = p.odds, let price = Price(decimalOdds: odds) else { return p.text ?? "-" }
@@ -291,6 +336,10 @@ enum HistoryViews {
             [("what", .string("retentionDays")), ("value", .number(String(days)))],
             [("what", .string("lastPrune")), ("value", .string(prune))],
         ]
+        if rt.outputFormat == .table {
+            rt.io.out(statsTable(s, location: location, days: days, rt.renderOptions, now: Date()))
+            return
+        }
         if rt.outputFormat == .json {
             rt.io.out(JSONOutput.object(records.map { r -> (String, JSONOutput) in
                 guard case .string(let key) = r[0].1 else { return ("", r[1].1) }

@@ -105,6 +105,8 @@ struct HistoryCLITests {
         let stats = try await CLI.run(["history", "stats", "--history", db, "--json"])
         let s = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         #expect(s["priceChanges"] as? Int == rows && (s["bytes"] as? Int ?? 0) > 0)
+        let person = try await CLI.run(["history", "stats", "--history", db, "--format", "table"])
+        #expect(person.stdout.contains("Price changes") && person.stdout.contains("bytes each on disk") && person.stdout.contains("UTC"), "\(person.stdout)")
     }
 
     @Test("kill -9 of a writer leaves a history that passes integrity_check, and the next writer carries on in it")

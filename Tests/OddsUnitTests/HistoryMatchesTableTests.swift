@@ -39,3 +39,27 @@ struct HistoryMatchesTableTests {
         #expect(HistoryViews.matchesTable([], RenderOptions(), now: now).contains("Nothing to show"))
     }
 }
+
+@Suite("history stats on a terminal")
+struct HistoryStatsTableTests {
+    @Test("Counts with thousands marked, the size in MB, bytes a change, the kept span and the pruning in words")
+    func table() throws {
+        let now = try #require(ISODate.parse("2026-11-28T09:05:00Z"))
+        let stats = HistoryStats(schemaVersion: 5, sources: 1063, selections: 24438, priceChanges: 1_356_432, scoreChanges: 6515, incidents: 4634,
+                                 bytes: 109_969_512, oldest: ISODate.parse("2026-11-27T07:59:51.875Z"), newest: ISODate.parse("2026-11-28T09:00:43.852Z"),
+                                 lastPrune: PruneRecord(at: try #require(ISODate.parse("2026-11-28T08:59:52Z")),
+                                                        cutoff: try #require(ISODate.parse("2026-08-30T08:59:52Z")), changes: 12_000))
+        let text = HistoryViews.statsTable(stats, location: .sqlite(path: "h.sqlite"), days: 90, RenderOptions(width: 100), now: now)
+        for expected in ["h.sqlite (schema version 5)", "1,063", "24,438", "1,356,432 (81 bytes each on disk)", "110.0 MB",
+                         "11-27 07:59 to 09:00:43 UTC", "90 days; last pruned 08:59:52: 12,000 change(s) before 08-30 08:59 dropped"] {
+            #expect(text.contains(expected), "\(expected) in \(text)")
+        }
+        #expect(!text.contains("WHAT"))
+        #expect(HistoryViews.size(812) == "812 bytes" && HistoryViews.size(6_091_432) == "6.1 MB" && HistoryViews.size(2_500_000_000) == "2.5 GB")
+        #expect(HistoryViews.count(0) == "0" && HistoryViews.count(999) == "999" && HistoryViews.count(1000) == "1,000")
+        let empty = HistoryStats(schemaVersion: 5, sources: 0, selections: 0, priceChanges: 0, scoreChanges: 0, incidents: 0, bytes: 4096,
+                                 oldest: nil, newest: nil, lastPrune: nil)
+        let none = HistoryViews.statsTable(empty, location: .sqlite(path: "h.sqlite"), days: 90, RenderOptions(), now: now)
+        #expect(none.contains("nothing yet") && none.contains("not pruned yet") && none.contains("4.1 kB"), "\(none)")
+    }
+}
