@@ -426,9 +426,27 @@ public enum DashboardLayout {
     // MARK: Detail
 
     static func detail(_ model: DashboardModel, key: EventKey, _ screen: inout Screen) {
-        guard let state = model.shown.events[key] else { return }
+        let lines = detailLines(model, key: key)
+        let body = screen.height - 2
+        let start = min(model.detailScroll, max(0, lines.count - body))
+        for (row, segments) in lines.dropFirst(start).prefix(body).enumerated() {
+            var x = 1
+            for (text, attributes) in segments where x < screen.width - 1 {
+                screen.put(text, x: x, y: 1 + row, attributes: attributes, maxWidth: screen.width - 1 - x)
+                x += TextWidth.width(of: text)
+            }
+        }
+    }
+
+    /// How far the detail pane of `key` scrolls: its last line at the bottom of a screen `height` rows high.
+    static func detailScrollLimit(_ model: DashboardModel, key: EventKey, height: Int) -> Int {
+        max(0, detailLines(model, key: key).count - (height - 2))
+    }
+
+    /// The detail pane's lines, each segments of text with their attributes.
+    static func detailLines(_ model: DashboardModel, key: EventKey) -> [[(String, CellAttributes)]] {
+        guard let state = model.shown.events[key] else { return [] }
         let e = state.event
-        // Each line is segments of text, each with its attributes.
         var lines: [[(String, CellAttributes)]] = []
         func line(_ text: String, _ attributes: CellAttributes = []) { lines.append([(text, attributes)]) }
         line(e.title, .bold)
@@ -528,15 +546,7 @@ public enum DashboardLayout {
                 }
             }
         }
-        let body = screen.height - 2
-        let start = min(model.detailScroll, max(0, lines.count - body))
-        for (row, segments) in lines.dropFirst(start).prefix(body).enumerated() {
-            var x = 1
-            for (text, attributes) in segments where x < screen.width - 1 {
-                screen.put(text, x: x, y: 1 + row, attributes: attributes, maxWidth: screen.width - 1 - x)
-                x += TextWidth.width(of: text)
-            }
-        }
+        return lines
     }
 
     static func selectionName(_ s: Selection) -> String {

@@ -599,7 +599,11 @@ extension DashboardModel {
     }
 
     mutating func move(by delta: Int) {
-        if case .detail = mode { detailScroll = max(0, detailScroll + delta); return }
+        if case .detail(let key) = mode {
+            // Within the pane: past its end, a page back would first have to undo the overshoot.
+            detailScroll = min(max(0, detailScroll + delta), DashboardLayout.detailScrollLimit(self, key: key, height: height))
+            return
+        }
         let order = self.order
         guard order.count > 0 else { selected = nil; return }
         let index = selected.flatMap(order.position(of:)) ?? 0
@@ -607,7 +611,10 @@ extension DashboardModel {
     }
 
     mutating func move(to index: Int, order given: RowIndex? = nil) {
-        if case .detail = mode { detailScroll = index == 0 ? 0 : detailScroll; return }
+        if case .detail(let key) = mode {
+            detailScroll = index == 0 ? 0 : DashboardLayout.detailScrollLimit(self, key: key, height: height)
+            return
+        }
         let order = given ?? self.order
         guard order.count > 0 else { selected = nil; return }
         let i = min(max(0, index), order.count - 1)

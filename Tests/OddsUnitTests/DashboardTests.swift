@@ -183,6 +183,29 @@ struct DashboardTests {
         #expect(model.selected == rows[0])
     }
 
+    @Test("The detail pane scrolls within its lines: paging past the end stops there, one page up moves back; G the end, g the top")
+    func detailScrolling() throws {
+        var model = try DashboardFixture.model(width: 120, height: 12)
+        _ = update(&model, .key(.enter))
+        let key = try #require(model.focused)
+        let lines = DashboardLayout.detailLines(model, key: key).count
+        let limit = lines - (model.height - 2)
+        try #require(limit > model.visibleRowCount, "the pane is more than a page longer than the screen (\(lines) lines)")
+        func top() -> String { DashboardLayout.layout(model).line(1) }
+        let first = top()
+        for _ in 0..<20 { _ = update(&model, .key(.pageDown)) }
+        #expect(model.detailScroll == limit)
+        let end = top()
+        _ = update(&model, .key(.pageUp))
+        #expect(model.detailScroll == limit - model.visibleRowCount && top() != end, "one page up moves at once")
+        _ = update(&model, .key(.character("g")))
+        #expect(model.detailScroll == 0 && top() == first)
+        _ = update(&model, .key(.character("G")))
+        #expect(model.detailScroll == limit && top() == end)
+        _ = update(&model, .key(.up))
+        #expect(model.detailScroll == limit - 1)
+    }
+
     @Test("Filter by team or league; Esc clears")
     func filter() throws {
         var model = try DashboardFixture.model()
