@@ -56,6 +56,15 @@ struct AlertSimulatorTests {
                     }
                 }
             }
+            // The price each stood at, and since when: open prices only, a new point where the odds differ (a
+            // suspension, or the same odds resent, does not restart the price). Read when a window began.
+            func standing(_ seen: [(at: Date, price: Price, suspended: Bool)], at windowStart: Date) -> (at: Date, price: Price)? {
+                var points: [(at: Date, price: Price)] = []
+                for p in seen where !p.suspended && p.at <= windowStart && points.last?.price.decimalOdds != p.price.decimalOdds {
+                    points.append((p.at, p.price))
+                }
+                return points.last
+            }
             let moves = alerts.filter { $0.kind == "move" }
             #expect(!moves.isEmpty, "the simulator moved no price 4% within a minute")
             for a in moves {
@@ -67,9 +76,9 @@ struct AlertSimulatorTests {
                 #expect(seen.contains { $0.at == fromAt && $0.price == from && !$0.suspended }, "\(a.match): from \(from.decimalText)")
                 // From a price seen within the window, or the one that stood when the window began (seen before it).
                 let windowStart = a.at.addingTimeInterval(-60)
-                let standing = seen.last { $0.at <= windowStart }
+                let standing = standing(seen, at: windowStart)
                 #expect(fromAt >= windowStart || (standing?.at == fromAt && standing?.price == from),
-                        "\(a.match): from \(from.decimalText) at \(fromAt), window from \(windowStart)")
+                        "\(a.match): from \(from.decimalText) at \(fromAt), window from \(windowStart); seen \(seen.map { "\($0.at.timeIntervalSince(windowStart)) \($0.price.decimalText)\($0.suspended ? " S" : "")" })")
                 let ratio = Double(to.price.decimalOdds.numerator * from.decimalOdds.denominator) / Double(to.price.decimalOdds.denominator * from.decimalOdds.numerator)
                 #expect(abs(ratio - 1) >= 0.04 - 1e-12)
             }
@@ -84,7 +93,7 @@ struct AlertSimulatorTests {
                     let seen = try #require(history[k], "\(a.match) \(b.book)")
                     #expect(seen.contains { $0.at == b.fromAt && $0.price == b.from } && seen.contains { $0.at == b.at && $0.price == b.to })
                     #expect((b.to.decimalOdds < b.from.decimalOdds) == down)
-                    let windowStart = a.at.addingTimeInterval(-60), standing = seen.last { $0.at <= windowStart }
+                    let windowStart = a.at.addingTimeInterval(-60), standing = standing(seen, at: windowStart)
                     #expect(b.fromAt >= windowStart || (standing?.at == b.fromAt && standing?.price == b.from), "\(a.match) \(b.book)")
                     #expect(AlertEngineProbe.moved(b.from, b.to, by: 0.02))
                 }

@@ -7,7 +7,7 @@ import NIOWebSocket
 @testable import OddsBoltOdds
 import OddsJSON
 import OddsModel
-import OddsSimulator
+@testable import OddsSimulator
 import OddsStore
 import OddsTransport
 import OddsTestSupport
@@ -134,13 +134,15 @@ struct StreamingSocketTests {
             let stats = FeedStats()
             let probe = FeedProbe(FeedRunner.run(odds, transport: transport, stats: stats))
             defer { probe.stop() }
-            // The initial state comes in batches: done when the games stop growing for two seconds (on two
-            // loaded cores, half a second passed between two batches of one state).
-            var last = -1, since = Date()
-            try await probe.wait("the initial state") { p in
-                let n = p.count { if case .bookUpsert = $0 { true } else { false } }
-                if n != last { last = n; since = Date() }
-                return n > 0 && Date().timeIntervalSince(since) > 2
+            // The initial state comes in batches, a game's book a message: done when every one the simulator
+            // sent has arrived (waiting for a quiet spell instead stopped early on loaded cores).
+            let sent = await sim.onLoop {
+                sim.boltOddsLive().filter { BoltOdds.ref($0) != nil }
+                    .reduce(0) { n, m in n + BoltOdds.books.indices.filter { !BoltOdds.outcomes(m, book: $0).isEmpty }.count }
+            }
+            #expect(sent > 10)
+            try await probe.wait("the initial state: \(sent) games' books") { p in
+                p.count { if case .bookUpsert = $0 { true } else { false } } >= sent
             }
             var store = LiveStore()
             for m in probe.messages { store.apply(m) }
