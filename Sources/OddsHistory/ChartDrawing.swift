@@ -98,13 +98,12 @@ public enum ChartDrawing {
     /// Prices labelling every fourth row between the top and the bottom (not within two rows of either): the price
     /// at the row's middle, to the cent, in the user's format.
     static func ticks(_ c: PriceChart, rows: Int, dotsY: Int, price: (Rational) -> String) -> [Int: String] {
-        let lo = Double(c.low.numerator) / Double(c.low.denominator), hi = Double(c.high.numerator) / Double(c.high.denominator)
-        guard hi > lo else { return [:] }
         let gridH = rows * dotsY
         var out: [Int: String] = [:]
         for r in stride(from: 4, to: rows - 2, by: 4) {
             let level = 1 - (Double(r * dotsY) + Double(dotsY - 1) / 2) / Double(gridH - 1)
-            let cents = ((lo + level * (hi - lo)) * 100).rounded()
+            guard let at = c.odds(atLevel: level) else { return [:] }
+            let cents = (at * 100).rounded()
             guard cents > 100, let odds = Rational(Int64(cents), 100) else { continue }
             out[r] = price(odds)
         }

@@ -131,9 +131,20 @@ public struct PriceChart: Sendable, Equatable {
 
     /// Where a price sits between `low` (0) and `high` (1), for drawing only.
     func level(_ odds: Rational) -> Double {
-        let lo = Double(low.numerator) / Double(low.denominator), hi = Double(high.numerator) / Double(high.denominator)
+        let (lo, hi) = span
         guard hi > lo else { return 0.5 }
         return (Double(odds.numerator) / Double(odds.denominator) - lo) / (hi - lo)
+    }
+
+    /// The decimal odds at `level` (0 the low, 1 the high), the inverse of `level`; nil when every point is at
+    /// one price.
+    func odds(atLevel level: Double) -> Double? {
+        let (lo, hi) = span
+        return hi > lo ? lo + level * (hi - lo) : nil
+    }
+
+    private var span: (low: Double, high: Double) {
+        (Double(low.numerator) / Double(low.denominator), Double(high.numerator) / Double(high.denominator))
     }
 
     /// Where a time sits between `from` (0) and `to` (1).
