@@ -8,8 +8,8 @@ import OddsTransport
 /// BoltOdds: the multi-book odds stream, play-by-play and live scores over WebSocket, and REST
 /// listings. Books are BoltOdds' sportsbooks; an event is a game, identified by its label.
 public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
-    // @unchecked: `prepared` is behind `lock`; the rest is immutable (`initialStateTimeout` is set before the first
-    // query, if at all).
+    // @unchecked: `prepared` is behind `lock`; the rest is immutable (`initialStateTimeout` and `scoresWait` are set
+    // before the first query, if at all).
     public let id = ProviderID.boltodds
     /// Documented.
     public static let defaultRESTURL = "https://spro.agency/api"
@@ -33,6 +33,9 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     let rest: RESTClient
     /// How long a one-shot answer waits for the odds stream's first game (tests under load give it longer).
     public var initialStateTimeout = BoltOddsClient.defaultInitialStateTimeout
+    /// How long after the last new game a one-shot answer waits for games still without a live score, unless the
+    /// scores have gone quiet (tests that check every game's score give it longer).
+    public var scoresWait = BoltOddsClient.defaultScoresWait
     private let lock = NIOLock()
     private var prepared: BoltOddsFilters?
     private var infoObserver: (@Sendable (_ sports: [String], _ books: [String]) -> Void)?
@@ -252,12 +255,13 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
     /// are known, get a moment more.
     public static let defaultInitialStateTimeout: TimeInterval = 20
     static let initialStateQuiet: TimeInterval = 1.0
-    static let scoresGrace: TimeInterval = 3.0
+    public static let defaultScoresWait: TimeInterval = 3.0
 
     /// The state after the initial burst of the odds stream (with live scores): BoltOdds has no
     /// REST endpoint for odds.
     public func liveEvents(sport: String?) async throws -> [Event] {
         let filters = currentFilters(sport: sport)
+        let scoresWait = scoresWait
         // When the last new game appeared, and when live scores last spoke.
         let state = try await FeedRunner.collect(
             feedConnections(filters: filters, pbp: false), transport: transport,
@@ -276,7 +280,7 @@ public final class BoltOddsClient: OddsProvider, @unchecked Sendable {
                 // within the grace.
                 if s.store.events.values.allSatisfy({ $0.event.score != nil }) { return true }
                 if let said = s.lastScore, now.timeIntervalSince(said) >= BoltOddsClient.initialStateQuiet { return true }
-                return quiet >= BoltOddsClient.scoresGrace
+                return quiet >= scoresWait
             },
             timedOut: { s in
                 guard s.lastNewGame != nil else {

@@ -29,6 +29,8 @@ struct BoltOddsSocketTests {
     func liveWithFilters() async throws {
         try await withSimulator({ $0.enforceRateLimit = false }) { sim, transport in
             let client = BoltOddsSocketTests.client(sim, transport)
+            // Every game's score is checked: the answer may wait for the last one as long as a loaded machine needs.
+            client.scoresWait = 30
             let filters = try await client.resolve(sport: "nba", books: ["DraftKings", "fanduel"])
             #expect(filters.sports == ["NBA"] && filters.sportsbooks == ["draftkings", "fanduel"])
             client.use(filters)
