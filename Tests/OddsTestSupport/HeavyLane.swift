@@ -1,20 +1,27 @@
 import Foundation
 import Testing
 
-/// Two threads of their own for tests that compute for a while without a suspension point.
+/// Threads of their own for tests that compute without a suspension point.
 ///
 /// Swift Testing runs every test on the concurrency pool, which has one thread a core: two here. A
 /// synchronous test holds its thread until it returns, so two long ones at once leave no thread to resume
 /// the network tests' tasks (their feeds' pumps, their waits), whose timeouts then pass while nothing runs.
-/// Tests marked `.heavyLane` run here instead: they queue behind each other, never in front of the pool's work.
+/// Hundreds of short ones started together do the same: a task woken behind them waits for all of them.
+/// Tests marked `.heavyLane` (long ones) or `.unitLane` (the unit target's suites) run on a lane instead:
+/// they queue behind each other, never in front of the pool's work.
 public final class HeavyLane: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` is read and written only with `condition` locked.
-    public static let shared = HeavyLane(threads: 2)
+    /// The lane of `.heavyLane`.
+    public static let shared = HeavyLane(name: "heavy-lane", threads: 2)
+    /// The lane of `.unitLane`.
+    public static let unit = HeavyLane(name: "unit-lane", threads: 2)
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
+    private let name: String
 
-    private init(threads: Int) {
+    private init(name: String, threads: Int) {
+        self.name = name
         for _ in 0..<threads {
             Thread { [unowned self] in self.work() }.start()
         }
@@ -28,12 +35,15 @@ public final class HeavyLane: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// True on one of the lane's threads.
-    public static var isCurrent: Bool { Thread.current.threadDictionary["odds.heavy-lane"] != nil }
+    /// True on one of the heavy lane's threads.
+    public static var isCurrent: Bool { shared.isCurrent }
+
+    /// True on one of this lane's threads.
+    public var isCurrent: Bool { Thread.current.threadDictionary["odds.lane"] as? String == name }
 
     private func work() {
-        Thread.current.threadDictionary["odds.heavy-lane"] = true
-        Thread.current.name = "heavy-lane"  // set from the thread itself, it names the OS thread (perf, gdb)
+        Thread.current.threadDictionary["odds.lane"] = name
+        Thread.current.name = name  // set from the thread itself, it names the OS thread (perf, gdb)
         while true {
             condition.lock()
             while jobs.isEmpty { condition.wait() }
@@ -44,18 +54,21 @@ public final class HeavyLane: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// Runs a test (or each test of a suite) on `HeavyLane`: for synchronous tests that take a second or
-/// more of CPU, or block a thread on purpose.
+/// Runs a test (or each test of a suite) on a `HeavyLane`.
 public struct HeavyLaneTrait: TestTrait, SuiteTrait, TestScoping {
+    let lane: HeavyLane
     public var isRecursive: Bool { true }
 
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(HeavyLane.shared) { try await function() }
+        try await withTaskExecutorPreference(lane) { try await function() }
     }
 }
 
 extension Trait where Self == HeavyLaneTrait {
-    /// See `HeavyLaneTrait`.
-    public static var heavyLane: Self { HeavyLaneTrait() }
+    /// On `HeavyLane.shared`: for synchronous tests that take a second or more of CPU, or block a thread on
+    /// purpose (a test's own trait wins over its suite's).
+    public static var heavyLane: Self { HeavyLaneTrait(lane: .shared) }
+    /// On `HeavyLane.unit`: the unit target's suites, short synchronous tests by the hundred.
+    public static var unitLane: Self { HeavyLaneTrait(lane: .unit) }
 }

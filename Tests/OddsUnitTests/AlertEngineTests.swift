@@ -2,9 +2,10 @@ import Foundation
 @testable import OddsAlerts
 import OddsModel
 import OddsStore
+import OddsTestSupport
 import Testing
 
-@Suite("Alert engine")
+@Suite("Alert engine", .unitLane)
 struct AlertEngineTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -1,9 +1,10 @@
 import Foundation
 @testable import OddsAlerts
 import OddsModel
+import OddsTestSupport
 import Testing
 
-@Suite("Alert rules")
+@Suite("Alert rules", .unitLane)
 struct AlertRuleTests {
     static func r(_ n: Int64, _ d: Int64) -> Rational { Rational(n, d)! }
 

@@ -14,7 +14,7 @@ import OddsSimulatorFaults
 import OddsTestSupport
 import Testing
 
-@Suite("One warning per bad outcome")
+@Suite("One warning per bad outcome", .unitLane)
 struct BadOutcomeTests {
     @Test("A BoltOdds game with one unusable outcome: the game is kept, the outcome is skipped and counted once")
     func once() throws {

@@ -2,11 +2,12 @@ import Foundation
 import OddsBets
 import OddsModel
 import OddsValue
+import OddsTestSupport
 import Testing
 
 /// Grading a bet (issue 52): closing-line value against the de-vigged close, and settlement from the final score,
 /// by worked examples with known answers.
-@Suite("Bet grading")
+@Suite("Bet grading", .unitLane)
 struct BetGradingTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -12,7 +12,7 @@ import OddsTestSupport
 import Testing
 
 /// BoltOdds' decoders on the payloads printed in its docs (Fixtures/docs), and on hostile variants.
-@Suite("BoltOdds decoders")
+@Suite("BoltOdds decoders", .unitLane)
 struct BoltOddsDecoderTests {
     static let settings = ProviderSettings(key: "k", restURL: "http://127.0.0.1:1/api", webSocketURL: "ws://127.0.0.1:1/api")
     static let label = "New York Mets vs Los Angeles Angels, 2025-07-23, 01"
@@ -287,7 +287,7 @@ struct BoltOddsDecoderTests {
 }
 
 /// Many books on screen: the best price with its book, links, and the dashboard's grid.
-@Suite("Multi-book output")
+@Suite("Multi-book output", .unitLane)
 struct MultiBookOutputTests {
     static let label = "Boston Celtics vs Miami Heat, 2026-11-23, 07"
 
@@ -347,7 +347,7 @@ struct MultiBookOutputTests {
 }
 
 /// `odds boltodds pbp` and `scores` on a terminal: one line per change, for a person, made safe.
-@Suite("Human lines for scores and plays")
+@Suite("Human lines for scores and plays", .unitLane)
 struct HumanLineTests {
     @Test("A scoreboard, an incident and a connection change read as lines; heartbeats and prices are not shown; provider text is made safe")
     func lines() {

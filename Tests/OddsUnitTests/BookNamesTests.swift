@@ -11,7 +11,7 @@ import OddsValue
 import Testing
 
 /// Books by their proper names and providers by short tags where people read them; keys where scripts do (issue 49).
-@Suite("Book names and source tags")
+@Suite("Book names and source tags", .unitLane)
 struct BookNamesTests {
     @Test("A book's proper name however the feed spells its key; an unknown key as sent, a bare lower-case word raised")
     func properNames() {

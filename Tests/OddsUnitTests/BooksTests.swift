@@ -8,7 +8,7 @@ import OddsTestSupport
 import Testing
 
 /// Several sportsbooks' prices for one event, as BoltOdds and SportsAPIPro send them.
-@Suite("Books in the model and the store")
+@Suite("Books in the model and the store", .unitLane)
 struct BooksTests {
     let t0 = Date(timeIntervalSince1970: 2_000_000)
 
@@ -397,7 +397,7 @@ struct BooksTests {
     }
 }
 
-@Suite("Alternate lines")
+@Suite("Alternate lines", .unitLane)
 struct AlternateLineTests {
     static let event = #"{"fixtureId":"8","sportName":"Soccer","home":"A","away":"B","status":"in_progress","marketGroups":[{"name":"Total Goals","key":"total_goals","period":"full_game","selections":[{"name":"Over 1.5","odds":1.30,"side":"over","handicap":1.5,"isMain":false},{"name":"Under 1.5","odds":3.40,"side":"under","handicap":1.5,"isMain":false},{"name":"Over 2.5","odds":1.95,"side":"over","handicap":2.5,"isMain":true},{"name":"Under 2.5","odds":1.85,"side":"under","handicap":2.5,"isMain":true}]}]}"#
 

@@ -5,7 +5,7 @@ import OddsTestSupport
 import OddsTransport
 import Testing
 
-@Suite("The dashboard's feed inbox")
+@Suite("The dashboard's feed inbox", .unitLane)
 struct DashInboxTests {
     @Test("Closing after the feed said it stopped still takes the feed's error, which comes just after; a feed that never ends is not waited for past the bound")
     func endAwaited() async throws {

@@ -3,11 +3,12 @@ import OddsAlerts
 import OddsDashboard
 import OddsModel
 import OddsStore
+import OddsTestSupport
 import Testing
 
 /// Alert rules in the dashboard (issue 51): the config's rules live, each alert a ticker line marking its row,
 /// and `a` writing a rule for the selected match.
-@Suite("Dashboard alerts")
+@Suite("Dashboard alerts", .unitLane)
 struct DashboardAlertTests {
     typealias F = FusedDashboardTests
     static let t0 = DashboardFixture.t0

@@ -2,10 +2,11 @@ import Foundation
 import OddsDashboard
 import OddsModel
 import OddsStore
+import OddsTestSupport
 import Testing
 
 /// `b` in the dashboard (issue 52): a bet at a price shown, the stake asked for, handed to the run loop.
-@Suite("Dashboard bets")
+@Suite("Dashboard bets", .unitLane)
 struct DashboardBetTests {
     typealias A = DashboardAlertTests
 

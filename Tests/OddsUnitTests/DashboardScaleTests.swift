@@ -7,7 +7,7 @@ import Testing
 
 /// The dashboard at scale: the table's order kept as events change (not sorted every frame), and frames
 /// drawn only when something on screen changed.
-@Suite("Dashboard at scale")
+@Suite("Dashboard at scale", .unitLane)
 struct DashboardScaleTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let leagues = ["Premier League", "La Liga", "NBA", "Serie A", "ATP"]
@@ -64,7 +64,7 @@ struct DashboardScaleTests {
         }.map(\.5)
     }
 
-    @Test("The kept order is the order worked out from nothing after every kind of change, and price changes never sort again", .heavyLane)
+    @Test("The kept order is the order worked out from nothing after every kind of change, and price changes never sort again")
     func keptOrder() throws {
         var model = Self.model(events: 300)
         var random = SeededRandom(seed: 23)
@@ -190,7 +190,7 @@ struct DashboardScaleTests {
     }
 }
 
-@Suite("Dashboard message rate")
+@Suite("Dashboard message rate", .unitLane)
 struct MessageRateTests {
     @Test("Messages a second over the last five seconds, at any rate, after silence and with the clock going back")
     func rate() {
@@ -210,7 +210,7 @@ struct MessageRateTests {
     }
 }
 
-@Suite("Dashboard of a replay")
+@Suite("Dashboard of a replay", .unitLane)
 struct DashboardReplayTests {
     @Test("A replay's header says it is replaying, then that the replay ended (or why it stopped), never connecting")
     func header() throws {

@@ -45,7 +45,7 @@ enum DashboardFixture {
     }
 }
 
-@Suite("Dashboard layout and update")
+@Suite("Dashboard layout and update", .unitLane)
 struct DashboardTests {
     @Test("Golden frames at 80×24, 120×40 and 200×60", arguments: [(80, 24), (120, 40), (200, 60)])
     func goldenFrames(width: Int, height: Int) throws {
@@ -388,7 +388,7 @@ struct DashboardTests {
 }
 
 /// The dashboard over several providers (issue 20): one row per real match, each provider's state in the header.
-@Suite("Dashboard of fused matches")
+@Suite("Dashboard of fused matches", .unitLane)
 struct FusedDashboardTests {
     static let t0 = DashboardFixture.t0
 
@@ -564,7 +564,7 @@ struct FusedDashboardTests {
 
 /// Value mode (issue 21): `v` adds MARGIN, marks prices whose EV passes the threshold, flags arbitrage, and
 /// gives the detail pane each book's margin, the fair prices and each price's EV.
-@Suite("Dashboard value mode")
+@Suite("Dashboard value mode", .unitLane)
 struct DashboardValueTests {
     static let t0 = DashboardFixture.t0
 

@@ -8,7 +8,7 @@ import Testing
 
 /// What the dashboard keeps of each price since it started: lines in the detail pane, incidents on them, the
 /// prices around each incident, and the table's MOVE column; bounded in memory.
-@Suite("Dashboard price trails")
+@Suite("Dashboard price trails", .unitLane)
 struct DashboardTrailTests {
     static let t0 = DashboardFixture.t0
     static let key = PriceTrails.Key(event: EventKey(provider: .tickodds, id: "1"), market: "m", book: "", selection: "home")

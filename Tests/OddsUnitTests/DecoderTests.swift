@@ -5,7 +5,7 @@ import OddsModel
 import OddsTestSupport
 import Testing
 
-@Suite("Decoders on the payloads printed in the provider docs")
+@Suite("Decoders on the payloads printed in the provider docs", .unitLane)
 struct DecoderTests {
     @Test("PulseScore live events")
     func pulseScoreLiveEvents() throws {

@@ -15,7 +15,7 @@ import OddsTestSupport
 import Testing
 
 /// Every sport (issue 18): `--sport all`, `--sport` repeated, config, replays that keep what they recorded.
-@Suite("Every sport", .timeLimit(.minutes(3)))
+@Suite("Every sport", .unitLane)
 struct EverySportTests {
 
     @Test("A snapshot replaces what its own connection told, not another connection's events")

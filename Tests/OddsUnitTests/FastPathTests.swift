@@ -8,7 +8,7 @@ import OddsTestSupport
 import Testing
 
 /// The byte-level fast paths of the model's text readers agree with the Character-level originals.
-@Suite("Fast paths agree with their references")
+@Suite("Fast paths agree with their references", .unitLane)
 struct FastPathTests {
     /// Random ASCII strings made of the characters that matter to these readers.
     static func samples(_ alphabet: String, count: Int = 3000, seed: UInt64 = 7) -> [String] {
@@ -105,7 +105,7 @@ struct FastPathTests {
     }
 }
 
-@Suite("TickOdds suspensions")
+@Suite("TickOdds suspensions", .unitLane)
 struct TickOddsSuspensionTests {
     static func update(suspended: Bool, odds: String) -> String {
         let event = #"{"fixtureId":"7","sportName":"Soccer","home":"A","away":"B","status":"in_progress","marketGroups":[{"name":"Fulltime Result","key":"full_time_result","period":"full_game","selections":[{"name":"A","odds":\#(odds),"side":"home"},{"name":"B","odds":3.10,"side":"away"}]}]}"#
@@ -133,7 +133,7 @@ struct TickOddsSuspensionTests {
     }
 }
 
-@Suite("Scores that are not N-N")
+@Suite("Scores that are not N-N", .unitLane)
 struct ScoreTextTests {
     @Test("A tennis or cricket score keeps its text and its event; the update is not dropped; tables show the text")
     func kept() throws {
@@ -156,7 +156,7 @@ struct ScoreTextTests {
     }
 }
 
-@Suite("TickOdds fast path memory")
+@Suite("TickOdds fast path memory", .unitLane)
 struct TickOddsTemplateTests {
     /// An update of fixture 9 as the simulator writes it, with each part replaceable.
     static func update(head: String = #""fixtureId":"9","sportName":"Soccer","league":"Süper Lig","home":"Göztepe","away":"B","score":"1-0","clock":"10:00","period":"1st Half","status":"in_progress""#,

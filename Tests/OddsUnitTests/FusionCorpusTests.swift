@@ -7,7 +7,7 @@ import Testing
 
 /// Fusion on real names: Fixtures/names/club-names.tsv pairs spellings of one club as public sources write
 /// them (`same`) and of two clubs that share words (`trap`), each cited in the file.
-@Suite("Matching on real club names")
+@Suite("Matching on real club names", .unitLane)
 struct FusionCorpusTests {
     struct Pair { var kind: String; var sport: String; var a: String; var b: String }
 

@@ -10,7 +10,7 @@ import OddsTickOdds
 import Testing
 
 /// One row per real match across providers (issue 20): names, traps, kick-offs, confidence, the fused row.
-@Suite("Matching the same match across providers")
+@Suite("Matching the same match across providers", .unitLane)
 struct FusionTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -486,7 +486,7 @@ struct FusionTests {
     }
 }
 
-@Suite("Team names folded")
+@Suite("Team names folded", .unitLane)
 struct TeamNameFoldTests {
     @Test("Lower case, punctuation as one space, spaces collapsed and trimmed; accents dropped")
     func fold() {

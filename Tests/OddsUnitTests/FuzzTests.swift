@@ -14,7 +14,7 @@ import Testing
 
 /// A short fuzz run of every decoder in the default tests; `odds-bench fuzz` runs a million inputs
 /// per decoder (ODDS_FUZZ_COUNT sets this run's size).
-@Suite("Fuzzing the decoders")
+@Suite("Fuzzing the decoders", .unitLane)
 struct FuzzTests {
     /// Frames from the providers' documented examples and from the simulator's world.
     static func corpus() throws -> [[UInt8]] {
@@ -53,7 +53,7 @@ struct FuzzTests {
         return frames
     }
 
-    @Test("Every registered provider brings its decoders to the fuzzer, each with a valid frame it still reads", .heavyLane)
+    @Test("Every registered provider brings its decoders to the fuzzer, each with a valid frame it still reads")
     func everyProvider() throws {
         let targets = Fuzzer.targets(corpus: try FuzzTests.corpus())
         for id in ProviderRegistry.ids {
@@ -85,7 +85,7 @@ struct FuzzTests {
         }
     }
 
-    @Test("TickOdds' fast path answers every live message of the corpus but match_end, with exactly the generic decoder's updates", .heavyLane)
+    @Test("TickOdds' fast path answers every live message of the corpus but match_end, with exactly the generic decoder's updates")
     func fastPathAgrees() throws {
         var answered = 0
         for frame in try FuzzTests.corpus() {
@@ -125,7 +125,7 @@ struct FuzzTests {
     }
 }
 
-@Suite("PulseScore fast path memory")
+@Suite("PulseScore fast path memory", .unitLane)
 struct PulseScoreLayoutTests {
     static func broadcast(home: String = #""3.55""#, draw: String = #"{"decimal":"1.63"}"#, flags: String = "", name: String = "Brighton") -> [UInt8] {
         let event = #"{"fi":"1","sport":"Soccer","league":"Premier League","home":"\#(name)","away":"Arsenal","live":1,"mg":[{"name":"Fulltime Result","ma":[{"name":"\#(name)","pa":[{"decimal":\#(home)}]\#(flags)},{"name":"Draw","pa":[\#(draw)]}]},{"name":"Over/Under 2.5 Goals","ma":[{"name":"Over 2.5","pa":[{"decimal":"1.90"},{"decimal":"9.99"}]},{"name":"Under 2.5","pa":[]}]}]}"#
@@ -166,9 +166,9 @@ struct PulseScoreLayoutTests {
     }
 }
 
-@Suite("BoltOdds fast path")
+@Suite("BoltOdds fast path", .unitLane)
 struct BoltOddsFastPathTests {
-    @Test("The byte scanner answers every data frame of the corpus (the docs' and the simulator's), exactly as the generic decoder", .heavyLane)
+    @Test("The byte scanner answers every data frame of the corpus (the docs' and the simulator's), exactly as the generic decoder")
     func agreesOnCorpus() throws {
         var answered = 0
         for frame in try FuzzTests.corpus() {
@@ -314,7 +314,7 @@ struct BoltOddsFastPathTests {
         return Array(("[" + messages.joined(separator: separator) + "]").utf8)
     }
 
-    @Test("A large frame read in two halves at once gives exactly what reading it whole gives, whether or not the guessed cut is between two messages", .heavyLane)
+    @Test("A large frame read in two halves at once gives exactly what reading it whole gives, whether or not the guessed cut is between two messages")
     func halves() throws {
         // Between two messages, with spaces around the comma: the second half's answer is used.
         for separator in [",", " ,\n ", ", "] {
@@ -350,7 +350,7 @@ struct BoltOddsFastPathTests {
         #expect(!BoltOddsDecoders.fastAnswers(trailing))
     }
 
-    @Test("Read for a store, a game's books' views in a row are one update, and a store folds it as it folds the views, read whole or in halves", .heavyLane)
+    @Test("Read for a store, a game's books' views in a row are one update, and a store folds it as it folds the views, read whole or in halves")
     func mergedBookViews() throws {
         let frame = Self.state(games: 300, books: 3)
         let read = try #require(BoltOddsFast.frame(frame, splitAt: .max, merging: true))
@@ -374,7 +374,7 @@ struct BoltOddsFastPathTests {
         #expect(BoltOddsDecoders.mergedAgree(Array(StreamingTests.boltInitialState().utf8)))
     }
 
-    @Test("Cut at any brace, the halves agree with the whole frame, and only a cut between messages is used", .heavyLane)
+    @Test("Cut at any brace, the halves agree with the whole frame, and only a cut between messages is used")
     func halvesAtEveryCut() throws {
         // Nested objects and arrays of objects, outcomes and messages: every `{` is tried as a cut.
         let frame = Self.state(games: 3, books: 2, extra: { g in g == 1 ? #""i":[{},{"k":[{"x":1}, {"y":2}]}],"# : "" })

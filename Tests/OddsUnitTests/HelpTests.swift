@@ -15,7 +15,7 @@ import OddsTestSupport
 import Testing
 
 /// Help that fits on a screen (issue 18).
-@Suite("Help")
+@Suite("Help", .unitLane)
 struct HelpTests {
     @Test("odds --help is under 40 lines; the reference lives in odds help TOPIC")
     func rootHelpIsShort() throws {

@@ -3,9 +3,10 @@ import Foundation
 @testable import OddsHistory
 import OddsModel
 import OddsOutput
+import OddsTestSupport
 import Testing
 
-@Suite("history matches on a terminal")
+@Suite("history matches on a terminal", .unitLane)
 struct HistoryMatchesTableTests {
     static func source(_ provider: ProviderID, _ id: String, _ home: String, _ away: String, start: Date?, first: Date, last: Date) -> StoredSource {
         StoredSource(rowID: 1, key: SourceKey(provider: provider, eventID: id), sport: "soccer", league: "La Liga 2", home: home, away: away,
@@ -40,7 +41,7 @@ struct HistoryMatchesTableTests {
     }
 }
 
-@Suite("history stats on a terminal")
+@Suite("history stats on a terminal", .unitLane)
 struct HistoryStatsTableTests {
     @Test("Counts with thousands marked, the size in MB, bytes a change, the kept span and the pruning in words")
     func table() throws {

@@ -5,9 +5,9 @@ import OddsTestSupport
 import Testing
 
 /// The one writer every command prints through.
-@Suite("IOContext output")
+@Suite("IOContext output", .unitLane)
 struct IOContextTests {
-    @Test("Lines written from many threads at once arrive whole, in one piece each, and none is lost", .heavyLane)
+    @Test("Lines written from many threads at once arrive whole, in one piece each, and none is lost")
     func concurrentLinesStayWhole() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
@@ -104,7 +104,7 @@ final class LockedBytes: @unchecked Sendable {  // every field is touched under 
 }
 
 /// The environment read from `environ` (without setting up Foundation's process information).
-@Suite("The process environment")
+@Suite("The process environment", .unitLane)
 struct ProcessEnvironmentTests {
     @Test("It is the environment Foundation reads")
     func sameAsFoundation() {

@@ -4,7 +4,7 @@ import OddsTestSupport
 import Testing
 
 /// The process's signal watch, on an instance of its own (SIGUSR2, and the deadline's exit recorded, not done).
-@Suite("Signals")
+@Suite("Signals", .unitLane)
 struct InterruptTests {
     @Test("A signal sent the moment the watch starts, before its source is registered, is handled, not lost")
     func beforeRegistration() {

@@ -3,7 +3,7 @@ import OddsModel
 import OddsTestSupport
 import Testing
 
-@Suite("JSON parser")
+@Suite("JSON parser", .unitLane)
 struct JSONTests {
     @Test("Numbers keep their literal text")
     func numberText() throws {

@@ -15,7 +15,7 @@ import OddsTestSupport
 import Testing
 
 /// A price only ever stands in the column of its own selection (issue 18).
-@Suite("1 / X / 2 by identity")
+@Suite("1 / X / 2 by identity", .unitLane)
 struct MainColumnTests {
     static func event(_ selections: [Selection], home: String = "Arsenal", away: String? = "Chelsea") -> Event {
         Event(provider: .boltodds, id: "g", sport: "soccer", home: home, away: away,

@@ -16,7 +16,7 @@ import Testing
 
 /// Shapes the providers' docs leave open, read in every plausible form (issue 18): each test feeds
 /// at least one shape that the project's simulator does not send by default.
-@Suite("Shapes the docs leave open")
+@Suite("Shapes the docs leave open", .unitLane)
 struct OpenShapeTests {
     @Test("A whole number reads from an integer, an integral float, or a string of either; nothing else")
     func wholeNumbers() {

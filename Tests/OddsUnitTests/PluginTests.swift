@@ -4,11 +4,12 @@ import OddsCommandSupport
 @testable import OddsCLI
 import OddsProviders
 import OddsTransport
+import OddsTestSupport
 import Testing
 
 /// Providers as plug-ins (issue 19): each provider module brings its own command group through its
 /// descriptor, and nothing outside the provider modules and the registry imports one.
-@Suite("Providers as plug-ins")
+@Suite("Providers as plug-ins", .unitLane)
 struct PluginTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources")

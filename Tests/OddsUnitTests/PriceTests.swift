@@ -4,7 +4,7 @@ import OddsSimulator
 import OddsTestSupport
 import Testing
 
-@Suite("Prices convert exactly")
+@Suite("Prices convert exactly", .unitLane)
 struct PriceTests {
     @Test("Documented examples", arguments: [
         ("2.10", "2.10", "+110", "11/10", "0.4762", "47.62%"),

@@ -6,7 +6,7 @@ import Testing
 
 /// The providers' settings are written once, in their descriptors; `odds help providers`, the man page
 /// and docs/providers.md show them from there (issue 19).
-@Suite("Provider docs from the descriptors")
+@Suite("Provider docs from the descriptors", .unitLane)
 struct ProviderDocsTests {
     @Test("odds help providers lists every setting of every provider with its default, and says which are inferred")
     func helpTopic() {

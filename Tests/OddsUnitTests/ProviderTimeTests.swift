@@ -9,7 +9,7 @@ import OddsTestSupport
 import Testing
 
 /// The provider's own time of a message: read from its envelope in every plausible form, never made up.
-@Suite("Provider time")
+@Suite("Provider time", .unitLane)
 struct ProviderTimeTests {
     static let ms = Date(timeIntervalSince1970: 1_709_474_521)
 

@@ -12,7 +12,7 @@ import Testing
 
 /// SportsAPIPro's decoders and the incident views on real SofaScore and 365Scores bodies (issue 49), each
 /// delivered in the docs' envelope. Fixtures/real/SOURCES.md says where each body came from.
-@Suite("Real SofaScore and 365Scores payloads")
+@Suite("Real SofaScore and 365Scores payloads", .unitLane)
 struct RealPayloadTests {
     static func frame(_ channel: String, _ data: String, type: String = "update") -> String {
         #"{"channel":"\#(channel)","type":"\#(type)","data":\#(data),"source":"nats","timestamp":1710729600437}"#
@@ -129,7 +129,7 @@ struct RealPayloadTests {
         #expect(try decode("true").isEmpty)
     }
 
-    @Test("100,000 incidents, then the same with one new goal on top: the goal comes through", .heavyLane)
+    @Test("100,000 incidents, then the same with one new goal on top: the goal comes through")
     func aNewIncidentAlwaysComesThrough() throws {
         let feed = SportsAPIProDecoderTests.feed([.incidents("7")])
         // Newest first: minute 120 down to 0, many per minute.

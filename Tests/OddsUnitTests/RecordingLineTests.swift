@@ -16,7 +16,7 @@ import Testing
 
 /// The replay path is the benchmark path (issue 18): the recording reader's direct reading of the
 /// layout `Recorder` writes agrees with reading a line member by member.
-@Suite("Recording lines")
+@Suite("Recording lines", .unitLane)
 struct RecordingLineTests {
     @Test("Recorder's layout and any other member order read the same; text frames and CRLF too")
     func layouts() throws {

@@ -5,7 +5,7 @@ import OddsTransport
 import OddsTestSupport
 import Testing
 
-@Suite("Redaction")
+@Suite("Redaction", .unitLane)
 struct RedactionTests {
     @Test("Known secrets and key parameters are masked")
     func redacts() {
@@ -41,7 +41,7 @@ struct RedactionTests {
     }
 }
 
-@Suite("Config")
+@Suite("Config", .unitLane)
 struct ConfigTests {
     let toml = """
     provider = "tickodds"
@@ -176,7 +176,7 @@ struct ConfigTests {
     }
 }
 
-@Suite("Allocator")
+@Suite("Allocator", .unitLane)
 struct AllocatorTests {
     @Test("The allocator is set up for the program unless the user set MALLOC_* or GLIBC_TUNABLES")
     func userSettingWins() {
@@ -197,7 +197,7 @@ struct AllocatorTests {
     }
 }
 
-@Suite("Dashboard wake-ups")
+@Suite("Dashboard wake-ups", .unitLane)
 struct WakeupTests {
     @Test("A signal before the wait returns it at once; the feed wakes it only when asked; otherwise it sleeps until its deadline")
     func wakeup() async throws {

@@ -14,7 +14,7 @@ import OddsSimulatorFaults
 import OddsTestSupport
 import Testing
 
-@Suite("Replay decodes ahead")
+@Suite("Replay decodes ahead", .unitLane)
 struct ReplayAheadTests {
     /// A recording of `frames` on `feed`, one a second from the epoch, in a temporary file (its path).
     static func recording(_ frames: [[UInt8]], feed: String, name: String) throws -> String {

@@ -12,7 +12,7 @@ import Testing
 /// SportsAPIPro's decoders on recorded frames. The envelopes are the docs' own examples
 /// (/work/shared/providers/sportsapipro-v2.txt, -v1.txt); the `data` payloads are inferred
 /// (SofaScore- and 365Scores-style), as the README lists.
-@Suite struct SportsAPIProDecoderTests {
+@Suite(.unitLane) struct SportsAPIProDecoderTests {
     static let settings = ProviderSettings(key: "k", restURL: "", webSocketURL: "ws://127.0.0.1:1/ws")
 
     static func feed(_ channels: [SportsAPIProChannel] = [.liveScores(sport: nil)]) -> SportsAPIProFeed {
@@ -334,7 +334,7 @@ import Testing
     }
 }
 
-@Suite("SportsAPIPro v1 sport ids")
+@Suite("SportsAPIPro v1 sport ids", .unitLane)
 struct SportsAPIProV1SportIDTests {
     @Test("Ids 1 to 9 name the documented sports, in order; any other id names none")
     func ids() {

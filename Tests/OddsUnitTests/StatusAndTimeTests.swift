@@ -15,7 +15,7 @@ import OddsTestSupport
 import Testing
 
 /// Status and time that are true (issue 18).
-@Suite("Honest status and time")
+@Suite("Honest status and time", .unitLane)
 struct StatusAndTimeTests {
     static func event(_ sport: String, status: EventStatus = .live, clock: String? = nil, period: String? = nil) -> Event {
         Event(provider: .tickodds, id: "1", sport: sport, home: "A", away: "B", status: status, clock: clock, period: period)

@@ -4,7 +4,7 @@ import OddsStore
 import OddsTestSupport
 import Testing
 
-@Suite("Live store fold")
+@Suite("Live store fold", .unitLane)
 struct StoreTests {
     @Test("An ended match that a feed never removes goes two minutes after its last word; live ones stay")
     func endedMatchesGo() {

@@ -12,7 +12,7 @@ import Testing
 /// Large messages read as their bytes arrive: WebSocket frames put together (or handed on in parts)
 /// from any split of the bytes, a JSON array split into its elements from any split, and BoltOdds'
 /// initial state read element by element exactly as it is read whole.
-@Suite("Large messages read as they arrive", .heavyLane)
+@Suite("Large messages read as they arrive", .unitLane)
 struct StreamingTests {
     // MARK: - WebSocket frames
 

@@ -7,7 +7,7 @@ import OddsTestSupport
 import Testing
 
 /// Provider text never drives the user's terminal.
-@Suite("Terminal safety")
+@Suite("Terminal safety", .unitLane)
 struct TerminalSafetyTests {
     /// A team name that would set the window title and clear the screen, plus C1, DEL and bidi controls.
     @Test("safe() replaces controls with U+FFFD and whitespace controls with spaces; plain text is untouched")

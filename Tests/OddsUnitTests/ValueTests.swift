@@ -10,7 +10,7 @@ import OddsTestSupport
 import Testing
 
 /// What the prices mean (issue 21): margins, fair prices, EV and arbitrage on worked examples with known answers.
-@Suite("Margins, fair prices, value and arbitrage")
+@Suite("Margins, fair prices, value and arbitrage", .unitLane)
 struct ValueTests {
     static func f(_ text: String) -> Fraction { Fraction(decimalText: text)! }
     static func implied(_ prices: [String]) -> [Fraction] { prices.map { Fraction(Price(decimal: $0)!.impliedProbability) } }
@@ -205,7 +205,7 @@ struct ValueTests {
         #expect(m?.books[0].margin != nil)
     }
 
-    @Test("Any arbitrage's legs, staked in proportion, return at least the stake before rounding", .heavyLane)
+    @Test("Any arbitrage's legs, staked in proportion, return at least the stake before rounding")
     func arbitrageProperty() {
         var rng = SeededRandom(seed: 21)
         var found = 0
