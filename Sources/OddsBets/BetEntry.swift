@@ -57,8 +57,9 @@ public enum BetPlacement {
         }
         let summary = try history.summary(of: sources, filter: TimelineFilter(), recent: 0)
         // A bet on a match already over is no bet: any provider of the match saying it ended is enough.
-        let whole = sources.count == found.sources.count ? summary : try history.summary(of: found.sources, filter: TimelineFilter(), recent: 0)
-        if let end = whole.recent.scores.first(where: { $0.state.status == EventStatus.ended.rawValue }), end.at <= entry.placedAt {
+        let scores = sources.count == found.sources.count ? summary.recent.scores
+            : try history.timeline(of: found.sources, filter: TimelineFilter(prices: false)).scores
+        if let end = scores.first(where: { $0.state.status == EventStatus.ended.rawValue }), end.at <= entry.placedAt {
             let score = end.state.home.flatMap { h in end.state.away.map { " (\(h)-\($0))" } } ?? ""
             throw BetEntryError(kind: .input, message: "\(first.title) ended at \(ISODate.text(end.at))\(score), before the bet was placed "
                                 + "(\(ISODate.text(entry.placedAt))): give the time it was placed with --at.")

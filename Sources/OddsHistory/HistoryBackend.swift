@@ -49,8 +49,10 @@ public struct TimelineFilter: Sendable {
     public var market: String?
     /// A book's key, any case.
     public var book: String?
-    public init(since: Date? = nil, market: String? = nil, book: String? = nil) {
-        self.since = since; self.market = market; self.book = book
+    /// False: the scores and incidents alone, no price read.
+    public var prices: Bool
+    public init(since: Date? = nil, market: String? = nil, book: String? = nil, prices: Bool = true) {
+        self.since = since; self.market = market; self.book = book; self.prices = prices
     }
 }
 

@@ -809,6 +809,7 @@ final class PostgresHistory: HistoryBackend {
     /// whole of time where a selection's first change is not known), which bounds every read of their changes so
     /// that the server plans over those days' partitions only.
     private func selections(of sources: [StoredSource], filter: TimelineFilter) throws -> (byID: [Int64: StoredSelection], span: ClosedRange<Int64>) {
+        guard filter.prices else { return ([:], 0...0) }
         let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
         var sql = """
             SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name, first_at, last_at FROM selection

@@ -443,6 +443,7 @@ final class SQLiteHistory: HistoryBackend {
 
     /// The sources' selections, as `filter` narrows them, by row id.
     private func selections(of sources: [StoredSource], filter: TimelineFilter, _ db: Database) throws -> [Int64: StoredSelection] {
+        guard filter.prices else { return [:] }
         let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
         var sql = """
             SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection

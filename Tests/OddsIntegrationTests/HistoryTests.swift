@@ -145,6 +145,25 @@ struct HistoryBackendTests {
         }
     }
 
+    @Test("A timeline without prices reads the same scores and incidents, and no price", arguments: HistoryHarness.Kind.allCases)
+    func withoutPrices(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        let goal = Self.goal
+        _ = try h.write([Self.message(Self.event(), at: 0),
+                         Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.50", "4.00", "6.00"], incidents: [goal]), at: 5)])
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            let whole = try history.timeline(of: sources, filter: TimelineFilter())
+            let bare = try history.timeline(of: sources, filter: TimelineFilter(prices: false))
+            #expect(whole.prices.count == 6 && whole.scores.count == 2 && whole.incidents.count == 1)
+            #expect(bare.prices.isEmpty)
+            #expect(bare.scores == whole.scores && bare.incidents == whole.incidents)
+            let summary = try history.summary(of: sources, filter: TimelineFilter(prices: false), recent: 10)
+            #expect(summary.lines.isEmpty && summary.recent.prices.isEmpty && summary.recent.scores == whole.scores)
+        }
+    }
+
     @Test("A dashboard started later draws what the history kept of the match: its lines, and the prices around its goal",
           arguments: HistoryHarness.Kind.allCases)
     func dashboardReadsHistory(_ kind: HistoryHarness.Kind) throws {
