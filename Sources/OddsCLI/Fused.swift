@@ -31,13 +31,17 @@ extension Runtime {
     }
 
     /// The fused live matches, with the matcher's near misses and the sources' events (for `--explain`).
-    func fusedLive(_ ids: [ProviderID], all: Bool) async throws -> (events: [Event], nearMisses: [NearMiss], sources: [Event]) {
+    /// Without `prices`, each provider's list alone (`liveList`): enough to find a match by its names.
+    func fusedLive(_ ids: [ProviderID], all: Bool, prices: Bool = true) async throws -> (events: [Event], nearMisses: [NearMiss], sources: [Event]) {
         let usable = try withKeys(ids, all: all)
         let sport = settings.sport
         let answers = await withTaskGroup(of: (Int, Result<[Event], Error>).self) { group in
             for (i, id) in usable.enumerated() {
                 group.addTask {
-                    do { return (i, .success(try await self.preparedProvider(id).liveEvents(sport: sport))) } catch { return (i, .failure(error)) }
+                    do {
+                        let provider = try await self.preparedProvider(id)
+                        return (i, .success(try await prices ? provider.liveEvents(sport: sport) : provider.liveList(sport: sport)))
+                    } catch { return (i, .failure(error)) }
                 }
             }
             var out: [(Int, Result<[Event], Error>)] = []

@@ -68,7 +68,8 @@ struct Watch: AsyncParsableCommand {
             let watched = ids.filter(Watch.providers.contains)
             try await withRuntime(common, sport: sportOption.value) { rt in
                 try await withHistory(history, rt) { writer in
-                    let fused = try await rt.fusedLive(watched, all: all)
+                    // The lists alone, as for one provider: the match is found by its names.
+                    let fused = try await rt.fusedLive(watched, all: all, prices: false)
                     let event = try Watch.resolve(match, among: fused.events, sport: rt.settings.sport)
                     let sources = Set((event.match?.sources ?? []).map { EventKey(provider: $0.provider, id: $0.id) })
                     let stats = FeedStats()
