@@ -50,9 +50,16 @@ public struct PriceTrails: Sendable {
     public static let marksPerRow = 12
     public static let maxMarkedRows = 500
 
+    /// One selection's points, and its price when last open: an incident's "before" where the line is
+    /// suspended by the time the incident arrives (a book suspends on the goal before the feed tells of it).
+    struct Line: Sendable {
+        var points: [Point]
+        var open: Price?
+    }
+
     /// The selections changed lately, and before them those not changed since the newer generation began.
-    private var trails: [Key: [Point]] = [:]
-    private var older: [Key: [Point]] = [:]
+    private var trails: [Key: Line] = [:]
+    private var older: [Key: Line] = [:]
     public private(set) var marks: [EventKey: [Mark]] = [:]
     private var markOrder: [EventKey] = []
 
@@ -62,7 +69,10 @@ public struct PriceTrails: Sendable {
     public var count: Int { trails.count + older.count }
 
     /// The points of one selection, oldest first.
-    public func points(_ key: Key) -> [Point] { trails[key] ?? older[key] ?? [] }
+    public func points(_ key: Key) -> [Point] { (trails[key] ?? older[key])?.points ?? [] }
+
+    /// The selection's last price seen open (nil: none seen open).
+    public func lastOpen(_ key: Key) -> Price? { (trails[key] ?? older[key])?.open }
 
     /// Records what `update` carries for `provider`, seen at `at`.
     public mutating func record(_ update: FeedUpdate, provider: ProviderID, at: Date) {
@@ -87,18 +97,21 @@ public struct PriceTrails: Sendable {
     }
 
     private mutating func add(_ key: Key, _ s: Selection, _ at: Date) {
-        let odds = s.suspended ? nil : s.price.map { Double($0.decimalOdds.numerator) / Double($0.decimalOdds.denominator) }
+        let open = s.suspended ? nil : s.price
+        let odds = open.map { Double($0.decimalOdds.numerator) / Double($0.decimalOdds.denominator) }
         if let i = trails.index(forKey: key) {
             // In place: one lookup, and the line's storage is not copied.
-            guard trails.values[i].last?.odds != odds else { return }
-            Self.append(&trails.values[i], Point(at: at, odds: odds))
-        } else if var points = older[key] {
-            guard points.last?.odds != odds else { return }
-            older[key] = nil
-            Self.append(&points, Point(at: at, odds: odds))
-            keep(key, points)
+            if let open { trails.values[i].open = open }
+            guard trails.values[i].points.last?.odds != odds else { return }
+            Self.append(&trails.values[i].points, Point(at: at, odds: odds))
+        } else if let j = older.index(forKey: key) {
+            if let open { older.values[j].open = open }
+            guard older.values[j].points.last?.odds != odds else { return }
+            var line = older.remove(at: j).value
+            Self.append(&line.points, Point(at: at, odds: odds))
+            keep(key, line)
         } else {
-            keep(key, [Point(at: at, odds: odds)])
+            keep(key, Line(points: [Point(at: at, odds: odds)], open: open))
         }
     }
 
@@ -112,12 +125,12 @@ public struct PriceTrails: Sendable {
     }
 
     /// Puts a line in the newer generation; a full one becomes the older, and the older is let go.
-    private mutating func keep(_ key: Key, _ points: [Point]) {
+    private mutating func keep(_ key: Key, _ line: Line) {
         if trails.count >= Self.maxSelections / 2 {
             older = trails
             trails = [:]
         }
-        trails[key] = points
+        trails[key] = line
     }
 
     /// The move of a selection: its last price against its open, or against its price `window` seconds before
@@ -179,9 +192,10 @@ public struct PriceTrails: Sendable {
                 let n = Self.pointsPerSelection
                 merged = (0..<n).map { merged[$0 * (merged.count - 1) / (n - 1)] }
             }
+            let open = lastOpen(key)
             older[key] = nil
             trails[key] = nil
-            keep(key, merged)
+            keep(key, Line(points: merged, open: open))
         }
         let mine = marks[row] ?? []
         let earlier = seed.marks.filter { $0.at < (mine.first?.at ?? .distantFuture) }

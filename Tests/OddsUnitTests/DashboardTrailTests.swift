@@ -62,6 +62,43 @@ struct DashboardTrailTests {
         #expect(trails.marks[row]?.first?.after == reopened && !trails.awaitsChange(row))
     }
 
+    @Test("The price before a goal that arrives with the line suspended is its last price seen open, cell by cell")
+    func beforeSuspension() throws {
+        var model = try DashboardFixture.model()
+        let e = try DashboardFixture.events()[2]
+        let main = try #require(e.mainMarket)
+        let row = EventKey(provider: .tickodds, id: e.id)
+        let open = model.mainPrices(row)
+        #expect(open.count == 3 && open.allSatisfy { $0 != nil })
+        // The book suspends the line on the goal before the feed tells of it, and keeps the draw's price a moment.
+        for (i, selection) in main.selections.enumerated() where i != 1 {
+            var s = selection
+            s.suspended = true
+            _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(2), update:
+                .price(PriceUpdate(eventID: e.id, marketID: main.id, marketName: main.name, book: main.book, selection: s)))))
+        }
+        #expect(model.mainPrices(row).compactMap { $0 }.count == 1)
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(3), update:
+            .incident(eventID: e.id, Incident(kind: .goal, minute: 12, team: .away, player: "A. Player", detail: "Goal")))))
+        let mark = try #require(model.trails.marks[row]?.last)
+        #expect(mark.before.map { $0?.text } == open.map { $0?.text }, "\(mark.before)")
+        #expect(mark.after == nil)
+    }
+
+    @Test("A fused row's price before a goal with its line suspended is its source's last price seen open")
+    func beforeSuspensionFused() throws {
+        var model = FusedDashboardTests.model()
+        let prices = ["1.50", "4.00", "6.00"]
+        var suspended = FusedDashboardTests.event(.tickodds, "t2", "Liverpool", "Everton", prices: prices)
+        for i in suspended.markets[0].selections.indices { suspended.markets[0].selections[i].suspended = true }
+        FusedDashboardTests.feed(&model, .tickodds, at: 2, .upsert(suspended))
+        FusedDashboardTests.feed(&model, .tickodds, at: 3, .incident(eventID: "t2", FusedDashboardTests.goal))
+        let row = try #require(model.rows.first { model.shown.events[$0]?.event.home == "Liverpool" })
+        #expect(model.mainPrices(row).allSatisfy { $0 == nil })
+        let mark = try #require(model.trails.marks[row]?.last)
+        #expect(mark.before.map { $0?.text } == prices, "\(mark.before)")
+    }
+
     @Test("What a history kept goes in front of each line, bounded as always; earlier incidents before the row's own")
     func seeded() {
         var trails = PriceTrails()
