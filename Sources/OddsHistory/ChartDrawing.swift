@@ -37,11 +37,14 @@ public enum ChartDrawing {
         func gx(_ d: Date) -> Int { Int((c.position(d) * Double(gridW - 1)).rounded()) }
         for (s, series) in c.series.enumerated() {
             for (i, p) in series.points.enumerated() {
-                let x0 = gx(p.at), y = gy(p.odds)
-                let x1 = i + 1 < series.points.count ? gx(series.points[i + 1].at) : gridW - 1
+                // Suspended: nothing drawn until the next price.
+                guard let odds = p.odds else { continue }
+                let x0 = gx(p.at), y = gy(odds)
+                let next = i + 1 < series.points.count ? series.points[i + 1] : nil
+                let x1 = next.map { gx($0.at) } ?? gridW - 1
                 for x in x0...max(x0, x1) { plot(x, y, s) }
-                if i + 1 < series.points.count {
-                    let y1 = gy(series.points[i + 1].odds)
+                if let after = next?.odds {
+                    let y1 = gy(after)
                     for yy in min(y, y1)...max(y, y1) { plot(x1, yy, s) }
                 }
             }
@@ -143,14 +146,21 @@ public enum ChartDrawing {
             out += "<text x=\"\(mx)\" y=\"\(format(topMargin - 4))\" text-anchor=\"middle\">\(escape(String(m.symbol)))<title>\(escape(m.label))</title></text>\n"
         }
         for (i, s) in c.series.enumerated() {
-            var points: [String] = []
+            // A polyline a run of open prices: a suspension breaks the line.
+            var runs: [[String]] = [[]]
             for (j, p) in s.points.enumerated() {
+                guard let odds = p.odds else {
+                    if !runs[runs.count - 1].isEmpty { runs.append([]) }
+                    continue
+                }
                 let next = j + 1 < s.points.count ? s.points[j + 1].at : c.to
-                points.append("\(format(x(p.at))),\(format(y(p.odds)))")
-                points.append("\(format(x(next))),\(format(y(p.odds)))")
+                runs[runs.count - 1].append("\(format(x(p.at))),\(format(y(odds)))")
+                runs[runs.count - 1].append("\(format(x(next))),\(format(y(odds)))")
             }
             let colour = palette[i % palette.count], dash = dashes[(i / palette.count) % dashes.count]
-            out += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash) points=\"\(points.joined(separator: " "))\"/>\n"
+            for run in runs where !run.isEmpty {
+                out += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash) points=\"\(run.joined(separator: " "))\"/>\n"
+            }
             // The legend's swatch is a short line drawn as the series is, so that dashed lines read as dashed.
             let ly = topMargin + h + 38 + Double(i / 4) * 16, lx = left + Double(i % 4) * 200
             out += "<line x1=\"\(format(lx))\" y1=\"\(format(ly - 4))\" x2=\"\(format(lx + 18))\" y2=\"\(format(ly - 4))\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash)/>\n"

@@ -5,10 +5,11 @@ import OddsModel
 /// One selection's prices over a match, ready to draw: a line per book (or the best price across books), and the
 /// goals and red cards where they happened.
 public struct PriceChart: Sendable, Equatable {
-    /// A line: its name and its prices, each holding until the next.
+    /// A line: its name and its prices, each holding until the next; a point without odds is a suspension (no
+    /// price open), where the line breaks until the next price.
     public struct Series: Sendable, Equatable {
         public var name: String
-        public var points: [(at: Date, odds: Rational)]
+        public var points: [(at: Date, odds: Rational?)]
 
         public static func == (a: Series, b: Series) -> Bool {
             a.name == b.name && a.points.count == b.points.count && zip(a.points, b.points).allSatisfy { $0.at == $1.at && $0.odds == $1.odds }
@@ -88,44 +89,56 @@ public struct PriceChart: Sendable, Equatable {
         if best {
             // The best available price at each change, across books and sources.
             var current: [String: Rational] = [:]
-            var points: [(at: Date, odds: Rational)] = []
+            var points: [(at: Date, odds: Rational?)] = []
             for p in prices {
                 let key = p.source.provider.rawValue + "|" + p.book
                 if let o = p.odds, !p.suspended { current[key] = o } else { current[key] = nil }
-                if let top = current.values.max(), points.last?.odds != top { points.append((p.at, top)) }
+                // Every book suspended: the line breaks.
+                let top = current.values.max()
+                if top == nil, points.isEmpty { continue }
+                if points.last.map({ $0.odds != top }) ?? true { points.append((p.at, top)) }
             }
             series = [Series(name: "best", points: points)]
         } else {
             // A line a book of a provider: one book through two providers is two lines, named apart.
             var order: [String] = []
-            var byBook: [String: (name: String, points: [(at: Date, odds: Rational)])] = [:]
+            var byBook: [String: (name: String, points: [(at: Date, odds: Rational?)])] = [:]
             for p in prices {
                 let name = p.book.isEmpty ? p.source.provider.rawValue : p.book
                 let key = p.source.provider.rawValue + "|" + name
                 if byBook[key] == nil { order.append(key); byBook[key] = (name, []) }
-                if let o = p.odds, !p.suspended { byBook[key]!.points.append((p.at, o)) }
+                if let o = p.odds, !p.suspended {
+                    byBook[key]!.points.append((p.at, o))
+                } else if byBook[key]!.points.last?.odds != nil {
+                    byBook[key]!.points.append((p.at, nil))
+                }
             }
             let names = order.map { byBook[$0]!.name }
             series = order.compactMap { key in
                 let (name, points) = byBook[key]!
-                guard !points.isEmpty else { return nil }
+                guard points.contains(where: { $0.odds != nil }) else { return nil }
                 let provider = String(key.prefix { $0 != "|" })
                 return Series(name: names.filter { $0 == name }.count > 1 ? "\(name) (\(provider))" : name, points: points)
             }
         }
         let all = series.flatMap { $0.points }
-        guard let low = all.map(\.odds).min(), let high = all.map(\.odds).max() else { return nil }
+        let odds = all.compactMap(\.odds)
+        guard let low = odds.min(), let high = odds.max() else { return nil }
         let marks = t.incidents.compactMap { s -> Mark? in
             let i = s.incident
             guard let symbol = i.markLetter else { return nil }
             return Mark(at: s.at, symbol: symbol, label: i.headline)
         }
+        // The last price holds until its match was last seen, not only until it last changed.
+        let charted = Set(prices.map(\.source))
+        let seen = sources.filter { charted.contains($0.key) }.map(\.lastSeen)
         let times = all.map(\.at) + marks.map(\.at)
+        let from = times.min()!, to = max(times.max()!, seen.max() ?? from, from.addingTimeInterval(1))
         // Several sources' names for one market: the name of its meaning (which names its line).
         let shared = meanings[chosen.selection].flatMap { m in Set(prices.map(\.marketName)).count > 1 ? m.marketName : nil }
         let marketName = shared ?? chosen.marketName + (chosen.line.isEmpty ? "" : " " + chosen.line)
         let name = "\(title) · \(marketName) · \(chosen.selectionName)"
-        return PriceChart(title: name, series: series, marks: marks, from: times.min()!, to: max(times.max()!, times.min()!.addingTimeInterval(1)),
+        return PriceChart(title: name, series: series, marks: marks, from: from, to: to,
                           low: low, high: high)
     }
 

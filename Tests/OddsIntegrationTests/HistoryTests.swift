@@ -558,6 +558,36 @@ struct HistoryReportTests {
         #expect(strokes.count == 30 && Set(strokes).count == 30, "\(strokes)")
     }
 
+    @Test("A chart's line breaks while its price is suspended, and runs on to when its match was last seen")
+    func chartSuspension() throws {
+        let t0 = HistoryBackendTests.t0
+        let key = SourceKey(provider: .boltodds, eventID: "g")
+        func p(_ s: Double, _ text: String?) -> StoredPrice {
+            StoredPrice(at: t0.addingTimeInterval(s), providerAt: nil, source: key, book: "draftkings", marketID: "moneyline", marketName: "Moneyline",
+                        line: "", selectionID: "home", selectionName: "Arsenal", text: text ?? "2.00", odds: Price(decimal: text ?? "2.00")?.decimalOdds,
+                        suspended: text == nil)
+        }
+        var t = Timeline()
+        t.prices = [p(0, "2.00"), p(60, nil), p(120, "2.50")]
+        let source = StoredSource(rowID: 1, key: key, sport: "soccer", league: nil, home: "Arsenal", away: "Chelsea", startTime: nil, firstSeen: t0,
+                                  lastSeen: t0.addingTimeInterval(600), priceChanges: 3, matchKey: nil, demo: false, status: "live")
+        for best in [false, true] {
+            let chart = try #require(PriceChart.make(t, sources: [source], market: nil, selection: nil, book: nil, best: best, title: "x"))
+            #expect(chart.series.first?.points.map(\.odds) == [Rational(2, 1)!, nil, Rational(5, 2)!], "best \(best)")
+            #expect(chart.from == t0 && chart.to == t0.addingTimeInterval(600) && chart.low == Rational(2, 1)!)
+        }
+        let chart = try #require(PriceChart.make(t, sources: [source], market: nil, selection: nil, book: nil, best: false, title: "x"))
+        let lines = ChartDrawing.terminal(chart, width: 60, height: 8, unicode: false, colour: false) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        let plot = lines[1...8].map { String($0.drop { $0 != "|" }.dropFirst()) }
+        // 2.00 from the start to the suspension, a tenth of the way; 2.50 from a fifth of the way to the end; nothing between.
+        let low = plot[7], high = plot[0]
+        #expect(low.hasPrefix("*") && (low.lastIndex(of: "*").map { low.distance(from: low.startIndex, to: $0) } ?? 99) <= low.count / 10 + 1, "\(lines)")
+        #expect(high.hasSuffix("*") && high.prefix(high.count / 5 - 1).allSatisfy { $0 == " " }, "\(lines)")
+        #expect(plot[1...6].allSatisfy { $0.allSatisfy { $0 == " " } }, "\(lines)")
+        let svg = ChartDrawing.svg(chart) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 2)
+    }
+
     @Test("A match named by id, short id, fused id or team: the best named, then the live one, first; the others named")
     func finder() throws {
         func s(_ id: Int64, _ provider: ProviderID, _ event: String, _ home: String, _ away: String, status: String, seen: Double, match: String? = nil) -> StoredSource {
