@@ -486,7 +486,7 @@ extension DashboardModel {
         ticker.insert(item, at: 0)
         if ticker.count > 100 { ticker.removeLast(ticker.count - 100) }
         if let incident = item.incident, PriceTrails.marks(incident) {
-            trails.mark(incident, row: item.key, at: item.at, prices: pricesBefore(item.key))
+            trails.mark(incident, row: item.key, at: item.at, prices: pricesBefore(item.key), standing: mainPrices(item.key))
         }
     }
 

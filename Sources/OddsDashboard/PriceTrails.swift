@@ -31,16 +31,19 @@ public struct PriceTrails: Sendable {
         public init(at: Date, odds: Double?) { self.at = at; self.odds = odds }
     }
 
-    /// An incident as the dashboard saw it arrive, with the main line's prices then and at its first change after.
+    /// An incident as the dashboard saw it arrive, with the main line's prices just before and at its first change after.
     public struct Mark: Sendable, Equatable {
         public var at: Date
         public var incident: Incident
-        /// The 1 / X / 2 cells' prices when it arrived.
+        /// The 1 / X / 2 cells' prices just before it: each cell's last open price.
         public var before: [Price?]
         /// The same cells at the first change after it with the line open; nil until one is seen.
         public var after: [Price?]?
-        public init(at: Date, incident: Incident, before: [Price?], after: [Price?]?) {
-            self.at = at; self.incident = incident; self.before = before; self.after = after
+        /// The cells as they stood when it arrived (nil: suspended): what a change after it is told from, so that a
+        /// line suspended on the goal and reopened at the same prices has its price after.
+        public var standing: [Price?]
+        public init(at: Date, incident: Incident, before: [Price?], after: [Price?]?, standing: [Price?]? = nil) {
+            self.at = at; self.incident = incident; self.before = before; self.after = after; self.standing = standing ?? before
         }
     }
 
@@ -152,14 +155,15 @@ public struct PriceTrails: Sendable {
     /// The incidents marked: goals, red cards, penalties and VAR decisions (`Incident.markLetter`).
     public static func marks(_ i: Incident) -> Bool { i.markLetter != nil }
 
-    /// An incident of row `row` arrived at `at`, the main line then at `prices`.
-    public mutating func mark(_ incident: Incident, row: EventKey, at: Date, prices: [Price?]) {
+    /// An incident of row `row` arrived at `at`: the main line's prices just before it `prices`, the line as it
+    /// stood then `standing` (nil: `prices`).
+    public mutating func mark(_ incident: Incident, row: EventKey, at: Date, prices: [Price?], standing: [Price?]? = nil) {
         if marks[row] == nil {
             if markOrder.count >= Self.maxMarkedRows { marks[markOrder.removeFirst()] = nil }
             markOrder.append(row)
         }
         var list = marks[row] ?? []
-        list.append(Mark(at: at, incident: incident, before: prices, after: nil))
+        list.append(Mark(at: at, incident: incident, before: prices, after: nil, standing: standing))
         if list.count > Self.marksPerRow { list.removeFirst(list.count - Self.marksPerRow) }
         marks[row] = list
     }
@@ -171,7 +175,7 @@ public struct PriceTrails: Sendable {
     /// open again (a market suspended on a goal reopens at the price after it).
     public mutating func mainLine(_ row: EventKey, _ prices: [Price?], at: Date) {
         guard var list = marks[row], prices.contains(where: { $0 != nil }) else { return }
-        for i in list.indices where list[i].after == nil && list[i].at < at && list[i].before != prices {
+        for i in list.indices where list[i].after == nil && list[i].at < at && list[i].standing != prices {
             list[i].after = prices
         }
         marks[row] = list

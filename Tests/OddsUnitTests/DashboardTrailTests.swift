@@ -82,7 +82,11 @@ struct DashboardTrailTests {
             .incident(eventID: e.id, Incident(kind: .goal, minute: 12, team: .away, player: "A. Player", detail: "Goal")))))
         let mark = try #require(model.trails.marks[row]?.last)
         #expect(mark.before.map { $0?.text } == open.map { $0?.text }, "\(mark.before)")
-        #expect(mark.after == nil)
+        #expect(mark.after == nil && model.trails.awaitsChange(row))
+        // The goal ruled out: the line reopens at the prices it had. That is the price after, though no price moved.
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(4), update: .upsert(e))))
+        let reopened = try #require(model.trails.marks[row]?.last)
+        #expect(reopened.after?.map { $0?.text } == open.map { $0?.text }, "\(String(describing: reopened.after))")
     }
 
     @Test("A fused row's price before a goal with its line suspended is its source's last price seen open")
