@@ -31,6 +31,21 @@ public struct HistoryInput: Sendable {
         self.event = event; self.scope = scope; self.receivedAt = receivedAt; self.providerTime = providerTime; self.member = member
     }
 
+    /// Whether this input stands for `earlier` with nothing lost: this is the whole event and `earlier` one selection
+    /// of it, received with it (the same times and fused match), and that selection is here as it was there.
+    func covers(_ earlier: HistoryInput) -> Bool {
+        guard case .all = scope, case .selection(let marketID, let book, let selectionID) = earlier.scope,
+              receivedAt == earlier.receivedAt, providerTime == earlier.providerTime,
+              event.provider == earlier.event.provider, event.id == earlier.event.id,
+              member?.matchKey == earlier.member?.matchKey, member?.reason == earlier.member?.reason
+        else { return false }
+        func selection(_ e: Event) -> Selection? {
+            e.markets.first { $0.id == marketID && $0.book == book }?.selections.first { $0.id == selectionID }
+        }
+        guard let now = selection(event), let then = selection(earlier.event) else { return false }
+        return now.price?.text == then.price?.text && now.suspended == then.suspended
+    }
+
     /// What `message` changed, read from `store` after it was applied; empty for what is not about an event
     /// (heartbeats, connection states) or names one the store does not hold.
     public static func of(_ message: FeedMessage, in store: LiveStore) -> [HistoryInput] {

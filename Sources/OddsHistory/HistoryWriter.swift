@@ -72,6 +72,9 @@ public final class HistoryWriter: @unchecked Sendable {
         defer { condition.unlock() }
         while lossless, !finishing, pending.count + inputs.count > capacity, !pending.isEmpty { condition.wait() }
         guard !finishing else { return }
+        // A feed that sends a price change and then its whole event in one message (TickOdds) would have the event
+        // read twice for one change: the whole event stands for the price change it already holds.
+        if let next = inputs.first, let last = pending.last, next.covers(last) { pending.removeLast() }
         let room = max(0, capacity - pending.count)
         if room >= inputs.count {
             pending.append(contentsOf: inputs)

@@ -825,6 +825,37 @@ extension HistoryBackendTests {
 }
 
 extension HistoryReportTests {
+    @Test("A whole event stands for the price change just before it only when received with it and holding that price")
+    func eventCoversPrice() throws {
+        let t = HistoryBackendTests.self
+        var store = LiveStore()
+        store.apply(t.message(t.event(), at: 0))
+        func input(_ m: FeedMessage) throws -> HistoryInput {
+            store.apply(m)
+            return try #require(HistoryInput.of(m, in: store).first)
+        }
+        func moved(_ text: String, at seconds: Double) -> FeedMessage {
+            FeedMessage(provider: .tickodds, receivedAt: t.t0.addingTimeInterval(seconds), update: .price(PriceUpdate(
+                eventID: "100", marketID: "full_time_result:full_game", marketName: "Fulltime Result", book: "tickodds",
+                selection: Selection(id: "home", name: "Arsenal", price: t.price(text)))))
+        }
+        let price = try input(moved("2.05", at: 1))
+        let event = try input(t.message(t.event(prices: ["2.05", "3.40", "3.60"]), at: 1))
+        #expect(event.covers(price) && !price.covers(event))
+        // Received later, holding another price, or without the market: the price change is its own.
+        #expect(!(try input(t.message(t.event(prices: ["2.05", "3.40", "3.60"]), at: 2))).covers(price))
+        #expect(!(try input(t.message(t.event(prices: ["2.00", "3.40", "3.60"]), at: 1))).covers(price))
+        var bare = t.event()
+        bare.markets = []
+        #expect(!(try input(t.message(bare, at: 1))).covers(price))
+        var joined = event
+        joined.member = (matchKey: "m1", reason: "teams")
+        #expect(!joined.covers(price))
+        var stamped = event
+        stamped.providerTime = t.t0
+        #expect(!stamped.covers(price))
+    }
+
     @Test("A price path is bounded: the open and the latest kept, every other point let go when full, repeats not points")
     func pricePath() throws {
         let t0 = HistoryBackendTests.t0
