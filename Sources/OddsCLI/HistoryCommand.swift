@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OddsCommandSupport
+import OddsFusion
 import OddsHistory
 import OddsJSON
 import OddsModel
@@ -216,11 +217,16 @@ extension HistoryCommand {
                 let history = try source.open(rt)
                 defer { history.close() }
                 let found = try HistorySource.find(match, in: history)
-                let timeline = try history.timeline(of: found.sources, filter: TimelineFilter(since: since.date))
                 let book = common.book.first
                 let best = book?.lowercased() == "best"
-                guard var chart = PriceChart.make(timeline, sources: found.sources, market: market, selection: selection, book: best ? nil : book, best: best,
-                                                  title: found.sources[0].title) else {
+                func chart(_ filter: TimelineFilter) throws -> PriceChart? {
+                    PriceChart.make(try history.timeline(of: found.sources, filter: filter), sources: found.sources, market: market,
+                                    selection: selection, book: best ? nil : book, best: best, title: found.sources[0].title)
+                }
+                // The market's rows alone (the match result unless named); without a result by meaning the chart is of
+                // the main market, which only the whole timeline tells.
+                guard var chart = try chart(TimelineFilter(since: since.date, market: market ?? FusedMatch.resultMarketID))
+                        ?? (market == nil ? try chart(TimelineFilter(since: since.date)) : nil) else {
                     throw OddsError.notFound("The history has no price of that selection for '\(match)' (see odds history show).")
                 }
                 let format = rt.settings.oddsFormat

@@ -158,6 +158,9 @@ public struct StoredIncident: Sendable, Equatable {
 /// A match's stored changes, each list oldest first.
 public struct Timeline: Sendable, Equatable {
     public var prices: [StoredPrice] = []
+    /// Every selection of the sources (of the filter's book), whether or not the filter's market is theirs: what
+    /// reads markets by meaning (`MarketMeanings`) needs all of a source's markets to tell its main one.
+    public var selections: [StoredSelection] = []
     public var scores: [StoredScore] = []
     public var incidents: [StoredIncident] = []
     public init() {}

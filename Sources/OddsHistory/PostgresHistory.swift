@@ -651,7 +651,8 @@ final class PostgresHistory: HistoryBackend {
         let since = filter.since?.historyMillis ?? Int64.min
         return try read {
             var out = Timeline()
-            let (selections, stored) = try self.selections(of: sources, filter: filter)
+            let (selections, stored, all) = try self.selections(of: sources, filter: filter)
+            out.selections = all
             if !selections.isEmpty {
                 for r in try run("""
                     SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
@@ -672,7 +673,7 @@ final class PostgresHistory: HistoryBackend {
         let since = filter.since?.historyMillis ?? Int64.min
         return try read {
             var out = TimelineSummary()
-            let (selections, stored) = try self.selections(of: sources, filter: filter)
+            let (selections, stored, _) = try self.selections(of: sources, filter: filter)
             out.recent.scores = try scores(of: sources, since: since)
             out.recent.incidents = try incidents(of: sources, since: since)
             let kickoffs = HistoryReport.kickoffs(out.recent)
@@ -805,11 +806,12 @@ final class PostgresHistory: HistoryBackend {
                            selection: selection, text: try r.optionalText(first + 2), odds: odds, suspended: try r.bool(first + 5))
     }
 
-    /// The sources' selections, as `filter` narrows them, by row id; and the times their stored changes span (the
+    /// The sources' selections, as `filter` narrows them, by row id; the times their stored changes span (the
     /// whole of time where a selection's first change is not known), which bounds every read of their changes so
-    /// that the server plans over those days' partitions only.
-    private func selections(of sources: [StoredSource], filter: TimelineFilter) throws -> (byID: [Int64: StoredSelection], span: ClosedRange<Int64>) {
-        guard filter.prices else { return ([:], 0...0) }
+    /// that the server plans over those days' partitions only; and all the selections, of the filter's book.
+    private func selections(of sources: [StoredSource], filter: TimelineFilter) throws
+        -> (byID: [Int64: StoredSelection], span: ClosedRange<Int64>, all: [StoredSelection]) {
+        guard filter.prices else { return ([:], 0...0, []) }
         let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
         var sql = """
             SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name, first_at, last_at FROM selection
@@ -840,7 +842,8 @@ final class PostgresHistory: HistoryBackend {
             default: break
             }
         }
-        return (selections, unknown || first > last ? Int64.min...Int64.max : first...last)
+        all.sort { $0.rowID < $1.rowID }
+        return (selections, unknown || first > last ? Int64.min...Int64.max : first...last, all)
     }
 
     private func scores(of sources: [StoredSource], since: Int64) throws -> [StoredScore] {

@@ -53,7 +53,8 @@ public struct PriceChart: Sendable, Equatable {
             return t.prices.filter { objects.contains(ObjectIdentifier($0.selection)) }
         }
         let selections = Array(stored.values)
-        let meanings = MarketMeanings(selections, sources: sources)
+        // Read by meaning across every market the sources have, not only those the timeline was narrowed to.
+        let meanings = MarketMeanings(t.selections.isEmpty ? selections : t.selections, sources: sources)
         let inMarket: [StoredSelection]
         if let market {
             inMarket = meanings.narrow(selections, market: market)

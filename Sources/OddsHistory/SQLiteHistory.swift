@@ -349,7 +349,8 @@ final class SQLiteHistory: HistoryBackend {
         let since = filter.since?.historyMillis ?? Int64.min
         return try read { db in
             var out = Timeline()
-            let selections = try self.selections(of: sources, filter: filter, db)
+            let (selections, all) = try self.selections(of: sources, filter: filter, db)
+            out.selections = all
             if !selections.isEmpty {
                 let keys = Array(selections.keys)
                 let cursor = try Row.fetchCursor(db, sql: """
@@ -373,7 +374,7 @@ final class SQLiteHistory: HistoryBackend {
         let since = filter.since?.historyMillis ?? Int64.min
         return try read { db in
             var out = TimelineSummary()
-            let selections = try self.selections(of: sources, filter: filter, db)
+            let selections = try self.selections(of: sources, filter: filter, db).narrowed
             out.recent.scores = try scores(of: sources, since: since, db)
             out.recent.incidents = try incidents(of: sources, since: since, db)
             let kickoffs = HistoryReport.kickoffs(out.recent)
@@ -441,9 +442,10 @@ final class SQLiteHistory: HistoryBackend {
                            selection: selection, text: r[first + 2], odds: odds, suspended: r[first + 5])
     }
 
-    /// The sources' selections, as `filter` narrows them, by row id.
-    private func selections(of sources: [StoredSource], filter: TimelineFilter, _ db: Database) throws -> [Int64: StoredSelection] {
-        guard filter.prices else { return [:] }
+    /// The sources' selections, as `filter` narrows them, by row id; and all of them, of the filter's book.
+    private func selections(of sources: [StoredSource], filter: TimelineFilter, _ db: Database) throws
+        -> (narrowed: [Int64: StoredSelection], all: [StoredSelection]) {
+        guard filter.prices else { return ([:], []) }
         let byID = Dictionary(sources.map { ($0.rowID, $0.key) }, uniquingKeysWith: { a, _ in a })
         var sql = """
             SELECT id, source_id, book, market_id, market_name, line, selection_key, selection_name FROM selection
@@ -461,7 +463,8 @@ final class SQLiteHistory: HistoryBackend {
                                        selectionID: r[6], selectionName: r[7]))
         }
         // The market is matched by meaning too, which SQL cannot tell.
-        return Dictionary(filter.narrow(all, sources: sources).map { ($0.rowID, $0) }, uniquingKeysWith: { a, _ in a })
+        all.sort { $0.rowID < $1.rowID }
+        return (Dictionary(filter.narrow(all, sources: sources).map { ($0.rowID, $0) }, uniquingKeysWith: { a, _ in a }), all)
     }
 
     private func scores(of sources: [StoredSource], since: Int64, _ db: Database) throws -> [StoredScore] {

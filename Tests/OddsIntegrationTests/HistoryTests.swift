@@ -3,6 +3,7 @@ import GRDB
 import OddsCommandSupport
 @testable import OddsCLI
 import OddsDashboard
+import OddsFusion
 import OddsJSON
 @testable import OddsHistory
 import OddsModel
@@ -459,6 +460,39 @@ extension HistoryBackendTests {
             // Without the sources' teams, each source's market is its own.
             let alone = try #require(PriceChart.make(t, sources: [], market: nil, selection: nil, book: nil, best: false, title: "x"))
             #expect(alone.series.count == 1)
+        }
+    }
+}
+
+extension HistoryBackendTests {
+    @Test("A chart from its market's rows alone (as history chart reads them) is the chart from every row",
+          arguments: HistoryHarness.Kind.allCases)
+    func chartFromItsMarket(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        // A second market of a main market's name, its away side listed first: read alone it would pass for the main
+        // market, and its home side for the selection to chart.
+        var messages = Self.twoSources()
+        guard case .upsert(var bolt) = messages[1].update else { Issue.record("not an upsert"); return }
+        bolt.markets.append(Market(id: "winner", name: "Winner", book: "draftkings", selections: [
+            Selection(id: "w-c", name: "Chelsea FC", price: Self.price("3.45")), Selection(id: "w-a", name: "Arsenal FC", price: Self.price("2.20"))]))
+        messages[1].update = .upsert(bolt)
+        _ = try h.write(messages)
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            let t = try history.timeline(of: sources, filter: TimelineFilter())
+            for (market, selection) in [(nil, nil), ("Fulltime Result", "draw"), ("total:2.5", "Under 2.5"), ("moneyline", "away"), ("Winner", nil)]
+                as [(String?, String?)] {
+                let narrowed = try history.timeline(of: sources, filter: TimelineFilter(market: market ?? FusedMatch.resultMarketID))
+                #expect(narrowed.prices.count < t.prices.count && narrowed.selections == t.selections)
+                for best in [false, true] {
+                    let whole = PriceChart.make(t, sources: sources, market: market, selection: selection, book: nil, best: best, title: "x")
+                    #expect(whole != nil && PriceChart.make(narrowed, sources: sources, market: market, selection: selection, book: nil, best: best,
+                                                            title: "x") == whole, "\(market ?? "result") \(selection ?? "") best \(best)")
+                }
+            }
+            let winner = try #require(PriceChart.make(t, sources: sources, market: "Winner", selection: nil, book: nil, best: false, title: "x"))
+            #expect(winner.title == "x · Winner · Chelsea FC", "\(winner.title)")
         }
     }
 }
