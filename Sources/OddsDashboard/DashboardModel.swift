@@ -486,7 +486,8 @@ extension DashboardModel {
         ticker.insert(item, at: 0)
         if ticker.count > 100 { ticker.removeLast(ticker.count - 100) }
         if let incident = item.incident, PriceTrails.marks(incident) {
-            trails.mark(incident, row: item.key, at: item.at, prices: pricesBefore(item.key), standing: mainPrices(item.key))
+            let line = lineAtIncident(item.key)
+            trails.mark(incident, row: item.key, at: item.at, prices: line.before, standing: line.standing)
         }
     }
 
@@ -496,16 +497,20 @@ extension DashboardModel {
         return e.mainColumns.cells.map { c in c.flatMap { $0.selection.suspended ? nil : $0.selection.price } }
     }
 
-    /// The main line's prices just before an incident that arrives now: each cell as it stands, or where it is
-    /// suspended, its last price seen open (as `history show` reads "before").
-    func pricesBefore(_ key: EventKey) -> [Price?] {
-        guard let e = live.events[key]?.event, let main = e.mainMarket else { return [] }
-        return e.mainColumns.cells.map { c -> Price? in
+    /// The main line of a row an incident arrives at now, read once: its cells as they stand (`mainPrices`), and
+    /// its prices just before, each cell as it stands or, where suspended, its last price seen open (as `history
+    /// show` reads "before").
+    func lineAtIncident(_ key: EventKey) -> (before: [Price?], standing: [Price?]) {
+        guard let e = live.events[key]?.event, let main = e.mainMarket else { return ([], []) }
+        let cells = e.mainColumns.cells
+        let standing = cells.map { c in c.flatMap { $0.selection.suspended ? nil : $0.selection.price } }
+        let before = zip(cells, standing).map { c, price -> Price? in
             guard let c else { return nil }
-            if !c.selection.suspended, let price = c.selection.price { return price }
+            if let price { return price }
             let market = e.markets.first { $0.id == main.id && $0.book == c.book } ?? main
             return trailKey(key, market, selection: c.selection.id, event: e).flatMap { trails.lastOpen($0) }
         }
+        return (before, standing)
     }
 
     /// Where a market of row `row`'s event keeps its prices: its provider's own event (a fused row's market names
