@@ -22,6 +22,12 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
     let books = rt.common.bookFilter
     let io = rt.io
     let limit = options.limit
+    // Lines are built and written beside the reading (never for a collector, which prints nothing).
+    let lines = human || rt.collecting ? nil : StreamLines(labels: labels) { [io] bytes in
+        io.out(line: bytes)
+        return !io.stdoutClosed
+    }
+    defer { lines?.finish() }
     let interrupted = try await untilInterrupted {
         var store = LiveStore()
         var moves = PriceLineMoves()
@@ -29,40 +35,34 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
         var written = 0
         var fusion = initialFusion
         var membership = HistoryMembership()
-        let markets = WrittenMarkets()
-        var line: [UInt8] = []
         for try await received in feed {
             guard let message = books.apply(received) else { continue }
             store.apply(message)
             let matchID = fusion?.follow(message, in: store)
             history?.record(message, in: store, member: membership.member(of: message, matchID: matchID, fusion: fusion))
-            // A collector prints nothing: what only the printed line needs is not worked out.
-            let move = rt.collecting ? nil : moves.move(for: message, in: store)
+            // Only a printed JSON line needs its move.
+            let move = lines == nil ? nil : moves.move(for: message, in: store)
             // Now and then, what follows the store keeps only what the store still has.
             if written % 4096 == 0 {
                 values.prune(store)
                 moves.prune(store)
-                markets.prune { store.events[$0]?.event }
+                lines?.prune(store.events)
                 fusion?.prune { store.events[$0] != nil }
             }
-            if rt.collecting {
-                // Kept by the history writer; nothing to print.
+            if let lines {
+                let notes = values.notes(for: message, in: store)
+                guard lines.send(.init(message: message, move: move, match: matchID, notes: notes.events, priceNotes: notes.price)) else { return }
             } else if human {
                 guard let line = humanLine(message, store: store) else { continue }
                 io.out(TerminalText.safe(line) + "\n")
-            } else {
-                let notes = values.notes(for: message, in: store)
-                line.removeAll(keepingCapacity: true)
-                EventJSON.update(message, move: move, match: matchID, labels: labels, notes: { notes.events[$0.id] },
-                                 priceNotes: notes.price, written: markets).write(to: &line)
-                line.append(0x0A)
-                io.out(line: line)
             }
+            // A collector prints nothing: kept by the history writer only.
             written += 1
             if io.stdoutClosed { return }
             if let limit, written >= limit { return }
         }
     }
+    lines?.finish()
     if replayed {
         rt.reportReplay(stats)
     } else if rt.common.verbose || stats.malformed > 0 || interrupted {

@@ -34,6 +34,15 @@ public struct MarketReader: Sendable {
         var index: Int
         var age: TimeInterval?
     }
+    /// One meaning as this reading gathers it: where its entries are, the markets it is worked out from, whether one
+    /// read differently this time, and whether it is wanted (entries are gathered only for a meaning worked out again).
+    struct Meaning {
+        var id: String
+        var sources: [Source] = []
+        var places: [(read: Int, entry: Int)] = []
+        var changed = false
+        var wanted = false
+    }
     /// Which events were read last.
     var recency: EventRecency
     /// Events whose readings are kept.
@@ -55,23 +64,20 @@ public struct MarketReader: Sendable {
         let mainNames = main.map { [$0.id] + $0.selections.map(\.name) } ?? []
         // Taken out while it changes, so that it is changed in place, not copied.
         var reads = events.removeValue(forKey: key) ?? [:]
-        // This event's readings in its order, and per meaning (in order of first appearance) where its entries are
-        // in them, the markets it is worked out from, whether one read differently this time, and whether it is
-        // wanted: entries are gathered only for a meaning worked out again.
+        // This event's readings in its order, and its meanings in order of first appearance.
         var read: [Read] = []
         read.reserveCapacity(event.markets.count)
-        var order: [String] = []
-        var places: [String: [(read: Int, entry: Int)]] = [:]
-        var sources: [String: [Source]] = [:]
-        var changed: Set<String> = []
-        var meanings: Set<String> = []
+        // Each meaning's slot, in order of first appearance: one lookup an entry.
+        var slots: [String: Int] = [:]
+        var meanings: [Meaning] = []
         for (index, market) in event.markets.enumerated() {
             let k = market.key
             var r: Read
             var same = true, kept = true
-            if let known = reads[k], known.market == market, known.main == mainNames {
+            let known = reads[k]
+            if let known, known.market == market, known.main == mainNames {
                 r = known
-            } else if let known = reads[k], known.main == mainNames, let repriced = Self.repriced(known, as: market) {
+            } else if let known, known.main == mainNames, let repriced = Self.repriced(known, as: market) {
                 // Only prices moved (a price change): what the market means is read as before.
                 r = Read(market: market, main: mainNames, entries: repriced)
                 same = false; kept = false
@@ -89,12 +95,18 @@ public struct MarketReader: Sendable {
             guard !r.entries.isEmpty else { continue }
             let wanted = touched?.contains(market.id) ?? true
             for (i, entry) in r.entries.enumerated() {
-                let meaning = entry.market.id
-                if sources[meaning] == nil { order.append(meaning) }
-                sources[meaning, default: []].append(Source(index: index, age: a))
-                places[meaning, default: []].append((read.count, i))
-                if !same { changed.insert(meaning) }
-                if wanted { meanings.insert(meaning) }
+                let slot: Int
+                if let known = slots[entry.market.id] {
+                    slot = known
+                } else {
+                    slot = meanings.count
+                    slots[entry.market.id] = slot
+                    meanings.append(Meaning(id: entry.market.id))
+                }
+                meanings[slot].sources.append(Source(index: index, age: a))
+                meanings[slot].places.append((read.count, i))
+                if !same { meanings[slot].changed = true }
+                if wanted { meanings[slot].wanted = true }
             }
             read.append(r)
         }
@@ -107,18 +119,17 @@ public struct MarketReader: Sendable {
         use(key)
         let inPlay = ValueAnalysis.isInPlay(event.status)
         var worked = values.removeValue(forKey: key) ?? [:]
-        if worked.count > sources.count { worked = worked.filter { sources[$0.key] != nil } }
+        if worked.count > meanings.count { worked = worked.filter { slots[$0.key] != nil } }
         var out: [MarketValue] = []
-        for meaning in order where meanings.contains(meaning) {
-            let from = sources[meaning] ?? []
+        for meaning in meanings where meaning.wanted {
             // Unchanged markets at the same places and ages give the same answer: kept, not worked out again.
-            if !changed.contains(meaning), let w = worked[meaning], w.from == from, w.inPlay == inPlay, w.settings == settings {
+            if !meaning.changed, let w = worked[meaning.id], w.from == meaning.sources, w.inPlay == inPlay, w.settings == settings {
                 if let v = w.value { out.append(v) }
                 continue
             }
-            let group = (places[meaning] ?? []).map { read[$0.read].entries[$0.entry] }
+            let group = meaning.places.map { read[$0.read].entries[$0.entry] }
             let value = ValueAnalysis.market(group, sport: event.sport, inPlay: inPlay, settings: settings)
-            worked[meaning] = Worked(from: from, inPlay: inPlay, settings: settings, value: value)
+            worked[meaning.id] = Worked(from: meaning.sources, inPlay: inPlay, settings: settings, value: value)
             if let value { out.append(value) }
         }
         values[key] = worked
