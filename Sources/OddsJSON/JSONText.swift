@@ -12,8 +12,18 @@ public struct JSONText {
     public mutating func beginArray() { separate(); bytes.append(0x5B); follows = false }
     public mutating func endArray() { bytes.append(0x5D); follows = true }
 
-    /// The next member's key; its value is written next.
-    public mutating func key(_ k: String) {
+    /// The next member's key, one the program spells (plain ASCII, nothing to escape): copied as it is.
+    public mutating func key(_ k: StaticString) {
+        separate()
+        bytes.append(0x22)
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        follows = false
+    }
+
+    /// The next member's key, whatever its text; its value is written next.
+    public mutating func key(text k: String) {
         separate()
         JSONWriter.quote(k, into: &bytes)
         bytes.append(0x3A)
@@ -27,7 +37,7 @@ public struct JSONText {
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); follows = true }
     public mutating func value(_ v: JSONOutput) { separate(); v.write(to: &bytes); follows = true }
     /// Members, in order.
-    public mutating func members(_ fields: [(String, JSONOutput)]) { for (k, v) in fields { key(k); value(v) } }
+    public mutating func members(_ fields: [(String, JSONOutput)]) { for (k, v) in fields { key(text: k); value(v) } }
 
     private mutating func separate() { if follows { bytes.append(0x2C) } }
 }

@@ -138,10 +138,24 @@ extension JSONOutput: Equatable {
         case (.bool(let x), .bool(let y)): return x == y
         case (.number(let x), .number(let y)), (.string(let x), .string(let y)): return x == y
         case (.array(let x), .array(let y)): return x == y
-        case (.object(let x), .object(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let x), .object(let y)): return same(x, y)
         case (.written(let x), .written(let y)): return x == y
         default: return false
         }
+    }
+
+    /// Whether two objects' members are the same, in the same order (as `==` on `.object`s, without making them).
+    public static func same(_ x: [(String, JSONOutput)], _ y: [(String, JSONOutput)]) -> Bool {
+        guard x.count == y.count else { return false }
+        for i in x.indices where x[i].0 != y[i].0 || x[i].1 != y[i].1 { return false }
+        return true
+    }
+
+    /// The same value as text already written: copied as it is wherever it goes, and compared as text.
+    public var prewritten: JSONOutput {
+        if case .written = self { return self }
+        var out: [UInt8] = []
+        write(to: &out)
+        return .written(out)
     }
 }

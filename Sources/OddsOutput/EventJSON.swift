@@ -260,7 +260,7 @@ public struct PriceNotes: Sendable {
         public var price: [(String, JSONOutput)] = []
         public init() {}
         public static func == (a: Selection, b: Selection) -> Bool {
-            JSONOutput.object(a.selection) == .object(b.selection) && JSONOutput.object(a.price) == .object(b.price)
+            JSONOutput.same(a.selection, b.selection) && JSONOutput.same(a.price, b.price)
         }
     }
     public struct Market: Sendable, Equatable {
@@ -268,7 +268,7 @@ public struct PriceNotes: Sendable {
         public var selections: [Int: Selection] = [:]
         public init() {}
         public static func == (a: Market, b: Market) -> Bool {
-            JSONOutput.object(a.fields) == .object(b.fields) && a.selections == b.selections
+            JSONOutput.same(a.fields, b.fields) && a.selections == b.selections
         }
     }
     public var markets: [Int: Market] = [:]

@@ -19,7 +19,8 @@ public struct NotesPart: Sendable {
                 guard let quote, only?.contains(quote.market) ?? true else { continue }
                 let place = QuoteIndex.Place(market: market, book: b, outcome: o)
                 var s = PriceNotes.Selection()
-                s.selection = [("fair", ValueReport.fairJSON(market, o, settings: settings))]
+                // Written once: a stream compares and copies it line after line.
+                s.selection = [("fair", ValueReport.fairJSON(market, o, settings: settings).prewritten)]
                 s.price = [("ev", ValueReport.number(place.ev)), ("best", .bool(ValueReport.isBest(place)))]
                 quotes.append((quote.market, quote.selection, b, s))
             }
