@@ -11,7 +11,8 @@ import Glibc
 /// Where no server can be started the PostgreSQL tests say so in one line and pass over it, unless
 /// `ODDS_TEST_POSTGRES=require` (set by CI), when that is a failure.
 public final class PostgresTestServer: @unchecked Sendable {
-    public let port: Int
+    /// Chosen again when the first start finds it taken (other tests bind loopback ports meanwhile).
+    public private(set) var port: Int
     public let user = "odds"
     /// The password of `user`, over TCP (the socket trusts).
     public let password: String
@@ -86,7 +87,17 @@ public final class PostgresTestServer: @unchecked Sendable {
             try server("initdb", ["-D", folder + "/data", "-U", user, "--pwfile=" + pwfile, "--auth-local=trust", "--auth-host=scram-sha-256",
                                   "-E", "UTF8", "--locale=C", "--no-sync"], timeout: 120)
             if tls { try makeCertificate() }
-            try start()
+            // The port was free when chosen, before initdb's seconds: another test's listener may have it now.
+            var attempt = 1
+            while true {
+                do {
+                    try start()
+                    break
+                } catch let e as Unavailable where attempt < 3 && e.description.contains("could not bind") {
+                    attempt += 1
+                    port = try Self.freePort()
+                }
+            }
         } catch {
             remove()
             throw error
@@ -113,7 +124,14 @@ public final class PostgresTestServer: @unchecked Sendable {
     public func start() throws {
         var options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         if let certificate { options += " -c ssl=on -c ssl_cert_file=\(certificate) -c ssl_key_file=\(folder)/server.key" }
-        try server("pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-o", options, "-w", "-t", "60", "start"], timeout: 90)
+        do {
+            try server("pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-o", options, "-w", "-t", "60", "start"], timeout: 90)
+        } catch let e as Unavailable {
+            // pg_ctl only says it could not start the server; the server's log says why.
+            let log = ((try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? "").split(separator: "\n")
+            let why = log.filter { $0.contains("FATAL") || $0.contains("ERROR") || $0.contains("could not bind") }.suffix(3)
+            throw Unavailable(description: e.description + " Server log: " + (why.isEmpty ? log.suffix(3) : why).joined(separator: " "))
+        }
     }
 
     /// Stops it: `fast` as an administrator would (sessions cut), else at once, as a crash would.
