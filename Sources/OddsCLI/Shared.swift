@@ -56,7 +56,6 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
                 guard let line = humanLine(message, store: store) else { continue }
                 io.out(TerminalText.safe(line) + "\n")
             }
-            // A collector prints nothing: kept by the history writer only.
             written += 1
             if io.stdoutClosed { return }
             if let limit, written >= limit { return }

@@ -494,7 +494,7 @@ extension DashboardModel {
     /// The 1 / X / 2 cells' prices of a row as it stands (nil: suspended, or no price).
     func mainPrices(_ key: EventKey) -> [Price?] {
         guard let e = live.events[key]?.event, e.mainMarket != nil else { return [] }
-        return e.mainColumns.cells.map { c in c.flatMap { $0.selection.suspended ? nil : $0.selection.price } }
+        return e.mainColumns.openPrices
     }
 
     /// The main line of a row an incident arrives at now, read once: its cells as they stand (`mainPrices`), and
@@ -502,9 +502,9 @@ extension DashboardModel {
     /// show` reads "before").
     func lineAtIncident(_ key: EventKey) -> (before: [Price?], standing: [Price?]) {
         guard let e = live.events[key]?.event, let main = e.mainMarket else { return ([], []) }
-        let cells = e.mainColumns.cells
-        let standing = cells.map { c in c.flatMap { $0.selection.suspended ? nil : $0.selection.price } }
-        let before = zip(cells, standing).map { c, price -> Price? in
+        let columns = e.mainColumns
+        let standing = columns.openPrices
+        let before = zip(columns.cells, standing).map { c, price -> Price? in
             guard let c else { return nil }
             if let price { return price }
             let market = e.markets.first { $0.id == main.id && $0.book == c.book } ?? main

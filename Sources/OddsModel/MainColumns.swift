@@ -17,6 +17,9 @@ public enum MatchOutcome: Int, Sendable, CaseIterable { case home = 0, draw = 1,
 public struct MainColumns: Hashable, Sendable {
     public var cells: [LineCell?]
     public var outright: Bool
+
+    /// Each cell's price as it stands: nil where it is suspended or has none.
+    public var openPrices: [Price?] { cells.map { c in c.flatMap { $0.selection.suspended ? nil : $0.selection.price } } }
 }
 
 /// A selection as a table shows it, with the book whose price it is.

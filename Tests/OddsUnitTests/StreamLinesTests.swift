@@ -3,6 +3,7 @@ import OddsJSON
 import OddsModel
 import OddsOutput
 import OddsStore
+import OddsTestSupport
 import OddsValue
 import Testing
 
@@ -10,23 +11,27 @@ import Testing
 @Suite("Stream lines built on a thread of their own", .unitLane)
 struct StreamLinesTests {
     /// What a sink was given, and a way to hold it up.
-    final class Sink: @unchecked Sendable {
+    final class Sink: @unchecked Sendable {  // every field but `gate` is touched under `lock`
         private let lock = NSLock()
         private var bytes: [UInt8] = []
-        private(set) var calls = 0
+        private var calls = 0
+        private var _held = false, _open = true
         let gate = DispatchSemaphore(value: 0)
-        var held = false
-        var open = true
+
+        /// Whether the next call waits for `gate`; what each call answers.
+        var held: Bool { get { lock.withLock { _held } } set { lock.withLock { _held = newValue } } }
+        var open: Bool { get { lock.withLock { _open } } set { lock.withLock { _open = newValue } } }
 
         func take(_ chunk: [UInt8]) -> Bool {
             if held { gate.wait() }
-            lock.lock(); defer { lock.unlock() }
-            bytes += chunk
-            calls += 1
-            return open
+            return lock.withLock {
+                bytes += chunk
+                calls += 1
+                return _open
+            }
         }
-        var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
-        var callCount: Int { lock.lock(); defer { lock.unlock() }; return calls }
+        var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+        var callCount: Int { lock.withLock { calls } }
     }
 
     /// A whole event sent after each price change, some suspensions, a remove, and an event the store drops.
@@ -88,7 +93,7 @@ struct StreamLinesTests {
         let sink = Sink()
         sink.held = true
         let writer = StreamLines(capacity: 4, threaded: true) { sink.take($0) }
-        let sent = ManagedCounter()
+        let sent = Counter()
         let sender = Thread {
             for line in lines { writer.send(line); sent.add() }
         }
@@ -128,12 +133,4 @@ struct StreamLinesTests {
         #expect(refused)
         #expect(sink.callCount == 1)
     }
-}
-
-/// A count several threads add to.
-final class ManagedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
