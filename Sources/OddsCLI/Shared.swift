@@ -35,30 +35,32 @@ func runStream(_ feed: FeedStream, stats: FeedStats, options: StreamOptions, _ r
         var written = 0
         var fusion = initialFusion
         var membership = HistoryMembership()
-        for try await received in feed {
-            guard let message = books.apply(received) else { continue }
-            store.apply(message)
-            let matchID = fusion?.follow(message, in: store)
-            history?.record(message, in: store, member: membership.member(of: message, matchID: matchID, fusion: fusion))
-            // Only a printed JSON line needs its move.
-            let move = lines == nil ? nil : moves.move(for: message, in: store)
-            // Now and then, what follows the store keeps only what the store still has.
-            if written % 4096 == 0 {
-                values.prune(store)
-                moves.prune(store)
-                lines?.prune(store.events)
-                fusion?.prune { store.events[$0] != nil }
+        for try await run in feed.runs {
+            for received in run {
+                guard let message = books.apply(received) else { continue }
+                store.apply(message)
+                let matchID = fusion?.follow(message, in: store)
+                history?.record(message, in: store, member: membership.member(of: message, matchID: matchID, fusion: fusion))
+                // Only a printed JSON line needs its move.
+                let move = lines == nil ? nil : moves.move(for: message, in: store)
+                // Now and then, what follows the store keeps only what the store still has.
+                if written % 4096 == 0 {
+                    values.prune(store)
+                    moves.prune(store)
+                    lines?.prune(store.events)
+                    fusion?.prune { store.events[$0] != nil }
+                }
+                if let lines {
+                    let notes = values.notes(for: message, in: store)
+                    guard lines.send(.init(message: message, move: move, match: matchID, notes: notes.events, priceNotes: notes.price)) else { return }
+                } else if human {
+                    guard let line = humanLine(message, store: store) else { continue }
+                    io.out(TerminalText.safe(line) + "\n")
+                }
+                written += 1
+                if io.stdoutClosed { return }
+                if let limit, written >= limit { return }
             }
-            if let lines {
-                let notes = values.notes(for: message, in: store)
-                guard lines.send(.init(message: message, move: move, match: matchID, notes: notes.events, priceNotes: notes.price)) else { return }
-            } else if human {
-                guard let line = humanLine(message, store: store) else { continue }
-                io.out(TerminalText.safe(line) + "\n")
-            }
-            written += 1
-            if io.stdoutClosed { return }
-            if let limit, written >= limit { return }
         }
     }
     lines?.finish()

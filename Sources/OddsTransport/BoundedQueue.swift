@@ -204,6 +204,74 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         }
     }
 
+    /// Every element buffered now, at least one, waiting while there is none; nil at the end. One hand-over a
+    /// run instead of one an element: a consumer that keeps up with a busy feed (a replay at full speed) takes
+    /// the elements in runs. The queue counts only what it still buffers, so the run in the consumer's hands and a
+    /// full queue together hold up to twice `capacity`.
+    func nextRun() async throws -> [Element]? {
+        if Task.isCancelled {
+            terminate()
+            return nil
+        }
+        switch try takeRun() {
+        case .run(let run): return run
+        case .end: return nil
+        case .wait: break
+        }
+        guard let first = try await next() else { return nil }
+        var run = [first]
+        // The end, if it came meanwhile, is kept for the next call.
+        if let rest = lock.withLockedValue({ s -> [Element]? in s.count > 0 ? Self.takeBuffered(&s) : nil }) { run += rest }
+        wakeProducersIfRoom()
+        return run
+    }
+
+    /// Under the lock: every buffered element, the buffer left empty. The elements are moved out, not copied.
+    private static func takeBuffered(_ s: inout State) -> [Element] {
+        var run: [Element] = []
+        swap(&run, &s.buffer)
+        if s.head > 0 {
+            run.removeFirst(s.head)
+            s.head = 0
+        }
+        return run
+    }
+
+    private enum RunStep { case run([Element]), end, wait }
+
+    /// The buffered run or the end, if there is one now.
+    private func takeRun() throws -> RunStep {
+        let (run, end, wake): ([Element], Result<Void, Error>?, [CheckedContinuation<Void, Never>]) = lock.withLockedValue { s in
+            if s.terminated { return ([], .success(()), []) }
+            if s.count > 0 {
+                var wake: [CheckedContinuation<Void, Never>] = []
+                swap(&wake, &s.producers)
+                return (Self.takeBuffered(&s), nil, wake)
+            }
+            if s.finished {
+                let f = s.failure
+                s.failure = nil
+                return ([], f.map { .failure($0) } ?? .success(()), [])
+            }
+            return ([], nil, [])
+        }
+        for p in wake { p.resume() }
+        switch end {
+        case .failure(let error)?: throw error
+        case .success?: return .end
+        case nil: return run.isEmpty ? .wait : .run(run)
+        }
+    }
+
+    private func wakeProducersIfRoom() {
+        let wake: [CheckedContinuation<Void, Never>] = lock.withLockedValue { s in
+            var wake: [CheckedContinuation<Void, Never>] = []
+            if s.count <= capacity / 2 { swap(&wake, &s.producers) }
+            return wake
+        }
+        for p in wake { p.resume() }
+    }
+
     /// The next element or the end, if there is one now.
     private func take() -> QueueOutcome<Element>? {
         let (outcome, wake) = lock.withLockedValue { Self.take(&$0, capacity: capacity) }
@@ -247,6 +315,20 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(token: .init(self)) }
+
+    /// The same elements in runs: each step hands over everything buffered at once (at least one element).
+    /// Dropping its iterator ends the queue, as for the elements one by one.
+    public var runs: Runs { Runs(queue: self) }
+
+    public struct Runs: AsyncSequence {
+        let queue: BoundedQueue
+        public func makeAsyncIterator() -> Iterator { Iterator(token: .init(queue)) }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            let token: AsyncIterator.Token
+            public mutating func next() async throws -> [Element]? { try await token.queue.nextRun() }
+        }
+    }
 }
 
 private enum QueueStep { case done(Bool), wait }

@@ -141,6 +141,46 @@ struct BoundedQueueTests {
         #expect(stopped.value == 1)
     }
 
+    @Test("runs: everything buffered in one hand-over, a held producer let go, a waiting consumer woken, the end and its error after the last run")
+    func runs() async throws {
+        struct Boom: Error {}
+        let queue = BoundedQueue<Int>(capacity: 4)
+        let producer = Task { for i in 0..<6 { guard await queue.send(i) else { return } } }
+        try await waitFor("the producer held in send", timeout: 5) { queue.waitingSenders == 1 }
+        var it = queue.runs.makeAsyncIterator()
+        // One step takes all four buffered, and the held producer goes on.
+        #expect(try await it.next() == [0, 1, 2, 3])
+        try await waitFor("the producer let go", timeout: 5) { queue.count == 2 }
+        await producer.value
+        #expect(try await it.next() == [4, 5])
+        // Nothing buffered: the consumer waits, and a run sent at once arrives whole.
+        let waiting = Task { try await queue.nextRun() }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        #expect(await queue.send(contentsOf: [6, 7, 8]))
+        #expect(try await waiting.value == [6, 7, 8])
+        // The buffered elements, then the error, then nothing.
+        await queue.send(9)
+        queue.finish(throwing: Boom())
+        #expect(try await it.next() == [9])
+        await #expect(throws: Boom.self) { try await it.next() }
+        #expect(try await it.next() == nil)
+    }
+
+    @Test("runs: dropping the iterator ends the queue once; a one-by-one take before a run keeps order")
+    func runsEnd() async throws {
+        let queue = BoundedQueue<Int>(capacity: 8)
+        let terminated = Counter()
+        queue.setOnTermination { terminated.add() }
+        for i in 0..<5 { await queue.send(i) }
+        #expect(try await queue.next() == 0)
+        do {
+            var it = queue.runs.makeAsyncIterator()
+            #expect(try await it.next() == [1, 2, 3, 4])
+        }
+        #expect(terminated.value == 1)
+        #expect(await queue.send(5) == false)
+    }
+
     @Test("finish(throwing:) delivers the buffered elements, then the error")
     func finishThrowing() async throws {
         struct Boom: Error {}
