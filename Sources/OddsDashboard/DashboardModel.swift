@@ -334,8 +334,8 @@ public struct DashboardModel: Sendable {
 public func update(_ model: inout DashboardModel, _ message: DashboardMessage) -> [DashboardEffect] {
     switch message {
     case .feed(let m):
+        model.trails.record(m.update, provider: m.provider, at: m.receivedAt, held: model.store)
         model.store.apply(m)
-        model.trails.record(m.update, provider: m.provider, at: m.receivedAt)
         model.recent.count(at: m.receivedAt)
         // A second provider's messages (a recording of several): from now on, one row per real match.
         if model.fused == nil, m.provider != model.provider {

@@ -77,13 +77,17 @@ public struct PriceTrails: Sendable {
     /// The selection's last price seen open (nil: none seen open).
     public func lastOpen(_ key: Key) -> Price? { (trails[key] ?? older[key])?.open }
 
-    /// Records what `update` carries for `provider`, seen at `at`.
-    public mutating func record(_ update: FeedUpdate, provider: ProviderID, at: Date) {
+    /// Records what `update` carries for `provider`, seen at `at`. `held`: the store before `update` is applied; an
+    /// event's selection whose price and suspension it already held is passed over (a feed that sends the whole
+    /// event with every price change moves one selection of many), so such a selection's line begins, or begins
+    /// again after it was let go, at its next change rather than at the next sight of it.
+    public mutating func record(_ update: FeedUpdate, provider: ProviderID, at: Date, held: LiveStore? = nil) {
+        func before(_ id: String) -> Event? { held?.events[EventKey(provider: provider, id: id)]?.event }
         switch update {
         case .snapshot(let events):
-            for e in events { record(e, provider: provider, at: at) }
+            for e in events { record(e, provider: provider, at: at, before: before(e.id)) }
         case .upsert(let e), .bookUpsert(let e, _), .bookViews(let e, _):
-            record(e, provider: provider, at: at)
+            record(e, provider: provider, at: at, before: before(e.id))
         case .price(let p):
             add(Key(event: EventKey(provider: provider, id: p.eventID), market: p.marketID, book: p.book ?? "", selection: p.selection.id),
                 p.selection, at)
@@ -92,11 +96,30 @@ public struct PriceTrails: Sendable {
         }
     }
 
-    private mutating func record(_ e: Event, provider: ProviderID, at: Date) {
+    private mutating func record(_ e: Event, provider: ProviderID, at: Date, before: Event?) {
         let event = EventKey(provider: provider, id: e.id)
-        for m in e.markets {
-            for s in m.selections { add(Key(event: event, market: m, selection: s.id), s, at) }
+        // By index, so that the comparison reads each selection in place rather than copying it.
+        for i in e.markets.indices {
+            let was = before.flatMap { Self.market(e.markets[i], at: i, in: $0) }
+            for j in e.markets[i].selections.indices {
+                if let was, j < was.selections.count, Self.same(was.selections[j], e.markets[i].selections[j]) { continue }
+                add(Key(event: event, market: e.markets[i], selection: e.markets[i].selections[j].id), e.markets[i].selections[j], at)
+            }
         }
+    }
+
+    /// `market`'s counterpart (the same id and book) in `event`: at the same place, else wherever it is.
+    private static func market(_ market: Market, at index: Int, in event: Event) -> Market? {
+        if index < event.markets.count, event.markets[index].id == market.id, event.markets[index].book == market.book {
+            return event.markets[index]
+        }
+        return event.markets.first { $0.id == market.id && $0.book == market.book }
+    }
+
+    /// Whether a selection as held and as sent record the same: the same selection, price (its text too) and suspension.
+    /// Compared, not hashed: cheaper than finding its line.
+    private static func same(_ a: Selection, _ b: Selection) -> Bool {
+        a.suspended == b.suspended && a.id == b.id && a.price == b.price
     }
 
     private mutating func add(_ key: Key, _ s: Selection, _ at: Date) {

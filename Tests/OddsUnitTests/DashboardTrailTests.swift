@@ -49,6 +49,49 @@ struct DashboardTrailTests {
         #expect(!trails.points(PriceTrails.Key(event: EventKey(provider: .tickodds, id: newest), market: "m", book: "", selection: "home")).isEmpty)
     }
 
+    @Test("An event sent whole again: only its selections whose price moved are recorded, its markets found wherever they are")
+    func wholeEventAgain() {
+        var store = LiveStore()
+        var trails = PriceTrails()
+        var e = FusedDashboardTests.event(.tickodds, "t1", "Arsenal", "Chelsea", prices: ["2.00", "3.40", "3.80"])
+        e.markets.append(Market(id: "ou", name: "Over/Under 2.5", book: nil, selections: [
+            Selection(id: "over", name: "Over", price: Price(decimal: "1.90")), Selection(id: "under", name: "Under", price: Price(decimal: "1.95")),
+        ]))
+        func send(_ e: Event, at s: Double) {
+            let m = FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(s), update: .upsert(e))
+            trails.record(m.update, provider: .tickodds, at: m.receivedAt, held: store)
+            store.apply(m)
+        }
+        func points(_ market: Int, _ selection: Int) -> [PriceTrails.Point] {
+            trails.points(PriceTrails.Key(event: EventKey(provider: .tickodds, id: "t1"), market: e.markets[market],
+                                          selection: e.markets[market].selections[selection].id))
+        }
+        // First sight: every selection.
+        send(e, at: 0)
+        #expect(trails.count == 5 && points(1, 1) == [PriceTrails.Point(at: Self.t0, odds: 1.95)])
+        // Every line let go (other selections' changes fill the bound).
+        for i in 0..<PriceTrails.maxSelections {
+            trails.record(Self.price("other\(i)", "2.00"), provider: .tickodds, at: Self.t0.addingTimeInterval(1))
+        }
+        #expect(points(0, 0).isEmpty && points(1, 0).isEmpty)
+        // Sent again unchanged, its markets in another order: nothing is recorded again.
+        var reordered = e
+        reordered.markets.reverse()
+        send(reordered, at: 2)
+        #expect((0..<3).allSatisfy { points(0, $0).isEmpty } && (0..<2).allSatisfy { points(1, $0).isEmpty })
+        // One price moved, one selection suspended, one price rewritten with the same value: those three, no others.
+        e.markets[0].selections[1].price = Price(decimal: "3.50")
+        e.markets[1].selections[0].suspended = true
+        e.markets[1].selections[1].price = Price(decimal: "1.950")
+        send(e, at: 3)
+        let at3 = Self.t0.addingTimeInterval(3)
+        #expect(points(0, 1) == [PriceTrails.Point(at: at3, odds: 3.5)])
+        #expect(points(1, 0) == [PriceTrails.Point(at: at3, odds: nil)])
+        #expect(points(1, 1) == [PriceTrails.Point(at: at3, odds: 1.95)] && trails.lastOpen(PriceTrails.Key(
+            event: EventKey(provider: .tickodds, id: "t1"), market: e.markets[1], selection: "under"))?.text == "1.950")
+        #expect(points(0, 0).isEmpty && points(0, 2).isEmpty)
+    }
+
     @Test("The price after a goal is the line's first change with a price open: the suspension on the goal is passed over")
     func afterSuspension() {
         var trails = PriceTrails()
