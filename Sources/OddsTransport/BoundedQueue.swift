@@ -114,11 +114,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
     /// its end (`.failure` with the error it was finished with). Wakes the waiting producers.
     public func poll() -> (elements: [Element], end: Result<Void, Error>?) {
         let (taken, end, producers): ([Element], Result<Void, Error>?, [CheckedContinuation<Void, Never>]) = lock.withLockedValue { s in
-            let t = Array(s.buffer[s.head...])
-            s.buffer = []
-            s.head = 0
-            let p = s.producers
-            s.producers = []
+            let (t, p) = Self.drain(&s)
             guard s.finished || s.terminated else { return (t, nil, p) }
             return (t, s.failure.map { .failure($0) } ?? .success(()), p)
         }
@@ -219,22 +215,24 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         case .wait: break
         }
         guard let first = try await next() else { return nil }
-        var run = [first]
-        // The end, if it came meanwhile, is kept for the next call.
-        if let rest = lock.withLockedValue({ s -> [Element]? in s.count > 0 ? Self.takeBuffered(&s) : nil }) { run += rest }
-        wakeProducersIfRoom()
-        return run
+        // What came meanwhile; the end, if it came too, is kept for the next call.
+        let (rest, wake) = lock.withLockedValue { Self.drain(&$0) }
+        for p in wake { p.resume() }
+        return [first] + rest
     }
 
-    /// Under the lock: every buffered element, the buffer left empty. The elements are moved out, not copied.
-    private static func takeBuffered(_ s: inout State) -> [Element] {
+    /// Under the lock: every buffered element (moved out, not copied), the buffer left empty, and the producers
+    /// waiting for room, all of them now that there is.
+    private static func drain(_ s: inout State) -> ([Element], [CheckedContinuation<Void, Never>]) {
         var run: [Element] = []
         swap(&run, &s.buffer)
         if s.head > 0 {
             run.removeFirst(s.head)
             s.head = 0
         }
-        return run
+        var wake: [CheckedContinuation<Void, Never>] = []
+        swap(&wake, &s.producers)
+        return (run, wake)
     }
 
     private enum RunStep { case run([Element]), end, wait }
@@ -244,9 +242,8 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         let (run, end, wake): ([Element], Result<Void, Error>?, [CheckedContinuation<Void, Never>]) = lock.withLockedValue { s in
             if s.terminated { return ([], .success(()), []) }
             if s.count > 0 {
-                var wake: [CheckedContinuation<Void, Never>] = []
-                swap(&wake, &s.producers)
-                return (Self.takeBuffered(&s), nil, wake)
+                let (run, wake) = Self.drain(&s)
+                return (run, nil, wake)
             }
             if s.finished {
                 let f = s.failure
@@ -261,15 +258,6 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         case .success?: return .end
         case nil: return run.isEmpty ? .wait : .run(run)
         }
-    }
-
-    private func wakeProducersIfRoom() {
-        let wake: [CheckedContinuation<Void, Never>] = lock.withLockedValue { s in
-            var wake: [CheckedContinuation<Void, Never>] = []
-            if s.count <= capacity / 2 { swap(&wake, &s.producers) }
-            return wake
-        }
-        for p in wake { p.resume() }
     }
 
     /// The next element or the end, if there is one now.
