@@ -147,7 +147,18 @@ enum HistoryViews {
             rt.io.out(String(decoding: out, as: UTF8.self))
             return
         }
-        rt.io.out(RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: format, options: o))
+        guard let writer = RecordReporter.RowWriter(columns: timelineColumns, format: format, options: o) else {
+            rt.io.out(RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: format, options: o))
+            return
+        }
+        // TSV and CSV the same way: each line written as its row is made.
+        var out = writer.header
+        out.reserveCapacity(1 << 21)
+        for row in timelineOrder(timeline) {
+            writer.append(record(row, o.oddsFormat), to: &out)
+            if out.count >= 1 << 20 { rt.io.out(String(decoding: out, as: UTF8.self)); out.removeAll(keepingCapacity: true) }
+        }
+        rt.io.out(String(decoding: out, as: UTF8.self))
     }
 
     /// A match on a terminal: its sources, each selection's line, the main market around each incident, and the

@@ -464,6 +464,30 @@ public enum RecordReporter {
         }
     }
 
+    /// TSV or CSV written a record at a time: the bytes `render` writes for that format, labels included,
+    /// without holding every record (and every row of cells) at once.
+    public struct RowWriter: Sendable {
+        private let csv: Bool
+        private let labelCells: [String]
+        /// The header line, with its line end.
+        public let header: [UInt8]
+
+        /// nil for a format other than TSV and CSV.
+        public init?(columns: [Tabular.Column], format: OutputFormat, options: RenderOptions) {
+            guard format == .tsv || format == .csv else { return nil }
+            let labelled = Tabular(columns: columns).labelled(options)
+            csv = format == .csv
+            labelCells = Tabular.labels(options).map { _ in Tabular.labelCell }
+            header = csv ? labelled.csvHeader : labelled.tsvHeader
+        }
+
+        /// `record`'s line, appended to `bytes`.
+        public func append(_ record: [(String, JSONOutput)], to bytes: inout [UInt8]) {
+            let cells = record.map { RecordReporter.cellText($0.1) }
+            if csv { Tabular.appendCSV(row: cells + labelCells, to: &bytes) } else { Tabular.appendTSV(row: cells, trailing: labelCells, to: &bytes) }
+        }
+    }
+
     static func cellText(_ v: JSONOutput) -> String {
         switch v {
         case .null: return ""

@@ -111,31 +111,74 @@ public struct Tabular: Sendable {
 
     /// `rows` as `renderTSV` writes them, each followed by the `trailing` cells, appended to `bytes`.
     static func appendTSV(rows: [[String]], trailing: [String], to bytes: inout [UInt8]) {
+        for row in rows { appendTSV(row: row, trailing: trailing, to: &bytes) }
+    }
+
+    /// One row as `renderTSV` writes it, followed by the `trailing` cells, appended to `bytes`.
+    static func appendTSV(row: [String], trailing: [String] = [], to bytes: inout [UInt8]) {
         // Bytes appended cell by cell and made a string once: a joined line of each row was a list and a
         // string made and let go, and appending to a string costs far more a cell than appending bytes.
-        for row in rows {
-            for i in row.indices {
-                if i > 0 { bytes.append(0x09) }
-                bytes.append(contentsOf: TerminalText.safe(row[i]).utf8)
-            }
-            for i in trailing.indices {
-                if i > 0 || !row.isEmpty { bytes.append(0x09) }
-                bytes.append(contentsOf: TerminalText.safe(trailing[i]).utf8)
-            }
-            bytes.append(0x0A)
+        for i in row.indices {
+            if i > 0 { bytes.append(0x09) }
+            bytes.append(contentsOf: TerminalText.safe(row[i]).utf8)
         }
+        for i in trailing.indices {
+            if i > 0 || !row.isEmpty { bytes.append(0x09) }
+            bytes.append(contentsOf: TerminalText.safe(trailing[i]).utf8)
+        }
+        bytes.append(0x0A)
     }
 
     /// RFC 4180 CSV with a header line; cells pass through `TerminalText.safe` (line breaks become spaces).
     public func renderCSV() -> String {
-        var out = columns.map { Tabular.csvField($0.title) }.joined(separator: ",") + "\r\n"
-        for row in rows { out += row.map { Tabular.csvField(TerminalText.safe($0)) }.joined(separator: ",") + "\r\n" }
-        return out
+        var bytes = csvHeader
+        for row in rows { Tabular.appendCSV(row: row, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The header line of `renderCSV`, with its line end.
+    var csvHeader: [UInt8] {
+        var bytes: [UInt8] = []
+        for (i, column) in columns.enumerated() {
+            if i > 0 { bytes.append(0x2C) }
+            Tabular.appendCSVField(column.title, to: &bytes)
+        }
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        return bytes
+    }
+
+    /// One row as `renderCSV` writes it, appended to `bytes`.
+    static func appendCSV(row: [String], to bytes: inout [UInt8]) {
+        for i in row.indices {
+            if i > 0 { bytes.append(0x2C) }
+            appendCSVField(TerminalText.safe(row[i]), to: &bytes)
+        }
+        bytes.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    /// `s` as one RFC 4180 field: quoted, its quotes doubled, when it holds a comma, a quote or a line break.
     public static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacing("\"", with: "\"\"") + "\""
+        var bytes: [UInt8] = []
+        appendCSVField(s, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `csvField(s)` appended to `bytes`. Read as bytes, not characters: a comma or a quote that a combining
+    /// mark follows is one grapheme with it, and still a delimiter to a CSV reader.
+    static func appendCSVField(_ s: String, to bytes: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { field in
+            guard field.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+                bytes.append(contentsOf: field)
+                return
+            }
+            bytes.append(0x22)
+            for b in field {
+                bytes.append(b)
+                if b == 0x22 { bytes.append(0x22) }
+            }
+            bytes.append(0x22)
+        }
     }
 
     func trimTrailing(_ s: String) -> String {

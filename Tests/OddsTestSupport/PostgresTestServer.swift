@@ -81,7 +81,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         chmod(folder, 0o700)
         if asPostgres, let pw = getpwnam("postgres") { chown(folder, pw.pointee.pw_uid, pw.pointee.pw_gid) }
         let pwfile = folder + "/pw"
-        FileManager.default.createFile(atPath: pwfile, contents: Data(password.utf8))
+        _ = FileManager.default.createFile(atPath: pwfile, contents: Data(password.utf8))
         if asPostgres, let pw = getpwnam("postgres") { chown(pwfile, pw.pointee.pw_uid, pw.pointee.pw_gid) }
         do {
             try server("initdb", ["-D", folder + "/data", "-U", user, "--pwfile=" + pwfile, "--auth-local=trust", "--auth-host=scram-sha-256",

@@ -36,6 +36,38 @@ struct TerminalSafetyTests {
         #expect(Tabular(columns: [.init("ID")], rows: []).renderTSV() == "ID\n")
     }
 
+    @Test("CSV quotes by bytes: a comma or a quote a combining mark follows is still quoted (and the quote doubled)")
+    func csvCombiningMarks() {
+        #expect(Tabular.csvField("a,\u{301}b") == "\"a,\u{301}b\"")
+        #expect(Tabular.csvField("say \"\u{301}hi\"") == "\"say \"\"\u{301}hi\"\"\"")
+        #expect(Tabular.csvField("Beşiktaş 中国") == "Beşiktaş 中国")
+        let t = Tabular(columns: [.init("A,B"), .init("C")], rows: [["x,\u{301}", "\"q\""], ["", "plain"]])
+        #expect(t.renderCSV() == "\"A,B\",C\r\n\"x,\u{301}\",\"\"\"q\"\"\"\r\n,plain\r\n")
+    }
+
+    @Test("TSV and CSV written a record at a time are the bytes the whole render writes, labels and hostile text included")
+    func rowWriter() throws {
+        let columns: [Tabular.Column] = [.init("TIME"), .init("TEXT", shrinkable: true), .init("N", rightAligned: true), .init("FLAG")]
+        let records: [[(String, JSONOutput)]] = [
+            [("time", .string("2026-11-29T02:00:00.000Z")), ("text", .string(HostileText.sample)), ("n", .number("2.10")), ("flag", .bool(true))],
+            [("time", .string("t")), ("text", .string("a,\"b\"\r\nc\td")), ("n", .null), ("flag", .bool(false))],
+            [("time", .string("")), ("text", .optionalString(nil)), ("n", .array([.null, .null])), ("flag", .null)],
+        ]
+        for format in [OutputFormat.tsv, .csv] {
+            for (demo, replay) in [(false, false), (true, false), (true, true)] {
+                let options = RenderOptions(demo: demo, replay: replay)
+                let writer = try #require(RecordReporter.RowWriter(columns: columns, format: format, options: options))
+                for count in 0...records.count {
+                    var bytes = writer.header
+                    for r in records.prefix(count) { writer.append(r, to: &bytes) }
+                    let whole = RecordReporter.render(columns: columns, records: Array(records.prefix(count)), format: format, options: options)
+                    #expect(String(decoding: bytes, as: UTF8.self) == whole, "\(format) demo \(demo) replay \(replay), \(count) records")
+                }
+            }
+        }
+        #expect(RecordReporter.RowWriter(columns: columns, format: .json, options: RenderOptions()) == nil)
+    }
+
     @Test("The detail view and the dashboard's screen show no control character")
     func detailAndScreen() {
         let e = Event(provider: .tickodds, id: "1", sport: "soccer", league: HostileText.sample, home: HostileText.sample,
