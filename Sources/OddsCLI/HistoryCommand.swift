@@ -174,7 +174,9 @@ extension HistoryCommand {
                     let summary = try history.summary(of: sources, filter: filter, recent: everyRow ? Int.max : HistoryViews.recentRows)
                     HistoryViews.show(sources, summary, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment), all: everyRow)
                 } else {
-                    HistoryViews.rows(sources, try history.timeline(of: sources, filter: filter), rt)
+                    try HistoryViews.rows(sources, rt) { head, price in
+                        try history.timeline(of: sources, filter: filter, head: head, prices: price)
+                    }
                 }
             }
         }

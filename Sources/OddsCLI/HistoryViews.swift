@@ -120,44 +120,52 @@ enum HistoryViews {
     /// Rows of the timeline a terminal shows without `--all`: the latest.
     static let recentRows = 40
 
-    /// Every row of a timeline, for scripts (JSON, NDJSON, CSV, TSV).
-    static func rows(_ sources: [StoredSource], _ timeline: Timeline, _ rt: Runtime) {
+    /// Every row of a timeline, for scripts (JSON, NDJSON, CSV, TSV), each written as it is read: `read` hands
+    /// its `head` the score changes and incidents, then each price change in time order.
+    static func rows(_ sources: [StoredSource], _ rt: Runtime,
+                     read: (_ head: (Timeline) -> Void, _ price: (StoredPrice) -> Void) throws -> Void) throws {
         let o = options(rt, demo: sources.contains { $0.demo })
         let format = rt.outputFormat
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 21)
+        var written = 0
+        let write: (Row) -> Void
+        let close: () -> Void
         if format == .json || format == .ndjson {
-            // Every row, written as bytes as it is made: a match of many changes is never held twice over.
-            var out: [UInt8] = []
-            out.reserveCapacity(1 << 21)
             if format == .json { out.append(UInt8(ascii: "[")) }
             let labels = o.jsonLabels
             // The labels as they close every object: `,"demo":true}`.
             var tail = Array(JSONOutput.object(labels).rendered.utf8.dropFirst())
             if !labels.isEmpty { tail.insert(UInt8(ascii: ","), at: 0) }
-            for (n, row) in timelineOrder(timeline).enumerated() {
-                if format == .json, n > 0 { out.append(UInt8(ascii: ",")) }
+            write = { row in
+                if format == .json, written > 0 { out.append(UInt8(ascii: ",")) }
                 if case .price(let p) = row {
                     writePrice(p, o.oddsFormat, tail, into: &out)
                 } else {
                     JSONOutput.object(record(row, o.oddsFormat) + labels).write(to: &out)
                 }
                 if format == .ndjson { out.append(UInt8(ascii: "\n")) }
-                if out.count >= 1 << 20 { rt.io.out(String(decoding: out, as: UTF8.self)); out.removeAll(keepingCapacity: true) }
             }
-            if format == .json { out.append(contentsOf: "]\n".utf8) }
-            rt.io.out(String(decoding: out, as: UTF8.self))
-            return
+            close = { if format == .json { out.append(contentsOf: "]\n".utf8) } }
+        } else if let writer = RecordReporter.RowWriter(columns: timelineColumns, format: format, options: o) {
+            out.append(contentsOf: writer.header)
+            write = { row in writer.append(record(row, o.oddsFormat), to: &out) }
+            close = {}
+        } else {
+            // Any other format lays the rows out together.
+            var records: [[(String, JSONOutput)]] = []
+            write = { row in records.append(record(row, o.oddsFormat)) }
+            close = { out = Array(RecordReporter.render(columns: timelineColumns, records: records, format: format, options: o).utf8) }
         }
-        guard let writer = RecordReporter.RowWriter(columns: timelineColumns, format: format, options: o) else {
-            rt.io.out(RecordReporter.render(columns: timelineColumns, records: timelineRecords(timeline, o.oddsFormat), format: format, options: o))
-            return
-        }
-        // TSV and CSV the same way: each line written as its row is made.
-        var out = writer.header
-        out.reserveCapacity(1 << 21)
-        for row in timelineOrder(timeline) {
-            writer.append(record(row, o.oddsFormat), to: &out)
+        func emit(_ row: Row) {
+            write(row)
+            written += 1
             if out.count >= 1 << 20 { rt.io.out(String(decoding: out, as: UTF8.self)); out.removeAll(keepingCapacity: true) }
         }
+        var merge = TimelineMerge(Timeline())
+        try read({ merge = TimelineMerge($0) }, { merge.add($0, emit) })
+        merge.finish(emit)
+        close()
         rt.io.out(String(decoding: out, as: UTF8.self))
     }
 
@@ -261,6 +269,36 @@ enum HistoryViews {
             case 1: return .score(t.scores[k.index])
             default: return .incident(t.incidents[k.index])
             }
+        }
+    }
+
+    /// A timeline's rows in `timelineOrder`'s order while its price changes are read one at a time, in time
+    /// order: the score changes and incidents, read first and whole, each go in before the first price change that
+    /// `timelineOrder` puts after it.
+    struct TimelineMerge {
+        private var others: [(at: Date, index: Int, kind: Int, row: Row)] = []
+        private var next = 0
+        private var prices = 0
+
+        init(_ head: Timeline) {
+            for (i, s) in head.scores.enumerated() { others.append((s.at, i, 1, .score(s))) }
+            for (i, x) in head.incidents.enumerated() { others.append((x.at, i, 2, .incident(x))) }
+            others.sort { ($0.at, $0.index, $0.kind) < ($1.at, $1.index, $1.kind) }
+        }
+
+        /// Hands `emit` the rows due before `price`, then `price`.
+        mutating func add(_ price: StoredPrice, _ emit: (Row) -> Void) {
+            while next < others.count, (others[next].at, others[next].index, others[next].kind) < (price.at, prices, 0) {
+                emit(others[next].row)
+                next += 1
+            }
+            emit(.price(price))
+            prices += 1
+        }
+
+        /// Hands `emit` the rows left after the last price change.
+        mutating func finish(_ emit: (Row) -> Void) {
+            while next < others.count { emit(others[next].row); next += 1 }
         }
     }
 

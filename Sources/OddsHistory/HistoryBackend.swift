@@ -11,8 +11,11 @@ public protocol HistoryBackend: AnyObject, HistoryLookup {
     func write(_ batch: HistoryBatch) throws -> Int
     /// The sources kept, newest first.
     func matches(_ query: MatchQuery) throws -> [StoredSource]
-    /// Every stored change of `sources`, oldest first.
-    func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline
+    /// Every stored change of `sources`, oldest first, read once: `head` gets the selections, score changes and
+    /// incidents (its `prices` empty), then each price change is handed to `price` in time order as it is read, so
+    /// that a match of many changes is never held whole.
+    func timeline(of sources: [StoredSource], filter: TimelineFilter, head: (Timeline) throws -> Void,
+                  prices price: (StoredPrice) throws -> Void) throws
     /// What a terminal shows of `sources` without reading every row whole: each selection's line, the latest
     /// `recent` price changes (and every score change and incident), the main market around each incident.
     func summary(of sources: [StoredSource], filter: TimelineFilter, recent: Int) throws -> TimelineSummary
@@ -28,6 +31,17 @@ public protocol HistoryBackend: AnyObject, HistoryLookup {
     /// Keeps a bet's grade (false when there is no bet with that id).
     func gradeBet(id: Int64, _ grade: StoredGrade) throws -> Bool
     func close()
+}
+
+extension HistoryBackend {
+    /// Every stored change of `sources`, oldest first, the price changes included.
+    public func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline {
+        var timeline = Timeline()
+        var prices: [StoredPrice] = []
+        try self.timeline(of: sources, filter: filter, head: { timeline = $0 }, prices: { prices.append($0) })
+        timeline.prices = prices
+        return timeline
+    }
 }
 
 /// What `history matches` asks for.

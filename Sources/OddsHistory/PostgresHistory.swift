@@ -646,25 +646,27 @@ final class PostgresHistory: HistoryBackend {
         }
     }
 
-    func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline {
-        guard !sources.isEmpty else { return Timeline() }
+    func timeline(of sources: [StoredSource], filter: TimelineFilter, head: (Timeline) throws -> Void,
+                  prices each: (StoredPrice) throws -> Void) throws {
+        guard !sources.isEmpty else { return try head(Timeline()) }
         let since = filter.since?.historyMillis ?? Int64.min
-        return try read {
+        try read {
             var out = Timeline()
             let (selections, stored, all) = try self.selections(of: sources, filter: filter)
             out.selections = all
-            if !selections.isEmpty {
-                for r in try run("""
-                    SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
-                    WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 AND received_at BETWEEN $3 AND $4 ORDER BY received_at, seq
-                    """, [.ints(Array(selections.keys)), .int(since), .int(stored.lowerBound), .int(stored.upperBound)]) {
-                    guard let selection = selections[try r.int(0)] else { continue }
-                    out.prices.append(try Self.price(r, from: 1, selection))
-                }
-            }
             out.scores = try scores(of: sources, since: since)
             out.incidents = try incidents(of: sources, since: since)
-            return out
+            try head(out)
+            if !selections.isEmpty {
+                // Handed over as the rows arrive: the server sends the rest meanwhile.
+                try start("""
+                    SELECT selection_id, received_at, provider_at, price_text, odds_num, odds_den, suspended FROM price_change
+                    WHERE selection_id = ANY($1::bigint[]) AND received_at >= $2 AND received_at BETWEEN $3 AND $4 ORDER BY received_at, seq
+                    """, [.ints(Array(selections.keys)), .int(since), .int(stored.lowerBound), .int(stored.upperBound)], on: try connect()).rows { r in
+                    guard let selection = selections[try r.int(0)] else { return }
+                    try each(try Self.price(r, from: 1, selection))
+                }
+            }
         }
     }
 

@@ -344,13 +344,17 @@ final class SQLiteHistory: HistoryBackend {
                             lastSeen: Date(historyMillis: r[9]), priceChanges: r[10], matchKey: r[12], demo: r[11], status: r[13])
     }
 
-    func timeline(of sources: [StoredSource], filter: TimelineFilter) throws -> Timeline {
-        guard !sources.isEmpty else { return Timeline() }
+    func timeline(of sources: [StoredSource], filter: TimelineFilter, head: (Timeline) throws -> Void,
+                  prices each: (StoredPrice) throws -> Void) throws {
+        guard !sources.isEmpty else { return try head(Timeline()) }
         let since = filter.since?.historyMillis ?? Int64.min
-        return try read { db in
+        try read { db in
             var out = Timeline()
             let (selections, all) = try self.selections(of: sources, filter: filter, db)
             out.selections = all
+            out.scores = try scores(of: sources, since: since, db)
+            out.incidents = try incidents(of: sources, since: since, db)
+            try head(out)
             if !selections.isEmpty {
                 let keys = Array(selections.keys)
                 let cursor = try Row.fetchCursor(db, sql: """
@@ -360,12 +364,9 @@ final class SQLiteHistory: HistoryBackend {
                     """, arguments: StatementArguments(keys) + [since])
                 while let r = try cursor.next() {
                     guard let selection = selections[r[0]] else { continue }
-                    out.prices.append(Self.price(r, from: 1, selection))
+                    try each(Self.price(r, from: 1, selection))
                 }
             }
-            out.scores = try scores(of: sources, since: since, db)
-            out.incidents = try incidents(of: sources, since: since, db)
-            return out
         }
     }
 

@@ -165,6 +165,34 @@ struct HistoryBackendTests {
         }
     }
 
+    @Test("A timeline read row by row: the scores and incidents first, once, then every price in time order, as read whole",
+          arguments: HistoryHarness.Kind.allCases)
+    func timelineRowByRow(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        _ = try h.write([Self.message(Self.event(), at: 0),
+                         Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.50", "4.00", "6.00"], incidents: [Self.goal]), at: 5),
+                         Self.message(Self.event(score: Score(home: 1, away: 0), prices: ["1.40", "4.50", "7.00"]), at: 9)])
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            let whole = try history.timeline(of: sources, filter: TimelineFilter())
+            var heads: [Timeline] = [], prices: [StoredPrice] = [], pricesBeforeHead = 0
+            try history.timeline(of: sources, filter: TimelineFilter(), head: { heads.append($0) }, prices: { p in
+                if heads.isEmpty { pricesBeforeHead += 1 }
+                prices.append(p)
+            })
+            #expect(heads.count == 1 && pricesBeforeHead == 0)
+            #expect(heads.first?.prices.isEmpty == true && heads.first?.scores == whole.scores && heads.first?.incidents == whole.incidents)
+            #expect(heads.first?.selections == whole.selections)
+            #expect(prices == whole.prices && prices.count == 9)
+            #expect(zip(prices, prices.dropFirst()).allSatisfy { $0.at <= $1.at })
+            // No source: the head still comes, empty.
+            heads = []
+            try history.timeline(of: [], filter: TimelineFilter(), head: { heads.append($0) }, prices: { _ in Issue.record("a price of no source") })
+            #expect(heads == [Timeline()])
+        }
+    }
+
     @Test("A dashboard started later draws what the history kept of the match: its lines, and the prices around its goal",
           arguments: HistoryHarness.Kind.allCases)
     func dashboardReadsHistory(_ kind: HistoryHarness.Kind) throws {

@@ -63,4 +63,44 @@ struct HistoryStatsTableTests {
         let none = HistoryViews.statsTable(empty, location: .sqlite(path: "h.sqlite"), days: 90, RenderOptions(), now: now)
         #expect(none.contains("nothing yet") && none.contains("not pruned yet") && none.contains("4.1 kB"), "\(none)")
     }
+
+    @Test("Rows merged as prices are read come in timelineOrder's order, equal times included, on random timelines")
+    func mergeAsRead() {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let key = SourceKey(provider: .tickodds, eventID: "1")
+        var rng = SystemRandomNumberGenerator()
+        func label(_ row: HistoryViews.Row) -> String {
+            switch row {
+            case .price(let p): return p.selection.selectionID
+            case .score(let s): return s.state.status
+            case .incident(let x): return x.incident.detail ?? ""
+            }
+        }
+        for round in 0..<300 {
+            var t = Timeline()
+            // Few distinct times, so that many rows share one; prices in time order, as a backend reads them.
+            let times = (0..<Int.random(in: 0...12, using: &rng)).map { _ in t0.addingTimeInterval(Double(Int.random(in: 0...4, using: &rng))) }
+            t.prices = times.sorted().enumerated().map { i, at in
+                StoredPrice(at: at, providerAt: nil, source: key, book: "b", marketID: "m", marketName: "M", line: "",
+                            selectionID: "p\(i)", selectionName: "P", text: "2.00", odds: Rational(2, 1), suspended: false)
+            }
+            t.scores = (0..<Int.random(in: 0...5, using: &rng)).map { j in
+                StoredScore(at: t0.addingTimeInterval(Double(Int.random(in: 0...4, using: &rng))), source: key,
+                            state: ScoreState(home: 0, away: 0, scoreText: nil, status: "s\(j)", period: nil, clock: nil))
+            }
+            t.incidents = (0..<Int.random(in: 0...5, using: &rng)).map { k in
+                StoredIncident(at: t0.addingTimeInterval(Double(Int.random(in: 0...4, using: &rng))), source: key,
+                               incident: Incident(kind: .goal, minute: 1, team: .home, detail: "i\(k)"))
+            }
+            var merged: [String] = []
+            var head = t
+            head.prices = []
+            var merge = HistoryViews.TimelineMerge(head)
+            for p in t.prices { merge.add(p) { merged.append(label($0)) } }
+            merge.finish { merged.append(label($0)) }
+            let sorted = HistoryViews.timelineOrder(t).map(label)
+            #expect(merged == sorted, "round \(round)")
+            if merged != sorted { break }
+        }
+    }
 }
