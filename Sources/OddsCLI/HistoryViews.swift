@@ -302,11 +302,6 @@ enum HistoryViews {
         }
     }
 
-    /// Every stored row in time order, as records.
-    static func timelineRecords(_ t: Timeline, _ format: OddsFormat) -> [[(String, JSONOutput)]] {
-        timelineOrder(t).map { record($0, format) }
-    }
-
     /// One row's record: the same keys for every type, null where a type has none.
     static func record(_ row: Row, _ format: OddsFormat) -> [(String, JSONOutput)] {
         switch row {
