@@ -208,7 +208,7 @@ final class SportsAPIProV1Connection: ChannelInboundHandler, SimSocket, SimFrame
         let channel = value["channel"]?.string
         switch value["type"]?.string {
         case "ping":
-            send(SportsAPIProV1.pong())
+            if !sim.silent { send(SportsAPIProV1.pong()) }
         case "subscribe":
             guard let channel else { send(SportsAPIProV1.error("Missing channel")); return }
             let known = SportsAPIProV1.channelNames.contains(channel)

@@ -89,7 +89,7 @@ final class SportsAPIProV2Connection: ChannelInboundHandler, SimSocket, SimFrame
             lastStats[channel] = nil
             send(SportsAPIProV2.unsubscribed(channel))
         case "ping":
-            send(SportsAPIProV2.pong(channel))
+            if !sim.silent { send(SportsAPIProV2.pong(channel)) }
         case let action:
             send(SportsAPIProV2.error("Unknown action: \(action ?? "none")", channel: channel))
         }

@@ -28,7 +28,7 @@ extension Simulator {
     /// Sends the first half of `text` as a non-final frame to every open connection, and never the rest.
     public func injectFirstHalf(_ text: String) async { await onLoop { for c in self.connections.values { c.sendFirstHalf(text) } } }
 
-    /// While silent, no data, heartbeat or ping is sent (a dead connection).
+    /// While silent, no data, heartbeat, ping or pong is sent (a dead connection).
     public func setSilent(_ on: Bool) async { await onLoop { self.silent = on } }
 
     /// SportsAPIPro v2 answers a subscription to a match's odds with an error naming the channel (`text`), with

@@ -455,10 +455,18 @@ public enum FeedRunner {
         if let limit = adapter.silenceLimit {
             watchdog = Task {
                 let step = max(0.05, limit / 4)
+                // Silence counts only while the watchdog keeps its time: a process held up (suspended,
+                // starved of CPU) was not listening, and what the server sent meanwhile is still unread.
+                var quiet: TimeInterval = 0
+                var previous = clock.now
                 while !Task.isCancelled {
                     do { try await clock.sleep(step) } catch { return }
+                    let now = clock.now
+                    let watched = min(max(0, now.timeIntervalSince(previous)), step)
+                    previous = now
                     let a = activity.withLockedValue { $0 }
-                    if !a.busy && clock.now.timeIntervalSince(a.last) > limit {
+                    quiet = a.busy ? 0 : min(max(0, now.timeIntervalSince(a.last)), quiet + watched)
+                    if quiet > limit {
                         silentFor.withLockedValue { $0 = limit }
                         session.abort()
                         return

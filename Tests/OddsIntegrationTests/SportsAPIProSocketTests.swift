@@ -285,22 +285,54 @@ struct SportsAPIProSocketTests {
         }
     }
 
-    @Test("A ping every interval is answered with a pong, which keeps a quiet connection alive")
+    @Test("A pong to each ping keeps a quiet connection alive, a held-up process is not silence, no pong for two pings is")
     func pingKeepsAlive() async throws {
-        try await withSimulator { sim, transport in
-            // Pings 3 s apart, dead after 6 s of silence: margins a busy two-core test run can keep.
+        // Pings, pongs and the watchdog go by a virtual clock over real sockets: however busy the machine, the
+        // silence the client sees is only what the clock says.
+        let clock = VirtualClock()
+        try await withSimulator(clock: clock) { sim, transport in
             let client = SportsAPIProSocketTests.v2(sim, transport, options: ["ping_seconds": "3"])
             let feed = try client.feed(sport: nil, channels: [.liveScores(sport: nil)])
             #expect(feed.silenceLimit == 6)
             let stats = FeedStats()
             let probe = FeedProbe(FeedRunner.run(feed, transport: transport, stats: stats, policy: fastReconnect))
             defer { probe.stop() }
-            // The world is still: only pongs answer. Three pings take more than the silence limit.
-            try await waitFor("three pings", timeout: 40) {
-                await sim.receivedTexts.filter { $0 == #"{"action":"ping","channel":"live-scores"}"# }.count >= 3
+            let ping = #"{"action":"ping","channel":"live-scores"}"#
+            func pongs() -> Int { probe.count { if case .heartbeat = $0 { return true }; return false } }
+            try await probe.wait("the live scores") { p in p.updates.contains { if case .scoreboard = $0 { return true }; return false } }
+            // The pinger and the watchdog (a quarter of the limit) sleep on the clock.
+            try await clock.waitForSleeper(count: 2)
+            // Four pings, each answered: twice the silence limit goes by on one connection.
+            for n in 1...4 {
+                clock.advance(by: 1.5)
+                try await clock.waitForSleeper(count: 2)
+                clock.advance(by: 1.5)
+                try await waitUntil("pong \(n)") { pongs() >= n }
+                try await clock.waitForSleeper(count: 2)
             }
+            #expect(await sim.receivedTexts.filter { $0 == ping }.count == 4)
             #expect(stats.connects == 1)
-            #expect(probe.count { if case .heartbeat = $0 { return true }; return false } >= 3)
+            // Held up 20 s at once (suspended, starved of CPU): the watchdog wakes once to a late clock, and a ping
+            // answered then is life, not 20 s of silence.
+            clock.advance(by: 20)
+            try await waitUntil("pong 5, or a reconnect") { pongs() >= 5 || probe.updates.contains { $0.isReconnecting } }
+            try #require(!probe.updates.contains { $0.isReconnecting }, "20 s held up was taken for 20 s of silence")
+            try await clock.waitForSleeper(count: 2)
+            #expect(stats.connects == 1)
+            // The server stops answering: more than 6 s of silence on time ends the connection, and the feed reconnects.
+            await sim.setSilent(true)
+            var steps = 0
+            while !probe.updates.contains(where: { $0.isReconnecting }) {
+                steps += 1
+                try #require(steps <= 8, "no reconnect after \(Double(steps - 1) * 1.5) s without a pong")
+                clock.advance(by: 1.5)
+                try await waitUntil("the watchdog's next look") { clock.sleeping >= 2 || probe.updates.contains { $0.isReconnecting } }
+            }
+            // Dead after more than the limit (6 s), on the fifth look: not before it, not long after.
+            #expect(steps == 5)
+            await sim.setSilent(false)
+            clock.advance(by: 1)
+            try await waitUntil("a new connection") { stats.connects == 2 }
         }
     }
 
