@@ -69,6 +69,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
         guard let first = run.first else { return true }
         while true {
             var hook: (@Sendable () -> Void)?
+            var consumer: CheckedContinuation<Element?, Error>?
             let step: QueueStep = lock.withLockedValue { s in
                 if s.terminated || s.finished { return .done(false) }
                 guard s.count < capacity else { return .wait }
@@ -77,7 +78,7 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
                     // A waiting consumer means the buffer is empty: it takes the first now, the rest are buffered.
                     s.consumer = nil
                     s.buffer.append(contentsOf: run.dropFirst())
-                    c.resume(returning: first)
+                    consumer = c
                 } else {
                     s.buffer.append(contentsOf: run)
                 }
@@ -86,6 +87,9 @@ public final class BoundedQueue<Element: Sendable>: AsyncSequence, @unchecked Se
             }
             switch step {
             case .done(let ok):
+                // Resumed outside the lock: resuming takes the consumer task's own lock, which its cancellation
+                // holds while its handler (`terminate`) waits for this one.
+                consumer?.resume(returning: first)
                 hook?()
                 return ok
             case .wait:

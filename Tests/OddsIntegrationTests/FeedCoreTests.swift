@@ -194,6 +194,66 @@ struct BoundedQueueTests {
         }
         #expect(got == [1, 2])
     }
+
+    @Test("A consumer cancelled just as a send hands it an element: neither waits on the other")
+    func cancelWhileSending() async throws {
+        // The consumer's cancellation takes its task's lock and then the queue's (`terminate`); a send that woke the
+        // consumer under the queue's lock took them the other way round. The cancels come from a thread of their own,
+        // so a deadlock holds that thread and one of the pool, and the time limit below says so instead of a hang.
+        let canceller = Canceller()
+        defer { canceller.stop() }
+        let rounds = 3000
+        let done = RoundCounter(0)
+        let work = Task {
+            for _ in 0..<rounds {
+                let queue = BoundedQueue<Int>(capacity: 4)
+                let consumer = Task { for try await _ in queue {} }
+                let sender = Task { await queue.send(1) }
+                canceller.cancel(consumer)
+                _ = await sender.value
+                _ = await consumer.result
+                done.increment()
+            }
+        }
+        defer { work.cancel() }
+        try await waitFor("\(rounds) rounds without a deadlock", timeout: 60) { done.value == rounds }
+    }
+}
+
+/// Cancels tasks from a thread of its own, as a signal handler or another connection would.
+private final class Canceller: @unchecked Sendable {
+    // @unchecked: `tasks` and `stopped` are behind `condition`.
+    private let condition = NSCondition()
+    private var tasks: [Task<Void, Error>] = []
+    private var stopped = false
+
+    init() { Thread { [self] in run() }.start() }
+
+    func cancel(_ task: Task<Void, Error>) { condition.withLock { tasks.append(task); condition.signal() } }
+
+    func stop() { condition.withLock { stopped = true; condition.signal() } }
+
+    private func run() {
+        while true {
+            let batch: [Task<Void, Error>] = condition.withLock {
+                while tasks.isEmpty && !stopped { condition.wait() }
+                defer { tasks.removeAll() }
+                return tasks
+            }
+            if batch.isEmpty { return }
+            for t in batch { t.cancel() }
+        }
+    }
+}
+
+/// A counter shared between tasks.
+private final class RoundCounter: @unchecked Sendable {
+    // @unchecked: `count` is behind `lock`.
+    private let lock = NSLock()
+    private var count: Int
+    init(_ value: Int) { count = value }
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }
 
 @Suite("Reconnect policy")
