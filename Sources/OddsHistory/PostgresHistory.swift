@@ -21,6 +21,8 @@ final class PostgresHistory: HistoryBackend {
     private var helper: PostgresConnection?
     /// Price changes from which `history show` reads a match in two halves at once.
     var splitRows = 20_000
+    /// The thread that reads queries' rows for the caller (made on first use).
+    private var reader: ReaderThread?
     private var sourceIDs: [SourceKey: Int64] = [:]
     private var selectionIDs: [SelectionRef: Int64] = [:]
     /// Days whose price partition exists.
@@ -47,6 +49,8 @@ final class PostgresHistory: HistoryBackend {
         for c in [connection, helper].compactMap({ $0 }) { _ = try? c.close().wait() }
         connection = nil
         helper = nil
+        reader?.stop()
+        reader = nil
     }
 
     // MARK: - Connection
@@ -122,27 +126,53 @@ final class PostgresHistory: HistoryBackend {
     /// A query under way, its rows handed over as they arrive.
     private struct Streaming {
         let handoff: PostgresRowHandoff
-        let done: EventLoopFuture<PostgresQueryMetadata>
+        unowned let history: PostgresHistory
 
         /// Hands each row to `each` on this thread as it arrives (while the server sends the rest).
         func rows(_ each: (PostgresCells) throws -> Void) throws {
+            defer { history.mostRowsHeld = max(history.mostRowsHeld, handoff.mostHeld) }
             do {
                 while let rows = try handoff.next() {
                     for row in rows { try each(PostgresCells(row)) }
                 }
             } catch {
-                // The connection is done with the query before anything else is asked of it.
-                _ = try? done.wait()
+                handoff.stop()
                 throw error
             }
         }
+
+        /// Reads no more of it, and returns once the reading has stopped.
+        func abandon() { handoff.stop() }
     }
 
+    /// Rows that may wait for the reader of a query, at most.
+    var rowsAhead = 4096
+
+    /// The most rows that waited for a reader at once, over the queries read so far.
+    private(set) var mostRowsHeld = 0
+
     private func start(_ sql: String, _ values: [PostgresValue], on connection: PostgresConnection) -> Streaming {
-        let handoff = PostgresRowHandoff()
-        let done = connection.query(.bound(sql, values), logger: logger) { row in handoff.push(row) }
-        done.whenComplete { result in handoff.finish(result.map { _ in () }) }
-        return Streaming(handoff: handoff, done: done)
+        let handoff = PostgresRowHandoff(capacity: rowsAhead)
+        let query = PostgresQuery.bound(sql, values)
+        let logger = self.logger
+        Task(executorPreference: readerThread()) {
+            do {
+                for try await row in try await connection.query(query, logger: logger) {
+                    guard await handoff.push(row) else { break }
+                }
+                handoff.finish(.success(()))
+            } catch {
+                handoff.finish(.failure(error))
+            }
+        }
+        return Streaming(handoff: handoff, history: self)
+    }
+
+    private func readerThread() -> ReaderThread {
+        if let reader { return reader }
+        let made = ReaderThread(name: "odds-history-rows")
+        reader = made
+        return made
     }
 
     private func transaction<T>(_ body: () throws -> T) throws -> T {
@@ -729,7 +759,7 @@ final class PostgresHistory: HistoryBackend {
                 var failure: Error?
                 for stream in streams {
                     // Each stream is read to its end, even after another failed, so both connections are free after.
-                    do { if failure == nil { try stream.rows(take) } else { _ = try? stream.done.wait() } } catch { failure = error }
+                    do { if failure == nil { try stream.rows(take) } else { stream.abandon() } } catch { failure = error }
                 }
                 if let failure { throw failure }
                 if !waiting.isEmpty {

@@ -55,38 +55,88 @@ extension PostgresCells {
     }
 }
 
-/// Rows handed from the connection's event loop, as they arrive, to the thread that asked for them: that thread
-/// reads each while the server is still sending the next.
+/// Rows handed from the task reading a query's row sequence, as they arrive, to the thread that asked for them: that
+/// thread reads each while the server is still sending the next. At most `capacity` rows wait; the reading task then
+/// waits for room, PostgresNIO stops reading the socket, and the server waits on TCP (a slow reader, such as a pipe
+/// into a pager, holds the server back instead of filling memory).
 final class PostgresRowHandoff: @unchecked Sendable {
     // @unchecked: everything is behind `condition`.
     private let condition = NSCondition()
+    private let capacity: Int
     private var rows: [PostgresRow] = []
     private var end: Result<Void, Error>?
+    private var stopped = false
+    /// The reading task, waiting for room.
+    private var room: CheckedContinuation<Void, Never>?
+    private var held = 0
 
-    func push(_ row: PostgresRow) {
-        condition.lock()
-        rows.append(row)
-        condition.signal()
-        condition.unlock()
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    /// The most rows that waited at once.
+    var mostHeld: Int { condition.withLock { held } }
+
+    /// Adds `row` once there is room for it; false once the reader has stopped (the task should stop reading).
+    func push(_ row: PostgresRow) async -> Bool {
+        while true {
+            let added: Bool? = condition.withLock {
+                if stopped { return false }
+                guard rows.count < capacity else { return nil }
+                rows.append(row)
+                held = max(held, rows.count)
+                condition.signal()
+                return true
+            }
+            if let added { return added }
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                let ready: Bool = condition.withLock {
+                    if stopped || rows.count < capacity { return true }
+                    room = c
+                    return false
+                }
+                if ready { c.resume() }
+            }
+        }
     }
 
+    /// The query ended: its rows are all pushed, or it failed.
     func finish(_ result: Result<Void, Error>) {
-        condition.lock()
-        end = result
-        condition.signal()
-        condition.unlock()
+        condition.withLock {
+            end = result
+            condition.broadcast()
+        }
     }
 
     /// The rows that arrived since the last call, waiting for one; nil once the query ended (throwing its error).
     func next() throws -> [PostgresRow]? {
         condition.lock()
-        defer { condition.unlock() }
         while rows.isEmpty && end == nil { condition.wait() }
         if !rows.isEmpty {
-            defer { rows.removeAll(keepingCapacity: true) }
-            return rows
+            let taken = rows
+            rows.removeAll(keepingCapacity: true)
+            let waiting = room
+            room = nil
+            condition.unlock()
+            waiting?.resume()
+            return taken
         }
-        try end?.get()
+        let result = end
+        condition.unlock()
+        try result?.get()
         return nil
+    }
+
+    /// The reader takes no more rows: the reading task stops, and this returns once it has (its query then ends on
+    /// the connection before the next one starts).
+    func stop() {
+        condition.lock()
+        stopped = true
+        rows.removeAll()
+        let waiting = room
+        room = nil
+        condition.unlock()
+        waiting?.resume()
+        condition.lock()
+        while end == nil { condition.wait() }
+        condition.unlock()
     }
 }

@@ -23,16 +23,21 @@ struct PostgresHistoryTests {
         }
     }
 
+    /// `feed(count)` as one match, its selections changing in turn.
+    static func oneMatch(_ count: Int) -> [FeedMessage] {
+        feed(count).map { m -> FeedMessage in
+            guard case .upsert(var e) = m.update else { return m }
+            e.id = "100"
+            return FeedMessage(provider: .tickodds, receivedAt: m.receivedAt, update: .upsert(e))
+        }
+    }
+
     @Test("A big match read in two halves at once, on two connections, reads as it does whole")
     func readInHalves() throws {
         guard let h = try HistoryHarness.make(.postgres), case .postgres(let url) = h.location else { return }
         defer { h.remove() }
         // One match, its selections changing in turn, one of them to a price too wide to pack.
-        let messages = Self.feed(240).map { m -> FeedMessage in
-            guard case .upsert(var e) = m.update else { return m }
-            e.id = "100"
-            return FeedMessage(provider: .tickodds, receivedAt: m.receivedAt, update: .upsert(e))
-        }
+        let messages = Self.oneMatch(240)
         _ = try h.write(messages)
         let writer = try History.open(h.location, writing: true)
         _ = try writer.write(B.batch(at: 200, [("full_time_result:full_game", "draw", "3000000000", Rational(3_000_000_000, 1), false)]))
@@ -41,6 +46,8 @@ struct PostgresHistoryTests {
         let halves = try PostgresHistory(url: url, writing: false)
         defer { whole.close(); halves.close() }
         halves.splitRows = 1
+        // One row waiting at most on each connection: the halves are read in turn all the same.
+        halves.rowsAhead = 1
         let sources = try whole.matches(MatchQuery())
         let t = try whole.timeline(of: sources, filter: TimelineFilter())
         for recent in [0, 5] {
@@ -59,6 +66,40 @@ struct PostgresHistoryTests {
         defer { limited.close() }
         limited.splitRows = 1
         #expect(try limited.summary(of: sources, filter: TimelineFilter(), recent: 5) == whole.summary(of: sources, filter: TimelineFilter(), recent: 5))
+    }
+
+    @Test("A slow reader holds the server back, a few rows waiting; one that stops part way leaves the connection free")
+    func slowReader() throws {
+        guard let h = try HistoryHarness.make(.postgres), case .postgres(let url) = h.location else { return }
+        defer { h.remove() }
+        let messages = Self.oneMatch(2400)
+        _ = try h.write(messages)
+        let reader = try PostgresHistory(url: url, writing: false)
+        defer { reader.close() }
+        reader.rowsAhead = 8
+        let sources = try reader.matches(MatchQuery())
+        let whole = try reader.timeline(of: sources, filter: TimelineFilter())
+        try #require(whole.prices.count > 1000)
+        // The reader stops at its first price for longer than the server takes to send them all: the rows that wait
+        // for it are the few the hand-over takes, the rest held back (by PostgresNIO's buffer, TCP and the server).
+        var read: [StoredPrice] = []
+        try reader.timeline(of: sources, filter: TimelineFilter(), head: { _ in }, prices: { p in
+            if read.isEmpty { Thread.sleep(forTimeInterval: 0.5) }
+            read.append(p)
+        })
+        #expect(read == whole.prices)
+        #expect(reader.mostRowsHeld > 0 && reader.mostRowsHeld <= 8, "\(reader.mostRowsHeld) rows waited")
+        // A reader that throws part way: the error is said, and the same connection reads the next query whole.
+        struct Enough: Error {}
+        var seen = 0
+        #expect(throws: (any Error).self) {
+            try reader.timeline(of: sources, filter: TimelineFilter(), head: { _ in }, prices: { _ in
+                seen += 1
+                if seen == 20 { throw Enough() }
+            })
+        }
+        #expect(seen == 20)
+        #expect(try reader.timeline(of: sources, filter: TimelineFilter()) == whole)
     }
 
     @Test("Two collectors on one feed and one database store each change once, whoever writes first")
