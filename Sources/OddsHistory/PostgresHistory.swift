@@ -758,7 +758,7 @@ final class PostgresHistory: HistoryBackend {
                 }
                 var failure: Error?
                 for stream in streams {
-                    // Each stream is read to its end, even after another failed, so both connections are free after.
+                    // After a failure the other stream is stopped; either way both connections are free after.
                     do { if failure == nil { try stream.rows(take) } else { stream.abandon() } } catch { failure = error }
                 }
                 if let failure { throw failure }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A thread of its own for the tasks that prefer it: PostgreSQL's rows arrive through an async sequence (the one
-/// PostgresNIO reads with back-pressure), and the caller waiting for them on a lock may itself hold a thread of the
-/// shared pool, the only one on a machine of one core. Reading them here needs none of that pool.
+/// PostgresNIO reads with back-pressure), and the caller waiting for them on a lock may itself hold one of the
+/// shared pool's few threads. Reading them here needs none of that pool.
 final class ReaderThread: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` and `stopping` are behind `condition`.
     private let condition = NSCondition()
