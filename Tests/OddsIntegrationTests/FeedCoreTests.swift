@@ -203,7 +203,7 @@ struct BoundedQueueTests {
         let canceller = Canceller()
         defer { canceller.stop() }
         let rounds = 3000
-        let done = RoundCounter(0)
+        let done = Counter()
         let work = Task {
             for _ in 0..<rounds {
                 let queue = BoundedQueue<Int>(capacity: 4)
@@ -212,7 +212,7 @@ struct BoundedQueueTests {
                 canceller.cancel(consumer)
                 _ = await sender.value
                 _ = await consumer.result
-                done.increment()
+                done.add()
             }
         }
         defer { work.cancel() }
@@ -244,16 +244,6 @@ private final class Canceller: @unchecked Sendable {
             for t in batch { t.cancel() }
         }
     }
-}
-
-/// A counter shared between tasks.
-private final class RoundCounter: @unchecked Sendable {
-    // @unchecked: `count` is behind `lock`.
-    private let lock = NSLock()
-    private var count: Int
-    init(_ value: Int) { count = value }
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
 }
 
 @Suite("Reconnect policy")
