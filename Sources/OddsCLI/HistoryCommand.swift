@@ -167,12 +167,24 @@ extension HistoryCommand {
                     rt.io.err("'\(match)' also names: \(names)\(found.others.count > 5 ? "; …" : ""). Pass an id to see one of them.")
                 }
                 var sources = found.sources
-                if let provider = try provider.map(HistorySource.provider) { sources = sources.filter { $0.key.provider == provider } }
+                if let provider = try provider.map(HistorySource.provider) {
+                    sources = sources.filter { $0.key.provider == provider }
+                    if sources.isEmpty {
+                        let kept = found.sources.map(\.key.provider.displayName)
+                        throw OddsError.notFound("The history keeps nothing of \(found.sources[0].title) from \(provider.displayName); "
+                                                 + "it keeps it from \(kept.joined(separator: ", ")).")
+                    }
+                }
                 let filter = TimelineFilter(since: since.date, market: market, book: common.book.first)
+                if filter.market != nil || filter.book != nil {
+                    let names = KeptNames(try history.selections(of: sources), sources: sources, title: found.sources[0].title)
+                    if let miss = names.miss(book: filter.book, market: filter.market) { throw OddsError.notFound(miss) }
+                }
                 if rt.outputFormat == .table {
                     // Every selection's line, and the latest rows (or all of them).
                     let summary = try history.summary(of: sources, filter: filter, recent: everyRow ? Int.max : HistoryViews.recentRows)
-                    HistoryViews.show(sources, summary, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment), all: everyRow)
+                    HistoryViews.show(sources, summary, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment), all: everyRow,
+                                      since: filter.since)
                 } else {
                     try HistoryViews.rows(sources, rt) { head, price in
                         try history.timeline(of: sources, filter: filter, head: head, prices: price)
@@ -229,7 +241,9 @@ extension HistoryCommand {
                 // the main market, which only the whole timeline tells.
                 guard var chart = try chart(TimelineFilter(since: since.date, market: market ?? FusedMatch.resultMarketID))
                         ?? (market == nil ? try chart(TimelineFilter(since: since.date)) : nil) else {
-                    throw OddsError.notFound("The history has no price of that selection for '\(match)' (see odds history show).")
+                    let names = KeptNames(try history.selections(of: found.sources), sources: found.sources, title: found.sources[0].title)
+                    throw OddsError.notFound(names.miss(book: best ? nil : book, market: market, selection: selection)
+                        ?? "The history has no price of that selection for '\(match)'\(since.date == nil ? "" : " in that time") (see odds history show).")
                 }
                 let format = rt.settings.oddsFormat
                 func price(_ odds: Rational) -> String { Price(decimalOdds: odds)?.formatted(format) ?? odds.description }

@@ -171,7 +171,7 @@ enum HistoryViews {
 
     /// A match on a terminal: its sources, each selection's line, the main market around each incident, and the
     /// latest rows of its timeline.
-    static func show(_ sources: [StoredSource], _ summary: TimelineSummary, _ rt: Runtime, ascii: Bool, all: Bool) {
+    static func show(_ sources: [StoredSource], _ summary: TimelineSummary, _ rt: Runtime, ascii: Bool, all: Bool, since: Date? = nil) {
         let o = options(rt, demo: sources.contains { $0.demo })
         var out = o.banner
         let now = Date()
@@ -181,7 +181,10 @@ enum HistoryViews {
                 + "; kept \(clock(s.firstSeen, now: now)) to \(clock(s.lastSeen, now: now)) UTC\n"
         }
         let lines = summary.lines
-        if lines.isEmpty { out += "No price was kept for this match\(summary.recent.scores.isEmpty ? "" : " (score changes below)").\n" }
+        if lines.isEmpty {
+            let when = since.map { " since \(clock($0, now: now)) UTC" } ?? ""
+            out += "No price was kept for this match\(when)\(summary.recent.scores.isEmpty ? "" : " (score changes below)").\n"
+        }
         if !lines.isEmpty {
             let records: [[(String, JSONOutput)]] = lines.map { l in
                 let s = l.selection

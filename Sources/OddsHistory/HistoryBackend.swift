@@ -19,6 +19,8 @@ public protocol HistoryBackend: AnyObject, HistoryLookup {
     /// What a terminal shows of `sources` without reading every row whole: each selection's line, the latest
     /// `recent` price changes (and every score change and incident), the main market around each incident.
     func summary(of sources: [StoredSource], filter: TimelineFilter, recent: Int) throws -> TimelineSummary
+    /// Every selection of `sources` (of every book and market), by row id: what the names a reader gives can name.
+    func selections(of sources: [StoredSource]) throws -> [StoredSelection]
     func stats() throws -> HistoryStats
     /// Drops what was received before `cutoff`; returns the changes dropped.
     func prune(before cutoff: Date) throws -> Int

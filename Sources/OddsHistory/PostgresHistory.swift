@@ -700,6 +700,11 @@ final class PostgresHistory: HistoryBackend {
         }
     }
 
+    func selections(of sources: [StoredSource]) throws -> [StoredSelection] {
+        guard !sources.isEmpty else { return [] }
+        return try read { try self.selections(of: sources, filter: TimelineFilter()).all }
+    }
+
     func summary(of sources: [StoredSource], filter: TimelineFilter, recent: Int) throws -> TimelineSummary {
         guard !sources.isEmpty else { return TimelineSummary() }
         let since = filter.since?.historyMillis ?? Int64.min

@@ -370,6 +370,11 @@ final class SQLiteHistory: HistoryBackend {
         }
     }
 
+    func selections(of sources: [StoredSource]) throws -> [StoredSelection] {
+        guard !sources.isEmpty else { return [] }
+        return try read { db in try self.selections(of: sources, filter: TimelineFilter(), db).all }
+    }
+
     func summary(of sources: [StoredSource], filter: TimelineFilter, recent: Int) throws -> TimelineSummary {
         guard !sources.isEmpty else { return TimelineSummary() }
         let since = filter.since?.historyMillis ?? Int64.min

@@ -106,6 +106,14 @@ struct HistoryCLITests {
         #expect(written.status == 0, "\(written.stderr)")
         let drawn = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(drawn.contains("<polyline"))
+        // A name that names nothing the match keeps: one sentence of what it keeps (exit 5), not an empty answer.
+        for (args, words) in [(["show", "--market", "corners"], "names no market"), (["show", "--book", "nosuchbook"], "is not a book"),
+                              (["show", "--provider", "boltodds"], "keeps nothing"), (["chart", "--selection", "nobody"], "names no selection"),
+                              (["chart", "--market", "corners"], "names no market")] {
+            let missed = try await CLI.run(["history", args[0], id, "--history", db] + args.dropFirst())
+            #expect(missed.status == 5 && missed.stdout.isEmpty, "\(args): \(missed.status) \(missed.stdout)")
+            #expect(missed.stderr.contains(words) && missed.stderr.contains("Fulltime Result") == (args[1] == "--market"), "\(args): \(missed.stderr)")
+        }
 
         // The same replay again: every change is already kept.
         let again = try await CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", db])

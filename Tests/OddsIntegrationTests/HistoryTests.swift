@@ -493,6 +493,43 @@ extension HistoryBackendTests {
 }
 
 extension HistoryBackendTests {
+    @Test("A book, market or selection that names nothing a match keeps is one sentence of what it keeps; one that names something is none",
+          arguments: HistoryHarness.Kind.allCases)
+    func keptNames(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        _ = try h.write(Self.twoSources())
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            let selections = try history.selections(of: sources)
+            // Every book's, read as a timeline reads them, and none of no source.
+            #expect(selections == (try history.timeline(of: sources, filter: TimelineFilter())).selections && selections.count == 12)
+            #expect(Set(selections.map(\.book)) == ["tickodds", "draftkings"])
+            #expect(try history.selections(of: []).isEmpty)
+            let names = KeptNames(selections, sources: sources, title: "Arsenal v Chelsea")
+            for (book, market, selection) in [(nil, "FULLTIME RESULT", "draw"), ("DraftKings", "Fulltime Result", "Arsenal FC"), ("tickodds", "total:2.5", "under"),
+                                              (nil, "moneyline", nil), (nil, nil, "away"), ("draftkings", "total goals", "Over")] as [(String?, String?, String?)] {
+                #expect(names.miss(book: book, market: market, selection: selection) == nil, "\(book ?? "-") \(market ?? "-") \(selection ?? "-")")
+            }
+            let book = try #require(names.miss(book: "pinnacle"))
+            #expect(book == "'pinnacle' is not a book of Arsenal v Chelsea in the history; its books: tickodds, draftkings.", "\(book)")
+            let market = try #require(names.miss(market: "corners"))
+            #expect(market.hasPrefix("'corners' names no market of Arsenal v Chelsea") && market.contains("Fulltime Result, Over/Under 2.5 Goals, Moneyline, Total Goals")
+                    && market.contains("by meaning: result, total:2.5, total:1.5"), "\(market)")
+            // A market the match has, but not in that book: TickOdds has no 1.5 line.
+            let there = try #require(names.miss(book: "tickodds", market: "total:1.5"))
+            #expect(there.hasPrefix("tickodds kept no 'total:1.5' of Arsenal v Chelsea; its markets there: Fulltime Result, Over/Under 2.5 Goals"), "\(there)")
+            let nobody = try #require(names.miss(market: "moneyline", selection: "nobody"))
+            #expect(nobody.hasPrefix("'nobody' names no selection of 'moneyline' in Arsenal v Chelsea; its selections: ")
+                    && nobody.contains("Arsenal FC") && nobody.contains("home"), "\(nobody)")
+            #expect(names.miss(selection: "over")?.contains("of the match result") == true)
+            // Nothing kept at all: nothing to name, no sentence.
+            #expect(KeptNames([], sources: sources, title: "x").miss(book: "pinnacle", market: "corners") == nil)
+        }
+    }
+}
+
+extension HistoryBackendTests {
     @Test("A chart from its market's rows alone (as history chart reads them) is the chart from every row",
           arguments: HistoryHarness.Kind.allCases)
     func chartFromItsMarket(_ kind: HistoryHarness.Kind) throws {
