@@ -131,7 +131,8 @@ struct AlertDeliveryTests {
         try await withTransport { transport in
             let warnings = NIOLockedValueBox<[String]>([])
             var options = DeliveryOptions()
-            options.exec = try #require(DeliveryOptions.words("'\(script)' \(dir)/env.txt"))
+            let exec: [String] = try #require(DeliveryOptions.words("'\(script)' \(dir)/env.txt"))
+            options.exec = exec
             let d = Self.delivery(options, transport, warnings: warnings)
             let alert = try Self.hostile(dir + "/pwned")
             let json = alert.json().rendered

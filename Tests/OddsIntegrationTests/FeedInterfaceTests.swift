@@ -90,7 +90,7 @@ struct FeedInterfaceTests {
             #expect(link.send("{\"unsubscribe\":[\"Soccer\"]}"))
             try await waitUntil("the server got the send") { await sim.receivedTexts.contains("{\"unsubscribe\":[\"Soccer\"]}") }
             probe.stop()
-            try await waitUntil("the link is down once the feed stopped") { !link.isOpen }
+            try await waitFor("the link is down once the feed stopped") { !link.isOpen }
             #expect(!link.send("{\"subscribe\":[\"Soccer\"]}"))
         }
     }
@@ -115,7 +115,7 @@ struct FeedInterfaceTests {
             probe.stop()
             try await waitUntil("closed") { await sim.openConnections == 0 }
             // Stopped with the connection: nothing is left asleep to send another.
-            try await waitUntil("the pinger gone") { clock.sleeping == 0 }
+            try await waitFor("the pinger gone") { clock.sleeping == 0 }
             clock.advance(by: 60)
             #expect(await pings() == 3)
         }
@@ -176,7 +176,7 @@ struct FeedInterfaceTests {
             try await clock.waitForSleeper(count: 2)
             clock.advance(by: fastReconnect.maximum)
             try await waitUntil("the third connection") { await sim.counters.connections >= 3 }
-            try await waitUntil("the fourth waiting for its minute") { clock.dues.contains { $0.timeIntervalSince(t0) > 30 } }
+            try await waitFor("the fourth waiting for its minute") { clock.dues.contains { $0.timeIntervalSince(t0) > 30 } }
             #expect(await sim.counters.connections == 3)
             #expect(await sim.openConnections == 1)
             clock.advance(by: 60)
