@@ -377,7 +377,7 @@ enum HistoryViews {
             [("what", .string("scoreChanges")), ("value", .number(String(s.scoreChanges)))],
             [("what", .string("incidents")), ("value", .number(String(s.incidents)))],
             [("what", .string("bytes")), ("value", .number(String(s.bytes)))],
-            [("what", .string("bytesPerChange")), ("value", .optionalString(s.priceChanges > 0 ? String(s.bytes / Int64(s.priceChanges)) : nil))],
+            [("what", .string("bytesPerChange")), ("value", s.priceChanges > 0 ? .number(String(s.bytes / Int64(s.priceChanges))) : .null)],
             [("what", .string("oldest")), ("value", .optionalString(s.oldest.map(time)))],
             [("what", .string("newest")), ("value", .optionalString(s.newest.map(time)))],
             [("what", .string("retentionDays")), ("value", .number(String(days)))],
@@ -388,9 +388,13 @@ enum HistoryViews {
             return
         }
         if rt.outputFormat == .json {
+            // The last pruning as its parts, for a script; a sentence in the other formats.
+            let pruned: JSONOutput = s.lastPrune.map { p in
+                .object([("at", .string(time(p.at))), ("cutoff", .string(time(p.cutoff))), ("changes", .int(p.changes))])
+            } ?? .null
             rt.io.out(JSONOutput.object(records.map { r -> (String, JSONOutput) in
                 guard case .string(let key) = r[0].1 else { return ("", r[1].1) }
-                return (key, r[1].1)
+                return (key, key == "lastPrune" ? pruned : r[1].1)
             }).rendered + "\n")
             return
         }

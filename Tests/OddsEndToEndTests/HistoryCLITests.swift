@@ -123,6 +123,10 @@ struct HistoryCLITests {
         let stats = try await CLI.run(["history", "stats", "--history", db, "--json"])
         let s = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         #expect(s["priceChanges"] as? Int == rows && (s["bytes"] as? Int ?? 0) > 0)
+        // Numbers as numbers, and the last pruning as its parts (the stream pruned on opening: nothing was old enough).
+        #expect((s["bytesPerChange"] as? Int).map { $0 > 0 && $0 == (s["bytes"] as? Int ?? 0) / rows } == true, "\(s)")
+        let pruned = try #require(s["lastPrune"] as? [String: Any], "\(s)")
+        #expect(pruned["changes"] as? Int == 0 && (pruned["at"] as? String)?.hasSuffix("Z") == true && (pruned["cutoff"] as? String)?.hasSuffix("Z") == true, "\(pruned)")
         let person = try await CLI.run(["history", "stats", "--history", db, "--format", "table"])
         #expect(person.stdout.contains("Price changes") && person.stdout.contains("bytes each on disk") && person.stdout.contains("UTC"), "\(person.stdout)")
     }
