@@ -36,7 +36,8 @@ extension Runtime {
         if counts.skipped > 0 {
             io.err("history: \(counts.skipped) update(s) not kept: an id longer than \(HistoryWriter.maxIDBytes) bytes is not an id.")
         }
-        if common.verbose {
+        // The collector's whole work, said in its log (cron, systemd) whether or not verbose.
+        if common.verbose || collecting {
             io.err("history: \(counts.written) change(s) kept in \(writer.location).")
         }
     }

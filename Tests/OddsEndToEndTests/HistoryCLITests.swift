@@ -186,7 +186,7 @@ struct HistoryCLITests {
         #expect(postgres.status == 9 && !postgres.stderr.contains("s3cret-pw"), "\(postgres.stderr)")
     }
 
-    @Test("history collect prints nothing, keeps every provider's changes with their fused matches, and ends on SIGTERM with 0")
+    @Test("history collect prints nothing to stdout, keeps every provider's changes with their fused matches, and ends on SIGTERM with 0, saying what it kept")
     func collect() async throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -207,6 +207,10 @@ struct HistoryCLITests {
         }
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
+        // Its log ends with what it kept: every change the history holds.
+        let rows = try ["price_change", "score_change", "incident", "match_member"].map { try Self.count(db, $0) }.reduce(0, +)
+        let kept = "history: \(rows) change(s) kept in \(db)."
+        #expect(r.stderr.contains(kept), "\(kept)\n\(r.stderr)")
         let list = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--json"]).stdout)
         #expect(Set(list.compactMap { $0["provider"] as? String }).count >= 3)
         // The providers that put a time on their messages have it kept (close to when it was received); TickOdds
