@@ -248,7 +248,7 @@ extension HistoryCommand {
                 let format = rt.settings.oddsFormat
                 func price(_ odds: Rational) -> String { Price(decimalOdds: odds)?.formatted(format) ?? odds.description }
                 if let svg {
-                    do { try ChartDrawing.svg(chart, price: price).write(toFile: svg, atomically: true, encoding: .utf8) } catch {
+                    do { try ChartDrawing.svg(chart, demo: found.sources.contains { $0.demo }, price: price).write(toFile: svg, atomically: true, encoding: .utf8) } catch {
                         throw OddsError.output("Cannot write \(svg): \(error.localizedDescription).")
                     }
                     rt.io.err("Wrote the chart to \(svg).")

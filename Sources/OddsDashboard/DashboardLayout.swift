@@ -471,7 +471,7 @@ public enum DashboardLayout {
             for c in match.conflicts { line("  ≠ " + c + " (the freshest is shown)", [.yellow, .bold]) }
         }
         let value = model.valueMode ? ValueLookup(model.marketValues(key)) : nil
-        if let value {
+        if value != nil {
             line("value: fair prices by \(model.valueSettings.reference) (\(model.valueSettings.method.rawValue)), EV per price, margin per book", .dim)
         }
         // Each price's line since the dashboard first saw the row, incidents marked on the same cells.

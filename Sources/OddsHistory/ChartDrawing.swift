@@ -121,9 +121,9 @@ public enum ChartDrawing {
 
     static func clock(_ d: Date) -> String { ISODate.timeOfDay(d) }
 
-    /// The chart as a standalone SVG document.
-    public static func svg(_ c: PriceChart, width: Int = 960, height: Int = 480, price: (Rational) -> String) -> String {
-        let left = 70.0, right = 20.0, topMargin = 40.0, bottomMargin = 70.0
+    /// The chart as a standalone SVG document; `demo`: its prices are simulated, and it says so under its title.
+    public static func svg(_ c: PriceChart, width: Int = 960, height: Int = 480, demo: Bool = false, price: (Rational) -> String) -> String {
+        let left = 70.0, right = 20.0, topMargin = demo ? 58.0 : 40.0, bottomMargin = 70.0
         let w = Double(width) - left - right, h = Double(height) - topMargin - bottomMargin
         func x(_ d: Date) -> Double { left + c.position(d) * w }
         func y(_ o: Rational) -> Double { topMargin + (1 - c.level(o)) * h }
@@ -132,6 +132,7 @@ public enum ChartDrawing {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
             <text x="\(left)" y="24" font-size="15">\(escape(c.title))</text>
+            \(demo ? "<text x=\"\(left)\" y=\"42\" font-weight=\"bold\" fill=\"#b35900\">\(escape(DemoLabel.banner))</text>\n" : "")\
             <line x1="\(left)" y1="\(topMargin)" x2="\(left)" y2="\(topMargin + h)" stroke="#444"/>
             <line x1="\(left)" y1="\(topMargin + h)" x2="\(left + w)" y2="\(topMargin + h)" stroke="#444"/>
             <text x="\(left - 6)" y="\(topMargin + 4)" text-anchor="end">\(escape(price(c.high)))</text>

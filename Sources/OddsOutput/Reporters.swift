@@ -52,7 +52,7 @@ public struct RenderOptions: Sendable {
     /// The banner lines over a table: what kind of data this is, when it is not live provider data.
     public var banner: String {
         var out = ""
-        if demo { out += EventReporter.style("DEMO DATA — simulated by the built-in simulator, not real odds", self) + "\n" }
+        if demo { out += EventReporter.style(DemoLabel.banner, self) + "\n" }
         if replay { out += EventReporter.style("REPLAY — recorded data, not live", self) + "\n" }
         return out
     }

@@ -105,7 +105,7 @@ struct HistoryCLITests {
         let written = try await CLI.run(["history", "chart", id, "--history", db, "--svg", svg])
         #expect(written.status == 0, "\(written.stderr)")
         let drawn = try String(contentsOfFile: svg, encoding: .utf8)
-        #expect(drawn.contains("<polyline"))
+        #expect(drawn.contains("<polyline") && drawn.contains("DEMO DATA"), "a demo recording's chart is labelled demo in the file too")
         // A name that names nothing the match keeps: one sentence of what it keeps (exit 5), not an empty answer.
         for (args, words) in [(["show", "--market", "corners"], "names no market"), (["show", "--book", "nosuchbook"], "is not a book"),
                               (["show", "--provider", "boltodds"], "keeps nothing"), (["chart", "--selection", "nobody"], "names no selection"),

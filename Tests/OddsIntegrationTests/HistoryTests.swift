@@ -639,6 +639,12 @@ struct HistoryReportTests {
         #expect(plain.allSatisfy { $0.unicodeScalars.allSatisfy { $0.isASCII } || $0.contains("Arsenal") })
         let svg = ChartDrawing.svg(books) { Price(decimalOdds: $0)!.formatted(.decimal) }
         #expect(svg.hasPrefix("<?xml") && svg.contains("<polyline") && svg.contains("Arsenal &lt;FC&gt;") && !svg.contains("<FC>"))
+        // Simulated prices say so in the file, below the title and above the plot; real ones do not.
+        #expect(!svg.contains("DEMO DATA"))
+        let demo = ChartDrawing.svg(books, demo: true) { Price(decimalOdds: $0)!.formatted(.decimal) }.split(separator: "\n")
+        let label = try #require(demo.firstIndex { $0.contains(">\(DemoLabel.banner)</text>") })
+        let title = try #require(demo.firstIndex { $0.contains("Arsenal &lt;FC&gt;") }), plot = try #require(demo.firstIndex { $0.hasPrefix("<line") })
+        #expect(title < label && label < plot)
 
         // Many books: a dozen lines in the terminal are a dozen colours; in the SVG no two lines of 30 are drawn alike.
         var many = Timeline()

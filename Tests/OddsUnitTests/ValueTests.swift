@@ -215,7 +215,7 @@ struct ValueTests {
                 ("b\(b)", (0..<n).map { _ in String(format: "%.2f", Double.random(in: 1.2...(n == 2 ? 2.6 : 4.5), using: &rng)) })
             }
             let names = n == 2 ? ["Home FC", "Away FC"] : ["Home FC", "Draw", "Away FC"]
-            guard let m = ValueAnalysis.analyze(Self.event(books, names: names), settings: ValueSettings()) { _ in 0 }.first,
+            guard let m = ValueAnalysis.analyze(Self.event(books, names: names), settings: ValueSettings(), age: { _ in 0 }).first,
                   let arb = m.arbitrage else { continue }
             found += 1
             let plan = arb.stakes(total: Fraction(100), unit: .zero)
