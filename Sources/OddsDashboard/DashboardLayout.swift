@@ -478,7 +478,7 @@ public enum DashboardLayout {
         let axis = model.trailStart(key).map { (from: $0, to: max(model.now, $0)) }
         let marks = model.trails.marks[key] ?? []
         if let axis {
-            line("lines: since \(ISODate.timeOfDay(axis.from)) UTC, as this dashboard saw them; G goal, R red card, P penalty, V VAR", .dim)
+            line("lines: since \(ISODate.timeOfDay(axis.from)) UTC, \(seenBy(model, since: axis.from)); G goal, R red card, P penalty, V VAR", .dim)
         }
         line("")
         if e.hasSeveralBooks || e.match.map({ $0.sources.count > 1 }) == true {
@@ -780,13 +780,20 @@ extension DashboardLayout {
     /// The 1 / X / 2 cells' labels; an outright's one cell is its favourite's.
     static func columnLabels(_ columns: MainColumns) -> [String] { columns.outright ? ["1", "", ""] : ["1", "X", "2"] }
 
+    /// Whose lines and incidents begin at `since`: the history's when from before the dashboard started (a
+    /// dashboard with history on keeps what it sees there too), else this dashboard's alone.
+    static func seenBy(_ model: DashboardModel, since: Date) -> String {
+        since < model.startedAt ? "as the history kept them" : "as this dashboard saw them"
+    }
+
     /// The prices of a row's incidents, before and first after, as lines of the detail pane.
     static func aroundIncidents(_ model: DashboardModel, _ marks: [PriceTrails.Mark], event e: Event) -> [[(String, CellAttributes)]] {
         let labels = columnLabels(e.mainColumns)
         func cells(_ prices: [Price?]) -> String {
             zip(labels, prices).filter { !$0.0.isEmpty }.map { "\($0.0) \($0.1?.formatted(model.oddsFormat) ?? "-")" }.joined(separator: "  ")
         }
-        var out: [[(String, CellAttributes)]] = [[("", [])], [("Prices around incidents (as this dashboard saw them)", [.bold, .underline])]]
+        let since = marks.map(\.at).min() ?? model.startedAt
+        var out: [[(String, CellAttributes)]] = [[("", [])], [("Prices around incidents (\(seenBy(model, since: since)))", [.bold, .underline])]]
         for m in marks.reversed() {
             let title = TextWidth.pad(EventReporter.incidentLine(m.incident, event: e), to: 32)
             let goal: CellAttributes = m.incident.kind == .goal ? .bold : []

@@ -218,6 +218,9 @@ struct HistoryBackendTests {
         _ = update(&model, .key(.enter))
         let pane = DashboardLayout.layout(model).text
         #expect(pane.contains("Prices around incidents") && pane.contains("1 2.40  X 3.40  2 3.60  →  1 1.50  X 4.20  2 6.00"), "\(pane)")
+        // Lines and incidents from before the dashboard started are said to be the history's, not what it saw.
+        #expect(pane.contains("lines: since \(ISODate.timeOfDay(Self.t0)) UTC, as the history kept them")
+                && pane.contains("Prices around incidents (as the history kept them)") && !pane.contains("as this dashboard saw them"), "\(pane)")
     }
 
     @Test("A writer started again on the same history stores nothing twice, and carries on", arguments: HistoryHarness.Kind.allCases)

@@ -197,8 +197,9 @@ struct DashboardTrailTests {
         while model.selected != row { _ = update(&model, .key(.down)) }
         _ = update(&model, .key(.enter))
         let text = DashboardLayout.layout(model, width: 120, height: 60).text
-        #expect(text.contains("lines: since"))
-        #expect(text.contains("Prices around incidents"))
+        // Without a history, all of it is what this dashboard saw.
+        #expect(text.contains("lines: since") && text.contains(", as this dashboard saw them;"))
+        #expect(text.contains("Prices around incidents (as this dashboard saw them)"))
         #expect(text.contains("X -  2"), "\(text)")
         // The home line: long, then short after the goal; the goal's G on the ruler above the lines.
         let lines = text.split(separator: "\n")
