@@ -127,7 +127,9 @@ extension HistoryCommand {
                 let providerID = try provider.map(HistorySource.provider)
                 var found = try history.matches(MatchQuery(since: since.date, provider: providerID))
                 if let team { found = found.filter(StoredMatchFinder.named(team)) }
-                HistoryViews.matches(found, rt)
+                let asked = [since.date.map { "since \(HistoryViews.clock($0, now: Date())) UTC" }, providerID.map { "from \($0.displayName)" },
+                             team.map { "with a team named '\($0)'" }].compactMap { $0 }
+                HistoryViews.matches(found, rt, asked: asked.joined(separator: " "))
             }
         }
     }

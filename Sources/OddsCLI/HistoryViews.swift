@@ -20,7 +20,7 @@ enum HistoryViews {
         return o
     }
 
-    static func matches(_ sources: [StoredSource], _ rt: Runtime) {
+    static func matches(_ sources: [StoredSource], _ rt: Runtime, asked: String = "") {
         let records: [[(String, JSONOutput)]] = sources.map { s in
             [("id", .string(s.key.eventID)), ("provider", .string(s.key.provider.rawValue)), ("sport", .string(s.sport)),
              ("league", .optionalString(s.league)), ("home", .string(s.home)), ("away", .optionalString(s.away)),
@@ -30,7 +30,7 @@ enum HistoryViews {
         }
         let o = options(rt, demo: sources.contains { $0.demo })
         if rt.outputFormat == .table {
-            rt.io.out(matchesTable(sources, o, now: Date()))
+            rt.io.out(matchesTable(sources, o, now: Date(), asked: asked))
             return
         }
         let columns: [Tabular.Column] = [.init("ID"), .init("PROVIDER"), .init("SPORT"), .init("LEAGUE", shrinkable: true), .init("HOME", shrinkable: true),
@@ -41,7 +41,8 @@ enum HistoryViews {
 
     /// The matches kept, as a person reads them on a terminal: a long id (a BoltOdds label) as its short id, the
     /// teams in one column, times to the second on the day (UTC) and to the minute before it.
-    static func matchesTable(_ sources: [StoredSource], _ o: RenderOptions, now: Date) -> String {
+    /// `asked`: what narrowed the list ("since 08:00 UTC with a team named 'Arsenal'"), said when nothing is left.
+    static func matchesTable(_ sources: [StoredSource], _ o: RenderOptions, now: Date, asked: String = "") -> String {
         var t = Tabular(columns: [.init("ID"), .init("PROVIDER"), .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true, minWidth: 16),
                                   .init("STATUS"), .init("START"), .init("FIRST SEEN"), .init("LAST SEEN"), .init("CHANGES", rightAligned: true),
                                   .init("FUSED")])
@@ -50,7 +51,7 @@ enum HistoryViews {
              s.startTime.map { clock($0, now: now, seconds: false) } ?? "", clock(s.firstSeen, now: now), clock(s.lastSeen, now: now),
              String(s.priceChanges), s.matchKey ?? ""].map(TerminalText.safe)
         }
-        guard !t.rows.isEmpty else { return o.banner + "Nothing to show.\n" }
+        guard !t.rows.isEmpty else { return o.banner + "The history keeps no match\(asked.isEmpty ? "" : " " + TerminalText.safe(asked)).\n" }
         return o.banner + t.renderAligned(width: o.width, color: o.color) + "Times in UTC; --json or --format tsv for every field and the providers' own ids.\n"
     }
 

@@ -59,6 +59,8 @@ struct HistoryCLITests {
         let team = try #require(list.first?["home"] as? String)
         let byTeam = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--team", team, "--json"]).stdout)
         #expect(byTeam.contains { $0["home"] as? String == team } && byTeam.count < list.count, "\(team): \(byTeam.count) of \(list.count)")
+        let nobody = try await CLI.run(["history", "matches", "--history", db, "--team", "Nobody FC", "--provider", "tickodds", "--format", "table"])
+        #expect(nobody.status == 0 && nobody.stdout.contains("The history keeps no match from TickOdds with a team named 'Nobody FC'."), "\(nobody.stdout)")
 
         let show = try await CLI.run(["history", "show", id, "--history", db, "--json"])
         #expect(show.status == 0, "\(show.stderr)")

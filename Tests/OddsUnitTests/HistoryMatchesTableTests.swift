@@ -37,7 +37,10 @@ struct HistoryMatchesTableTests {
         let narrow = HistoryViews.matchesTable(sources, RenderOptions(width: 110), now: now)
         #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 110 }, "\(narrow)")
         #expect(HistoryViews.clock(try #require(ISODate.parse("2025-12-31T23:59:59Z")), now: now) == "2025-12-31")
-        #expect(HistoryViews.matchesTable([], RenderOptions(), now: now).contains("Nothing to show"))
+        // Nothing kept, or nothing left of what was asked: says which.
+        #expect(HistoryViews.matchesTable([], RenderOptions(), now: now) == "The history keeps no match.\n")
+        #expect(HistoryViews.matchesTable([], RenderOptions(), now: now, asked: "since 08:00:00 UTC with a team named 'Arsenal'")
+                == "The history keeps no match since 08:00:00 UTC with a team named 'Arsenal'.\n")
     }
 }
 
