@@ -157,7 +157,8 @@ public final class SportsAPIProClient: OddsProvider, @unchecked Sendable {
                 || Date().timeIntervalSince(at) > wait
         }
         if let (odds, of, _) = asked.withLockedValue({ $0 }) {
-            if odds.count < of {
+            // The live list alone (a look-up) asks for no odds on purpose: nothing was left out.
+            if withPrices, odds.count < of {
                 transport.logger.warning("SportsAPIPro v2: odds asked for the first \(odds.count) of \(of) live matches (each match's odds is a channel of its own)")
             }
             // Settled channels include refused ones: what is not settled now was not answered in time.

@@ -613,6 +613,7 @@ struct SportsAPIProCLITests {
             process.signal(SIGINT)
         }
         #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("warning"), "a watch's look-up asks for no odds, and says nothing of them: \(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(!lines.isEmpty)
         for line in lines {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import OddsModel
 @testable import OddsSimulator
 import OddsSimulatorFaults
@@ -157,17 +158,19 @@ struct SportsAPIProSocketTests {
         }
     }
 
-    @Test("The live list alone (odds watch's look-up) asks for no match's odds channel; the live view does")
+    @Test("The live list alone (odds watch's look-up) asks for no match's odds channel, and warns of none left out; the live view does")
     func liveListWithoutOdds() async throws {
-        try await withSimulator { sim, transport in
+        let log = LogLines()
+        try await withSimulator { sim, _ in try await withTransport(logger: Logger(label: "test") { _ in log }) { transport in
             let client = SportsAPIProSocketTests.v2(sim, transport)
             let list = try await client.liveList(sport: "soccer")
             #expect(!list.isEmpty && list.allSatisfy { $0.markets.isEmpty })
             let asked = await sim.receivedTexts
             #expect(!asked.contains { $0.contains(":odds") }, "\(asked.filter { $0.contains(":odds") }.prefix(3))")
+            #expect(log.all.isEmpty, "\(log.all)")
             _ = try await client.liveEvents(sport: "soccer")
             #expect(await sim.receivedTexts.contains { $0.contains(":odds") })
-        }
+        } }
     }
 
     @Test("A finished match is still a match: its incidents answer, in match order, ending with full time")
