@@ -177,10 +177,12 @@ extension HistoryCommand {
                                                  + "it keeps it from \(kept.joined(separator: ", ")).")
                     }
                 }
-                let filter = TimelineFilter(since: since.date, market: market, book: common.book.first)
+                var filter = TimelineFilter(since: since.date, market: market, book: common.book.first)
                 if filter.market != nil || filter.book != nil {
                     let names = KeptNames(try history.selections(of: sources), sources: sources, title: found.sources[0].title)
                     if let miss = names.miss(book: filter.book, market: filter.market) { throw OddsError.notFound(miss) }
+                    // The book as the history keeps it, also when typed as the tables show it ("Bally Bet").
+                    filter.book = filter.book.map { names.book($0) ?? $0 }
                 }
                 if rt.outputFormat == .table {
                     // Every selection's line, and the latest rows (or all of them).
@@ -233,8 +235,17 @@ extension HistoryCommand {
                 let history = try source.open(rt)
                 defer { history.close() }
                 let found = try HistorySource.find(match, in: history)
-                let book = common.book.first
+                var book = common.book.first
                 let best = book?.lowercased() == "best"
+                func names() throws -> KeptNames {
+                    KeptNames(try history.selections(of: found.sources), sources: found.sources, title: found.sources[0].title)
+                }
+                // The book as the history keeps it, also when typed as the tables show it ("Bally Bet").
+                if let typed = book, !best {
+                    let kept = try names()
+                    if let miss = kept.miss(book: typed) { throw OddsError.notFound(miss) }
+                    book = kept.book(typed) ?? typed
+                }
                 func chart(_ filter: TimelineFilter) throws -> PriceChart? {
                     PriceChart.make(try history.timeline(of: found.sources, filter: filter), sources: found.sources, market: market,
                                     selection: selection, book: best ? nil : book, best: best, title: found.sources[0].title)
@@ -243,8 +254,7 @@ extension HistoryCommand {
                 // the main market, which only the whole timeline tells.
                 guard var chart = try chart(TimelineFilter(since: since.date, market: market ?? FusedMatch.resultMarketID))
                         ?? (market == nil ? try chart(TimelineFilter(since: since.date)) : nil) else {
-                    let names = KeptNames(try history.selections(of: found.sources), sources: found.sources, title: found.sources[0].title)
-                    throw OddsError.notFound(names.miss(book: best ? nil : book, market: market, selection: selection)
+                    throw OddsError.notFound(try names().miss(book: best ? nil : book, market: market, selection: selection)
                         ?? "The history has no price of that selection for '\(match)'\(since.date == nil ? "" : " in that time") (see odds history show).")
                 }
                 let format = rt.settings.oddsFormat

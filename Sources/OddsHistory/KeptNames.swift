@@ -1,5 +1,6 @@
 import Foundation
 import OddsFusion
+import OddsModel
 
 /// The names a match's history answers to (its books, markets and selections), so that a `--book`, `--market` or
 /// `--selection` that names nothing kept is one sentence saying what is kept, not an empty answer.
@@ -24,7 +25,8 @@ public struct KeptNames: Sendable {
         guard !selections.isEmpty else { return nil }
         var kept = selections
         if let book {
-            kept = selections.filter { $0.book.lowercased() == book.lowercased() }
+            let key = self.book(book)
+            kept = selections.filter { $0.book == key }
             if kept.isEmpty {
                 return "'\(book)' is not a book of \(title) in the history; its books: \(Self.list(selections.map(\.book)))."
             }
@@ -57,6 +59,14 @@ public struct KeptNames: Sendable {
             }
         }
         return nil
+    }
+
+    /// The book as kept that `typed` names: its key in any case, or the name tables show it by ("Bally Bet" is
+    /// `ballybet`, "BetMGM" `betmgm`), letters and digits alike; nil when it names none.
+    public func book(_ typed: String) -> String? {
+        let key = BookNames.key(typed)
+        return selections.first { $0.book.lowercased() == typed.lowercased() }?.book
+            ?? (key.isEmpty ? nil : selections.first { BookNames.key($0.book) == key }?.book)
     }
 
     /// Market names as sent, then the meanings they can be asked for by (result, total:2.5, btts).

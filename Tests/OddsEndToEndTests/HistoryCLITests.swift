@@ -108,6 +108,11 @@ struct HistoryCLITests {
         #expect(written.status == 0, "\(written.stderr)")
         let drawn = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(drawn.contains("<polyline") && drawn.contains("DEMO DATA"), "a demo recording's chart is labelled demo in the file too")
+        // A book typed as a person would (any case, spaces, hyphens) is the book kept.
+        let byName = try Self.json(try await CLI.run(["history", "show", id, "--history", db, "--book", "Tick-Odds", "--json"]).stdout)
+        #expect(byName.filter { $0["type"] as? String == "price" }.count == prices.count)
+        let charted = try await CLI.run(["history", "chart", id, "--history", db, "--book", "Tick Odds"], env: CLI.environment(["COLUMNS": "100"]))
+        #expect(charted.status == 0 && charted.stdout.contains("┤"), "\(charted.stderr)")
         // A name that names nothing the match keeps: one sentence of what it keeps (exit 5), not an empty answer.
         for (args, words) in [(["show", "--market", "corners"], "names no market"), (["show", "--book", "nosuchbook"], "is not a book"),
                               (["show", "--provider", "boltodds"], "keeps nothing"), (["chart", "--selection", "nobody"], "names no selection"),

@@ -514,6 +514,9 @@ extension HistoryBackendTests {
                                               (nil, "moneyline", nil), (nil, nil, "away"), ("draftkings", "total goals", "Over")] as [(String?, String?, String?)] {
                 #expect(names.miss(book: book, market: market, selection: selection) == nil, "\(book ?? "-") \(market ?? "-") \(selection ?? "-")")
             }
+            // A book by its key in any case, or as tables name it: the key kept.
+            #expect(names.book("DraftKings") == "draftkings" && names.book("Draft Kings") == "draftkings" && names.book("TICKODDS") == "tickodds")
+            #expect(names.book("pinnacle") == nil && names.book("--") == nil && names.miss(book: "Draft Kings", market: "moneyline") == nil)
             let book = try #require(names.miss(book: "pinnacle"))
             #expect(book == "'pinnacle' is not a book of Arsenal v Chelsea in the history; its books: tickodds, draftkings.", "\(book)")
             let market = try #require(names.miss(market: "corners"))
