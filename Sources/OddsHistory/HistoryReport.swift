@@ -1,4 +1,5 @@
 import Foundation
+import OddsFusion
 import OddsModel
 
 /// One selection's line at one book over a match: where it opened, its extremes, where it stands, and its close.
@@ -83,11 +84,11 @@ public enum HistoryReport {
 
     /// For each goal, red card, penalty and VAR decision: the main market's price just before and first after, read
     /// through `before` (the latest open price of these selections before a time) and `after` (the first open price
-    /// at or after it).
+    /// at or after it). An incident several providers of the match told is one: their first telling.
     static func aroundIncidents(lines: [SelectionLine], incidents all: [StoredIncident],
                                 before: ([Int64], Int64) throws -> StoredPrice?,
                                 after: ([Int64], Int64) throws -> StoredPrice?) rethrows -> [IncidentPrices] {
-        let incidents = all.filter { matters($0.incident) }
+        let incidents = told(all.filter { matters($0.incident) })
         guard !incidents.isEmpty, let main = mainMarket(lines.map { ($0.selection, $0.changes) }) else { return [] }
         var names: [String] = []
         var rows: [String: [Int64]] = [:]
@@ -110,6 +111,13 @@ public enum HistoryReport {
 
     /// Goals, red cards, penalties and VAR decisions: what moves a price.
     public static func matters(_ i: Incident) -> Bool { i.markLetter != nil }
+
+    /// `incidents` (oldest first) with another provider's telling of one already told left out, as `odds watch`
+    /// prints a fused match's incidents (`IncidentLog`).
+    public static func told(_ incidents: [StoredIncident]) -> [StoredIncident] {
+        var log = IncidentLog()
+        return incidents.filter { log.tell($0.incident, by: $0.source.provider) }
+    }
 
     /// A sparkline of `values` in at most `width` cells: Unicode blocks, or ASCII.
     public static func sparkline(_ values: [Rational], width: Int, ascii: Bool) -> String {

@@ -62,7 +62,7 @@ extension HistoryReport {
     /// For each goal, red card, penalty and VAR decision: the main market's last open price before and first open price after.
     static func aroundIncidents(_ t: Timeline) -> [IncidentPrices] {
         guard let main = mainMarket(t) else { return [] }
-        let incidents = t.incidents.filter { matters($0.incident) }
+        let incidents = told(t.incidents.filter { matters($0.incident) })
         guard !incidents.isEmpty else { return [] }
         let prices = t.prices.filter { $0.source == main.source && $0.book == main.book && $0.marketID == main.marketID }
         var names: [String] = []

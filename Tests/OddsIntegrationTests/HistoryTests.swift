@@ -496,6 +496,38 @@ extension HistoryBackendTests {
 }
 
 extension HistoryBackendTests {
+    @Test("A goal both providers of a match told is one incident in the prices around incidents; one only one told stays",
+          arguments: HistoryHarness.Kind.allCases)
+    func incidentToldTwice(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        var messages = Self.twoSources()
+        guard case .upsert(var tick) = messages[0].update, case .upsert(var bolt) = messages[1].update else { Issue.record("not upserts"); return }
+        // TickOdds tells Saka's goal; BoltOdds the same goal a second later without the scorer, and a red card of its own.
+        let red = Incident(kind: .card, minute: 30, team: .away, player: "James", detail: "Red Card", id: "r1")
+        tick.incidents = [Self.goal]
+        tick.score = Score(home: 1, away: 0)
+        bolt.incidents = [Incident(kind: .goal, minute: 12, team: .home, detail: "Goal", id: "b-g1", score: Score(home: 1, away: 0)), red]
+        bolt.score = Score(home: 1, away: 0)
+        messages[0].update = .upsert(tick)
+        messages[1].update = .upsert(bolt)
+        _ = try h.write(messages)
+        try h.read { history in
+            let sources = try history.matches(MatchQuery())
+            let t = try history.timeline(of: sources, filter: TimelineFilter())
+            #expect(t.incidents.filter { $0.incident.kind == .goal }.count == 2, "each source's telling is kept")
+            let around = try history.summary(of: sources, filter: TimelineFilter(), recent: 10).around
+            #expect(around.map { "\($0.incident.source.provider.rawValue) \($0.incident.incident.kind.rawValue)" } == ["tickodds goal", "boltodds card"],
+                    "\(around.map(\.incident))")
+            #expect(around == HistoryReport.aroundIncidents(t))
+            // One source alone keeps its own telling.
+            let bolts = sources.filter { $0.key.provider == .boltodds }
+            #expect(try history.summary(of: bolts, filter: TimelineFilter(), recent: 10).around.map(\.incident.incident.kind) == [.goal, .card])
+        }
+    }
+}
+
+extension HistoryBackendTests {
     @Test("A book, market or selection that names nothing a match keeps is one sentence of what it keeps; one that names something is none",
           arguments: HistoryHarness.Kind.allCases)
     func keptNames(_ kind: HistoryHarness.Kind) throws {
