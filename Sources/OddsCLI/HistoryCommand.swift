@@ -237,14 +237,18 @@ extension HistoryCommand {
                 let found = try HistorySource.find(match, in: history)
                 var book = common.book.first
                 let best = book?.lowercased() == "best"
+                // Read once, when a book is named or nothing could be charted.
+                var kept: KeptNames?
                 func names() throws -> KeptNames {
-                    KeptNames(try history.selections(of: found.sources), sources: found.sources, title: found.sources[0].title)
+                    if let kept { return kept }
+                    let names = KeptNames(try history.selections(of: found.sources), sources: found.sources, title: found.sources[0].title)
+                    kept = names
+                    return names
                 }
                 // The book as the history keeps it, also when typed as the tables show it ("Bally Bet").
                 if let typed = book, !best {
-                    let kept = try names()
-                    if let miss = kept.miss(book: typed) { throw OddsError.notFound(miss) }
-                    book = kept.book(typed) ?? typed
+                    if let miss = try names().miss(book: typed) { throw OddsError.notFound(miss) }
+                    book = try names().book(typed) ?? typed
                 }
                 func chart(_ filter: TimelineFilter) throws -> PriceChart? {
                     PriceChart.make(try history.timeline(of: found.sources, filter: filter), sources: found.sources, market: market,

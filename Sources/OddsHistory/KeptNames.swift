@@ -44,15 +44,12 @@ public struct KeptNames: Sendable {
             }
         } else if selection != nil {
             // A chart's default market: the match result by meaning, where the match has one.
-            inMarket = kept.filter { meanings[$0]?.market == FusedMatch.resultMarketID }
+            inMarket = meanings.matchResult(kept)
             if inMarket.isEmpty { return nil }
         }
         if let selection {
             let wanted = selection.lowercased()
-            let named = inMarket.contains { s in
-                s.selectionName.lowercased() == wanted || s.selectionID.lowercased() == wanted || meanings[s]?.selection == wanted
-            }
-            if !named {
+            if !inMarket.contains(where: { meanings.names($0, wanted) }) {
                 let choices = Self.list(inMarket.map(\.selectionName) + inMarket.compactMap { meanings[$0]?.selection })
                 return "'\(selection)' names no selection of \(market.map { "'\($0)'" } ?? "the match result") in \(title); "
                     + "its selections: \(choices)."

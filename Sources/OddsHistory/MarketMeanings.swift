@@ -55,6 +55,16 @@ public struct MarketMeanings: Sendable {
 
     public subscript(_ s: StoredSelection) -> Meaning? { bySelection[s.ref] }
 
+    /// Whether `wanted` (lower-cased) names `s`: its name or id in any case, or its meaning ("home", "over").
+    public func names(_ s: StoredSelection, _ wanted: String) -> Bool {
+        s.selectionName.lowercased() == wanted || s.selectionID.lowercased() == wanted || self[s]?.selection == wanted
+    }
+
+    /// The selections of `selections` in the match result by meaning (a chart's market when none is named).
+    public func matchResult(_ selections: [StoredSelection]) -> [StoredSelection] {
+        selections.filter { self[$0]?.market == FusedMatch.resultMarketID }
+    }
+
     /// The selections of `market` (any case): those whose market id or name it is, those whose market by meaning it
     /// is ("result", "Match result", "total:2.5", "Total 2.5"), and those of the same meaning as any of them in
     /// every other source and book.

@@ -56,10 +56,11 @@ public struct PriceChart: Sendable, Equatable {
         // Read by meaning across every market the sources have, not only those the timeline was narrowed to.
         let meanings = MarketMeanings(t.selections.isEmpty ? selections : t.selections, sources: sources)
         let inMarket: [StoredSelection]
+        let result = meanings.matchResult(selections)
         if let market {
             inMarket = meanings.narrow(selections, market: market)
-        } else if selections.contains(where: { meanings[$0]?.market == FusedMatch.resultMarketID }) {
-            inMarket = selections.filter { meanings[$0]?.market == FusedMatch.resultMarketID }
+        } else if !result.isEmpty {
+            inMarket = result
         } else if let main = HistoryReport.mainMarket(t) {
             inMarket = selections.filter { $0.marketID == main.marketID }
         } else {
@@ -71,7 +72,7 @@ public struct PriceChart: Sendable, Equatable {
         // Unnamed, the first outcome (home, over, yes) where the market has one, else the first selection priced.
         let named = inMarket.filter { s in
             guard let wanted else { return ["home", "over", "yes"].contains(meanings[s]?.selection ?? "") }
-            return s.selectionName.lowercased() == wanted || s.selectionID.lowercased() == wanted || meanings[s]?.selection == wanted
+            return meanings.names(s, wanted)
         }
         let namedRefs = Set(named.map(\.ref))
         let chosenPrice = marketPrices.first { refs[ObjectIdentifier($0.selection)].map(namedRefs.contains) == true }
