@@ -124,7 +124,7 @@ extension FusedMatch {
         m.provider = m.provider ?? e.provider
         if m.book == nil { m.book = e.provider.singleBook ?? e.provider.rawValue }
         if e.away != nil, main.map({ market.id == $0.id && market.name == $0.name }) != true,
-           let byMeaning = byMeaning(m) ?? spreads(m, event: e) {
+           let byMeaning = byMeaning(m) ?? spreads(m, event: e), !isPartOrOther(m.name, event: e) {
             return byMeaning
         }
         return resultOrSame(m, main: main, event: e, stale: false).map { [$0] } ?? []
@@ -149,6 +149,30 @@ extension FusedMatch {
         return m
     }
 
+    /// Words of a market's name that say it prices part of the match (a half, a quarter, a period, a set), a count
+    /// other than the score (corners, cards, shots), or one side or player: "1st Half Total Goals", "Total Corners",
+    /// "Team Total", "Both Teams to Score - 1st Half". Such a market keeps its own id: joined by line with the
+    /// match's own, a first half's 1.5 would stand as the match's best price, and as a false arbitrage.
+    static let partOrOtherWords: Set<Substring> = [
+        "1st", "2nd", "3rd", "4th", "5th", "first", "second", "third", "fourth", "fifth", "half", "halves", "1h", "2h", "h1", "h2",
+        "quarter", "quarters", "q1", "q2", "q3", "q4", "period", "periods", "p1", "p2", "p3", "set", "inning", "innings", "map",
+        "corner", "corners", "card", "cards", "booking", "bookings", "shots", "fouls", "offsides", "tackles", "aces", "team", "home",
+        "away", "player", "players", "race", "exact", "odd", "even",
+    ]
+
+    /// Whether `name` (a market's) is of part of the match, of another count than the score, or of one side or player
+    /// (`partOrOtherWords`, or a team's name in it): never joined with the match's own by meaning.
+    public static func isPartOrOther(_ name: String, event e: Event) -> Bool {
+        let folded = TeamName.fold(name)
+        if folded.split(separator: " ").contains(where: partOrOtherWords.contains) { return true }
+        // "Arsenal Total Goals": one team's.
+        for team in [e.home, e.away].compactMap({ $0 }) {
+            let t = TeamName.fold(team)
+            if t.utf8.count >= 3, (" " + folded + " ").contains(" " + t + " ") { return true }
+        }
+        return false
+    }
+
     /// Totals and both teams to score under their common ids; nil for a market of another meaning.
     static func byMeaning(_ m: Market) -> [Market]? {
         let name = TeamName.fold(m.name)
@@ -166,7 +190,8 @@ extension FusedMatch {
             out.selections = picked
             return [out]
         }
-        let isTotal = name.contains("total") || name.contains("over under")
+        // SofaScore (SportsAPIPro v2) calls a football match's total "Match goals" (its line after the name).
+        let isTotal = name.contains("total") || name.contains("over under") || name == "match goals" || name.hasPrefix("match goals ")
         guard isTotal, !folded.isEmpty, folded.allSatisfy({ $0.hasPrefix("over") || $0.hasPrefix("under") }) else { return nil }
         var byLine: [String: [Selection]] = [:]
         var order: [String] = []

@@ -435,6 +435,41 @@ struct FusionTests {
         #expect(event.markets.contains { $0.id == "Corners" })
     }
 
+    @Test("SofaScore's 'Match goals' is the match's total; a half's, a team's, corners' and cards' keep their own ids, though on the same line")
+    func partsKeepTheirOwn() throws {
+        func selection(_ name: String, _ line: String?, _ price: String) -> Selection { Selection(id: name, name: name, line: line, price: Price(decimal: price)) }
+        func market(_ name: String, _ over: String, _ under: String, line: String = "1.5") -> Market {
+            Market(id: name, name: name, book: "fanduel", selections: [selection("Over", line, over), selection("Under", line, under)])
+        }
+        // SportsAPIPro v2's shape: the line after the name, selections "Over" and "Under" on the market's line.
+        var sofa = Self.event(.sportsapi, "s", "Arsenal", "Chelsea")
+        sofa.markets = [Market(id: "1:9:1.5", name: "Match goals 1.5", book: "bet365",
+                               selections: [selection("Over", "1.5", "1.33"), selection("Under", "1.5", "3.20")])]
+        var bolt = Self.event(.boltodds, "b", "Arsenal", "Chelsea")
+        bolt.markets = [market("Total Goals", "1.30", "3.40"),
+                        // Each of these on the line 1.5 too, far longer over: joined, each would be the match's best price.
+                        market("1st Half Total Goals", "3.10", "1.36"), market("Total Goals - 2nd Half", "2.60", "1.48"),
+                        market("Arsenal Total Goals", "2.90", "1.40"), market("Team Total", "2.80", "1.42"),
+                        market("Total Corners", "9.00", "1.05"), market("Total Cards", "6.00", "1.12"),
+                        Market(id: "BTTS 1H", name: "Both Teams To Score - 1st Half", book: "fanduel",
+                               selections: [selection("Yes", nil, "5.50"), selection("No", nil, "1.14")]),
+                        Market(id: "1H Spread", name: "1st Half Spread", book: "fanduel",
+                               selections: [selection("Arsenal", "-0.5", "2.40"), selection("Chelsea", "+0.5", "1.55")])]
+        let (_, fused) = Self.fuse([sofa, bolt])
+        let event = try #require(fused.first?.event)
+        let total = event.markets.filter { $0.id == "total:1.5" }
+        #expect(total.count == 2 && Set(total.map(\.provider)) == [.sportsapi, .boltodds], "\(event.markets.map(\.id))")
+        let best = event.bestPrices(marketID: "total:1.5")
+        #expect(best[SelectionRef(id: "over", line: "1.5")]?.price.text == "1.33" && best[SelectionRef(id: "under", line: "1.5")]?.price.text == "3.40")
+        for own in ["1st Half Total Goals", "Total Goals - 2nd Half", "Arsenal Total Goals", "Team Total", "Total Corners", "Total Cards", "BTTS 1H", "1H Spread"] {
+            #expect(event.markets.contains { $0.id == own }, "\(own): \(event.markets.map(\.id))")
+        }
+        #expect(!event.markets.contains { $0.id == FusedMatch.bothTeamsToScoreID || $0.id.hasPrefix("spread:") })
+        // A single provider's value reads the same meanings: the half's line is not the match's.
+        #expect(FusedMatch.normalized(bolt.markets[1], main: nil, event: bolt).map(\.id) == ["1st Half Total Goals"])
+        #expect(FusedMatch.normalized(sofa.markets[0], main: nil, event: sofa).map(\.id) == ["total:1.5"])
+    }
+
     @Test("Spreads on one line are one market across sources, each side by its team: signed per side, in the name, or one line for the market")
     func spreadsByMeaning() throws {
         func selection(_ name: String, _ line: String?, _ price: String) -> Selection { Selection(id: name, name: name, line: line, price: Price(decimal: price)) }
