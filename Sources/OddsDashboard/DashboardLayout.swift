@@ -482,7 +482,7 @@ public enum DashboardLayout {
         }
         line("")
         if e.hasSeveralBooks || e.match.map({ $0.sources.count > 1 }) == true {
-            lines += bookGrid(model, state, value: value, axis: axis)
+            lines += bookGrid(model, state, row: key, value: value, axis: axis)
         } else {
             for (index, market) in e.markets.enumerated() {
                 var title: [(String, CellAttributes)] = [(market.name, [.bold, .underline])]
@@ -549,8 +549,11 @@ public enum DashboardLayout {
         return lines
     }
 
-    static func selectionName(_ s: Selection) -> String {
-        s.line.map { s.name.hasSuffix($0) ? s.name : "\(s.name) \($0)" } ?? s.name
+    /// `signed`: a spread's side, its line with its sign ("Chelsea +0.5"; by meaning a positive line is unsigned).
+    static func selectionName(_ s: Selection, signed: Bool = false) -> String {
+        guard let line = s.line else { return s.name }
+        let shown = signed && !line.hasPrefix("-") && !line.hasPrefix("+") && line != "0" ? "+" + line : line
+        return s.name.hasSuffix(line) || s.name.hasSuffix(shown) ? s.name : "\(s.name) \(shown)"
     }
 
     /// A selection's price as the detail pane shows it: SUSP, or the price with its recent move.
@@ -576,7 +579,7 @@ public enum DashboardLayout {
     /// Several books (or sources): per market, a grid of selections × sources with moves, suspensions and
     /// the best price bold (fused: each source's age under its name), then where each selection's best
     /// price is, with the book's link.
-    static func bookGrid(_ model: DashboardModel, _ state: EventState, value: ValueLookup? = nil,
+    static func bookGrid(_ model: DashboardModel, _ state: EventState, row rowKey: EventKey, value: ValueLookup? = nil,
                          axis: (from: Date, to: Date)? = nil) -> [[(String, CellAttributes)]] {
         let e = state.event
         var sources: [GridSource] = []
@@ -603,6 +606,7 @@ public enum DashboardLayout {
         for id in ids {
             let indices = e.markets.indices.filter { e.markets[$0].id == id }
             let markets = indices.map { e.markets[$0] }
+            let spread = id.hasPrefix("spread:")
             let columns = sources.filter { s in markets.contains { $0.provider == s.provider && $0.book == s.book } }
             func index(of source: GridSource) -> Int? {
                 indices.first { e.markets[$0].provider == source.provider && e.markets[$0].book == source.book }
@@ -639,7 +643,7 @@ public enum DashboardLayout {
             }
             let best = e.bestPrices(marketID: id).mapValues { GridSource(provider: $0.provider, book: $0.book) }
             for ref in refs {
-                var row: [(String, CellAttributes)] = [("  " + TextWidth.pad(selectionName(names[ref]!), to: 26), [])]
+                var row: [(String, CellAttributes)] = [("  " + TextWidth.pad(selectionName(names[ref]!, signed: spread), to: 26), [])]
                 if let value {
                     // The fair price of the selection: any source's quote names its market's outcome.
                     let q = columns.lazy.compactMap { offer($0, ref) }.compactMap { value.quotes[$0.2]?[$0.3] }.first
@@ -661,7 +665,7 @@ public enum DashboardLayout {
                 }
                 // The best price's own line (its book's), as the dashboard saw it.
                 if let axis, let source = best[ref], let (m, s, _, _) = offer(source, ref),
-                   let trail = model.trailKey(EventKey(provider: e.provider, id: e.id), m, selection: s.id) {
+                   let trail = model.trailKey(rowKey, m, selection: s.id) {
                     let points = model.trails.points(trail)
                     row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: 16), .dim))
                 }
@@ -669,7 +673,7 @@ public enum DashboardLayout {
             }
             for ref in refs {
                 guard let source = best[ref], let (_, s, _, _) = offer(source, ref), let link = s.link else { continue }
-                out.append([("    \(selectionName(names[ref]!)): best at \(title(source)) \(link)", .dim)])
+                out.append([("    \(selectionName(names[ref]!, signed: spread)): best at \(title(source)) \(link)", .dim)])
             }
         }
         return out

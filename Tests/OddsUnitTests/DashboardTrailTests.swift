@@ -208,6 +208,38 @@ struct DashboardTrailTests {
         #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("G") })
     }
 
+    @Test("A fused row's detail pane: each selection's line beside its grid of books, the best price's")
+    func detailPaneFused() throws {
+        var model = FusedDashboardTests.model()
+        // TickOdds' Arsenal price drifts, then shortens: the best price's line (TickOdds' own) moves both ways.
+        for (s, home) in [(2.0, "2.20"), (3.0, "2.30"), (4.0, "2.25")] {
+            FusedDashboardTests.feed(&model, .tickodds, at: s, .upsert(FusedDashboardTests.event(.tickodds, "t1", "Arsenal", "Chelsea",
+                                                                                                   prices: [home, "3.40", "3.80"])))
+        }
+        _ = update(&model, .tick(Self.t0.addingTimeInterval(5)))
+        let row = try #require(model.rows.first { model.shown.events[$0]?.event.home == "Arsenal" })
+        #expect(model.shown.events[row]?.event.match != nil)
+        while model.selected != row { _ = update(&model, .key(.down)) }
+        _ = update(&model, .key(.enter))
+        let lines = DashboardLayout.layout(model, width: 140, height: 40).text.split(separator: "\n")
+        let home = try #require(lines.first { $0.contains("Arsenal") && $0.contains("2.25") }, "\(lines)")
+        #expect(home.contains("█") && home.contains("▁"), "\(home)")
+        // The draw never moved: a flat line, still drawn.
+        let draw = try #require(lines.first { $0.contains("Draw") && $0.contains("3.40") })
+        #expect(draw.contains("▄"), "\(draw)")
+        // A spread's away side by meaning has an unsigned line: shown with its sign, as books write it.
+        var bolt = FusedDashboardTests.event(.boltodds, "b1", "Arsenal FC", "Chelsea FC", book: "fanduel", prices: ["2.10", "3.30", "3.90"])
+        bolt.markets.append(Market(id: "Spread", name: "Spread", book: "fanduel", selections: [
+            Selection(id: "h", name: "Arsenal FC", line: "-0.5", price: Price(decimal: "2.05")),
+            Selection(id: "a", name: "Chelsea FC", line: "+0.5", price: Price(decimal: "1.80")),
+        ]))
+        FusedDashboardTests.feed(&model, .boltodds, at: 5, .upsert(bolt))
+        let grid = DashboardLayout.detailLines(model, key: row).map { $0.map(\.0).joined() }
+        #expect(grid.contains { $0.contains("Chelsea FC +0.5") && $0.contains("1.80") }, "\(grid)")
+        #expect(!grid.contains { $0.contains("Chelsea FC 0.5") })
+        #expect(grid.contains { $0.contains("Arsenal FC -0.5") })
+    }
+
     func selectionLabel(_ s: Selection) -> String { DashboardLayout.selectionName(s) }
 
     @Test("The MOVE column: the biggest change of the row's 1 / X / 2, over --move-window when given")
