@@ -19,6 +19,10 @@ final class SQLiteHistory: HistoryBackend {
         self.path = path
         location = .sqlite(path: path)
         let fm = FileManager.default
+        var folder: ObjCBool = false
+        if fm.fileExists(atPath: path, isDirectory: &folder), folder.boolValue {
+            throw OddsError.history("The history at \(path) is a folder: --history takes a file (such as \(path)/history.sqlite) or a postgres:// URL.")
+        }
         if !writing, !fm.fileExists(atPath: path) {
             throw OddsError.history("There is no history at \(path) yet: run a stream or the dashboard with --history first.")
         }

@@ -162,7 +162,7 @@ struct HistoryCLITests {
         #expect(try Self.count(db, "price_change") > before)
     }
 
-    @Test("A second writer on the same history: one sentence, exit 9; --no-history turns it off; a missing history to read is exit 9")
+    @Test("A second writer on the same history: one sentence, exit 9; --no-history turns it off; a missing history to read, or a folder, is exit 9")
     func secondWriter() async throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -185,6 +185,11 @@ struct HistoryCLITests {
         #expect(bare.status == 0 && FileManager.default.fileExists(atPath: dir + "/data/odds/history.sqlite"), "\(bare.stderr)")
         let missing = try await CLI.run(["history", "matches", "--history", dir + "/none.sqlite"])
         #expect(missing.status == 9 && missing.stderr.contains("no history"), "\(missing.stderr)")
+        // A folder given for the file: said so, to a reader and to a writer.
+        for args in [["history", "matches", "--history", dir], ["stream", "--provider", "tickodds", "--demo", "--limit", "5", "--history", dir]] {
+            let folder = try await CLI.run(args, env: env)
+            #expect(folder.status == 9 && folder.stderr.contains("is a folder: --history takes a file"), "\(folder.stderr)")
+        }
         let unknown = try await CLI.run(["history", "matches", "--history", db, "--provider", "nope"])
         #expect(unknown.status == 64 && unknown.stderr.contains("the providers are pulsescore"), "\(unknown.stderr)")
         // show's --provider too: a misspelt provider is an error, not an empty timeline.
