@@ -35,7 +35,7 @@ enum HistoryViews {
         }
         let columns: [Tabular.Column] = [.init("ID"), .init("PROVIDER"), .init("SPORT"), .init("LEAGUE", shrinkable: true), .init("HOME", shrinkable: true),
                                          .init("AWAY", shrinkable: true), .init("STATUS"), .init("START"), .init("FIRST SEEN"), .init("LAST SEEN"),
-                                         .init("CHANGES", rightAligned: true), .init("MATCH")]
+                                         .init("PRICES", rightAligned: true), .init("MATCH")]
         rt.io.out(RecordReporter.render(columns: columns, records: records, format: rt.outputFormat, options: o))
     }
 
@@ -44,7 +44,7 @@ enum HistoryViews {
     /// `asked`: what narrowed the list ("since 08:00 UTC with a team named 'Arsenal'"), said when nothing is left.
     static func matchesTable(_ sources: [StoredSource], _ o: RenderOptions, now: Date, asked: String = "") -> String {
         var t = Tabular(columns: [.init("ID"), .init("PROVIDER"), .init("LEAGUE", shrinkable: true), .init("MATCH", shrinkable: true, minWidth: 16),
-                                  .init("STATUS"), .init("START"), .init("FIRST SEEN"), .init("LAST SEEN"), .init("CHANGES", rightAligned: true),
+                                  .init("STATUS"), .init("START"), .init("FIRST SEEN"), .init("LAST SEEN"), .init("PRICES", rightAligned: true),
                                   .init("FUSED")])
         t.rows = sources.map { s in
             [Event.shortID(for: s.key.eventID), s.key.provider.rawValue, s.league ?? "", s.title, s.status ?? "",

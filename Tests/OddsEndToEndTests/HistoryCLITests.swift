@@ -55,6 +55,8 @@ struct HistoryCLITests {
         let listed = try await CLI.run(["history", "matches", "--history", db, "--format", "table"])
         #expect(listed.stdout.contains("DEMO DATA") && listed.stdout.contains("FIRST SEEN") && listed.stdout.contains("UTC"), "\(listed.stdout)")
         #expect(listed.stdout.split(separator: "\n").contains { $0.hasPrefix(id + " ") && $0.contains(" v ") })
+        // The count is of price changes, and says so: a source that kept only scores reads 0 under PRICES, not CHANGES.
+        #expect(listed.stdout.contains(" PRICES ") && !listed.stdout.contains("CHANGES"), "\(listed.stdout)")
         // --team keeps the matches of the team named, and only some of them.
         let team = try #require(list.first?["home"] as? String)
         let byTeam = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--team", team, "--json"]).stdout)
