@@ -590,6 +590,9 @@ public enum DashboardLayout {
         // Value mode: wider cells for each price's EV, a fair column and each book's margin.
         let cell = value == nil ? 10 : 17
         let fairWidth = value == nil ? 0 : 8
+        // Each selection's line (its best price's) before the books, so that a grid wider than the screen keeps it.
+        let sparkCells = 16
+        let spark = axis == nil ? 0 : 2 + sparkCells
         // A book that two providers carry is named with its provider.
         var bookCount: [String: Int] = [:]
         for s in sources { bookCount[s.book ?? "", default: 0] += 1 }
@@ -612,6 +615,7 @@ public enum DashboardLayout {
                 indices.first { e.markets[$0].provider == source.provider && e.markets[$0].book == source.book }
             }
             let lead = "  " + TextWidth.pad("", to: 26) + (fairWidth > 0 ? TextWidth.pad("fair", to: fairWidth, right: true) : "")
+                + (spark > 0 ? "  " + TextWidth.pad("the best's line", to: sparkCells) : "")
             out.append([(markets[0].name, CellAttributes([.bold, .underline]))])
             out.append([(lead + columns.map { TextWidth.pad(BookNames.fit(title($0), width: cell - 1, short: model.bookShortNames), to: cell, right: true) }.joined(), .dim)])
             if e.match != nil {
@@ -619,7 +623,7 @@ public enum DashboardLayout {
                     guard let p = s.provider, let at = updated[p] else { return "" }
                     return age(model.now.timeIntervalSince(at)).replacingOccurrences(of: " ago", with: "")
                 }
-                out.append([("  " + TextWidth.pad("age", to: 26 + fairWidth) + ages.map { TextWidth.pad($0, to: cell, right: true) }.joined(), .dim)])
+                out.append([("  " + TextWidth.pad("age", to: 26 + fairWidth + spark) + ages.map { TextWidth.pad($0, to: cell, right: true) }.joined(), .dim)])
             }
             if let value {
                 // One margin row per line the sources' markets hold (a market of several lines has a margin per line).
@@ -630,7 +634,7 @@ public enum DashboardLayout {
                         let margin = index(of: source).flatMap { value.margins[$0]?.first { $0.line == l } }?.margin
                         return margin.map(ValueReport.percent) ?? ""
                     }
-                    out.append([("  " + TextWidth.pad("margin" + (l.map { " " + $0 } ?? ""), to: 26 + fairWidth)
+                    out.append([("  " + TextWidth.pad("margin" + (l.map { " " + $0 } ?? ""), to: 26 + fairWidth + spark)
                                  + cells.map { TextWidth.pad($0, to: cell, right: true) }.joined(), .dim)])
                 }
             }
@@ -650,6 +654,14 @@ public enum DashboardLayout {
                     let fair = q.flatMap { $0.market.fairPrice($0.outcome) }.map { ValueReport.fairText($0, model.oddsFormat) } ?? ""
                     row.append((TextWidth.pad(fair, to: fairWidth, right: true), .dim))
                 }
+                // The best price's own line (its book's), as the dashboard saw it.
+                if let axis {
+                    var line = ""
+                    if let source = best[ref], let (m, s, _, _) = offer(source, ref), let trail = model.trailKey(rowKey, m, selection: s.id) {
+                        line = sparkline(model.trails.points(trail), from: axis.from, to: axis.to, width: sparkCells)
+                    }
+                    row.append(("  " + TextWidth.pad(line, to: sparkCells), .dim))
+                }
                 for source in columns {
                     guard let (m, s, i, j) = offer(source, ref) else {
                         row.append((TextWidth.pad("", to: cell), []))
@@ -662,12 +674,6 @@ public enum DashboardLayout {
                         if model.minEV < ev { attributes = attributes.union([.cyan, .bold]) }
                     }
                     row.append((TextWidth.pad(text, to: cell, right: true), attributes))
-                }
-                // The best price's own line (its book's), as the dashboard saw it.
-                if let axis, let source = best[ref], let (m, s, _, _) = offer(source, ref),
-                   let trail = model.trailKey(rowKey, m, selection: s.id) {
-                    let points = model.trails.points(trail)
-                    row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: 16), .dim))
                 }
                 out.append(row)
             }

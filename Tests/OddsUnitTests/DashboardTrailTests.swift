@@ -224,6 +224,10 @@ struct DashboardTrailTests {
         let lines = DashboardLayout.layout(model, width: 140, height: 40).text.split(separator: "\n")
         let home = try #require(lines.first { $0.contains("Arsenal") && $0.contains("2.25") }, "\(lines)")
         #expect(home.contains("█") && home.contains("▁"), "\(home)")
+        // Before the books: a grid wider than the screen still shows it.
+        let spark = try #require(home.firstIndex(of: "█")), price = try #require(home.range(of: "2.25"))
+        #expect(spark < price.lowerBound, "\(home)")
+        #expect(lines.contains { $0.contains("the best's line") && $0.contains("TickOdds") })
         // The draw never moved: a flat line, still drawn.
         let draw = try #require(lines.first { $0.contains("Draw") && $0.contains("3.40") })
         #expect(draw.contains("▄"), "\(draw)")
