@@ -138,12 +138,15 @@ enum BoltOdds {
     // MARK: - Markets and prices
 
     /// The markets (outcome names) a book offers for a world sport. Inferred: Pinnacle offers no
-    /// "Both Teams To Score", so `get_markets` differs between books.
+    /// "Both Teams To Score", so `get_markets` differs between books; every third book (FanDuel, Bally Bet,
+    /// Pinnacle) offers a first half's total on the match's own 1.5 line, as books list part-of-match markets
+    /// beside the match's.
     static func markets(worldSport: String, book: Int) -> [String] {
         switch worldSport {
         case "soccer":
-            return books[book] == "pinnacle" ? ["Moneyline", "Spread", "Total Goals"]
-                : ["Moneyline", "Spread", "Total Goals", "Both Teams To Score"]
+            let firstHalf = book % 3 == 1 ? ["1st Half Total Goals"] : []
+            return books[book] == "pinnacle" ? ["Moneyline", "Spread", "Total Goals"] + firstHalf
+                : ["Moneyline", "Spread", "Total Goals", "Both Teams To Score"] + firstHalf
         case "basketball": return ["Moneyline", "Spread", "Total Points"]
         default: return ["Moneyline", "Spread"]
         }
@@ -231,6 +234,20 @@ enum BoltOdds {
             let pHomeWins = clamp(pHome)
             add("\(BoltOdds.team(m.home)) -0.5 Spread", "Spread", line: "-0.5", overUnder: nil, target: BoltOdds.team(m.home), price: derived(pHomeWins), suspended: false)
             add("\(away) +0.5 Spread", "Spread", line: "+0.5", overUnder: nil, target: away, price: derived(1 - pHomeWins), suspended: false)
+            if offered.contains("1st Half Total Goals") {
+                // Before the match's total, as a feed listing its keys by name would. Over 1.5 in the first half: two
+                // goals by half time, the rest of the half's goals a Poisson count (a match's 2.6 goals over 90
+                // minutes); suspended once settled and after the half.
+                let need = max(0, 2 - m.scoreHome - m.scoreAway)
+                let mu = 2.6 * Double(max(0, 45 * 60 - m.elapsed)) / 5400
+                var fewer = 0.0, term = exp(-mu)
+                for i in 0..<need { fewer += term; term *= mu / Double(i + 1) }
+                let settled = need == 0 || m.period != "1st Half"
+                add("Over 1.5 1st Half Total Goals", "1st Half Total Goals", line: "1.5", overUnder: "O", target: nil,
+                    price: derived(1 - fewer), suspended: settled)
+                add("Under 1.5 1st Half Total Goals", "1st Half Total Goals", line: "1.5", overUnder: "U", target: nil,
+                    price: derived(fewer), suspended: settled)
+            }
             if m.markets.count > 1 {
                 let goals = m.scoreHome + m.scoreAway
                 let main = m.markets[1].selections
