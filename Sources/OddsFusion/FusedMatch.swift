@@ -196,7 +196,11 @@ extension FusedMatch {
         var byLine: [String: [Selection]] = [:]
         var order: [String] = []
         for (s, f) in zip(m.selections, folded) {
-            guard let line = (s.line ?? f.split(separator: " ").dropFirst().first.map(String.init)).flatMap(canonicalLine) else { continue }
+            // A line only in the name ("Over 2.5", "Under (3.5)") is read from the name as written: folded, its
+            // point is a space.
+            let named = s.name.split(separator: " ").dropFirst().lazy
+                .map { String($0.trimmingCharacters(in: CharacterSet(charactersIn: "()[]"))) }.first { canonicalLine($0) != nil }
+            guard let line = (s.line ?? named).flatMap(canonicalLine) else { continue }
             var s = s
             s.id = f.hasPrefix("over") ? "over" : "under"
             s.line = line

@@ -465,6 +465,11 @@ struct FusionTests {
             #expect(event.markets.contains { $0.id == own }, "\(own): \(event.markets.map(\.id))")
         }
         #expect(!event.markets.contains { $0.id == FusedMatch.bothTeamsToScoreID || $0.id.hasPrefix("spread:") })
+        // A line only in the selection's name, as Bet365 writes it ("Over 2.5"), read whole: 2.5, never 2.
+        let named = Market(id: "ou", name: "Over/Under 2.5 Goals", selections: [selection("Over 2.5", nil, "1.90"), selection("Under 2.5", nil, "1.95")])
+        #expect(FusedMatch.normalized(named, main: nil, event: bolt).map(\.id) == ["total:2.5"])
+        let bracketed = Market(id: "t", name: "Total", selections: [selection("Over (3.5)", nil, "2.90"), selection("Under (3.5)", nil, "1.40")])
+        #expect(FusedMatch.normalized(bracketed, main: nil, event: bolt).map(\.id) == ["total:3.5"])
         // A single provider's value reads the same meanings: the half's line is not the match's.
         #expect(FusedMatch.normalized(bolt.markets[1], main: nil, event: bolt).map(\.id) == ["1st Half Total Goals"])
         #expect(FusedMatch.normalized(sofa.markets[0], main: nil, event: sofa).map(\.id) == ["total:1.5"])
