@@ -157,12 +157,14 @@ extension FusedMatch {
         "1st", "2nd", "3rd", "4th", "5th", "first", "second", "third", "fourth", "fifth", "half", "halves", "1h", "2h", "h1", "h2",
         "quarter", "quarters", "q1", "q2", "q3", "q4", "period", "periods", "p1", "p2", "p3", "set", "inning", "innings", "map",
         "corner", "corners", "card", "cards", "booking", "bookings", "shots", "fouls", "offsides", "tackles", "aces", "team", "home",
-        "away", "player", "players", "race", "exact", "odd", "even",
+        "away", "player", "players", "race", "exact", "odd", "even", "and",
     ]
 
-    /// Whether `name` (a market's) is of part of the match, of another count than the score, or of one side or player
-    /// (`partOrOtherWords`, or a team's name in it): never joined with the match's own by meaning.
+    /// Whether `name` (a market's) is of part of the match, of another count than the score, of one side or player
+    /// (`partOrOtherWords`, or a team's name in it), or a combination ("Both Teams To Score & Over 2.5"): never joined
+    /// with the match's own by meaning.
     public static func isPartOrOther(_ name: String, event e: Event) -> Bool {
+        if name.contains("&") { return true }
         let folded = TeamName.fold(name)
         if folded.split(separator: " ").contains(where: partOrOtherWords.contains) { return true }
         // "Arsenal Total Goals": one team's.
@@ -192,7 +194,12 @@ extension FusedMatch {
         }
         // SofaScore (SportsAPIPro v2) calls a football match's total "Match goals" (its line after the name).
         let isTotal = name.contains("total") || name.contains("over under") || name == "match goals" || name.hasPrefix("match goals ")
-        guard isTotal, !folded.isEmpty, folded.allSatisfy({ $0.hasPrefix("over") || $0.hasPrefix("under") }) else { return nil }
+        // Each selection over or under and nothing else but its line ("Over 2.5"; never "Over 2.5 & Yes").
+        func isSide(_ f: String) -> Bool {
+            let words = f.split(separator: " ")
+            return ["over", "under"].contains(words.first ?? "") && words.dropFirst().allSatisfy { $0.allSatisfy(\.isNumber) }
+        }
+        guard isTotal, !folded.isEmpty, folded.allSatisfy(isSide) else { return nil }
         var byLine: [String: [Selection]] = [:]
         var order: [String] = []
         for (s, f) in zip(m.selections, folded) {
@@ -232,8 +239,10 @@ extension FusedMatch {
             var words = s.name.split(separator: " ").map(String.init)
             var named: String?
             // Never the whole name: "1" and "2" are the sides.
-            while words.count > 1, let last = words.last, ["spread", "handicap"].contains(TeamName.fold(last)) || canonicalSigned(last) != nil {
-                if named == nil { named = canonicalSigned(last) }
+            // A line may be bracketed: "Boston Celtics (-4.5)".
+            func signed(_ word: String) -> String? { canonicalSigned(word.trimmingCharacters(in: CharacterSet(charactersIn: "()[]"))) }
+            while words.count > 1, let last = words.last, ["spread", "handicap"].contains(TeamName.fold(last)) || signed(last) != nil {
+                if named == nil { named = signed(last) }
                 words.removeLast()
             }
             var team = s

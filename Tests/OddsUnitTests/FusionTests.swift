@@ -465,6 +465,13 @@ struct FusionTests {
             #expect(event.markets.contains { $0.id == own }, "\(own): \(event.markets.map(\.id))")
         }
         #expect(!event.markets.contains { $0.id == FusedMatch.bothTeamsToScoreID || $0.id.hasPrefix("spread:") })
+        // Combinations keep their own ids: by name, or by selections that are more than over or under.
+        let combo = Market(id: "c", name: "Both Teams To Score & Over 2.5", selections: [selection("Yes", nil, "3.60"), selection("No", nil, "1.25")])
+        #expect(FusedMatch.normalized(combo, main: nil, event: bolt).map(\.id) == ["c"])
+        let worded = Market(id: "w", name: "Both Teams To Score and Over 2.5", selections: [selection("Yes", nil, "3.60"), selection("No", nil, "1.25")])
+        #expect(FusedMatch.normalized(worded, main: nil, event: bolt).map(\.id) == ["w"])
+        let sides = Market(id: "s", name: "Total Goals/BTTS", selections: [selection("Over 2.5 & Yes", nil, "3.60"), selection("Under 2.5 & No", nil, "2.10")])
+        #expect(FusedMatch.normalized(sides, main: nil, event: bolt).map(\.id) == ["s"])
         // A line only in the selection's name, as Bet365 writes it ("Over 2.5"), read whole: 2.5, never 2.
         let named = Market(id: "ou", name: "Over/Under 2.5 Goals", selections: [selection("Over 2.5", nil, "1.90"), selection("Under 2.5", nil, "1.95")])
         #expect(FusedMatch.normalized(named, main: nil, event: bolt).map(\.id) == ["total:2.5"])
@@ -504,6 +511,11 @@ struct FusionTests {
         #expect(event.markets.contains { $0.id == "spread:-6.5" && $0.provider == .boltodds })
         let other = event.bestPrices(marketID: "spread:-5.5")
         #expect(other[SelectionRef(id: "home", line: "-5.5")]?.price.text == "2.10" && other.count == 2)
+        // The line bracketed after the team, and no line field: still the spread on -4.5.
+        var bracketed = Self.event(.pulsescore, "p3", "Boston Celtics", "LA Lakers", sport: "basketball")
+        bracketed.markets = [Market(id: "hc", name: "Handicap", selections: [selection("Boston Celtics (-4.5)", nil, "1.90"), selection("LA Lakers (+4.5)", nil, "1.90")])]
+        let normalized = FusedMatch.normalized(bracketed.markets[0], main: nil, event: bracketed)
+        #expect(normalized.map(\.id) == ["spread:-4.5"] && normalized.first?.selections.map(\.line) == ["-4.5", "4.5"], "\(normalized)")
         // A three-way (European) handicap has a draw: it is not a spread, and keeps its own id.
         var three = Self.event(.pulsescore, "p2", "Arsenal", "Chelsea")
         three.markets = [Market(id: "eh", name: "3-Way Handicap", selections: [selection("Arsenal -1", nil, "3.1"), selection("Draw", nil, "3.4"), selection("Chelsea +1", nil, "2.0")])]
