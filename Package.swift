@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "OddsOutput", dependencies: ["OddsModel", "OddsJSON", "OddsStore"]),
         // Alerts: the rule grammar and its parser, the evaluator over the change stream, and delivery.
         // Bets: the ledger's grading (closing-line value, settlement from the final score).
-        .target(name: "OddsBets", dependencies: ["OddsModel", "OddsValue", "OddsHistory"]),
+        .target(name: "OddsBets", dependencies: ["OddsModel", "OddsFusion", "OddsValue", "OddsHistory"]),
         .target(name: "OddsAlerts", dependencies: ["OddsModel", "OddsStore", "OddsJSON", "OddsOutput", "OddsTransport", "OddsValue"]),
         .target(name: "OddsTransport", dependencies: [
             "OddsModel", "OddsJSON", "CFileMap",

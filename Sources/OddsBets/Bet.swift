@@ -12,16 +12,26 @@ public enum BetResult: String, Sendable, CaseIterable, Codable {
     case void
     /// Not known: the match has not ended, or its market cannot be settled from a score.
     case unsettled
+    /// A quarter line (Asian: 2.25 is half on 2, half on 2.5) whose one half won and the other pushed.
+    case halfWon = "half-won"
+    /// A quarter line whose one half lost and the other pushed.
+    case halfLost = "half-lost"
 
     /// The return on `stake` at decimal odds `price`, the stake included (0 for a loss); nil while unsettled.
     public func returns(stake: Fraction, price: Fraction) -> Fraction? {
+        let half = stake * Fraction(1, 2)!
         switch self {
         case .won: return stake * price
         case .lost: return .zero
         case .push, .void: return stake
+        case .halfWon: return half * price + half
+        case .halfLost: return half
         case .unsettled: return nil
         }
     }
+
+    /// Whether the bet is settled on the score (won, lost, pushed, or half of either): what profit is counted over.
+    public var isSettledOnScore: Bool { [.won, .lost, .push, .halfWon, .halfLost].contains(self) }
 }
 
 /// What a market asks, read from its id by meaning (`FusedMatch`'s normalized ids): enough to settle it from a

@@ -1,4 +1,5 @@
 import Foundation
+import OddsFusion
 import OddsHistory
 import OddsModel
 import OddsValue
@@ -131,9 +132,14 @@ public struct BetGrader {
         return nil
     }
 
-    /// The bet's market by meaning when no close gave it: the match result, or as the provider names it.
+    /// The bet's market by meaning when no close gave it: the match result, or as the provider names it. A market of
+    /// part of the match, another count, one side or a combination ("1st Half Result", "Total Corners", "Team Total",
+    /// "Result & Both Teams To Score") is not settled from the match's final score, nor is a three-way handicap.
     static func meaning(_ bet: StoredBet, _ event: Event) -> BetMarket {
         let id = bet.marketID.lowercased(), name = TeamName.fold(bet.marketName)
+        if FusedMatch.isPartOrOther(bet.marketName, event: event) || name.contains("3 way") || name.contains("european") {
+            return .other(bet.marketID)
+        }
         if ["1x2", "ml", "moneyline", "h2h"].contains(id) || name.contains("result") || name.contains("winner") || name.contains("moneyline") {
             return .result
         }

@@ -53,7 +53,7 @@ public enum BetReport {
     }
 
     static func report(_ group: String, _ bets: [GradedBet]) -> BetGroupReport {
-        let settled = bets.filter { [.won, .lost, .push].contains($0.result) }
+        let settled = bets.filter(\.result.isSettledOnScore)
         let staked = settled.reduce(Fraction.zero) { $0 + $1.stake }
         let profit = settled.reduce(Fraction.zero) { $0 + ($1.profit ?? .zero) }
         let clvs = bets.compactMap(\.clv)

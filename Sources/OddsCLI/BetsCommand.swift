@@ -295,7 +295,9 @@ extension BetsCommand {
                                             clv: g.clv?.rounded(places: 6))
                     _ = try history.gradeBet(id: bet.id, grade)
                 }
-                let settled = [BetResult.won, .lost, .push, .void].map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+                // Half results only when there are some: most ledgers never hold a quarter line.
+                let kinds = [BetResult.won, .lost, .push, .void] + [BetResult.halfWon, .halfLost].filter { counts[$0] != nil }
+                let settled = kinds.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
                 rt.io.out("Settled: \(settled).\n")
                 if !waiting.isEmpty {
                     rt.io.out(TerminalText.safe("Not settled (\(waiting.count)): " + waiting.joined(separator: "; ")) + ".\n")

@@ -1,5 +1,6 @@
 import Foundation
-import OddsBets
+@testable import OddsBets
+import OddsHistory
 import OddsModel
 import OddsValue
 import OddsTestSupport
@@ -73,18 +74,45 @@ struct BetGradingTests {
         #expect(settle("spread:-1", "home", "-1") == .push && settle("spread:-1", "away", "1") == .push)
         #expect(settle("spread:-0.5", "home", "-0.5") == .won)
         #expect(settle("btts", "yes") == .won && settle("btts", "no") == .lost && settle("btts", "yes", score: Score(home: 2, away: 0)) == .lost)
+        // Quarter lines (Asian) are half on each neighbour: 3 goals over 2.75 is half on 2.5 (won), half on 3 (push).
+        #expect(settle("total:2.75", "over") == .halfWon && settle("total:2.75", "under") == .halfLost)
+        #expect(settle("total:3.25", "over") == .halfLost && settle("total:3.25", "under") == .halfWon)
+        #expect(settle("total:2.25", "over") == .won && settle("total:3.75", "under") == .won && settle("total:3.75", "over") == .lost)
+        // 2-1: home −0.75 is half on −0.5 (won) and half on −1 (push); home −1.25 half lost; away +1.25 half won.
+        #expect(settle("spread:-0.75", "home", "-0.75") == .halfWon && settle("spread:-1.25", "home", "-1.25") == .halfLost)
+        #expect(settle("spread:-1.25", "away", "+1.25") == .halfWon && settle("spread:-0.25", "home", "-0.25") == .won)
         // Not played: void, whatever the market. No final score yet, or a market a score cannot settle: unsettled.
         #expect(settle("result", "home", played: false) == .void && settle("total:2.5", "over", played: false) == .void)
         #expect(settle("result", "home", score: nil) == .unsettled && settle("corners:9.5", "over") == .unsettled)
     }
 
-    @Test("What a settled bet returns: the stake times the price for a win, the stake for a push or void, nothing for a loss")
+    @Test("A bet without a close is settled by its market's name: never a half's, a team's, corners' or a combination's from the match's score")
+    func meaningByName() {
+        func bet(_ market: String, _ selection: String, line: String = "") -> StoredBet {
+            StoredBet(placedAt: Date(timeIntervalSince1970: 0), source: SourceKey(provider: .boltodds, eventID: "g"), matchKey: nil, sport: "soccer",
+                      league: nil, home: "Arsenal", away: "Chelsea", startTime: nil, marketID: market, marketName: market, line: line,
+                      selectionID: selection, selectionName: selection, book: "fanduel", priceText: "2.00", odds: Rational(2, 1)!, stake: "10", note: nil)
+        }
+        let event = Event(provider: .boltodds, id: "g", sport: "soccer", league: nil, home: "Arsenal", away: "Chelsea", status: .ended, startTime: nil)
+        #expect(BetGrader.meaning(bet("Moneyline", "Arsenal"), event) == .result)
+        #expect(BetGrader.meaning(bet("Total Goals", "Over", line: "2.5"), event) == .total(line: Fraction(decimalText: "2.5")!))
+        #expect(BetGrader.meaning(bet("Spread", "Arsenal", line: "-0.5"), event) == .spread)
+        for other in ["1st Half Result", "Half Time Result", "1st Half Total Goals", "Total Corners", "Team Total", "Arsenal Total Goals",
+                      "Match Result & Both Teams To Score", "Both Teams To Score and Over 2.5", "3-Way Handicap", "European Handicap"] {
+            #expect(BetGrader.meaning(bet(other, "Over", line: "1.5"), event) == .other(other), "\(other)")
+        }
+    }
+
+    @Test("What a settled bet returns: the stake times the price for a win, the stake for a push or void, nothing for a loss, halves of each for a quarter line")
     func returns() {
         let stake = Self.fraction("10"), price = Self.fraction("2.5")
         #expect(BetResult.won.returns(stake: stake, price: price) == Self.fraction("25"))
         #expect(BetResult.lost.returns(stake: stake, price: price) == .zero)
         #expect(BetResult.push.returns(stake: stake, price: price) == stake && BetResult.void.returns(stake: stake, price: price) == stake)
         #expect(BetResult.unsettled.returns(stake: stake, price: price) == nil)
+        // Half won: half the stake at the price and half back; half lost: half back.
+        #expect(BetResult.halfWon.returns(stake: stake, price: price) == Self.fraction("17.5"))
+        #expect(BetResult.halfLost.returns(stake: stake, price: price) == Self.fraction("5"))
     }
 
     @Test("A typed price: American when signed, fractional with a slash or evs, else decimal; at or below evens of nothing is none")
