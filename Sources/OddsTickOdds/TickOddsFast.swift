@@ -144,7 +144,7 @@ struct MarketFields {
         }
         guard let name = name?.string else { throw MalformedMessage("market group without name") }
         let id = TickOddsWire.marketID(key: key?.string ?? sportSlug(name), period: period?.string)
-        let market = Market(id: id, name: name, book: TickOddsWire.book, selections: selections)
+        let market = Market(id: id, name: TickOddsWire.marketName(name, period: period?.string), book: TickOddsWire.book, selections: selections)
         memo?.built(market, name: self.name, key: key, period: period)
         return market
     }
@@ -188,7 +188,8 @@ struct FlatOddsFields {
             let price = item.price?.text.flatMap { Price(decimal: $0) }
             let selection = Selection(id: side, name: item.name?.string ?? side, line: item.handicap?.text,
                                       price: price, suspended: price == nil)
-            if byID[id] == nil { order.append(id); byID[id] = Market(id: id, name: item.marketName?.string ?? key, book: TickOddsWire.book, selections: []) }
+            if byID[id] == nil { order.append(id); byID[id] = Market(id: id, name: TickOddsWire.marketName(item.marketName?.string ?? key, period: item.period?.string),
+                                                                       book: TickOddsWire.book, selections: []) }
             byID[id]!.selections.append(selection)
         }
         return order.map { byID[$0]! }

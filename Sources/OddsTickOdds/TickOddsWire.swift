@@ -41,6 +41,16 @@ enum TickOddsWire {
         "\(key):\(period ?? "full_game")"
     }
 
+    /// A market group's name with its period where that is not the whole game: "Total Goals (first half)". The docs
+    /// show `period` beside the group's name and only "full_game" in it (inferred: a period's group carries the
+    /// game's name). Without it two groups read alike, and a half's line would be joined with the game's by meaning.
+    static func marketName(_ name: String, period: String?) -> String {
+        guard let period, !period.isEmpty, period != "full_game" else { return name }
+        let words = period.replacingOccurrences(of: "_", with: " ")
+        if (" " + TeamName.fold(name) + " ").contains(" " + TeamName.fold(words) + " ") { return name }
+        return "\(name) (\(words))"
+    }
+
     /// Where an `odds` update's selection belongs. Its id looks like "fixture:marketKey:period:side";
     /// other ids fall back to the message's `marketKey`.
     static func selectionRef(_ id: String?, marketKey: String?) -> (marketID: String, side: String?) {

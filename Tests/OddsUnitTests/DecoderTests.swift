@@ -1,4 +1,5 @@
 import Foundation
+import OddsFusion
 import OddsModel
 @testable import OddsPulseScore
 @testable import OddsTickOdds
@@ -107,6 +108,28 @@ struct DecoderTests {
         json.removeSubrange(start.lowerBound..<end.lowerBound)
         let e = try TickOddsWire.event(TickOddsWire.parse(json))
         #expect(e.markets.first?.selections.first?.price?.text == "1.45")
+    }
+
+    @Test("TickOdds: a period's market group named as the game's is told apart by its period, and not joined with the game's total")
+    func tickOddsPeriods() throws {
+        func group(_ period: String, _ over: String, _ under: String) -> String {
+            #"{"name":"Total Goals","key":"total_goals","period":"\#(period)","selections":[{"name":"Over 1.5","odds":\#(over),"side":"over","handicap":1.5},{"name":"Under 1.5","odds":\#(under),"side":"under","handicap":1.5}]}"#
+        }
+        let event = #"{"fixtureId":"7","sportName":"Soccer","home":"Arsenal","away":"Chelsea","status":"in_progress","marketGroups":[\#(group("full_game", "1.30", "3.40")),\#(group("first_half", "3.10", "1.36"))]}"#
+        let flat = #"{"fixtureId":"7","sportName":"Soccer","home":"Arsenal","away":"Chelsea","status":"in_progress","odds":[{"marketKey":"total_goals","marketName":"Total Goals","period":"full_game","side":"over","price":1.30,"handicap":1.5},{"marketKey":"total_goals","marketName":"Total Goals","period":"1st_half","side":"over","price":3.10,"handicap":1.5}]}"#
+        for (text, half) in [(event, "Total Goals (first half)"), (flat, "Total Goals (1st half)")] {
+            let frame = Array(#"{"type":"match_start","event":\#(text)}"#.utf8)
+            let generic = try TickOddsDecoders.generic(frame)
+            #expect(TickOddsDecoders.fast(frame) == generic)
+            guard case .upsert(let e)? = generic.first else { Issue.record("no event: \(generic)"); continue }
+            #expect(e.markets.map(\.name) == ["Total Goals", half], "\(e.markets.map(\.name))")
+            let main = FusedMatch.mainMarket(of: e)
+            #expect(FusedMatch.normalized(e.markets[0], main: main, event: e).map(\.id) == ["total:1.5"])
+            #expect(FusedMatch.normalized(e.markets[1], main: main, event: e).map(\.id) == [e.markets[1].id])
+        }
+        // A name that says its period already is left as it is.
+        #expect(TickOddsWire.marketName("1st Half Total Goals", period: "1st_half") == "1st Half Total Goals")
+        #expect(TickOddsWire.marketName("Total Goals", period: nil) == "Total Goals")
     }
 
     func wrap(_ type: String, extra: String) throws -> String {
