@@ -677,13 +677,15 @@ enum SportsAPIProV2 {
         }))])
     }
 
-    /// SofaScore's own `:odds` shape: one book (the feed's own), fractions only.
+    /// SofaScore's own `:odds` shape: one book (the feed's own), fractions only, each market with its
+    /// `marketPeriod` ("Full-time") as SofaScore sends it.
     static func sofaScoreOdds(_ m: SimMatch) -> JSONOutput {
         .object([("eventId", .int(matchID(m.serial))), ("markets", .array(m.markets.enumerated().map { mi, market in
             let names = marketName(market, sport: m.sport)
             let suspended = m.suspended || market.selections.contains(where: \.suspended)
             return .object([
                 ("marketId", .int(names.id)), ("marketName", .string(names.name)), ("choiceGroup", .optionalString(names.group)),
+                ("marketPeriod", .string("Full-time")),
                 ("isLive", .bool(m.phase != .notStarted)), ("suspended", .bool(suspended)),
                 ("choices", .array(market.selections.enumerated().map { si, s in
                     let now = quote(s.price, serial: m.serial, book: 0, market: mi, choice: si)

@@ -488,7 +488,13 @@ public enum SportsAPIProWire {
     }
 
     static func market(_ m: JSONValue, matchID: String, book: String) -> Market? {
-        guard let marketName = first(m, ["marketName", "name", "market"])?.string else { return nil }
+        guard var marketName = first(m, ["marketName", "name", "market"])?.string else { return nil }
+        // SofaScore says which part of the match a market prices in `marketPeriod` ("Full-time", "1st half"): a
+        // part's market is named with it (unless its name says it), so that it reads apart from the match's.
+        if let period = first(m, ["marketPeriod", "period"])?.string, !isWholeMatch(period),
+           !(" " + TeamName.fold(marketName) + " ").contains(" " + TeamName.fold(period) + " ") {
+            marketName += " (\(period))"
+        }
         let line = first(m, ["choiceGroup", "line", "handicap"])?.text
         let marketID = [matchID, id(first(m, ["marketId", "id"])) ?? marketName, line ?? ""].joined(separator: ":")
         let suspendedMarket = first(m, ["suspended", "isSuspended"])?.bool ?? false
@@ -501,6 +507,12 @@ public enum SportsAPIProWire {
         }
         guard !selections.isEmpty else { return nil }
         return Market(id: marketID, name: line.map { "\(marketName) \($0)" } ?? marketName, book: book, selections: selections)
+    }
+
+    /// Whether a market's period is the whole match: "Full-time", "Full time", "FT", "Match" (inferred: SofaScore's
+    /// periods are "Full-time", "1st half", "2nd half").
+    static func isWholeMatch(_ period: String) -> Bool {
+        ["full time", "fulltime", "ft", "match", "full game", "full match", "whole match", ""].contains(TeamName.fold(period))
     }
 
     static func price(_ c: JSONValue) -> Price? {

@@ -1,4 +1,5 @@
 import Foundation
+import OddsFusion
 import OddsJSON
 import OddsModel
 import OddsOutput
@@ -179,6 +180,13 @@ import Testing
         #expect(goals.name == "Match goals 2.5" && goals.selections.map(\.line) == ["2.5", "2.5"])
         // "nope" is no price: the selection is shown as suspended, not dropped and not guessed.
         #expect(goals.selections[1].price == nil && goals.selections[1].suspended)
+        // SofaScore's marketPeriod: a half's market is named with it and kept apart from the match's by meaning; the
+        // match's own ("Full-time") and a name that says its half already are left as they are.
+        let periods = try feed.decode(Self.frame("match:9:odds", data: #"{"eventId":9,"markets":[{"marketName":"Match goals","marketPeriod":"Full-time","choiceGroup":"1.5","choices":[{"name":"Over","fractionalValue":"3/10"},{"name":"Under","fractionalValue":"12/5"}]},{"marketName":"Match goals","marketPeriod":"1st half","choiceGroup":"1.5","choices":[{"name":"Over","fractionalValue":"21/10"},{"name":"Under","fractionalValue":"4/11"}]},{"marketName":"1st half","marketPeriod":"1st half","choices":[{"name":"1","fractionalValue":"2/1"},{"name":"X","fractionalValue":"6/5"},{"name":"2","fractionalValue":"4/1"}]}]}"#), first: false)
+        guard case .bookUpsert(let sofa, _)? = periods.first else { Issue.record("no book: \(periods)"); return }
+        #expect(sofa.markets.map(\.name) == ["Match goals 1.5", "Match goals (1st half) 1.5", "1st half"], "\(sofa.markets.map(\.name))")
+        let main = FusedMatch.mainMarket(of: sofa)
+        #expect(sofa.markets.map { FusedMatch.normalized($0, main: main, event: sofa).map(\.id) } == [["total:1.5"], [sofa.markets[1].id], [sofa.markets[2].id]])
     }
 
     @Test func errorsAreShownOnceAndAKeyErrorStops() throws {
