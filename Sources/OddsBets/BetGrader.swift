@@ -137,7 +137,7 @@ public struct BetGrader {
     /// "Result & Both Teams To Score") is not settled from the match's final score, nor is a three-way handicap.
     static func meaning(_ bet: StoredBet, _ event: Event) -> BetMarket {
         let id = bet.marketID.lowercased(), name = TeamName.fold(bet.marketName)
-        if FusedMatch.isPartOrOther(bet.marketName, event: event) || name.contains("3 way") || name.contains("european") {
+        if FusedMatch.isPartOrOther(bet.marketName, event: event) || FusedMatch.isThreeWay(name) {
             return .other(bet.marketID)
         }
         if ["1x2", "ml", "moneyline", "h2h"].contains(id) || name.contains("result") || name.contains("winner") || name.contains("moneyline") {

@@ -12,7 +12,6 @@ public enum Settlement {
     /// either side of it (2 and 2.5; −0.5 and −1): one half won or lost and the other pushed is `halfWon` or `halfLost`.
     public static func settle(_ market: BetMarket, outcome: String, line: String?, final score: Score?, played: Bool = true) -> BetResult {
         guard played else { return .void }
-        guard score != nil else { return .unsettled }
         let quarter = Fraction(1, 4)!
         func whole(_ f: Fraction) -> Bool { f.rounded(places: 9).hasSuffix(".000000000") }
         func isQuarter(_ f: Fraction) -> Bool { whole(f * Fraction(4)) && !whole(f * Fraction(2)) }

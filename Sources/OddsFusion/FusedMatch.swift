@@ -170,10 +170,16 @@ extension FusedMatch {
         // "Arsenal Total Goals": one team's.
         for team in [e.home, e.away].compactMap({ $0 }) {
             let t = TeamName.fold(team)
-            if t.utf8.count >= 3, (" " + folded + " ").contains(" " + t + " ") { return true }
+            if t.utf8.count >= 3, TeamName.holds(folded, words: t) { return true }
         }
         return false
     }
+
+    /// Whether a market's folded name is a three-way (European) handicap: it has a draw, and is no spread.
+    public static func isThreeWay(_ folded: String) -> Bool { folded.contains("3 way") || folded.contains("european") }
+
+    /// A word of a selection's name without the brackets a line may stand in: "(-4.5)" is "-4.5".
+    static func unbracketed(_ word: some StringProtocol) -> String { word.trimmingCharacters(in: CharacterSet(charactersIn: "()[]")) }
 
     /// Totals and both teams to score under their common ids; nil for a market of another meaning.
     static func byMeaning(_ m: Market) -> [Market]? {
@@ -206,7 +212,7 @@ extension FusedMatch {
             // A line only in the name ("Over 2.5", "Under (3.5)") is read from the name as written: folded, its
             // point is a space.
             let named = s.name.split(separator: " ").dropFirst().lazy
-                .map { String($0.trimmingCharacters(in: CharacterSet(charactersIn: "()[]"))) }.first { canonicalLine($0) != nil }
+                .map(unbracketed).first { canonicalLine($0) != nil }
             guard let line = (s.line ?? named).flatMap(canonicalLine) else { continue }
             var s = s
             s.id = f.hasPrefix("over") ? "over" : "under"
@@ -231,7 +237,7 @@ extension FusedMatch {
     /// sides is the market's, given from the home side (inferred: SofaScore's choice group).
     static func spreads(_ m: Market, event e: Event) -> [Market]? {
         let name = TeamName.fold(m.name)
-        guard name.contains("spread") || (name.contains("handicap") && !name.contains("3 way") && !name.contains("european")) else {
+        guard name.contains("spread") || (name.contains("handicap") && !isThreeWay(name)) else {
             return nil
         }
         var sides: [(selection: Selection, home: Bool, line: String)] = []
@@ -240,7 +246,7 @@ extension FusedMatch {
             var named: String?
             // Never the whole name: "1" and "2" are the sides.
             // A line may be bracketed: "Boston Celtics (-4.5)".
-            func signed(_ word: String) -> String? { canonicalSigned(word.trimmingCharacters(in: CharacterSet(charactersIn: "()[]"))) }
+            func signed(_ word: String) -> String? { canonicalSigned(unbracketed(word)) }
             while words.count > 1, let last = words.last, ["spread", "handicap"].contains(TeamName.fold(last)) || signed(last) != nil {
                 if named == nil { named = signed(last) }
                 words.removeLast()

@@ -42,6 +42,12 @@ public enum TeamName {
         return out
     }
 
+    /// Whether folded `name` holds folded `phrase` as whole words: "1st half total goals" holds "1st half" and
+    /// "total", never "st half" or "tot".
+    public static func holds(_ name: String, words phrase: String) -> Bool {
+        (" " + name + " ").contains(" " + phrase + " ")
+    }
+
     /// Whether every word of the shorter of two folded names (3 letters or more each) is a word of the longer.
     public static func sameWords(_ a: String, _ b: String) -> Bool {
         let wa = a.split(separator: " ").filter { $0.count >= 3 }, wb = b.split(separator: " ").filter { $0.count >= 3 }

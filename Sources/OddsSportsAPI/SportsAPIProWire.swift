@@ -492,7 +492,7 @@ public enum SportsAPIProWire {
         // SofaScore says which part of the match a market prices in `marketPeriod` ("Full-time", "1st half"): a
         // part's market is named with it (unless its name says it), so that it reads apart from the match's.
         if let period = first(m, ["marketPeriod", "period"])?.string, !isWholeMatch(period),
-           !(" " + TeamName.fold(marketName) + " ").contains(" " + TeamName.fold(period) + " ") {
+           !TeamName.holds(TeamName.fold(marketName), words: TeamName.fold(period)) {
             marketName += " (\(period))"
         }
         let line = first(m, ["choiceGroup", "line", "handicap"])?.text

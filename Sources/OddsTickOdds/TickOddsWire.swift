@@ -47,7 +47,7 @@ enum TickOddsWire {
     static func marketName(_ name: String, period: String?) -> String {
         guard let period, !period.isEmpty, period != "full_game" else { return name }
         let words = period.replacingOccurrences(of: "_", with: " ")
-        if (" " + TeamName.fold(name) + " ").contains(" " + TeamName.fold(words) + " ") { return name }
+        if TeamName.holds(TeamName.fold(name), words: TeamName.fold(words)) { return name }
         return "\(name) (\(words))"
     }
 
