@@ -188,7 +188,7 @@ extension HistoryCommand {
                     // Every selection's line, and the latest rows (or all of them).
                     let summary = try history.summary(of: sources, filter: filter, recent: everyRow ? Int.max : HistoryViews.recentRows)
                     HistoryViews.show(sources, summary, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment), all: everyRow,
-                                      since: filter.since)
+                                      since: filter.since, unwatched: try HistoryViews.unwatched(sources, since: filter.since, in: history))
                 } else {
                     try HistoryViews.rows(sources, rt) { head, price in
                         try history.timeline(of: sources, filter: filter, head: head, prices: price)
@@ -205,8 +205,10 @@ extension HistoryCommand {
             discussion: """
                 One line per book (--book B: that book; --book best: the best price across books), price up the side, \
                 time along the bottom (UTC), goals (G), red cards (R), penalties (P) and VAR decisions (V) marked where \
-                they happened. Markets are read by meaning across sources and books (one provider's Fulltime Result is \
-                another's Moneyline): the market defaults to the match result, the selection to the home side. Braille \
+                they happened. A line breaks while its price is suspended, and where no writer watched its provider (the \
+                axis dotted there: the price then is unknown). Markets are read by meaning across sources and books (one \
+                provider's Fulltime Result is another's Moneyline): the market defaults to the match result, the selection \
+                to the home side. Braille \
                 dots on a UTF-8 terminal, * cells with --ascii. Example: odds history chart Arsenal --selection Arsenal --book best --svg line.svg
                 """)
         @Argument(help: "The match: an id or a team.")
@@ -261,6 +263,9 @@ extension HistoryCommand {
                     throw OddsError.notFound(try names().miss(book: best ? nil : book, market: market, selection: selection)
                         ?? "The history has no price of that selection for '\(match)'\(since.date == nil ? "" : " in that time") (see odds history show).")
                 }
+                // Where no writer watched, a line's price is unknown: it breaks there.
+                let providers = Set(chart.series.flatMap(\.providers)).sorted { $0.rawValue < $1.rawValue }
+                chart.watched(try history.watches(of: providers, during: chart.from...chart.to))
                 let format = rt.settings.oddsFormat
                 func price(_ odds: Rational) -> String { Price(decimalOdds: odds)?.formatted(format) ?? odds.description }
                 if let svg {

@@ -36,17 +36,15 @@ public enum ChartDrawing {
         func gy(_ o: Rational) -> Int { Int(((1 - c.level(o)) * Double(gridH - 1)).rounded()) }
         func gx(_ d: Date) -> Int { Int((c.position(d) * Double(gridW - 1)).rounded()) }
         for (s, series) in c.series.enumerated() {
-            for (i, p) in series.points.enumerated() {
-                // Suspended: nothing drawn until the next price.
-                guard let odds = p.odds else { continue }
-                let x0 = gx(p.at), y = gy(odds)
-                let next = i + 1 < series.points.count ? series.points[i + 1] : nil
-                let x1 = next.map { gx($0.at) } ?? gridW - 1
-                for x in x0...max(x0, x1) { plot(x, y, s) }
-                if let after = next?.odds {
-                    let y1 = gy(after)
-                    for yy in min(y, y1)...max(y, y1) { plot(x1, yy, s) }
+            // Suspended or not watched: nothing drawn until the next price known.
+            var last: (y: Int, to: Date)?
+            for held in c.held(series) {
+                let x0 = gx(held.from), x1 = gx(held.to), y = gy(held.odds)
+                if let last, last.to == held.from {
+                    for yy in min(y, last.y)...max(y, last.y) { plot(x0, yy, s) }
                 }
+                for x in x0...max(x0, x1) { plot(x, y, s) }
+                last = (y, held.to)
             }
         }
         var lines: [String] = [c.title]
@@ -72,7 +70,13 @@ public enum ChartDrawing {
         // The marks under the plot, then the times.
         var markRow = Array(repeating: Character(" "), count: cols)
         for m in c.marks { markRow[min(cols - 1, max(0, Int((c.position(m.at) * Double(cols - 1)).rounded())))] = m.symbol }
-        lines.append(pad + (unicode ? "└" : "+") + String(repeating: unicode ? "─" : "-", count: cols))
+        // The axis dotted where no line's price is known.
+        var axisRow = Array(repeating: Character(unicode ? "─" : "-"), count: cols)
+        for gap in c.gaps {
+            let a = Int((c.position(gap.lowerBound) * Double(cols - 1)).rounded()), b = Int((c.position(gap.upperBound) * Double(cols - 1)).rounded())
+            for x in max(0, a)...min(cols - 1, max(a, b)) { axisRow[x] = unicode ? "┄" : "." }
+        }
+        lines.append(pad + (unicode ? "└" : "+") + String(axisRow))
         if !c.marks.isEmpty { lines.append(pad + " " + String(markRow)) }
         let start = clock(c.from), end = clock(c.to) + " UTC"
         lines.append(pad + " " + start + String(repeating: " ", count: max(1, cols - start.count - end.count)) + end)
@@ -84,6 +88,10 @@ public enum ChartDrawing {
         if !c.marks.isEmpty {
             let marks = c.marks.map { "\($0.symbol) \($0.label)" }.joined(separator: ", ")
             items.append((marks, marks.count))
+        }
+        if c.series.contains(where: { !$0.gaps.isEmpty }) {
+            let text = (unicode ? "┄┄ " : ".. ") + Self.unwatched
+            items.append((text, text.count))
         }
         var legend = "", used = 0
         for item in items {
@@ -121,6 +129,9 @@ public enum ChartDrawing {
 
     static func clock(_ d: Date) -> String { ISODate.timeOfDay(d) }
 
+    /// What a gap in a line means.
+    static let unwatched = "no writer watching: price unknown"
+
     /// The chart as a standalone SVG document; `demo`: its prices are simulated, and it says so under its title.
     public static func svg(_ c: PriceChart, width: Int = 960, height: Int = 480, demo: Bool = false, price: (Rational) -> String) -> String {
         let left = 70.0, right = 20.0, topMargin = demo ? 58.0 : 40.0, bottomMargin = 70.0
@@ -146,17 +157,23 @@ public enum ChartDrawing {
             out += "<line x1=\"\(mx)\" y1=\"\(topMargin)\" x2=\"\(mx)\" y2=\"\(format(topMargin + h))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n"
             out += "<text x=\"\(mx)\" y=\"\(format(topMargin - 4))\" text-anchor=\"middle\">\(escape(String(m.symbol)))<title>\(escape(m.label))</title></text>\n"
         }
+        for gap in c.gaps {
+            let gx = x(gap.lowerBound), gw = max(1, x(gap.upperBound) - gx)
+            out += "<rect x=\"\(format(gx))\" y=\"\(format(topMargin))\" width=\"\(format(gw))\" height=\"\(format(h))\" fill=\"#eeeeee\">"
+                + "<title>\(escape(Self.unwatched))</title></rect>\n"
+            if gw >= 80 {
+                out += "<text x=\"\(format(gx + gw / 2))\" y=\"\(format(topMargin + 14))\" text-anchor=\"middle\" fill=\"#777\">no writer watching</text>\n"
+            }
+        }
         for (i, s) in c.series.enumerated() {
-            // A polyline a run of open prices: a suspension breaks the line.
-            var runs: [[String]] = [[]]
-            for (j, p) in s.points.enumerated() {
-                guard let odds = p.odds else {
-                    if !runs[runs.count - 1].isEmpty { runs.append([]) }
-                    continue
-                }
-                let next = j + 1 < s.points.count ? s.points[j + 1].at : c.to
-                runs[runs.count - 1].append("\(format(x(p.at))),\(format(y(odds)))")
-                runs[runs.count - 1].append("\(format(x(next))),\(format(y(odds)))")
+            // A polyline a run of open prices: a suspension, or a time no writer watched, breaks the line.
+            var runs: [[String]] = []
+            var last: Date?
+            for held in c.held(s) {
+                if last != held.from { runs.append([]) }
+                runs[runs.count - 1].append("\(format(x(held.from))),\(format(y(held.odds)))")
+                runs[runs.count - 1].append("\(format(x(held.to))),\(format(y(held.odds)))")
+                last = held.to
             }
             let colour = palette[i % palette.count], dash = dashes[(i / palette.count) % dashes.count]
             for run in runs where !run.isEmpty {

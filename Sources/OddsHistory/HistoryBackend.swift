@@ -21,6 +21,8 @@ public protocol HistoryBackend: AnyObject, HistoryLookup {
     func summary(of sources: [StoredSource], filter: TimelineFilter, recent: Int) throws -> TimelineSummary
     /// Every selection of `sources` (of every book and market), by row id: what the names a reader gives can name.
     func selections(of sources: [StoredSource]) throws -> [StoredSelection]
+    /// The spans writers watched `providers` that reach into `range`, earliest first (`WatchSpan`).
+    func watches(of providers: [ProviderID], during range: ClosedRange<Date>) throws -> [WatchSpan]
     func stats() throws -> HistoryStats
     /// Drops what was received before `cutoff`; returns the changes dropped.
     func prune(before cutoff: Date) throws -> Int

@@ -98,6 +98,63 @@ public struct MemberRow: Sendable, Equatable {
     }
 }
 
+/// A span of time a writer watched one provider's feed: what that provider sent from `from` to `to` is kept.
+/// Between two spans nothing of it was written (no writer ran, its feed was down, or the history was away), so a
+/// price there is unknown, not unchanged.
+public struct WatchSpan: Sendable, Equatable {
+    public var provider: ProviderID
+    public var from: Date
+    public var to: Date
+    public init(provider: ProviderID, from: Date, to: Date) { self.provider = provider; self.from = from; self.to = to }
+
+    /// The times within `range` that fall between `spans` (after the first begins and before the last ends): when
+    /// no writer watched. Spans closer than `slack` are one (a restart in a second is no gap worth drawing).
+    public static func gaps(_ spans: [WatchSpan], in range: ClosedRange<Date>, slack: TimeInterval = 2) -> [ClosedRange<Date>] {
+        var merged: [(from: Date, to: Date)] = []
+        for s in spans.sorted(by: { $0.from < $1.from }) {
+            if let last = merged.last, s.from.timeIntervalSince(last.to) <= slack {
+                merged[merged.count - 1].to = max(last.to, s.to)
+            } else {
+                merged.append((s.from, s.to))
+            }
+        }
+        var out: [ClosedRange<Date>] = []
+        for (a, b) in zip(merged, merged.dropFirst()) {
+            let from = max(a.to, range.lowerBound), to = min(b.from, range.upperBound)
+            if from < to { out.append(from...to) }
+        }
+        return out
+    }
+
+    /// The times in every one of `lists` (each a list of ordered, disjoint ranges).
+    public static func common(_ lists: [[ClosedRange<Date>]]) -> [ClosedRange<Date>] {
+        guard var out = lists.first else { return [] }
+        for list in lists.dropFirst() {
+            var next: [ClosedRange<Date>] = []
+            for a in out {
+                for b in list {
+                    let from = max(a.lowerBound, b.lowerBound), to = min(a.upperBound, b.upperBound)
+                    if from < to { next.append(from...to) }
+                }
+            }
+            out = next
+        }
+        return out
+    }
+}
+
+/// A watch span as its writer hands it to the database: `span` tells the writer's spans apart, so that a span
+/// written again (its end moved on) updates its row.
+public struct WatchRow: Sendable, Equatable {
+    public var span: Int
+    public var provider: ProviderID
+    public var from: Date
+    public var to: Date
+    public init(span: Int, provider: ProviderID, from: Date, to: Date) {
+        self.span = span; self.provider = provider; self.from = from; self.to = to
+    }
+}
+
 /// What one transaction writes.
 public struct HistoryBatch: Sendable {
     /// Each source touched, as last seen in the batch.
@@ -106,10 +163,12 @@ public struct HistoryBatch: Sendable {
     public var scores: [ScoreRow] = []
     public var incidents: [IncidentRow] = []
     public var members: [MemberRow] = []
+    /// The writer's watch spans begun, moved on or ended since its last batch.
+    public var watches: [WatchRow] = []
 
     public init() {}
 
-    public var isEmpty: Bool { sources.isEmpty && prices.isEmpty && scores.isEmpty && incidents.isEmpty && members.isEmpty }
+    public var isEmpty: Bool { sources.isEmpty && prices.isEmpty && scores.isEmpty && incidents.isEmpty && members.isEmpty && watches.isEmpty }
     /// Changes in the batch (the sources' facts are not counted).
     public var changes: Int { prices.count + scores.count + incidents.count + members.count }
 }

@@ -4,7 +4,7 @@
 /// changes are partitioned by day. docs/history.md describes every table and column.
 public enum HistorySchema {
     /// The version this program writes and reads.
-    public static let version = 5
+    public static let version = 6
 
     /// The statements that take a SQLite database from `version - 1` to `version`.
     static func sqlite(_ version: Int) -> [String] {
@@ -175,6 +175,19 @@ public enum HistorySchema {
             return [
                 "ALTER TABLE selection ADD COLUMN first_at INTEGER",
                 "UPDATE selection SET first_at = (SELECT min(received_at) FROM price_change p WHERE p.selection_id = selection.id)",
+            ]
+        case 6:
+            // When writers watched each provider: between two spans a price is unknown, not unchanged.
+            return [
+                """
+                CREATE TABLE watch (
+                    id INTEGER PRIMARY KEY,
+                    provider TEXT NOT NULL,
+                    started_at INTEGER NOT NULL,
+                    ended_at INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX watch_provider_end ON watch (provider, ended_at)",
             ]
         default:
             return []
@@ -347,6 +360,18 @@ public enum HistorySchema {
             return [
                 "ALTER TABLE selection ADD COLUMN first_at bigint",
                 "UPDATE selection SET first_at = (SELECT min(received_at) FROM price_change p WHERE p.selection_id = selection.id)",
+            ]
+        case 6:
+            return [
+                """
+                CREATE TABLE watch (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    provider text NOT NULL,
+                    started_at bigint NOT NULL,
+                    ended_at bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX watch_provider_end ON watch (provider, ended_at)",
             ]
         default:
             return []

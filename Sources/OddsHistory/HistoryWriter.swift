@@ -28,6 +28,7 @@ public final class HistoryWriter: @unchecked Sendable {
     private var finished = false
     private var tally = Counts()
     private var tracker = ChangeTracker()
+    private var watch = WatchLog()
     private var failing = false
     private var lastPrune = Date.distantPast
 
@@ -61,17 +62,25 @@ public final class HistoryWriter: @unchecked Sendable {
     /// Queues what `message` changed in `store` (after it was applied). Never waits on the database.
     public func record(_ message: FeedMessage, in store: LiveStore, member: (matchKey: String, reason: String)? = nil) {
         var inputs = HistoryInput.of(message, in: store)
-        guard !inputs.isEmpty else { return }
         if let member { for i in inputs.indices { inputs[i].member = member } }
-        record(inputs)
+        condition.lock()
+        defer { condition.unlock() }
+        guard !finishing else { return }
+        // Every message kept tells that its feed was watched then, heartbeats too; one dropped ends the watch.
+        if inputs.isEmpty || queue(inputs) { watch.saw(message) } else { watch.end(message.provider) }
     }
 
     /// Queues inputs; past the queue's capacity they are dropped and counted.
     public func record(_ inputs: [HistoryInput]) {
         condition.lock()
         defer { condition.unlock() }
+        _ = queue(inputs)
+    }
+
+    /// False when some were dropped. With `condition` locked.
+    private func queue(_ inputs: [HistoryInput]) -> Bool {
         while lossless, !finishing, pending.count + inputs.count > capacity, !pending.isEmpty { condition.wait() }
-        guard !finishing else { return }
+        guard !finishing else { return true }
         // A feed that sends a price change and then its whole event in one message (TickOdds) would have the event
         // read twice for one change: the whole event stands for the price change it already holds.
         if let next = inputs.first, let last = pending.last, next.covers(last) { pending.removeLast() }
@@ -79,10 +88,11 @@ public final class HistoryWriter: @unchecked Sendable {
         if room >= inputs.count {
             pending.append(contentsOf: inputs)
             if lossless, pending.count >= capacity / 2 { condition.broadcast() }
-        } else {
-            pending.append(contentsOf: inputs.prefix(room))
-            tally.dropped += inputs.count - room
+            return true
         }
+        pending.append(contentsOf: inputs.prefix(room))
+        tally.dropped += inputs.count - room
+        return false
     }
 
     public var counts: Counts { condition.lock(); defer { condition.unlock() }; return tally }
@@ -108,10 +118,11 @@ public final class HistoryWriter: @unchecked Sendable {
             let items = pending
             pending = []
             let done = finishing
+            let watches = watch.take(all: done)
             condition.broadcast()
             condition.unlock()
             nextFlush = Date().addingTimeInterval(HistoryWriter.flushInterval)
-            flush(items)
+            flush(items, watches)
             if done { break }
             let now = Date()
             if now.timeIntervalSince(lastPrune) >= HistoryWriter.pruneInterval { prune(now: now) }
@@ -123,15 +134,16 @@ public final class HistoryWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func flush(_ items: [HistoryInput]) {
-        guard !items.isEmpty else { return }
+    private func flush(_ items: [HistoryInput], _ watches: [WatchRow]) {
+        guard !items.isEmpty || !watches.isEmpty else { return }
         var batch = HistoryBatch()
+        batch.watches = watches
         do {
             for item in items { try tracker.observe(item, lookup: backend, into: &batch) }
             let written = batch.isEmpty ? 0 : try backend.write(batch)
             condition.lock()
             tally.written += written
-            tally.batches += 1
+            if !items.isEmpty { tally.batches += 1 }
             tally.skipped = tracker.skipped
             let lost = tally.lost
             condition.unlock()
@@ -143,7 +155,9 @@ public final class HistoryWriter: @unchecked Sendable {
             // What is known is asked of the database again once it answers, so nothing is written twice.
             tracker.reset()
             condition.lock()
-            tally.lost += max(batch.changes, 1)
+            watch.failed()
+            // A batch of watch spans alone lost no change.
+            tally.lost += items.isEmpty ? 0 : max(batch.changes, 1)
             condition.unlock()
             if !failing {
                 failing = true

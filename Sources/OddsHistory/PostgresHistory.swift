@@ -25,6 +25,8 @@ final class PostgresHistory: HistoryBackend {
     private var reader: ReaderThread?
     private var sourceIDs: [SourceKey: Int64] = [:]
     private var selectionIDs: [SelectionRef: Int64] = [:]
+    /// The rows of the writer's watch spans, by span.
+    private var watchIDs: [Int: Int64] = [:]
     /// Days whose price partition exists.
     private var days: Set<Int64> = []
 
@@ -263,6 +265,7 @@ final class PostgresHistory: HistoryBackend {
             // The transaction rolled back: ids and partitions made in it are gone.
             sourceIDs = [:]
             selectionIDs = [:]
+            watchIDs = [:]
             days = []
             if let e = error as? OddsError { throw e }
             throw OddsError.history("Cannot write the history at \(location): \(PostgresHistory.reason(error)).")
@@ -309,7 +312,19 @@ final class PostgresHistory: HistoryBackend {
                       .ints(rows.map { $0.at.historyMillis })])
             written += inserted.count
         }
+        try writeWatches(batch.watches)
         return written
+    }
+
+    private func writeWatches(_ rows: [WatchRow]) throws {
+        for w in rows {
+            if let id = watchIDs[w.span] {
+                try run("UPDATE watch SET ended_at = greatest(ended_at, $1) WHERE id = $2", [.int(w.to.historyMillis), .int(id)])
+            } else if let id = try run("INSERT INTO watch (provider, started_at, ended_at) VALUES ($1, $2, $3) RETURNING id",
+                                       [.text(w.provider.rawValue), .int(w.from.historyMillis), .int(w.to.historyMillis)]).first?.int(0) {
+                watchIDs[w.span] = id
+            }
+        }
     }
 
     private func writeSources(_ batch: HistoryBatch) throws {
@@ -914,6 +929,19 @@ final class PostgresHistory: HistoryBackend {
         }
     }
 
+    func watches(of providers: [ProviderID], during range: ClosedRange<Date>) throws -> [WatchSpan] {
+        guard !providers.isEmpty else { return [] }
+        return try read {
+            try run("""
+                SELECT provider, started_at, ended_at FROM watch
+                WHERE provider = ANY($1::text[]) AND ended_at >= $2 AND started_at <= $3 ORDER BY started_at
+                """, [.texts(providers.map(\.rawValue)), .int(range.lowerBound.historyMillis), .int(range.upperBound.historyMillis)]).map {
+                WatchSpan(provider: SQLiteHistory.provider(try $0.text(0)), from: Date(historyMillis: try $0.int(1)),
+                          to: Date(historyMillis: try $0.int(2)))
+            }
+        }
+    }
+
     func stats() throws -> HistoryStats {
         try read {
             func count(_ table: String) throws -> Int { Int(try run("SELECT count(*) FROM \(table)").first?.int(0) ?? 0) }
@@ -922,7 +950,7 @@ final class PostgresHistory: HistoryBackend {
                 SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
                 JOIN pg_namespace n ON n.oid = c.relnamespace
                 WHERE n.nspname = current_schema() AND c.relkind = 'r'
-                  AND (c.relname IN ('source', 'selection', 'score_change', 'incident', 'match_member', 'prune_log', 'history_meta')
+                  AND (c.relname IN ('source', 'selection', 'score_change', 'incident', 'match_member', 'prune_log', 'history_meta', 'watch')
                        OR c.relname LIKE 'price\\_change\\_%')
                 """).first?.int(0) ?? 0
             let prune = try run("SELECT pruned_at, cutoff, changes FROM prune_log ORDER BY pruned_at DESC LIMIT 1").first.map {
@@ -937,7 +965,7 @@ final class PostgresHistory: HistoryBackend {
 
     func prune(before cutoff: Date) throws -> Int {
         let ms = cutoff.historyMillis
-        defer { sourceIDs = [:]; selectionIDs = [:]; days = [] }
+        defer { sourceIDs = [:]; selectionIDs = [:]; watchIDs = [:]; days = [] }
         do {
             return try transaction {
                 try run("SELECT pg_advisory_xact_lock($1)", [.int(Self.lockKey)])
@@ -957,6 +985,7 @@ final class PostgresHistory: HistoryBackend {
                                            [.int(ms)]).first?.int(0) ?? 0)
                 }
                 try run("DELETE FROM source WHERE last_seen < $1", [.int(ms)])
+                try run("DELETE FROM watch WHERE ended_at < $1", [.int(ms)])
                 try run("INSERT INTO prune_log (pruned_at, cutoff, changes) VALUES ($1, $2, $3)",
                         [.int(Date().historyMillis), .int(ms), .int(Int64(dropped))])
                 return dropped

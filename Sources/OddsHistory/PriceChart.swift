@@ -10,10 +10,26 @@ public struct PriceChart: Sendable, Equatable {
     public struct Series: Sendable, Equatable {
         public var name: String
         public var points: [(at: Date, odds: Rational?)]
+        /// The providers whose prices it draws.
+        public var providers: [ProviderID] = []
+        /// When no writer watched its providers (`WatchSpan`): its price then is unknown, and it is not drawn.
+        public var gaps: [ClosedRange<Date>] = []
+
+        public init(name: String, points: [(at: Date, odds: Rational?)], providers: [ProviderID] = [], gaps: [ClosedRange<Date>] = []) {
+            self.name = name; self.points = points; self.providers = providers; self.gaps = gaps
+        }
 
         public static func == (a: Series, b: Series) -> Bool {
             a.name == b.name && a.points.count == b.points.count && zip(a.points, b.points).allSatisfy { $0.at == $1.at && $0.odds == $1.odds }
+                && a.providers == b.providers && a.gaps == b.gaps
         }
+    }
+
+    /// A price held over a time: what is drawn of a series.
+    public struct Held: Sendable, Equatable {
+        public var from: Date
+        public var to: Date
+        public var odds: Rational
     }
 
     /// An incident marked on the time axis.
@@ -32,6 +48,8 @@ public struct PriceChart: Sendable, Equatable {
     /// The lowest and highest price drawn (exact: the axis labels are prices as sent).
     public var low: Rational
     public var high: Rational
+    /// When no line's price is known: no writer watched any of their providers.
+    public var gaps: [ClosedRange<Date>] = []
 
     /// The chart of `selection` (its name or id, or its meaning: "home", "draw", "over"; any case; nil: the market's
     /// first) in `market` (nil: the match result, else the main market), one line per book or, with `best`, the best
@@ -100,15 +118,16 @@ public struct PriceChart: Sendable, Equatable {
                 if top == nil, points.isEmpty { continue }
                 if points.last.map({ $0.odds != top }) ?? true { points.append((p.at, top)) }
             }
-            series = [Series(name: "best", points: points)]
+            let providers = Set(prices.map(\.source.provider)).sorted { $0.rawValue < $1.rawValue }
+            series = [Series(name: "best", points: points, providers: providers)]
         } else {
             // A line a book of a provider: one book through two providers is two lines, named apart.
             var order: [String] = []
-            var byBook: [String: (name: String, points: [(at: Date, odds: Rational?)])] = [:]
+            var byBook: [String: (name: String, provider: ProviderID, points: [(at: Date, odds: Rational?)])] = [:]
             for p in prices {
                 let name = p.book.isEmpty ? p.source.provider.rawValue : p.book
                 let key = p.source.provider.rawValue + "|" + name
-                if byBook[key] == nil { order.append(key); byBook[key] = (name, []) }
+                if byBook[key] == nil { order.append(key); byBook[key] = (name, p.source.provider, []) }
                 if let o = p.odds, !p.suspended {
                     byBook[key]!.points.append((p.at, o))
                 } else if byBook[key]!.points.last?.odds != nil {
@@ -116,11 +135,11 @@ public struct PriceChart: Sendable, Equatable {
                 }
             }
             let names = order.map { byBook[$0]!.name }
-            series = order.compactMap { key in
-                let (name, points) = byBook[key]!
+            series = order.compactMap { key -> Series? in
+                let (name, provider, points) = byBook[key]!
                 guard points.contains(where: { $0.odds != nil }) else { return nil }
-                let provider = String(key.prefix { $0 != "|" })
-                return Series(name: names.filter { $0 == name }.count > 1 ? "\(name) (\(provider))" : name, points: points)
+                return Series(name: names.filter { $0 == name }.count > 1 ? "\(name) (\(provider.rawValue))" : name, points: points,
+                              providers: [provider])
             }
         }
         let all = series.flatMap { $0.points }
@@ -142,6 +161,36 @@ public struct PriceChart: Sendable, Equatable {
         let name = "\(title) · \(marketName) · \(chosen.selectionName)"
         return PriceChart(title: name, series: series, marks: marks, from: from, to: to,
                           low: low, high: high)
+    }
+
+    /// Marks when writers did not watch: each line breaks where none watched its providers (for the best price,
+    /// where none watched any of them), and the chart marks where no line is known. `spans` are the writers'
+    /// spans (`HistoryBackend.watches`); a history without any says nothing, and nothing breaks.
+    public mutating func watched(_ spans: [WatchSpan]) {
+        let range = from...to
+        for i in series.indices {
+            series[i].gaps = WatchSpan.common(series[i].providers.map { p in WatchSpan.gaps(spans.filter { $0.provider == p }, in: range) })
+        }
+        gaps = WatchSpan.common(series.map(\.gaps))
+    }
+
+    /// The prices `series` holds, each from its change to the next (the last to the chart's end), less the
+    /// suspensions and the gaps: what is drawn of it, in time order.
+    public func held(_ series: Series) -> [Held] {
+        var out: [Held] = []
+        for (i, p) in series.points.enumerated() {
+            guard let odds = p.odds else { continue }
+            var start = p.at
+            let end = i + 1 < series.points.count ? series.points[i + 1].at : to
+            for gap in series.gaps where gap.upperBound > start && gap.lowerBound < end {
+                if gap.lowerBound > start { out.append(Held(from: start, to: gap.lowerBound, odds: odds)) }
+                start = gap.upperBound
+            }
+            if start < end || (start == end && series.gaps.allSatisfy { !$0.contains(start) }) {
+                out.append(Held(from: start, to: end, odds: odds))
+            }
+        }
+        return out
     }
 
     /// Where a price sits between `low` (0) and `high` (1), for drawing only.

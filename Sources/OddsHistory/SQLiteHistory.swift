@@ -13,6 +13,8 @@ final class SQLiteHistory: HistoryBackend {
     private var lockFD: Int32 = -1
     private var sourceIDs: [SourceKey: Int64] = [:]
     private var selectionIDs: [SelectionRef: Int64] = [:]
+    /// The rows of the writer's watch spans, by span.
+    private var watchIDs: [Int: Int64] = [:]
 
     /// `writing`: the history's one writer (its lock taken); `ledger`: read, and written to the bet ledger alone.
     init(path: String, writing: Bool, ledger: Bool = false) throws {
@@ -130,6 +132,7 @@ final class SQLiteHistory: HistoryBackend {
             // The transaction rolled back: ids handed out in it are gone.
             sourceIDs = [:]
             selectionIDs = [:]
+            watchIDs = [:]
             if let e = error as? OddsError { throw e }
             throw OddsError.history("Cannot write the history at \(path): \(SQLiteHistory.reason(error)).")
         }
@@ -261,6 +264,20 @@ final class SQLiteHistory: HistoryBackend {
             """)
         for m in batch.members {
             try insertMember.execute(arguments: [m.matchKey, try source(m.source, db), m.reason, m.at.historyMillis])
+        }
+        try writeWatches(batch.watches, db)
+    }
+
+    private func writeWatches(_ rows: [WatchRow], _ db: Database) throws {
+        guard !rows.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: "INSERT INTO watch (provider, started_at, ended_at) VALUES (?, ?, ?) RETURNING id")
+        let update = try db.cachedStatement(sql: "UPDATE watch SET ended_at = max(ended_at, ?) WHERE id = ?")
+        for w in rows {
+            if let id = watchIDs[w.span] {
+                try update.execute(arguments: [w.to.historyMillis, id])
+            } else if let id = try Int64.fetchOne(insert, arguments: [w.provider.rawValue, w.from.historyMillis, w.to.historyMillis]) {
+                watchIDs[w.span] = id
+            }
         }
     }
 
@@ -509,6 +526,17 @@ final class SQLiteHistory: HistoryBackend {
         }
     }
 
+    func watches(of providers: [ProviderID], during range: ClosedRange<Date>) throws -> [WatchSpan] {
+        guard !providers.isEmpty else { return [] }
+        return try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT provider, started_at, ended_at FROM watch
+                WHERE provider IN (\(Self.marks(providers.count))) AND ended_at >= ? AND started_at <= ? ORDER BY started_at
+                """, arguments: StatementArguments(providers.map(\.rawValue)) + [range.lowerBound.historyMillis, range.upperBound.historyMillis])
+                .map { r in WatchSpan(provider: SQLiteHistory.provider(r[0]), from: Date(historyMillis: r[1]), to: Date(historyMillis: r[2])) }
+        }
+    }
+
     func stats() throws -> HistoryStats {
         let files = [path, path + "-wal"].compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
         return try read { db in
@@ -528,7 +556,7 @@ final class SQLiteHistory: HistoryBackend {
     func prune(before cutoff: Date) throws -> Int {
         let ms = cutoff.historyMillis
         // Pruned sources and selections take their ids with them.
-        defer { sourceIDs = [:]; selectionIDs = [:] }
+        defer { sourceIDs = [:]; selectionIDs = [:]; watchIDs = [:] }
         do {
             return try pool.write { db in
                 var dropped = 0
@@ -538,6 +566,7 @@ final class SQLiteHistory: HistoryBackend {
                 }
                 // A source nothing is left of goes with its selections.
                 try db.execute(sql: "DELETE FROM source WHERE last_seen < ?", arguments: [ms])
+                try db.execute(sql: "DELETE FROM watch WHERE ended_at < ?", arguments: [ms])
                 try db.execute(sql: "INSERT INTO prune_log (pruned_at, cutoff, changes) VALUES (?, ?, ?)",
                                arguments: [Date().historyMillis, ms, dropped])
                 return dropped

@@ -24,6 +24,15 @@ struct HistoryCLITests {
         return try q.read(body)
     }
 
+    /// 300 frames of the simulator's TickOdds feed, recorded fast, in `dir`.
+    static func recording(in dir: String) async throws -> String {
+        let rec = dir + "/rec.ndjson"
+        let record = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "300", "-o", rec],
+                                       env: CLI.environment(["ODDS_DEMO_TICK": "0.01"]))
+        #expect(record.status == 0, "\(record.stderr)")
+        return rec
+    }
+
     static func count(_ db: String, _ table: String) throws -> Int {
         try reading(db) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } ?? 0
     }
@@ -36,10 +45,7 @@ struct HistoryCLITests {
     func replayIntoHistory() async throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let rec = dir + "/rec.ndjson", db = dir + "/h.sqlite"
-        let record = try await CLI.run(["record", "--provider", "tickodds", "--demo", "--limit", "300", "-o", rec],
-                                       env: CLI.environment(["ODDS_DEMO_TICK": "0.01"]))
-        #expect(record.status == 0, "\(record.stderr)")
+        let rec = try await Self.recording(in: dir), db = dir + "/h.sqlite"
         let fill = try await CLI.run(["stream", "--replay", rec, "--speed", "max", "--history", db])
         #expect(fill.status == 0, "\(fill.stderr)")
         let rows = try Self.count(db, "price_change")
@@ -144,6 +150,48 @@ struct HistoryCLITests {
         #expect(pruned["changes"] as? Int == 0 && (pruned["at"] as? String)?.hasSuffix("Z") == true && (pruned["cutoff"] as? String)?.hasSuffix("Z") == true, "\(pruned)")
         let person = try await CLI.run(["history", "stats", "--history", db, "--format", "table"])
         #expect(person.stdout.contains("Price changes") && person.stdout.contains("bytes each on disk") && person.stdout.contains("UTC"), "\(person.stdout)")
+    }
+
+    @Test("Two collectors ten minutes apart: the chart breaks where no writer watched and says so, on a terminal and in SVG")
+    func chartGap() async throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rec = try await Self.recording(in: dir), db = dir + "/h.sqlite"
+        // The recording's first third, then its last third as if received ten minutes later.
+        let lines = try String(contentsOfFile: rec, encoding: .utf8).split(separator: "\n")
+        let later = try lines.suffix(100).map { line -> String in
+            let digits = try #require(line.dropFirst(5).prefix { $0.isNumber }, "\(line.prefix(40))")
+            #expect(line.hasPrefix("{\"t\":"))
+            return "{\"t\":\(Int(digits)! + 600_000)" + line.dropFirst(5 + digits.count)
+        }
+        try (lines.prefix(100).joined(separator: "\n") + "\n").write(toFile: dir + "/a.ndjson", atomically: true, encoding: .utf8)
+        try (later.joined(separator: "\n") + "\n").write(toFile: dir + "/b.ndjson", atomically: true, encoding: .utf8)
+        for part in ["a", "b"] {
+            let r = try await CLI.run(["history", "collect", "--replay", dir + "/\(part).ndjson", "--speed", "max", "--history", db])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(try Self.count(db, "watch") == 2)
+        let matches = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--json"]).stdout)
+        let both = try #require(matches.filter { m in
+            let first = (m["firstSeen"] as? String) ?? "", last = (m["lastSeen"] as? String) ?? ""
+            return first < last && (m["priceChanges"] as? Int ?? 0) > 0
+        }.max { ($0["priceChanges"] as? Int ?? 0) < ($1["priceChanges"] as? Int ?? 0) }?["id"] as? String)
+        let chart = try await CLI.run(["history", "chart", both, "--history", db, "--book", "best", "--ascii", "--color", "never"],
+                                      env: CLI.environment(["COLUMNS": "100"]))
+        #expect(chart.status == 0, "\(chart.stderr)")
+        #expect(chart.stdout.contains(".. no writer watching: price unknown"), "\(chart.stdout)")
+        let axis = try #require(chart.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("+") })
+        // Nearly all the time charted is the ten minutes no writer watched; the line is drawn only at either end.
+        #expect(axis.filter { $0 == "." }.count > 60, "\(chart.stdout)")
+        let plot = chart.stdout.split(separator: "\n").filter { $0.contains("|") }.map { String($0.drop { $0 != "|" }.dropFirst()) }
+        #expect(!plot.isEmpty && plot.allSatisfy { row in row.dropFirst(2).dropLast(2).allSatisfy { $0 == " " } }, "\(chart.stdout)")
+        // history show says when no writer watched.
+        let show = try await CLI.run(["history", "show", both, "--history", db, "--format", "table"])
+        #expect(show.status == 0 && show.stdout.split(separator: "\n").filter { $0.hasPrefix("TO  no writer watched from ") && $0.hasSuffix(" UTC: its prices then are unknown") }.count == 1,
+                "\(show.stdout)")
+        let svg = dir + "/c.svg"
+        #expect(try await CLI.run(["history", "chart", both, "--history", db, "--svg", svg]).status == 0)
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("<title>no writer watching: price unknown</title></rect>"))
     }
 
     @Test("kill -9 of a writer leaves a history that passes integrity_check, and the next writer carries on in it")

@@ -286,14 +286,23 @@ struct HistoryBackendTests {
         }
     }
 
-    @Test("A queue that is full drops and counts, never blocks the live path", arguments: HistoryHarness.Kind.allCases)
+    @Test("A queue that is full drops and counts, never blocks the live path; it ends the watch: what was dropped lies in no span",
+          arguments: HistoryHarness.Kind.allCases)
     func boundedQueue(_ kind: HistoryHarness.Kind) throws {
         guard let h = try HistoryHarness.make(kind) else { return }
         defer { h.remove() }
         let messages = (0..<500).map { i in Self.message(Self.event(prices: ["\(2 + i % 7).10", "3.40", "3.60"], id: String(i)), at: Double(i)) }
         let counts = try h.write(messages, capacity: 10)
         #expect(counts.dropped > 0)
-        #expect(counts.dropped + (try h.read { try $0.matches(MatchQuery()) }.count) == 500)
+        try h.read { history in
+            let kept = Set(try history.matches(MatchQuery()).map(\.key.eventID))
+            #expect(counts.dropped + kept.count == 500)
+            let spans = try history.watches(of: [.tickodds], during: Self.t0...Self.t0.addingTimeInterval(500))
+            for i in 0..<500 {
+                let at = Self.t0.addingTimeInterval(Double(i))
+                #expect(spans.contains { $0.from <= at && at <= $0.to } == kept.contains(String(i)), "message \(i)")
+            }
+        }
     }
 
     @Test("A full disk: one warning, the live path goes on, what could not be written is counted; writing resumes without duplicates")
@@ -1061,5 +1070,115 @@ extension HistoryBackendTests {
             let t = try history.timeline(of: try history.matches(MatchQuery()), filter: TimelineFilter())
             #expect(t.prices.filter { $0.selectionID == "home" }.map(\.text) == ["2.10", "2.05"])
         }
+    }
+}
+
+extension HistoryBackendTests {
+    static func span(_ from: Double, _ to: Double) -> WatchSpan {
+        WatchSpan(provider: .tickodds, from: t0.addingTimeInterval(from), to: t0.addingTimeInterval(to))
+    }
+
+    @Test("A writer keeps when it watched each feed: a span a run, ended by a connection down, opened again by the next message",
+          arguments: HistoryHarness.Kind.allCases)
+    func watchSpans(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        func note(_ update: FeedUpdate, at seconds: Double) -> FeedMessage {
+            FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(seconds), update: update)
+        }
+        // A connection state alone opens no span; a heartbeat moves one on; reconnecting ends it.
+        _ = try h.write([note(.connection(.connecting), at: -5), Self.message(Self.event(), at: 0),
+                         Self.message(Self.event(prices: ["2.20", "3.40", "3.60"]), at: 10), note(.heartbeat, at: 12),
+                         note(.connection(.reconnecting(seconds: 1, attempt: 1, reason: "closed")), at: 13), note(.connection(.live), at: 19),
+                         Self.message(Self.event(prices: ["2.30", "3.40", "3.60"]), at: 20), Self.message(Self.event(prices: ["2.40", "3.40", "3.60"]), at: 25)])
+        // A second run later: a span of its own.
+        _ = try h.write([Self.message(Self.event(prices: ["2.50", "3.40", "3.60"]), at: 100), note(.heartbeat, at: 110)])
+        try h.read { history in
+            let all = Self.t0.addingTimeInterval(-1000)...Self.t0.addingTimeInterval(1000)
+            let spans = try history.watches(of: [.tickodds], during: all)
+            #expect(spans == [Self.span(0, 12), Self.span(20, 25), Self.span(100, 110)])
+            #expect(try history.watches(of: [.boltodds], during: all).isEmpty)
+            // Only the spans that reach into the range asked for.
+            #expect(try history.watches(of: [.tickodds], during: Self.t0.addingTimeInterval(24)...Self.t0.addingTimeInterval(50)) == [Self.span(20, 25)])
+            #expect(WatchSpan.gaps(spans, in: Self.t0...Self.t0.addingTimeInterval(110))
+                    == [Self.t0.addingTimeInterval(12)...Self.t0.addingTimeInterval(20), Self.t0.addingTimeInterval(25)...Self.t0.addingTimeInterval(100)])
+        }
+        // A span written again as it moves on is one row; another writer's span of the same number is its own.
+        for (from, to) in [(200.0, 205.0), (200.0, 209.0)] {
+            let writer = try History.open(h.location, writing: true)
+            var batch = HistoryBatch()
+            batch.watches = [WatchRow(span: 0, provider: .tickodds, from: Self.t0.addingTimeInterval(from), to: Self.t0.addingTimeInterval(to))]
+            _ = try writer.write(batch)
+            batch.watches[0].to = Self.t0.addingTimeInterval(to + 1)
+            _ = try writer.write(batch)
+            writer.close()
+        }
+        let rewritten = try h.read { try $0.watches(of: [.tickodds], during: Self.t0.addingTimeInterval(150)...Self.t0.addingTimeInterval(300)) }
+        #expect(rewritten == [Self.span(200, 206), Self.span(200, 210)])
+        // Retention drops the spans that ended before its cutoff.
+        let writer = try History.open(h.location, writing: true)
+        _ = try writer.prune(before: Self.t0.addingTimeInterval(50))
+        writer.close()
+        let left = try h.read { try $0.watches(of: [.tickodds], during: Self.t0.addingTimeInterval(-1000)...Self.t0.addingTimeInterval(1000)) }
+        #expect(left == [Self.span(100, 110), Self.span(200, 206), Self.span(200, 210)])
+    }
+}
+
+extension HistoryReportTests {
+    @Test("Where no writer watched, a chart's line breaks and its axis is dotted; lines of a watched provider run on")
+    func chartGaps() throws {
+        let t0 = HistoryBackendTests.t0
+        func p(_ s: Double, _ provider: ProviderID, _ book: String, _ text: String) -> StoredPrice {
+            StoredPrice(at: t0.addingTimeInterval(s), providerAt: nil, source: SourceKey(provider: provider, eventID: "g"), book: book,
+                        marketID: "moneyline", marketName: "Moneyline", line: "", selectionID: "home", selectionName: "Arsenal", text: text,
+                        odds: Price(decimal: text)?.decimalOdds, suspended: false)
+        }
+        var t = Timeline()
+        t.prices = [p(0, .tickodds, "tickodds", "2.00"), p(0, .boltodds, "draftkings", "3.00"), p(150, .tickodds, "tickodds", "2.50"),
+                    p(200, .boltodds, "draftkings", "3.00")]
+        // TickOdds was watched from 0 to 40 and from 100 on; BoltOdds throughout.
+        let spans = [HistoryBackendTests.span(0, 40), HistoryBackendTests.span(100, 200), WatchSpan(provider: .boltodds, from: t0, to: t0.addingTimeInterval(200))]
+        var chart = try #require(PriceChart.make(t, sources: [], market: nil, selection: nil, book: nil, best: false, title: "x"))
+        chart.watched(spans)
+        let tick = try #require(chart.series.first { $0.name == "tickodds" }), bolt = try #require(chart.series.first { $0.name == "draftkings" })
+        #expect(tick.gaps == [t0.addingTimeInterval(40)...t0.addingTimeInterval(100)] && bolt.gaps.isEmpty)
+        // Some line is known throughout: the axis is whole.
+        #expect(chart.gaps.isEmpty)
+        let two = Rational(2, 1)!, five = Rational(5, 2)!
+        #expect(chart.held(tick) == [PriceChart.Held(from: t0, to: t0.addingTimeInterval(40), odds: two),
+                                     PriceChart.Held(from: t0.addingTimeInterval(100), to: t0.addingTimeInterval(150), odds: two),
+                                     PriceChart.Held(from: t0.addingTimeInterval(150), to: t0.addingTimeInterval(200), odds: five)])
+        // Without spans (a history written before they were kept) nothing breaks.
+        var unknown = chart
+        unknown.watched([])
+        #expect(unknown.held(unknown.series[0]).count == 2 && unknown.series.allSatisfy { $0.gaps.isEmpty } && unknown.series[0].name == "tickodds")
+
+        // TickOdds alone: its line breaks, the axis is dotted under the gap, the legend says what it means.
+        t.prices = t.prices.filter { $0.source.provider == .tickodds }
+        var alone = try #require(PriceChart.make(t, sources: [], market: nil, selection: nil, book: nil, best: false, title: "x"))
+        alone.watched(spans)
+        #expect(alone.gaps == [t0.addingTimeInterval(40)...t0.addingTimeInterval(100)])
+        let lines = ChartDrawing.terminal(alone, width: 70, height: 8, unicode: false, colour: false) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        let plot = lines[1...8].map { String($0.drop { $0 != "|" }.dropFirst()) }
+        let cols = plot[0].count
+        // The chart runs to the last change, at 150 s: 2.00 (the bottom row) from 0 to 40 s, nothing from 40 to 100, then
+        // 2.00 again to the change.
+        let low = Array(plot[7])
+        let blank = (Int(Double(cols) * 0.3)...Int(Double(cols) * 0.6))
+        #expect(blank.allSatisfy { low[$0] == " " } && low[0] == "*" && low[Int(Double(cols) * 0.2)] == "*" && low[Int(Double(cols) * 0.8)] == "*",
+                "\(lines)")
+        let axis = try #require(lines.first { $0.contains("+--") })
+        #expect(axis.range(of: "-\\.{\(Int(Double(cols) * 0.35)),}-", options: .regularExpression) != nil, "\(lines)")
+        #expect(lines.last?.contains(".. no writer watching: price unknown") == true, "\(lines)")
+        let unicode = ChartDrawing.terminal(alone, width: 70, height: 8, unicode: true, colour: false) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        #expect(unicode.contains { $0.contains("└─") && $0.contains("┄┄┄") } && unicode.last?.contains("┄┄ no writer watching") == true)
+        // The SVG: the gap shaded and titled; the line in two polylines either side of it.
+        let svg = ChartDrawing.svg(alone) { Price(decimalOdds: $0)!.formatted(.decimal) }
+        #expect(svg.contains("fill=\"#eeeeee\"><title>no writer watching: price unknown</title></rect>"))
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 2)
+        // The best price breaks only where no provider in it was watched.
+        var best = try #require(PriceChart.make(t, sources: [], market: nil, selection: nil, book: nil, best: true, title: "x"))
+        best.watched(spans)
+        #expect(best.series.first?.providers == [.tickodds] && best.gaps == alone.gaps)
     }
 }

@@ -316,6 +316,8 @@ struct PostgresHistoryTests {
             let line = try #require(try history.summary(of: sources, filter: TimelineFilter(), recent: 1).lines.first)
             #expect(line.open.text == "2.10" && line.last.text == "2.05" && line.changes == 2)
             #expect(try history.matches(MatchQuery(id: "100")).count == 1 && history.matches(MatchQuery(id: "10")).isEmpty)
+            // Version 6 keeps when writers watched; an older history has no such span, and nothing of it reads as a gap.
+            #expect(try history.watches(of: [.tickodds], during: Date.distantPast...Date.distantFuture).isEmpty)
         }
         if case .sqlite(let path) = h.location {
             // Version 3's index carries the prices (what `history show` reads a match's lines from).
