@@ -73,6 +73,13 @@ enum HistoryViews {
         let prune = s.lastPrune.map { "last pruned \(clock($0.at, now: now)): \(count($0.changes)) change(s) before \(clock($0.cutoff, now: now)) dropped" }
             ?? "not pruned yet"
         let perChange = s.priceChanges > 0 ? " (\(count(Int(s.bytes / Int64(s.priceChanges)))) bytes each on disk)" : ""
+        // A span whose end is within a few seconds of now is a writer watching now (its end is written every second;
+        // either side, for a writer whose clock runs a little ahead).
+        let watched = s.watched.isEmpty ? "not yet (or by an odds before schema version 6)" : s.watched.map { w in
+            (-Self.watchingNow..<Self.watchingNow).contains(now.timeIntervalSince(w.to))
+                ? "\(w.provider.displayName) now (since \(clock(w.from, now: now)) UTC)"
+                : "\(w.provider.displayName) \(clock(w.from, now: now)) to \(clock(w.to, now: now)) UTC"
+        }.joined(separator: "; ")
         t.rows = [
             ["History", "\(location.description) (schema version \(s.schemaVersion))"],
             ["Sources", count(s.sources) + " (a match from one provider)"],
@@ -83,11 +90,15 @@ enum HistoryViews {
             ["Size", size(s.bytes)],
             ["Kept", kept],
             ["Retention", "\(days) days; \(prune)"],
+            ["Last watched", watched],
         ].map { $0.map(TerminalText.safe) }
         // No header: the first column names each row.
         let text = t.renderAligned(width: o.width, color: false).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
         return o.banner + text
     }
+
+    /// How recent a watch span's end is for its writer to be watching now.
+    static let watchingNow: TimeInterval = 5
 
     /// A count with its thousands marked: 1,356,432.
     static func count(_ n: Int) -> String {
@@ -408,6 +419,7 @@ enum HistoryViews {
             [("what", .string("newest")), ("value", .optionalString(s.newest.map(time)))],
             [("what", .string("retentionDays")), ("value", .number(String(days)))],
             [("what", .string("lastPrune")), ("value", .string(prune))],
+            [("what", .string("watched")), ("value", .string(s.watched.map { "\($0.provider.rawValue) \(time($0.from)) to \(time($0.to))" }.joined(separator: "; ")))],
         ]
         if rt.outputFormat == .table {
             rt.io.out(statsTable(s, location: location, days: days, rt.renderOptions, now: Date()))
@@ -420,6 +432,11 @@ enum HistoryViews {
             } ?? .null
             rt.io.out(JSONOutput.object(records.map { r -> (String, JSONOutput) in
                 guard case .string(let key) = r[0].1 else { return ("", r[1].1) }
+                if key == "watched" {
+                    return (key, .array(s.watched.map { w in
+                        .object([("provider", .string(w.provider.rawValue)), ("from", .string(time(w.from))), ("to", .string(time(w.to)))])
+                    }))
+                }
                 return (key, key == "lastPrune" ? pruned : r[1].1)
             }).rendered + "\n")
             return

@@ -198,6 +198,8 @@ public struct HistoryStats: Sendable, Equatable {
     public var newest: Date?
     /// What the last pruning did.
     public var lastPrune: PruneRecord?
+    /// Each provider's latest watch span, by provider: when a writer last watched it (is the collector running?).
+    public var watched: [WatchSpan] = []
 }
 
 /// One pruning: when, what it cut at, how many changes it dropped.

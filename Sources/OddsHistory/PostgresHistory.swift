@@ -956,10 +956,13 @@ final class PostgresHistory: HistoryBackend {
             let prune = try run("SELECT pruned_at, cutoff, changes FROM prune_log ORDER BY pruned_at DESC LIMIT 1").first.map {
                 PruneRecord(at: Date(historyMillis: try $0.int(0)), cutoff: Date(historyMillis: try $0.int(1)), changes: Int(try $0.int(2)))
             }
+            let watched = try run("SELECT DISTINCT ON (provider) provider, started_at, ended_at FROM watch ORDER BY provider, ended_at DESC").map {
+                WatchSpan(provider: SQLiteHistory.provider(try $0.text(0)), from: Date(historyMillis: try $0.int(1)), to: Date(historyMillis: try $0.int(2)))
+            }
             return HistoryStats(schemaVersion: try storedVersion(), sources: try count("source"), selections: try count("selection"),
                                 priceChanges: try count("price_change"), scoreChanges: try count("score_change"), incidents: try count("incident"),
                                 bytes: bytes, oldest: try span?.optionalInt(0).map(Date.init(historyMillis:)),
-                                newest: try span?.optionalInt(1).map(Date.init(historyMillis:)), lastPrune: prune)
+                                newest: try span?.optionalInt(1).map(Date.init(historyMillis:)), lastPrune: prune, watched: watched)
         }
     }
 

@@ -546,10 +546,15 @@ final class SQLiteHistory: HistoryBackend {
             let prune = try Row.fetchOne(db, sql: "SELECT pruned_at, cutoff, changes FROM prune_log ORDER BY pruned_at DESC LIMIT 1").map {
                 PruneRecord(at: Date(historyMillis: $0[0]), cutoff: Date(historyMillis: $0[1]), changes: $0[2])
             }
+            // SQLite gives a bare column the row of its group's max().
+            let watched = try Row.fetchAll(db, sql: "SELECT provider, started_at, max(ended_at) FROM watch GROUP BY provider ORDER BY provider").map {
+                WatchSpan(provider: SQLiteHistory.provider($0[0]), from: Date(historyMillis: $0[1]), to: Date(historyMillis: $0[2]))
+            }
             return HistoryStats(schemaVersion: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
                                 sources: try count("source"), selections: try count("selection"), priceChanges: try count("price_change"),
                                 scoreChanges: try count("score_change"), incidents: try count("incident"), bytes: files.reduce(0, +),
-                                oldest: oldest.map(Date.init(historyMillis:)), newest: newest.map(Date.init(historyMillis:)), lastPrune: prune)
+                                oldest: oldest.map(Date.init(historyMillis:)), newest: newest.map(Date.init(historyMillis:)), lastPrune: prune,
+                                watched: watched)
         }
     }
 

@@ -171,6 +171,12 @@ struct HistoryCLITests {
             #expect(r.status == 0, "\(r.stderr)")
         }
         #expect(try Self.count(db, "watch") == 2)
+        // The stats say when a writer last watched each provider: here the second collector's span, long over.
+        let stats = try await CLI.run(["history", "stats", "--history", db, "--json"])
+        let watched = try #require((try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["watched"] as? [[String: Any]])
+        #expect(watched.count == 1 && watched[0]["provider"] as? String == "tickodds", "\(stats.stdout)")
+        let table = try await CLI.run(["history", "stats", "--history", db, "--format", "table"])
+        #expect(table.stdout.contains("Last watched   TickOdds ") && !table.stdout.contains(" now (since"), "\(table.stdout)")
         let matches = try Self.json(try await CLI.run(["history", "matches", "--history", db, "--json"]).stdout)
         let both = try #require(matches.filter { m in
             let first = (m["firstSeen"] as? String) ?? "", last = (m["lastSeen"] as? String) ?? ""
@@ -271,6 +277,9 @@ struct HistoryCLITests {
                 }
                 return (priced ?? 0) == 2
             }
+            // While the collector runs, the stats say it is watching now.
+            let stats = try await CLI.run(["history", "stats", "--history", db, "--format", "table"])
+            #expect(stats.stdout.contains("TickOdds now (since ") && stats.stdout.contains("BoltOdds now (since "), "\(stats.stdout)")
             process.signal(SIGTERM)
         }
         #expect(r.status == 0, "\(r.stderr)")

@@ -1102,6 +1102,8 @@ extension HistoryBackendTests {
             #expect(try history.watches(of: [.tickodds], during: Self.t0.addingTimeInterval(24)...Self.t0.addingTimeInterval(50)) == [Self.span(20, 25)])
             #expect(WatchSpan.gaps(spans, in: Self.t0...Self.t0.addingTimeInterval(110))
                     == [Self.t0.addingTimeInterval(12)...Self.t0.addingTimeInterval(20), Self.t0.addingTimeInterval(25)...Self.t0.addingTimeInterval(100)])
+            // The stats name each provider's latest span: when a writer last watched it.
+            #expect(try history.stats().watched == [Self.span(100, 110)])
         }
         // A span written again as it moves on is one row; another writer's span of the same number is its own.
         for (from, to) in [(200.0, 205.0), (200.0, 209.0)] {
