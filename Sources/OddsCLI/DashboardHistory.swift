@@ -56,7 +56,14 @@ final class DashboardHistoryReader: @unchecked Sendable {
         }
         guard !stored.isEmpty else { return TrailSeed(points: [:], marks: []) }
         // Each line's bounded path and the prices around each incident: never the match's every row.
-        return seed(try history.summary(of: stored, filter: TimelineFilter(), recent: 0), main: main)
+        var seed = seed(try history.summary(of: stored, filter: TimelineFilter(), recent: 0), main: main)
+        // Where no writer watched a source, its lines' prices are unknown: the sparklines leave those cells blank.
+        for (provider, gap) in try HistoryViews.unwatched(stored, since: nil, in: history) {
+            for source in stored where source.key.provider == provider {
+                seed.unwatched[EventKey(provider: provider, id: source.key.eventID), default: []].append(gap)
+            }
+        }
+        return seed
     }
 
     /// Each stored line as the dashboard draws one, and each incident that moves a price with the main line's

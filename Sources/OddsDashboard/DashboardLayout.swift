@@ -505,7 +505,8 @@ public enum DashboardLayout {
                     }
                     if let axis, let trail = model.trailKey(key, market, selection: s.id) {
                         let points = model.trails.points(trail)
-                        row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: sparkWidth), .dim))
+                        row.append(("  " + sparkline(points, from: axis.from, to: axis.to, width: sparkWidth,
+                                                     unwatched: model.trails.unwatched(trail.event)), .dim))
                     }
                     lines.append(row)
                 }
@@ -658,7 +659,8 @@ public enum DashboardLayout {
                 if let axis {
                     var line = ""
                     if let source = best[ref], let (m, s, _, _) = offer(source, ref), let trail = model.trailKey(rowKey, m, selection: s.id) {
-                        line = sparkline(model.trails.points(trail), from: axis.from, to: axis.to, width: sparkCells)
+                        line = sparkline(model.trails.points(trail), from: axis.from, to: axis.to, width: sparkCells,
+                                         unwatched: model.trails.unwatched(trail.event))
                     }
                     row.append(("  " + TextWidth.pad(line, to: sparkCells), .dim))
                 }
@@ -751,8 +753,9 @@ extension DashboardLayout {
     static let sparkWidth = 24
 
     /// A selection's prices as the dashboard saw them, in `width` cells from `from` to `to`: each cell the price
-    /// at its end, in blocks between the line's low and high; `·` while suspended; blank before it was first seen.
-    static func sparkline(_ points: [PriceTrails.Point], from: Date, to: Date, width: Int) -> String {
+    /// at its end, in blocks between the line's low and high; `·` while suspended; blank before it was first seen
+    /// and where `unwatched` (no writer watched: the price unknown).
+    static func sparkline(_ points: [PriceTrails.Point], from: Date, to: Date, width: Int, unwatched: [ClosedRange<Date>] = []) -> String {
         guard width > 0, !points.isEmpty else { return "" }
         let ramp = Array("▁▂▃▄▅▆▇█")
         let values = points.compactMap(\.odds)
@@ -767,7 +770,10 @@ extension DashboardLayout {
                 current = points[next]
                 next += 1
             }
-            guard let point = current else { out.append(" "); continue }
+            guard let point = current, !unwatched.contains(where: { $0.contains(end) && $0.lowerBound >= point.at }) else {
+                out.append(" ")
+                continue
+            }
             guard let odds = point.odds else { out.append("·"); continue }
             out.append(high > low ? ramp[min(ramp.count - 1, Int((odds - low) / (high - low) * Double(ramp.count - 1) + 0.5))] : ramp[3])
         }

@@ -65,6 +65,9 @@ public struct PriceTrails: Sendable {
     private var older: [Key: Line] = [:]
     public private(set) var marks: [EventKey: [Mark]] = [:]
     private var markOrder: [EventKey] = []
+    /// When no writer watched each source, as its history said (`TrailSeed.unwatched`): its price then is unknown.
+    private var unwatched: [EventKey: [ClosedRange<Date>]] = [:]
+    private var unwatchedOrder: [EventKey] = []
 
     public init() {}
 
@@ -73,6 +76,9 @@ public struct PriceTrails: Sendable {
 
     /// The points of one selection, oldest first.
     public func points(_ key: Key) -> [Point] { (trails[key] ?? older[key])?.points ?? [] }
+
+    /// When no writer watched the source `event`, as its history said: its lines' prices then are unknown.
+    public func unwatched(_ event: EventKey) -> [ClosedRange<Date>] { unwatched[event] ?? [] }
 
     /// The selection's last price seen open (nil: none seen open).
     public func lastOpen(_ key: Key) -> Price? { (trails[key] ?? older[key])?.open }
@@ -209,6 +215,13 @@ public struct PriceTrails: Sendable {
     /// Takes what a history kept of a row from before the dashboard saw it: earlier points go in front of each
     /// line (the line bounded as always), earlier incidents before the row's own.
     public mutating func seed(_ row: EventKey, _ seed: TrailSeed) {
+        for (source, gaps) in seed.unwatched where !gaps.isEmpty {
+            if unwatched[source] == nil {
+                if unwatchedOrder.count >= Self.maxMarkedRows { unwatched[unwatchedOrder.removeFirst()] = nil }
+                unwatchedOrder.append(source)
+            }
+            unwatched[source] = gaps
+        }
         for (key, stored) in seed.points {
             let mine = points(key)
             let earlier = stored.filter { $0.at < (mine.first?.at ?? .distantFuture) }
@@ -240,8 +253,10 @@ public struct PriceTrails: Sendable {
 public struct TrailSeed: Sendable {
     public var points: [PriceTrails.Key: [PriceTrails.Point]]
     public var marks: [PriceTrails.Mark]
-    public init(points: [PriceTrails.Key: [PriceTrails.Point]], marks: [PriceTrails.Mark]) {
-        self.points = points; self.marks = marks
+    /// Each source's times no writer watched it (the history's watch gaps).
+    public var unwatched: [EventKey: [ClosedRange<Date>]]
+    public init(points: [PriceTrails.Key: [PriceTrails.Point]], marks: [PriceTrails.Mark], unwatched: [EventKey: [ClosedRange<Date>]] = [:]) {
+        self.points = points; self.marks = marks; self.unwatched = unwatched
     }
 }
 

@@ -223,6 +223,32 @@ struct HistoryBackendTests {
                 && pane.contains("Prices around incidents (as the history kept them)") && !pane.contains("as this dashboard saw them"), "\(pane)")
     }
 
+    @Test("A dashboard's sparklines from a history leave blank the time no writer watched", arguments: HistoryHarness.Kind.allCases)
+    func dashboardUnwatched(_ kind: HistoryHarness.Kind) throws {
+        guard let h = try HistoryHarness.make(kind) else { return }
+        defer { h.remove() }
+        // Two collectors: one from 0 to 20 s, the next from 150 s.
+        _ = try h.write([Self.message(Self.event(), at: 0), Self.message(Self.event(prices: ["2.40", "3.40", "3.60"]), at: 20)])
+        _ = try h.write([Self.message(Self.event(prices: ["2.20", "3.40", "3.60"]), at: 150), Self.message(Self.event(prices: ["2.30", "3.40", "3.60"]), at: 170)])
+        var model = DashboardModel(provider: .tickodds, sport: "soccer", demo: false, oddsFormat: .decimal, now: Self.t0.addingTimeInterval(200))
+        _ = update(&model, .resize(width: 120, height: 50))
+        _ = update(&model, .feed(FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(200),
+                                             update: .snapshot([Self.event(prices: ["2.30", "3.40", "3.60"])]))))
+        let row = EventKey(provider: .tickodds, id: "100")
+        let request = try #require(model.historyRequest(row))
+        let seed = try DashboardHistoryReader.read(h.location, sources: request.sources, main: request.main)
+        #expect(seed.unwatched == [row: [Self.t0.addingTimeInterval(20)...Self.t0.addingTimeInterval(150)]])
+        _ = update(&model, .history(row: row, seed: seed))
+        _ = update(&model, .key(.enter))
+        let pane = DashboardLayout.layout(model).text
+        let line = try #require(pane.split(separator: "\n").first { $0.contains("Arsenal") && $0.contains("▁") }, "\(pane)")
+        let cells = Array(line.drop { !"▁▂▃▄▅▆▇█".contains($0) })
+        // Known to 20 s of 200, unknown to 150 s, known again after: blocks, a run of blanks, blocks.
+        let blocks = cells.indices.filter { "▁▂▃▄▅▆▇█".contains(cells[$0]) }
+        let gap = (blocks.first!...blocks.last!).filter { cells[$0] == " " }
+        #expect(blocks.count >= 6 && gap.count >= 10 && gap.count == gap.last! - gap.first! + 1, "\(line)")
+    }
+
     @Test("A writer started again on the same history stores nothing twice, and carries on", arguments: HistoryHarness.Kind.allCases)
     func restartNoDuplicates(_ kind: HistoryHarness.Kind) throws {
         guard let h = try HistoryHarness.make(kind) else { return }

@@ -162,6 +162,20 @@ struct DashboardTrailTests {
         #expect(trails.marks[row]?.map(\.at) == [Self.t0.addingTimeInterval(50), Self.t0.addingTimeInterval(1001)])
     }
 
+    @Test("A sparkline leaves blank the cells no writer watched; a price changed within a gap shows from its change")
+    func sparklineUnwatched() {
+        let t0 = Self.t0
+        let points = [PriceTrails.Point(at: t0, odds: 2.0), PriceTrails.Point(at: t0.addingTimeInterval(50), odds: 3.0),
+                      PriceTrails.Point(at: t0.addingTimeInterval(70), odds: 2.5)]
+        let whole = DashboardLayout.sparkline(points, from: t0, to: t0.addingTimeInterval(100), width: 10)
+        #expect(whole == "▁▁▁▁██▅▅▅▅")
+        let gap = [t0.addingTimeInterval(20)...t0.addingTimeInterval(50)]
+        #expect(DashboardLayout.sparkline(points, from: t0, to: t0.addingTimeInterval(100), width: 10, unwatched: gap) == "▁   ██▅▅▅▅")
+        var trails = PriceTrails()
+        trails.seed(Self.key.event, TrailSeed(points: [:], marks: [], unwatched: [Self.key.event: gap]))
+        #expect(trails.unwatched(Self.key.event) == gap && trails.unwatched(EventKey(provider: .boltodds, id: "x")).isEmpty)
+    }
+
     @Test("A move since the open, or over a window")
     func moves() throws {
         var trails = PriceTrails()
