@@ -58,9 +58,9 @@ final class DashboardHistoryReader: @unchecked Sendable {
         // Each line's bounded path and the prices around each incident: never the match's every row.
         var seed = seed(try history.summary(of: stored, filter: TimelineFilter(), recent: 0), main: main)
         // Where no writer watched a source, its lines' prices are unknown: the sparklines leave those cells blank.
-        for (provider, gap) in try HistoryViews.unwatched(stored, since: nil, in: history) {
-            for source in stored where source.key.provider == provider {
-                seed.unwatched[EventKey(provider: provider, id: source.key.eventID), default: []].append(gap)
+        for u in try history.unwatched(stored) {
+            for source in stored where source.key.provider == u.provider {
+                seed.unwatched[EventKey(provider: u.provider, id: source.key.eventID), default: []].append(u.gap)
             }
         }
         return seed

@@ -188,7 +188,7 @@ extension HistoryCommand {
                     // Every selection's line, and the latest rows (or all of them).
                     let summary = try history.summary(of: sources, filter: filter, recent: everyRow ? Int.max : HistoryViews.recentRows)
                     HistoryViews.show(sources, summary, rt, ascii: ascii || !HistoryViews.utf8(rt.io.environment), all: everyRow,
-                                      since: filter.since, unwatched: try HistoryViews.unwatched(sources, since: filter.since, in: history))
+                                      since: filter.since, unwatched: try history.unwatched(sources, since: filter.since))
                 } else {
                     try HistoryViews.rows(sources, rt) { head, price in
                         try history.timeline(of: sources, filter: filter, head: head, prices: price)

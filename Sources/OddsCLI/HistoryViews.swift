@@ -183,21 +183,11 @@ enum HistoryViews {
 
     /// A match on a terminal: its sources, each selection's line, the main market around each incident, and the
     /// latest rows of its timeline.
-    /// When no writer watched the providers of `sources` while they were kept (since `since`), a provider at a time.
-    static func unwatched(_ sources: [StoredSource], since: Date?, in history: any HistoryBackend) throws -> [(ProviderID, ClosedRange<Date>)] {
-        guard let first = sources.map(\.firstSeen).min(), let last = sources.map(\.lastSeen).max() else { return [] }
-        let from = max(first, since ?? first)
-        guard from <= last else { return [] }
-        let providers = Set(sources.map(\.key.provider)).sorted { $0.rawValue < $1.rawValue }
-        let spans = try history.watches(of: providers, during: from...last)
-        return providers.flatMap { p in WatchSpan.gaps(spans.filter { $0.provider == p }, in: from...last).map { (p, $0) } }
-    }
-
     /// The most gaps `history show` lists.
     static let unwatchedShown = 5
 
     static func show(_ sources: [StoredSource], _ summary: TimelineSummary, _ rt: Runtime, ascii: Bool, all: Bool, since: Date? = nil,
-                     unwatched: [(ProviderID, ClosedRange<Date>)] = []) {
+                     unwatched: [UnwatchedGap] = []) {
         let o = options(rt, demo: sources.contains { $0.demo })
         var out = o.banner
         let now = Date()
@@ -206,9 +196,9 @@ enum HistoryViews {
             out += s.key.provider.tag.padding(toLength: 4, withPad: " ", startingAt: 0) + TerminalText.safe(facts)
                 + "; kept \(clock(s.firstSeen, now: now)) to \(clock(s.lastSeen, now: now)) UTC\n"
         }
-        for (provider, gap) in unwatched.prefix(Self.unwatchedShown) {
-            out += provider.tag.padding(toLength: 4, withPad: " ", startingAt: 0)
-                + "no writer watched from \(clock(gap.lowerBound, now: now)) to \(clock(gap.upperBound, now: now)) UTC: its prices then are unknown\n"
+        for u in unwatched.prefix(Self.unwatchedShown) {
+            out += u.provider.tag.padding(toLength: 4, withPad: " ", startingAt: 0)
+                + "no writer watched from \(clock(u.gap.lowerBound, now: now)) to \(clock(u.gap.upperBound, now: now)) UTC: its prices then are unknown\n"
         }
         if unwatched.count > Self.unwatchedShown { out += "    and \(unwatched.count - Self.unwatchedShown) more such gap(s)\n" }
         let lines = summary.lines
@@ -239,13 +229,8 @@ enum HistoryViews {
             for a in around {
                 let what = a.incident.incident.headline
                 let moves = a.selections.map { "\($0.name) \($0.before.map { priceText($0, o.oddsFormat) } ?? "-") → \($0.after.map { priceText($0, o.oddsFormat) } ?? "-")" }
-                // A first price after that came only after a time no writer watched is not the market's reaction.
-                let late = a.selections.contains { s in
-                    guard let after = s.after else { return false }
-                    return unwatched.contains { $0.0 == after.source.provider && $0.1.lowerBound < after.at && $0.1.upperBound > a.incident.at }
-                }
                 out += "  \(ISODate.timeOfDay(a.incident.at, milliseconds: true))  " + TerminalText.safe("\(what):  " + moves.joined(separator: "  "))
-                    + (late ? "  (after: no writer watched between)" : "") + "\n"
+                    + (a.afterGap(unwatched) ? "  (after: no writer watched between)" : "") + "\n"
             }
         }
         var rows = timelineOrder(summary.recent)

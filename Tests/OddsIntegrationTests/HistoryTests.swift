@@ -1152,6 +1152,36 @@ extension HistoryBackendTests {
     }
 }
 
+extension HistoryBackendTests {
+    @Test("A first price after a goal that came only after no writer watched is told apart from the market's reaction",
+          arguments: HistoryHarness.Kind.allCases)
+    func afterGap(_ kind: HistoryHarness.Kind) throws {
+        for gap in [false, true] {
+            guard let h = try HistoryHarness.make(kind) else { return }
+            defer { h.remove() }
+            let scored = Score(home: 1, away: 0)
+            let before = [Self.message(Self.event(), at: 0), Self.message(Self.event(score: scored, incidents: [Self.goal]), at: 10)]
+            let after = [Self.message(Self.event(score: scored, prices: ["1.50", "4.20", "6.00"], incidents: [Self.goal]), at: 300)]
+            // One writer throughout (a heartbeat a minute keeps it watching), or two with nobody between.
+            let beats = (1...4).map { FeedMessage(provider: .tickodds, receivedAt: Self.t0.addingTimeInterval(Double($0) * 60), update: .heartbeat) }
+            if gap {
+                _ = try h.write(before)
+                _ = try h.write(after)
+            } else {
+                _ = try h.write(before + beats + after)
+            }
+            try h.read { history in
+                let sources = try history.matches(MatchQuery())
+                let unwatched = try history.unwatched(sources)
+                let around = try #require(try history.summary(of: sources, filter: TimelineFilter(), recent: 0).around.first)
+                #expect(around.selections.first?.after?.text == "1.50")
+                #expect(unwatched == (gap ? [UnwatchedGap(provider: .tickodds, gap: Self.t0.addingTimeInterval(10)...Self.t0.addingTimeInterval(300))] : []))
+                #expect(around.afterGap(unwatched) == gap)
+            }
+        }
+    }
+}
+
 extension HistoryReportTests {
     @Test("Where no writer watched, a chart's line breaks and its axis is dotted; lines of a watched provider run on")
     func chartGaps() throws {
