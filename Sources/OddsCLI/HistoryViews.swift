@@ -191,14 +191,15 @@ enum HistoryViews {
         let o = options(rt, demo: sources.contains { $0.demo })
         var out = o.banner
         let now = Date()
+        // Each line about one source or provider behind its tag.
+        func tagged(_ p: ProviderID) -> String { p.tag.padding(toLength: 4, withPad: " ", startingAt: 0) }
         for s in sources {
             let facts = "\(s.title) — \(s.key.provider.displayName) \(s.key.eventID), \(s.sport)\(s.league.map { ", " + $0 } ?? "")"
-            out += s.key.provider.tag.padding(toLength: 4, withPad: " ", startingAt: 0) + TerminalText.safe(facts)
+            out += tagged(s.key.provider) + TerminalText.safe(facts)
                 + "; kept \(clock(s.firstSeen, now: now)) to \(clock(s.lastSeen, now: now)) UTC\n"
         }
         for u in unwatched.prefix(Self.unwatchedShown) {
-            out += u.provider.tag.padding(toLength: 4, withPad: " ", startingAt: 0)
-                + "no writer watched from \(clock(u.gap.lowerBound, now: now)) to \(clock(u.gap.upperBound, now: now)) UTC: its prices then are unknown\n"
+            out += tagged(u.provider) + "no writer watched from \(clock(u.gap.lowerBound, now: now)) to \(clock(u.gap.upperBound, now: now)) UTC: its prices then are unknown\n"
         }
         if unwatched.count > Self.unwatchedShown { out += "    and \(unwatched.count - Self.unwatchedShown) more such gap(s)\n" }
         let lines = summary.lines

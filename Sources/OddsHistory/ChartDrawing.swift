@@ -129,8 +129,9 @@ public enum ChartDrawing {
 
     static func clock(_ d: Date) -> String { ISODate.timeOfDay(d) }
 
-    /// What a gap in a line means.
-    static let unwatched = "no writer watching: price unknown"
+    /// What a gap in a line is, and what it means.
+    static let unwatching = "no writer watching"
+    static let unwatched = unwatching + ": price unknown"
 
     /// The chart as a standalone SVG document; `demo`: its prices are simulated, and it says so under its title.
     public static func svg(_ c: PriceChart, width: Int = 960, height: Int = 480, demo: Bool = false, price: (Rational) -> String) -> String {
@@ -162,7 +163,7 @@ public enum ChartDrawing {
             out += "<rect x=\"\(format(gx))\" y=\"\(format(topMargin))\" width=\"\(format(gw))\" height=\"\(format(h))\" fill=\"#eeeeee\">"
                 + "<title>\(escape(Self.unwatched))</title></rect>\n"
             if gw >= 80 {
-                out += "<text x=\"\(format(gx + gw / 2))\" y=\"\(format(topMargin + 14))\" text-anchor=\"middle\" fill=\"#777\">no writer watching</text>\n"
+                out += "<text x=\"\(format(gx + gw / 2))\" y=\"\(format(topMargin + 14))\" text-anchor=\"middle\" fill=\"#777\">\(unwatching)</text>\n"
             }
         }
         for (i, s) in c.series.enumerated() {

@@ -126,6 +126,12 @@ public struct WatchSpan: Sendable, Equatable {
         return out
     }
 
+    /// The gaps of each of `providers` within `range` (`gaps(_:in:)` of that provider's spans), a provider at a
+    /// time in the order given, then in time order.
+    public static func unwatched(_ spans: [WatchSpan], providers: [ProviderID], in range: ClosedRange<Date>) -> [UnwatchedGap] {
+        providers.flatMap { p in gaps(spans.filter { $0.provider == p }, in: range).map { UnwatchedGap(provider: p, gap: $0) } }
+    }
+
     /// The times in every one of `lists` (each a list of ordered, disjoint ranges).
     public static func common(_ lists: [[ClosedRange<Date>]]) -> [ClosedRange<Date>] {
         guard var out = lists.first else { return [] }
@@ -147,12 +153,8 @@ public struct WatchSpan: Sendable, Equatable {
 /// written again (its end moved on) updates its row.
 public struct WatchRow: Sendable, Equatable {
     public var span: Int
-    public var provider: ProviderID
-    public var from: Date
-    public var to: Date
-    public init(span: Int, provider: ProviderID, from: Date, to: Date) {
-        self.span = span; self.provider = provider; self.from = from; self.to = to
-    }
+    public var watched: WatchSpan
+    public init(span: Int, watched: WatchSpan) { self.span = span; self.watched = watched }
 }
 
 /// What one transaction writes.

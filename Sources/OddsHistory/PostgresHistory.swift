@@ -317,12 +317,13 @@ final class PostgresHistory: HistoryBackend {
     }
 
     private func writeWatches(_ rows: [WatchRow]) throws {
-        for w in rows {
-            if let id = watchIDs[w.span] {
+        for row in rows {
+            let w = row.watched
+            if let id = watchIDs[row.span] {
                 try run("UPDATE watch SET ended_at = greatest(ended_at, $1) WHERE id = $2", [.int(w.to.historyMillis), .int(id)])
             } else if let id = try run("INSERT INTO watch (provider, started_at, ended_at) VALUES ($1, $2, $3) RETURNING id",
                                        [.text(w.provider.rawValue), .int(w.from.historyMillis), .int(w.to.historyMillis)]).first?.int(0) {
-                watchIDs[w.span] = id
+                watchIDs[row.span] = id
             }
         }
     }

@@ -167,9 +167,9 @@ public struct PriceChart: Sendable, Equatable {
     /// where none watched any of them), and the chart marks where no line is known. `spans` are the writers'
     /// spans (`HistoryBackend.watches`); a history without any says nothing, and nothing breaks.
     public mutating func watched(_ spans: [WatchSpan]) {
-        let range = from...to
+        let all = WatchSpan.unwatched(spans, providers: Set(series.flatMap(\.providers)).sorted { $0.rawValue < $1.rawValue }, in: from...to)
         for i in series.indices {
-            series[i].gaps = WatchSpan.common(series[i].providers.map { p in WatchSpan.gaps(spans.filter { $0.provider == p }, in: range) })
+            series[i].gaps = WatchSpan.common(series[i].providers.map { p in all.filter { $0.provider == p }.map(\.gap) })
         }
         gaps = WatchSpan.common(series.map(\.gaps))
     }

@@ -272,11 +272,12 @@ final class SQLiteHistory: HistoryBackend {
         guard !rows.isEmpty else { return }
         let insert = try db.cachedStatement(sql: "INSERT INTO watch (provider, started_at, ended_at) VALUES (?, ?, ?) RETURNING id")
         let update = try db.cachedStatement(sql: "UPDATE watch SET ended_at = max(ended_at, ?) WHERE id = ?")
-        for w in rows {
-            if let id = watchIDs[w.span] {
+        for row in rows {
+            let w = row.watched
+            if let id = watchIDs[row.span] {
                 try update.execute(arguments: [w.to.historyMillis, id])
             } else if let id = try Int64.fetchOne(insert, arguments: [w.provider.rawValue, w.from.historyMillis, w.to.historyMillis]) {
-                watchIDs[w.span] = id
+                watchIDs[row.span] = id
             }
         }
     }

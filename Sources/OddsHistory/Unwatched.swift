@@ -16,10 +16,7 @@ extension HistoryBackend {
         let from = max(first, since ?? first)
         guard from <= last else { return [] }
         let providers = Set(sources.map(\.key.provider)).sorted { $0.rawValue < $1.rawValue }
-        let spans = try watches(of: providers, during: from...last)
-        return providers.flatMap { p in
-            WatchSpan.gaps(spans.filter { $0.provider == p }, in: from...last).map { UnwatchedGap(provider: p, gap: $0) }
-        }
+        return WatchSpan.unwatched(try watches(of: providers, during: from...last), providers: providers, in: from...last)
     }
 }
 

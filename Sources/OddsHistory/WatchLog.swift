@@ -26,9 +26,9 @@ struct WatchLog {
         }
         let at = message.receivedAt
         if var row = open[message.provider] {
-            if at > row.to { row.to = at; open[message.provider] = row }
+            if at > row.watched.to { row.watched.to = at; open[message.provider] = row }
         } else {
-            open[message.provider] = WatchRow(span: next, provider: message.provider, from: at, to: at)
+            open[message.provider] = WatchRow(span: next, watched: WatchSpan(provider: message.provider, from: at, to: at))
             next += 1
         }
     }
@@ -45,8 +45,8 @@ struct WatchLog {
         for row in ended { handed[row.span] = nil }
         ended = []
         for row in open.values.sorted(by: { $0.span < $1.span }) {
-            if !all, let last = handed[row.span], row.to.timeIntervalSince(last) < Self.step { continue }
-            handed[row.span] = row.to
+            if !all, let last = handed[row.span], row.watched.to.timeIntervalSince(last) < Self.step { continue }
+            handed[row.span] = row.watched.to
             out.append(row)
         }
         return out

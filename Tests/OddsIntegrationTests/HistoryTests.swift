@@ -1135,9 +1135,9 @@ extension HistoryBackendTests {
         for (from, to) in [(200.0, 205.0), (200.0, 209.0)] {
             let writer = try History.open(h.location, writing: true)
             var batch = HistoryBatch()
-            batch.watches = [WatchRow(span: 0, provider: .tickodds, from: Self.t0.addingTimeInterval(from), to: Self.t0.addingTimeInterval(to))]
+            batch.watches = [WatchRow(span: 0, watched: Self.span(from, to))]
             _ = try writer.write(batch)
-            batch.watches[0].to = Self.t0.addingTimeInterval(to + 1)
+            batch.watches[0].watched.to = Self.t0.addingTimeInterval(to + 1)
             _ = try writer.write(batch)
             writer.close()
         }
